@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * A node's local address map, as seen over the NOC.
+ *
+ *   0x0_0000_0000  memory: Tensix/ETH L1 (size from the SoC descriptor),
+ *                  one DRAM channel (DRAM endpoints), nothing elsewhere
+ *   0x0_1000_0000  ARC only: CSM, TT_ARC_CSM_SIZE bytes
+ *   0x8_0000_0000  PCIe only: host window, TT_PCIE_HOST_WINDOW_SIZE bytes,
+ *                  translated to host bus addresses by the ATU (hw/pcie.h)
+ *   0x0_FFB0_0000  register space: 4 KiB pages listed below; any other page
+ *                  of the register space is outside the map
+ *
+ * Every access is checked against this map; an access outside it is refused
+ * and recorded in the device error log (hw/host.h).
+ *
+ * Register pages (the same set on every node type unless noted):
+ *
+ *   TT_REG_TILE_CTRL  0xFFB1_2000  node identity, soft reset (hw/tile.h)
+ *   TT_REG_NIU0       0xFFB2_0000  NOC 0 interface: command buffers (hw/niu.h)
+ *   TT_REG_NIU1       0xFFB3_0000  NOC 1 interface
+ *   TT_REG_PCIE_ATU   0xFFB4_0000  PCIe nodes only: outbound ATU (hw/pcie.h)
+ */
+#ifndef TT_HW_TILE_H
+#define TT_HW_TILE_H
+
+#include "bits.h"
+
+#define TT_REG_PAGE_SIZE 0x1000u
+#define TT_REG_SPACE_BASE 0xFFB00000ull
+#define TT_REG_SPACE_SIZE 0x00100000ull
+
+/* Register pages, in the order they are stored in a node's register block
+ * (hw/host.h: node descriptor regs_off + index * TT_REG_PAGE_SIZE). */
+enum tt_reg_page {
+	TT_REG_TILE_CTRL = 0,
+	TT_REG_NIU0 = 1,
+	TT_REG_NIU1 = 2,
+	TT_REG_PCIE_ATU = 3,
+	TT_REG_PAGE_COUNT
+};
+
+/* Bytes reserved per node for register pages in the device image. */
+#define TT_REG_BLOCK_SIZE (16u * TT_REG_PAGE_SIZE)
+
+#define TT_REG_TILE_CTRL_ADDR 0xFFB12000ull
+#define TT_REG_NIU0_ADDR 0xFFB20000ull
+#define TT_REG_NIU1_ADDR 0xFFB30000ull
+#define TT_REG_PCIE_ATU_ADDR 0xFFB40000ull
+
+/* Local address of register page p. */
+static inline uint64_t tt_reg_page_addr(enum tt_reg_page p)
+{
+	switch (p) {
+	case TT_REG_TILE_CTRL:
+		return TT_REG_TILE_CTRL_ADDR;
+	case TT_REG_NIU0:
+		return TT_REG_NIU0_ADDR;
+	case TT_REG_NIU1:
+		return TT_REG_NIU1_ADDR;
+	case TT_REG_PCIE_ATU:
+		return TT_REG_PCIE_ATU_ADDR;
+	default:
+		return 0;
+	}
+}
+
+/* Register page holding local address a, or -1 if a is no register page. */
+static inline int tt_reg_page_of(uint64_t a)
+{
+	uint64_t page = a & ~(uint64_t)(TT_REG_PAGE_SIZE - 1);
+	int p;
+
+	for (p = 0; p < TT_REG_PAGE_COUNT; p++)
+		if (tt_reg_page_addr((enum tt_reg_page)p) == page)
+			return p;
+	return -1;
+}
+
+/* Local address of the NIU page of a NOC (0 or 1). */
+#define TT_REG_NIU_ADDR(noc) ((noc) ? TT_REG_NIU1_ADDR : TT_REG_NIU0_ADDR)
+
+/* ARC management processor memory. */
+#define TT_ARC_CSM_BASE 0x10000000ull
+#define TT_ARC_CSM_SIZE 0x80000ull /* 512 KiB */
+
+/*
+ * Tile control page (TT_REG_TILE_CTRL). Offsets in bytes, registers 32-bit.
+ */
+#define TT_TILE_NODE_ID 0x000 /* RO: [5:0] x, [11:6] y (NOC 0) */
+#define TT_TILE_NODE_ID_X_MASK TT_GENMASK(5, 0)
+#define TT_TILE_NODE_ID_Y_MASK TT_GENMASK(11, 6)
+#define TT_TILE_NODE_TYPE 0x004 /* RO: enum tt_hw_node_type */
+#define TT_TILE_NODE_FLAGS 0x008 /* RO: TT_NODE_F_* */
+/* Soft reset lines, one bit per hart; 1 = held in reset (Wormhole bit
+ * positions). Harts arrive with the device-execution contract. */
+#define TT_TILE_SOFT_RESET 0x1B0
+#define TT_TILE_SOFT_RESET_BRISC TT_BIT(11)
+#define TT_TILE_SOFT_RESET_TRISC TT_BIT(12)
+#define TT_TILE_SOFT_RESET_NCRISC TT_BIT(18)
+
+#endif /* TT_HW_TILE_H */

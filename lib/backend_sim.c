@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The chip-model backends. Both map the device image and emulate host
+ * windows on it with the model's own checked accesses, so an access is
+ * refused here exactly as the device would refuse it. They differ in who
+ * hosts the chip:
+ *
+ *   embedded  this process (one model per board chip, shared by every open
+ *             of it in the process)
+ *   ttsim     a ttsim daemon, reached over its control socket
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "access.h"
+#include "board.h"
+#include "device.h"
+#include "internal.h"
+#include "proto.h"
+#include "rundir.h"
+
+/* Host windows on the model: big enough that a whole L1 fits one. */
+#define SIM_WINDOW_SIZE (16ull << 20)
+
+struct simb {
+	struct sim_ctx ctx; /* ctx.img is the mapped image */
+	struct sim_device *hosted; /* embedded: the chip we host */
+	int sock; /* ttsim: control connection, else -1 */
+	const struct board_info *board;
+};
+
+static struct simb *simb(struct tt_device *dev)
+{
+	return dev->priv;
+}
+
+/* ---- embedded: chips hosted in this process, shared by every open ---- */
+
+struct embedded_chip {
+	const struct board_info *board;
+	unsigned chip;
+	struct sim_device *dev;
+	unsigned refs;
+};
+
+/* Protects chips[]. */
+static pthread_mutex_t chips_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct embedded_chip chips[8];
+
+static int embedded_board(const struct board_info **out)
+{
+	const char *name = getenv("TT_SIM_BOARD");
+
+	if (!name || !*name)
+		name = BOARD_DEFAULT;
+	*out = board_find(name);
+	if (!*out)
+		return tt_error(-EINVAL,
+				"TT_SIM_BOARD='%s' is not a board the model knows (n150, n300, p150, e150)",
+				name);
+	return 0;
+}
+
+static int embedded_count(unsigned *count)
+{
+	const struct board_info *b;
+	int ret = embedded_board(&b);
+
+	if (ret)
+		return ret;
+	*count = b->chips;
+	return 0;
+}
+
+static struct embedded_chip *find_chip_locked(const struct board_info *b,
+					      unsigned chip)
+{
+	for (unsigned i = 0; i < sizeof(chips) / sizeof(chips[0]); i++)
+		if (chips[i].dev && chips[i].board == b && chips[i].chip == chip)
+			return &chips[i];
+	return NULL;
+}
+
+static int get_chip(const struct board_info *b, unsigned chip,
+		    struct sim_device **out)
+{
+	struct embedded_chip *c;
+	char err[SIM_ERR_LEN];
+	struct soc_desc *soc;
+	int ret = 0;
+
+	pthread_mutex_lock(&chips_lock);
+	c = find_chip_locked(b, chip);
+	if (c)
+		goto found;
+	for (c = chips; c < chips + 8 && c->dev; c++)
+		;
+	if (c == chips + 8) {
+		ret = tt_error(-EMFILE, "too many embedded chips in this process");
+		goto out;
+	}
+	soc = malloc(sizeof(*soc));
+	ret = soc ? soc_desc_builtin(b->soc[chip], soc, err, sizeof(err)) :
+		    -ENOMEM;
+	if (!ret)
+		ret = sim_device_create(soc, b->id, chip, &c->dev, err);
+	free(soc);
+	if (ret) {
+		tt_error(ret, "embedded %s chip %u: %s", b->name, chip, err);
+		goto out;
+	}
+	c->board = b;
+	c->chip = chip;
+found:
+	c->refs++;
+	*out = c->dev;
+out:
+	pthread_mutex_unlock(&chips_lock);
+	return ret;
+}
+
+static void put_chip(struct sim_device *dev)
+{
+	pthread_mutex_lock(&chips_lock);
+	for (unsigned i = 0; i < sizeof(chips) / sizeof(chips[0]); i++) {
+		struct embedded_chip *c = &chips[i];
+
+		if (c->dev != dev || --c->refs)
+			continue;
+		sim_device_destroy(c->dev);
+		memset(c, 0, sizeof(*c));
+	}
+	pthread_mutex_unlock(&chips_lock);
+}
+
+static int load_soc(struct tt_device *dev, const char *name)
+{
+	char err[SOC_ERR_MAX];
+	int ret = soc_desc_builtin(name, &dev->soc, err, sizeof(err));
+
+	if (ret)
+		return tt_error(ret, "%s: SoC descriptor: %s", dev->name, err);
+	tt_device_info_from_soc(dev);
+	return 0;
+}
+
+static int embedded_open(struct tt_device *dev, unsigned index)
+{
+	const struct board_info *b;
+	struct simb *s;
+	int ret;
+
+	ret = embedded_board(&b);
+	if (ret)
+		return ret;
+	if (index >= b->chips)
+		return tt_error(-ENODEV,
+				"embedded device %u does not exist (board %s has %u)",
+				index, b->name, b->chips);
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return tt_error(-ENOMEM, "out of memory");
+	s->sock = -1;
+	s->board = b;
+	snprintf(dev->name, sizeof(dev->name), "embedded%u", index);
+	ret = load_soc(dev, b->soc[index]);
+	if (!ret)
+		ret = get_chip(b, index, &s->hosted);
+	if (ret) {
+		free(s);
+		return ret;
+	}
+	s->ctx.img = s->hosted->img;
+	dev->priv = s;
+	dev->info.board = b->name;
+	dev->info.chip = index;
+	return 0;
+}
+
+static void embedded_close(struct tt_device *dev)
+{
+	struct simb *s = simb(dev);
+
+	sim_device_release_owner(s->hosted, (uintptr_t)dev);
+	put_chip(s->hosted);
+	free(s);
+}
+
+/* ---- ttsim: chips hosted by a daemon ---- */
+
+static int ttsim_count(unsigned *count)
+{
+	char names[SIM_MAX_DEVICES][SIM_NAME_MAX];
+	char err[SIM_ERR_LEN];
+	int n = sim_rundir_list(names, SIM_MAX_DEVICES, err);
+
+	if (n < 0)
+		return tt_error(n, "ttsim: %s", err);
+	*count = (unsigned)n;
+	return 0;
+}
+
+/* One request/response exchange on the control socket. */
+static int ttsim_call(struct tt_device *dev, struct sim_req *req, int fd_in,
+		      struct sim_resp *resp, int *fd_out)
+{
+	int ret;
+
+	req->magic = SIM_PROTO_MAGIC;
+	pthread_mutex_lock(&dev->lock);
+	ret = sim_proto_send(simb(dev)->sock, req, sizeof(*req), fd_in);
+	if (!ret)
+		ret = sim_proto_recv(simb(dev)->sock, resp, sizeof(*resp), fd_out);
+	pthread_mutex_unlock(&dev->lock);
+	if (ret)
+		return tt_error(ret, "%s: lost contact with the ttsim daemon: %s",
+				dev->name, strerror(-ret));
+	if (resp->magic != SIM_PROTO_MAGIC || resp->status > 0)
+		return tt_error(-EPROTO, "%s: malformed reply from ttsim", dev->name);
+	resp->msg[sizeof(resp->msg) - 1] = 0;
+	if (resp->status)
+		return tt_error(resp->status, "%s: %s", dev->name, resp->msg);
+	return 0;
+}
+
+static int ttsim_attach(struct tt_device *dev, struct simb *s)
+{
+	struct sim_req req = { .op = SIM_OP_HELLO };
+	struct sim_resp resp;
+	char err[SIM_ERR_LEN];
+	int fd = -1, ret;
+
+	ret = ttsim_call(dev, &req, -1, &resp, &fd);
+	if (ret)
+		return ret;
+	if (fd < 0)
+		return tt_error(-EPROTO, "%s: ttsim sent no device image", dev->name);
+	ret = sim_image_attach(fd, &s->ctx.img, err);
+	if (ret)
+		return tt_error(ret, "%s: %s", dev->name, err);
+	s->board = board_by_id((enum tt_hw_board)s->ctx.img->id->board);
+	dev->info.board = s->board ? s->board->name : "unknown";
+	dev->info.chip = s->ctx.img->id->chip_index;
+	return 0;
+}
+
+static int ttsim_open(struct tt_device *dev, unsigned index)
+{
+	char names[SIM_MAX_DEVICES][SIM_NAME_MAX];
+	char err[SIM_ERR_LEN], soc[sizeof(((struct tt_identity *)0)->soc_name)];
+	struct simb *s;
+	int n, ret;
+
+	n = sim_rundir_list(names, SIM_MAX_DEVICES, err);
+	if (n < 0)
+		return tt_error(n, "ttsim: %s", err);
+	if (index >= (unsigned)n)
+		return tt_error(-ENODEV,
+				"ttsim device %u does not exist (%d published)",
+				index, n);
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return tt_error(-ENOMEM, "out of memory");
+	snprintf(dev->name, sizeof(dev->name), "%s", names[index]);
+	dev->priv = s;
+	s->sock = sim_rundir_connect(names[index], err);
+	if (s->sock < 0) {
+		ret = tt_error(s->sock, "%s", err);
+		goto err_free;
+	}
+	ret = ttsim_attach(dev, s);
+	if (ret)
+		goto err_close;
+	/* The identity page is shared memory: copy before trusting it. */
+	memcpy(soc, s->ctx.img->id->soc_name, sizeof(soc));
+	soc[sizeof(soc) - 1] = 0;
+	ret = load_soc(dev, soc);
+	if (ret)
+		goto err_image;
+	return 0;
+
+err_image:
+	sim_image_destroy(s->ctx.img);
+err_close:
+	close(s->sock);
+err_free:
+	free(s);
+	dev->priv = NULL;
+	return ret;
+}
+
+static void ttsim_close(struct tt_device *dev)
+{
+	struct simb *s = simb(dev);
+
+	sim_image_destroy(s->ctx.img);
+	close(s->sock); /* the daemon releases what we held */
+	free(s);
+}
+
+/* ---- windows, shared ---- */
+
+static uint64_t sim_window_size(struct tt_device *dev)
+{
+	(void)dev;
+	return SIM_WINDOW_SIZE;
+}
+
+static int sim_window_configure(struct tt_device *dev, struct tt_window *w,
+				const struct tt_window_config *cfg)
+{
+	(void)w;
+	if (cfg->x > TT_NOC_MAX_COORD || cfg->y > TT_NOC_MAX_COORD ||
+	    cfg->x_start > TT_NOC_MAX_COORD || cfg->y_start > TT_NOC_MAX_COORD)
+		return tt_error(-EINVAL, "%s: NOC coordinates %u-%u out of range",
+				dev->name, cfg->x, cfg->y);
+	return 0;
+}
+
+static int window_access(struct tt_device *dev, struct tt_window *w,
+			 uint64_t off, void *buf, size_t len, enum tt_dev_op op)
+{
+	const struct tt_window_config *c = &w->cfg;
+	struct sim_access a = {
+		.op = op, .noc = c->noc, .x = c->x, .y = c->y,
+		.init_x = TT_DEV_INITIATOR_HOST, .init_y = TT_DEV_INITIATOR_HOST,
+		.addr = c->base + off, .len = len,
+	};
+	enum tt_dev_err e;
+
+	if (c->mcast)
+		e = sim_multicast(&simb(dev)->ctx, &a, c->x_start, c->y_start,
+				  c->x, c->y, buf);
+	else
+		e = sim_access(&simb(dev)->ctx, &a, buf);
+	if (e) {
+		struct tt_dev_error rec = {
+			.code = (uint8_t)e, .op = (uint8_t)op, .noc = (uint8_t)c->noc,
+			.initiator_x = TT_DEV_INITIATOR_HOST,
+			.initiator_y = TT_DEV_INITIATOR_HOST,
+			.target_x = (uint8_t)c->x, .target_y = (uint8_t)c->y,
+			.len = (uint32_t)len, .addr = a.addr,
+		};
+
+		return tt_error_device(&rec);
+	}
+	return 0;
+}
+
+static int sim_window_write(struct tt_device *dev, struct tt_window *w,
+			    uint64_t off, const void *src, size_t len)
+{
+	return window_access(dev, w, off, (void *)src, len,
+			     w->cfg.mcast ? TT_DEV_OP_MCAST : TT_DEV_OP_WRITE);
+}
+
+static int sim_window_read(struct tt_device *dev, struct tt_window *w,
+			   uint64_t off, void *dst, size_t len)
+{
+	if (w->cfg.mcast)
+		return tt_error(-EINVAL, "%s: cannot read through a multicast window",
+				dev->name);
+	return window_access(dev, w, off, dst, len, TT_DEV_OP_READ);
+}
+
+/* ---- DMA buffers: memfds the device's host maps ---- */
+
+static int dma_backing(struct tt_device *dev, struct tt_dma_buf *buf)
+{
+	buf->fd = memfd_create("tt-dma", MFD_CLOEXEC);
+	if (buf->fd < 0 || ftruncate(buf->fd, (off_t)buf->size) < 0)
+		goto err;
+	buf->data = mmap(NULL, buf->size, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 buf->fd, 0);
+	if (buf->data != MAP_FAILED)
+		return 0;
+	buf->data = NULL;
+err:
+	if (buf->fd >= 0)
+		close(buf->fd);
+	buf->fd = -1;
+	return tt_error(-errno, "%s: cannot allocate a %zu-byte DMA buffer: %s",
+			dev->name, buf->size, strerror(errno));
+}
+
+static void dma_release_backing(struct tt_dma_buf *buf)
+{
+	munmap(buf->data, buf->size);
+	close(buf->fd);
+}
+
+static int sim_dma_alloc(struct tt_device *dev, struct tt_dma_buf *buf)
+{
+	struct simb *s = simb(dev);
+	struct sim_dma_map map;
+	char err[SIM_ERR_LEN];
+	int ret = dma_backing(dev, buf);
+
+	if (ret)
+		return ret;
+	if (s->hosted) {
+		ret = sim_device_dma_map(s->hosted, buf->fd, buf->size,
+					 (uintptr_t)dev, &map, err);
+		if (ret)
+			tt_error(ret, "%s: %s", dev->name, err);
+	} else {
+		struct sim_req req = { .op = SIM_OP_DMA_MAP, .arg = { buf->size } };
+		struct sim_resp resp;
+
+		ret = ttsim_call(dev, &req, buf->fd, &resp, NULL);
+		map.id = (uint32_t)resp.val[0];
+		map.noc_x = (unsigned)resp.val[2];
+		map.noc_y = (unsigned)resp.val[3];
+		map.noc_local = resp.val[4];
+	}
+	if (ret) {
+		dma_release_backing(buf);
+		return ret;
+	}
+	buf->handle = map.id;
+	buf->noc_xy.x = map.noc_x;
+	buf->noc_xy.y = map.noc_y;
+	buf->noc_addr = map.noc_local;
+	return 0;
+}
+
+static void sim_dma_free(struct tt_device *dev, struct tt_dma_buf *buf)
+{
+	struct simb *s = simb(dev);
+
+	if (s->hosted) {
+		sim_device_dma_unmap(s->hosted, (uint32_t)buf->handle,
+				     (uintptr_t)dev);
+	} else {
+		struct sim_req req = { .op = SIM_OP_DMA_UNMAP,
+				       .arg = { buf->handle } };
+		struct sim_resp resp;
+
+		ttsim_call(dev, &req, -1, &resp, NULL);
+	}
+	dma_release_backing(buf);
+}
+
+/* ---- device error log, read from the image ---- */
+
+static uint32_t sim_error_head(struct tt_device *dev)
+{
+	return __atomic_load_n(&simb(dev)->ctx.img->regs->err_head,
+			       __ATOMIC_ACQUIRE);
+}
+
+static int sim_error_at(struct tt_device *dev, uint32_t seq,
+			struct tt_dev_error *rec)
+{
+	struct tt_dev_error *e =
+		&simb(dev)->ctx.img->regs->err[seq % TT_DEV_ERR_RING];
+
+	if (__atomic_load_n(&e->seq, __ATOMIC_ACQUIRE) != seq + 1)
+		return -ESTALE;
+	memcpy(rec, e, sizeof(*rec));
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	/* A writer may have reused the slot while we copied. */
+	if (__atomic_load_n(&e->seq, __ATOMIC_ACQUIRE) != seq + 1)
+		return -ESTALE;
+	return 0;
+}
+
+const struct tt_backend_ops tt_backend_embedded = {
+	.name = "embedded",
+	.count = embedded_count,
+	.open = embedded_open,
+	.close = embedded_close,
+	.window_size = sim_window_size,
+	.window_configure = sim_window_configure,
+	.window_write = sim_window_write,
+	.window_read = sim_window_read,
+	.dma_alloc = sim_dma_alloc,
+	.dma_free = sim_dma_free,
+	.error_at = sim_error_at,
+	.error_head = sim_error_head,
+};
+
+const struct tt_backend_ops tt_backend_ttsim = {
+	.name = "ttsim",
+	.count = ttsim_count,
+	.open = ttsim_open,
+	.close = ttsim_close,
+	.window_size = sim_window_size,
+	.window_configure = sim_window_configure,
+	.window_write = sim_window_write,
+	.window_read = sim_window_read,
+	.dma_alloc = sim_dma_alloc,
+	.dma_free = sim_dma_free,
+	.error_at = sim_error_at,
+	.error_head = sim_error_head,
+};

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Device enumeration and description; which backend serves a device is
+ * decided here and nowhere else.
+ */
+#include <assert.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dev_err.h"
+#include "internal.h"
+
+/* The backend TT_BACKEND asks for (see tt/device.h). */
+static int select_backend(const struct tt_backend_ops **ops)
+{
+	const char *want = getenv("TT_BACKEND");
+	unsigned n = 0;
+
+	if (!want || !*want || !strcmp(want, "sim")) {
+		*ops = tt_backend_ttsim.count(&n) == 0 && n > 0 ?
+			       &tt_backend_ttsim :
+			       &tt_backend_embedded;
+		return 0;
+	}
+	if (!strcmp(want, "embedded")) {
+		*ops = &tt_backend_embedded;
+		return 0;
+	}
+	if (!strcmp(want, "ttsim")) {
+		*ops = &tt_backend_ttsim;
+		return 0;
+	}
+	if (!strcmp(want, "kmd"))
+		return tt_error(-ENODEV,
+				"TT_BACKEND=kmd: the kernel-driver backend is not part of this build yet");
+	return tt_error(-EINVAL,
+			"TT_BACKEND='%s' is not one of: kmd, ttsim, embedded, sim",
+			want);
+}
+
+int tt_device_count(unsigned *count)
+{
+	const struct tt_backend_ops *ops;
+	int ret;
+
+	assert(count);
+	ret = select_backend(&ops);
+	if (ret)
+		return ret;
+	return ops->count(count);
+}
+
+int tt_device_open(unsigned index, tt_device **out)
+{
+	const struct tt_backend_ops *ops;
+	struct tt_device *dev;
+	int ret;
+
+	assert(out);
+	ret = select_backend(&ops);
+	if (ret)
+		return ret;
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return tt_error(-ENOMEM, "out of memory opening device %u", index);
+	dev->ops = ops;
+	dev->info.index = index;
+	dev->info.backend = ops->name;
+	pthread_mutex_init(&dev->lock, NULL);
+	ret = ops->open(dev, index);
+	if (ret) {
+		pthread_mutex_destroy(&dev->lock);
+		free(dev);
+		return ret;
+	}
+	dev->win.size = ops->window_size(dev);
+	dev->errors_seen = ops->error_head(dev);
+	*out = dev;
+	return 0;
+}
+
+void tt_device_close(tt_device *dev)
+{
+	if (!dev)
+		return;
+	/* Buffers still alive keep pointers to dev: closing now would leave
+	 * them dangling, so refuse loudly in debug builds. */
+	assert(dev->dma_bufs == 0 && "free DMA buffers before closing");
+	dev->ops->close(dev);
+	pthread_mutex_destroy(&dev->lock);
+	free(dev);
+}
+
+const struct tt_device_info *tt_device_get_info(const tt_device *dev)
+{
+	assert(dev);
+	return &dev->info;
+}
+
+void tt_device_info_from_soc(struct tt_device *dev)
+{
+	const struct soc_desc *s = &dev->soc;
+	struct tt_device_info *i = &dev->info;
+
+	i->arch = (enum tt_arch)s->arch;
+	i->arch_name = soc_arch_name(s->arch);
+	i->soc_name = s->name;
+	i->grid_x = s->grid_x;
+	i->grid_y = s->grid_y;
+	i->tensix_count = s->tensix_count;
+	i->l1_size = s->worker_l1_size;
+	i->dram_channels = s->dram_channels;
+	i->dram_channel_size = s->dram_bank_size;
+	i->dram_size = s->dram_bank_size * s->dram_channels;
+	i->name = dev->name;
+}
+
+enum tt_core_type tt_device_core_type(const tt_device *dev, unsigned x,
+				      unsigned y)
+{
+	assert(dev);
+	return (enum tt_core_type)soc_desc_node_type(&dev->soc, x, y);
+}
+
+bool tt_device_core_harvested(const tt_device *dev, unsigned x, unsigned y)
+{
+	assert(dev);
+	if (x >= dev->soc.grid_x || y >= dev->soc.grid_y)
+		return false;
+	return dev->soc.node_flags[y][x] & TT_NODE_F_HARVESTED;
+}
+
+int tt_device_tensix_core(const tt_device *dev, unsigned logical,
+			  struct tt_xy *out)
+{
+	assert(dev && out);
+	if (logical >= dev->soc.tensix_count)
+		return tt_error(-EINVAL,
+				"%s: Tensix core %u does not exist (%u enabled)",
+				dev->name, logical, dev->soc.tensix_count);
+	out->x = dev->soc.tensix[logical].x;
+	out->y = dev->soc.tensix[logical].y;
+	return 0;
+}
+
+int tt_device_dram_core(const tt_device *dev, unsigned channel, unsigned port,
+			struct tt_xy *out)
+{
+	assert(dev && out);
+	if (channel >= dev->soc.dram_channels ||
+	    port >= dev->soc.dram_ports[channel])
+		return tt_error(-EINVAL,
+				"%s: DRAM channel %u port %u does not exist (%u channels)",
+				dev->name, channel, port, dev->soc.dram_channels);
+	out->x = dev->soc.dram[channel][port].x;
+	out->y = dev->soc.dram[channel][port].y;
+	return 0;
+}
+
+int tt_device_pcie_core(const tt_device *dev, struct tt_xy *out)
+{
+	assert(dev && out);
+	if (!dev->soc.pcie_count)
+		return tt_error(-ENODEV, "%s: no PCIe core", dev->name);
+	out->x = dev->soc.pcie[0].x;
+	out->y = dev->soc.pcie[0].y;
+	return 0;
+}
+
+const char *tt_core_type_name(enum tt_core_type t)
+{
+	return soc_node_type_name((enum tt_hw_node_type)t);
+}
+
+int tt_device_errors(tt_device *dev, struct tt_device_error *out, unsigned max)
+{
+	uint32_t head, seq;
+	int n = 0;
+
+	assert(dev && (out || !max));
+	pthread_mutex_lock(&dev->lock);
+	head = dev->ops->error_head(dev);
+	/* Skip what the ring no longer holds. */
+	if (head - dev->errors_seen > TT_DEV_ERR_RING)
+		dev->errors_seen = head - TT_DEV_ERR_RING;
+	for (seq = dev->errors_seen; seq != head && (unsigned)n < max; seq++) {
+		struct tt_dev_error rec;
+
+		if (dev->ops->error_at(dev, seq, &rec))
+			continue;
+		out[n].code = rec.code;
+		dev_err_format(&rec, out[n].message, sizeof(out[n].message));
+		n++;
+	}
+	dev->errors_seen = seq;
+	pthread_mutex_unlock(&dev->lock);
+	return n;
+}

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <assert.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* Largest buffer, as tt-kmd allows (2^28 bytes). */
+#define TT_DMA_MAX_SIZE (1ull << 28)
+
+int tt_dma_buf_alloc(tt_device *dev, size_t size, tt_dma_buf **out)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct tt_dma_buf *buf;
+	int ret;
+
+	assert(dev && out);
+	if (!size || size > TT_DMA_MAX_SIZE)
+		return tt_error(-EINVAL,
+				"%s: DMA buffer size %zu is not in 1..%llu bytes",
+				dev->name, size, TT_DMA_MAX_SIZE);
+	buf = calloc(1, sizeof(*buf));
+	if (!buf)
+		return tt_error(-ENOMEM, "%s: out of memory", dev->name);
+	buf->dev = dev;
+	buf->size = (size + page - 1) / page * page;
+	buf->fd = -1;
+	ret = dev->ops->dma_alloc(dev, buf);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	pthread_mutex_lock(&dev->lock);
+	dev->dma_bufs++;
+	pthread_mutex_unlock(&dev->lock);
+	*out = buf;
+	return 0;
+}
+
+void tt_dma_buf_free(tt_dma_buf *buf)
+{
+	struct tt_device *dev;
+
+	if (!buf)
+		return;
+	dev = buf->dev;
+	dev->ops->dma_free(dev, buf);
+	pthread_mutex_lock(&dev->lock);
+	dev->dma_bufs--;
+	pthread_mutex_unlock(&dev->lock);
+	free(buf);
+}
+
+void *tt_dma_buf_data(const tt_dma_buf *buf)
+{
+	assert(buf);
+	return buf->data;
+}
+
+size_t tt_dma_buf_size(const tt_dma_buf *buf)
+{
+	assert(buf);
+	return buf->size;
+}
+
+struct tt_xy tt_dma_buf_noc_xy(const tt_dma_buf *buf)
+{
+	assert(buf);
+	return buf->noc_xy;
+}
+
+uint64_t tt_dma_buf_noc_addr(const tt_dma_buf *buf)
+{
+	assert(buf);
+	return buf->noc_addr;
+}

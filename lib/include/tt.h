@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* libtt: everything. */
+#ifndef TT_H
+#define TT_H
+
+#include "tt/common.h"
+#include "tt/device.h"
+#include "tt/dma.h"
+#include "tt/noc.h"
+
+#define TT_VERSION_MAJOR 0
+#define TT_VERSION_MINOR 1
+
+#endif /* TT_H */

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * libtt internals: the device object and the backend interface.
+ *
+ * A backend gives libtt a device's description and host windows: a window
+ * is a fixed-size aperture onto a node's local address space (a TLB window
+ * on a card), configured to a target and a base address that is a multiple
+ * of its size. All NOC traffic from the host goes through windows, so the
+ * same NOC code serves every backend.
+ */
+#ifndef TT_LIB_INTERNAL_H
+#define TT_LIB_INTERNAL_H
+
+#include <pthread.h>
+
+#include "hw/host.h"
+#include "soc_desc.h"
+#include "tt/device.h"
+#include "tt/dma.h"
+#include "tt/noc.h"
+
+#define TT_HIDDEN __attribute__((visibility("hidden")))
+
+struct tt_window_config {
+	unsigned noc;
+	unsigned x, y; /* target, or the rectangle's end corner */
+	unsigned x_start, y_start; /* multicast only */
+	bool mcast;
+	uint64_t base; /* local address of the window's first byte */
+};
+
+struct tt_window {
+	uint64_t size; /* bytes; a power of two */
+	struct tt_window_config cfg;
+	bool configured;
+	void *priv; /* backend's */
+};
+
+struct tt_backend_ops {
+	const char *name;
+	/* Devices this backend offers. */
+	int (*count)(unsigned *count);
+	/* Fill dev->info (except index/backend), dev->soc and dev->priv. */
+	int (*open)(struct tt_device *dev, unsigned index);
+	void (*close)(struct tt_device *dev);
+	/* Window size of this device. */
+	uint64_t (*window_size)(struct tt_device *dev);
+	int (*window_configure)(struct tt_device *dev, struct tt_window *w,
+				const struct tt_window_config *cfg);
+	/* [off, off + len) lies inside the window. */
+	int (*window_write)(struct tt_device *dev, struct tt_window *w,
+			    uint64_t off, const void *src, size_t len);
+	int (*window_read)(struct tt_device *dev, struct tt_window *w,
+			   uint64_t off, void *dst, size_t len);
+	int (*dma_alloc)(struct tt_device *dev, struct tt_dma_buf *buf);
+	void (*dma_free)(struct tt_device *dev, struct tt_dma_buf *buf);
+	/* Copy the device error record at log position seq (0-based) into
+	 * *rec; -ENOENT if not recorded yet, -ESTALE if overwritten. */
+	int (*error_at)(struct tt_device *dev, uint32_t seq,
+			struct tt_dev_error *rec);
+	/* Number of device errors ever recorded. */
+	uint32_t (*error_head)(struct tt_device *dev);
+};
+
+struct tt_device {
+	const struct tt_backend_ops *ops;
+	void *priv; /* backend's */
+	struct tt_device_info info;
+	char name[64];
+	struct soc_desc soc;
+	/* Serialises use of the host window and of errors_seen. */
+	pthread_mutex_t lock;
+	struct tt_window win;
+	uint32_t errors_seen;
+	unsigned dma_bufs; /* live DMA buffers, for close-time checks */
+};
+
+struct tt_dma_buf {
+	struct tt_device *dev;
+	void *data;
+	size_t size;
+	struct tt_xy noc_xy;
+	uint64_t noc_addr;
+	int fd; /* backing memfd, or -1 */
+	uint64_t handle; /* backend's */
+};
+
+/* Backends. */
+TT_HIDDEN extern const struct tt_backend_ops tt_backend_embedded;
+TT_HIDDEN extern const struct tt_backend_ops tt_backend_ttsim;
+
+/* Record a failure for tt_last_error(); returns code (negative errno). */
+TT_HIDDEN int tt_error(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Describe a refused access as the device would log it; returns -EFAULT. */
+TT_HIDDEN int tt_error_device(const struct tt_dev_error *rec);
+
+/* Fill the soc-derived parts of dev->info from dev->soc. */
+TT_HIDDEN void tt_device_info_from_soc(struct tt_device *dev);
+
+#endif /* TT_LIB_INTERNAL_H */

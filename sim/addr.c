@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "addr.h"
+
+bool sim_noc_to_noc0(const struct sim_image *img, unsigned noc, unsigned *x,
+		     unsigned *y)
+{
+	if (*x >= img->grid_x || *y >= img->grid_y)
+		return false;
+	if (noc) {
+		*x = tt_noc_mirror(*x, img->grid_x);
+		*y = tt_noc_mirror(*y, img->grid_y);
+	}
+	return true;
+}
+
+/* Does an access at addr start inside [base, base + size)? */
+static bool starts_in(uint64_t addr, uint64_t base, uint64_t size)
+{
+	return addr >= base && addr - base < size;
+}
+
+static enum tt_dev_err decode_reg(struct sim_image *img, struct tt_node_desc *n,
+				  uint64_t addr, uint64_t len,
+				  struct sim_target *t)
+{
+	int page = tt_reg_page_of(addr);
+
+	if (page < 0)
+		return TT_DEV_ERR_UNMAPPED;
+	if (page == TT_REG_PCIE_ATU && n->type != TT_NODE_PCIE)
+		return TT_DEV_ERR_UNMAPPED;
+	t->kind = SIM_TARGET_REG;
+	t->page = (enum tt_reg_page)page;
+	t->page_off = (unsigned)(addr & (TT_REG_PAGE_SIZE - 1));
+	if (len > TT_REG_PAGE_SIZE - t->page_off)
+		return TT_DEV_ERR_RANGE;
+	t->ptr = sim_image_regs(img, n, t->page) + t->page_off;
+	return TT_DEV_ERR_NONE;
+}
+
+enum tt_dev_err sim_decode(struct sim_image *img, unsigned noc, unsigned x,
+			   unsigned y, uint64_t addr, uint64_t len,
+			   struct sim_target *t)
+{
+	struct tt_node_desc *n;
+
+	if (noc >= TT_NOC_COUNT || !sim_noc_to_noc0(img, noc, &x, &y))
+		return TT_DEV_ERR_NO_NODE;
+	n = sim_image_node(img, x, y);
+	if (n->type == TT_NODE_NONE)
+		return TT_DEV_ERR_NO_NODE;
+	if (n->flags & TT_NODE_F_HARVESTED)
+		return TT_DEV_ERR_HARVESTED;
+	if (addr > TT_NOC_ADDR_LOCAL_MASK)
+		return TT_DEV_ERR_UNMAPPED;
+	t->node = n;
+	if (n->mem_size && starts_in(addr, n->mem_base, n->mem_size)) {
+		if (len > n->mem_size - (addr - n->mem_base))
+			return TT_DEV_ERR_RANGE;
+		t->kind = SIM_TARGET_MEM;
+		t->ptr = img->base + n->mem_off + (addr - n->mem_base);
+		return TT_DEV_ERR_NONE;
+	}
+	if (starts_in(addr, TT_REG_SPACE_BASE, TT_REG_SPACE_SIZE))
+		return decode_reg(img, n, addr, len, t);
+	if (n->type == TT_NODE_PCIE &&
+	    starts_in(addr, TT_PCIE_HOST_WINDOW_BASE,
+		      TT_PCIE_HOST_WINDOW_SIZE)) {
+		if (len > TT_PCIE_HOST_WINDOW_SIZE -
+				  (addr - TT_PCIE_HOST_WINDOW_BASE))
+			return TT_DEV_ERR_RANGE;
+		t->kind = SIM_TARGET_HOST;
+		t->host_addr = addr;
+		return TT_DEV_ERR_NONE;
+	}
+	return TT_DEV_ERR_UNMAPPED;
+}
+
+/* Is the 32-bit register at byte offset `off` of `page` writable? */
+static bool reg_writable(enum tt_reg_page page, unsigned off)
+{
+	switch (page) {
+	case TT_REG_TILE_CTRL:
+		return off == TT_TILE_SOFT_RESET;
+	case TT_REG_NIU0:
+	case TT_REG_NIU1:
+		return off < TT_NIU_CMD_BUFS * TT_NIU_CMD_STRIDE &&
+		       off % TT_NIU_CMD_STRIDE < TT_NIU_CMD_STATUS;
+	case TT_REG_PCIE_ATU:
+		return off < TT_PCIE_ATU_REGIONS * TT_PCIE_ATU_STRIDE;
+	default:
+		return false;
+	}
+}
+
+enum tt_dev_err sim_reg_check(enum tt_reg_page page, unsigned off,
+			      uint64_t len, bool write)
+{
+	uint64_t o;
+
+	if (off % 4 || len % 4)
+		return TT_DEV_ERR_ALIGN;
+	if (!write)
+		return TT_DEV_ERR_NONE;
+	for (o = off; o < off + len; o += 4)
+		if (!reg_writable(page, (unsigned)o))
+			return TT_DEV_ERR_READ_ONLY;
+	return TT_DEV_ERR_NONE;
+}

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "device.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "doorbell.h"
+#include "niu.h"
+#include "soc_desc.h"
+
+static bool stopping(struct sim_device *dev)
+{
+	return __atomic_load_n(&dev->stop, __ATOMIC_ACQUIRE);
+}
+
+static void service_doorbells(struct sim_device *dev)
+{
+	struct sim_image *img = dev->img;
+	unsigned nodes = img->grid_x * img->grid_y;
+
+	for (unsigned w = 0; w < TT_DOORBELL_WORDS; w++) {
+		uint32_t bits = sim_doorbell_take(img->regs, w);
+
+		while (bits) {
+			unsigned idx = w * 32 + (unsigned)__builtin_ctz(bits);
+
+			bits &= bits - 1;
+			if (idx / 2 < nodes)
+				sim_niu_service(&dev->ctx, &img->nodes[idx / 2],
+						idx % 2);
+		}
+	}
+}
+
+/* The engine: sleeps on the doorbell, runs what was rung. Reading the
+ * sequence before draining means a ring during the drain is never lost. */
+static void *engine_main(void *arg)
+{
+	struct sim_device *dev = arg;
+
+	for (;;) {
+		uint32_t seen = sim_doorbell_seq(dev->img->regs);
+
+		service_doorbells(dev);
+		if (stopping(dev))
+			break;
+		sim_doorbell_wait(dev->img->regs, seen, -1);
+	}
+	return NULL;
+}
+
+/* One ATU region maps the whole host window onto the bus range that host
+ * memory mappings are given, as an IOMMU-backed driver would. */
+static void program_atu(struct sim_device *dev)
+{
+	uint8_t *atu = sim_image_regs(dev->img, dev->pcie, TT_REG_PCIE_ATU);
+	uint64_t base = TT_PCIE_HOST_WINDOW_BASE;
+	uint64_t limit = base + TT_PCIE_HOST_WINDOW_SIZE - 1;
+
+	*sim_reg32(atu, TT_PCIE_ATU(0, TT_PCIE_ATU_BASE_LO)) = (uint32_t)base;
+	*sim_reg32(atu, TT_PCIE_ATU(0, TT_PCIE_ATU_BASE_HI)) = base >> 32;
+	*sim_reg32(atu, TT_PCIE_ATU(0, TT_PCIE_ATU_LIMIT_LO)) = (uint32_t)limit;
+	*sim_reg32(atu, TT_PCIE_ATU(0, TT_PCIE_ATU_LIMIT_HI)) = limit >> 32;
+	*sim_reg32(atu, TT_PCIE_ATU(0, TT_PCIE_ATU_TARGET_LO)) =
+		(uint32_t)SIM_BUS_BASE;
+	*sim_reg32(atu, TT_PCIE_ATU(0, TT_PCIE_ATU_TARGET_HI)) =
+		SIM_BUS_BASE >> 32;
+	*sim_reg32(atu, TT_PCIE_ATU(0, TT_PCIE_ATU_CTRL)) =
+		TT_PCIE_ATU_CTRL_ENABLE;
+}
+
+int sim_device_create(const struct soc_desc *d, enum tt_hw_board board,
+		      unsigned chip, struct sim_device **out, char *err)
+{
+	struct sim_device *dev;
+	int ret;
+
+	if (!d->pcie_count) {
+		snprintf(err, SIM_ERR_LEN, "SoC %s has no PCIe node", d->name);
+		return -EINVAL;
+	}
+	dev = calloc(1, sizeof(*dev));
+	if (!dev) {
+		snprintf(err, SIM_ERR_LEN, "out of memory");
+		return -ENOMEM;
+	}
+	ret = sim_image_create(d, board, chip, &dev->img, err);
+	if (ret)
+		goto err_free;
+	sim_hostmem_init(&dev->hostmem);
+	dev->ctx.img = dev->img;
+	dev->ctx.hostmem = &dev->hostmem;
+	dev->pcie = sim_image_node(dev->img, d->pcie[0].x, d->pcie[0].y);
+	program_atu(dev);
+	ret = -pthread_create(&dev->engine, NULL, engine_main, dev);
+	if (ret) {
+		snprintf(err, SIM_ERR_LEN, "cannot start the NOC engine: %s",
+			 strerror(-ret));
+		goto err_image;
+	}
+	__atomic_store_n(&dev->img->id->state, TT_DEV_STATE_READY,
+			 __ATOMIC_RELEASE);
+	*out = dev;
+	return 0;
+
+err_image:
+	sim_hostmem_fini(&dev->hostmem);
+	sim_image_destroy(dev->img);
+err_free:
+	free(dev);
+	return ret;
+}
+
+void sim_device_destroy(struct sim_device *dev)
+{
+	if (!dev)
+		return;
+	__atomic_store_n(&dev->stop, true, __ATOMIC_RELEASE);
+	sim_doorbell_kick(dev->img->regs);
+	pthread_join(dev->engine, NULL);
+	__atomic_store_n(&dev->img->id->state, TT_DEV_STATE_STOPPED,
+			 __ATOMIC_RELEASE);
+	sim_hostmem_fini(&dev->hostmem);
+	sim_image_destroy(dev->img);
+	free(dev);
+}
+
+int sim_device_dma_map(struct sim_device *dev, int fd, uint64_t size,
+		       uint64_t owner, struct sim_dma_map *out, char *err)
+{
+	int ret = sim_hostmem_map(&dev->hostmem, fd, size, owner, &out->id,
+				  &out->bus);
+
+	if (ret == -ENOSPC)
+		snprintf(err, SIM_ERR_LEN,
+			 "no room for %llu more bytes of host memory (at most %u mappings, %llu GiB)",
+			 (unsigned long long)size, SIM_HOSTMEM_MAX,
+			 (unsigned long long)(TT_PCIE_HOST_WINDOW_SIZE >> 30));
+	else if (ret == -EINVAL)
+		snprintf(err, SIM_ERR_LEN, "invalid DMA buffer size %llu",
+			 (unsigned long long)size);
+	else if (ret)
+		snprintf(err, SIM_ERR_LEN, "cannot map DMA buffer: %s",
+			 strerror(-ret));
+	if (ret)
+		return ret;
+	out->noc_x = dev->pcie->x;
+	out->noc_y = dev->pcie->y;
+	out->noc_local = TT_PCIE_HOST_WINDOW_BASE + (out->bus - SIM_BUS_BASE);
+	return 0;
+}
+
+int sim_device_dma_unmap(struct sim_device *dev, uint32_t id, uint64_t owner)
+{
+	return sim_hostmem_unmap(&dev->hostmem, id, owner);
+}
+
+void sim_device_release_owner(struct sim_device *dev, uint64_t owner)
+{
+	sim_hostmem_release_owner(&dev->hostmem, owner);
+}

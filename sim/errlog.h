@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Device error log: refused accesses, recorded in the host registers of the
+ * image where every host can read them (hw/host.h), and signalled with
+ * TT_IRQ_DEV_ERROR.
+ */
+#ifndef TT_SIM_ERRLOG_H
+#define TT_SIM_ERRLOG_H
+
+#include "image.h"
+
+struct sim_access {
+	enum tt_dev_op op;
+	unsigned noc;
+	unsigned init_x, init_y; /* TT_DEV_INITIATOR_HOST for the host */
+	unsigned x, y; /* target, on `noc` */
+	uint64_t addr;
+	uint64_t len;
+};
+
+/* Record a refused access; returns `code` for convenient tail calls. */
+enum tt_dev_err sim_errlog_record(struct sim_image *img, enum tt_dev_err code,
+				  const struct sim_access *a);
+
+#endif /* TT_SIM_ERRLOG_H */

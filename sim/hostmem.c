@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "hostmem.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "hw/pcie.h"
+
+#define BUS_ALIGN 0x1000ull
+
+void sim_hostmem_init(struct sim_hostmem *hm)
+{
+	memset(hm, 0, sizeof(*hm));
+	pthread_rwlock_init(&hm->lock, NULL);
+	hm->next_id = 1;
+}
+
+static void unmap_slot(struct sim_hostmem_region *r)
+{
+	munmap(r->ptr, r->size);
+	memset(r, 0, sizeof(*r));
+}
+
+void sim_hostmem_fini(struct sim_hostmem *hm)
+{
+	for (unsigned i = 0; i < SIM_HOSTMEM_MAX; i++)
+		if (hm->regions[i].id)
+			unmap_slot(&hm->regions[i]);
+	pthread_rwlock_destroy(&hm->lock);
+}
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) & ~(a - 1);
+}
+
+/* Lowest free bus range of `size` bytes (first fit); 0 if none. Bus
+ * addresses are never 0, since SIM_BUS_BASE is not. */
+static uint64_t find_bus_gap(const struct sim_hostmem *hm, uint64_t size)
+{
+	uint64_t cand = SIM_BUS_BASE, end = SIM_BUS_BASE + TT_PCIE_HOST_WINDOW_SIZE;
+	bool moved = true;
+
+	while (moved) {
+		moved = false;
+		for (unsigned i = 0; i < SIM_HOSTMEM_MAX; i++) {
+			const struct sim_hostmem_region *r = &hm->regions[i];
+
+			if (r->id && r->bus < cand + size &&
+			    cand < r->bus + align_up(r->size, BUS_ALIGN)) {
+				cand = r->bus + align_up(r->size, BUS_ALIGN);
+				moved = true;
+			}
+		}
+	}
+	return cand + size <= end ? cand : 0;
+}
+
+static struct sim_hostmem_region *free_slot(struct sim_hostmem *hm)
+{
+	for (unsigned i = 0; i < SIM_HOSTMEM_MAX; i++)
+		if (!hm->regions[i].id)
+			return &hm->regions[i];
+	return NULL;
+}
+
+int sim_hostmem_map(struct sim_hostmem *hm, int fd, uint64_t size,
+		    uint64_t owner, uint32_t *id, uint64_t *bus)
+{
+	struct sim_hostmem_region *r;
+	uint64_t addr;
+	void *p;
+	int ret = 0;
+
+	if (!size || size > TT_PCIE_HOST_WINDOW_SIZE)
+		return -EINVAL;
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	pthread_rwlock_wrlock(&hm->lock);
+	r = free_slot(hm);
+	addr = r ? find_bus_gap(hm, size) : 0;
+	if (!addr) {
+		ret = -ENOSPC;
+		munmap(p, size);
+		goto out;
+	}
+	r->id = hm->next_id++;
+	if (!hm->next_id)
+		hm->next_id = 1;
+	r->owner = owner;
+	r->bus = addr;
+	r->size = size;
+	r->ptr = p;
+	*id = r->id;
+	*bus = addr;
+out:
+	pthread_rwlock_unlock(&hm->lock);
+	return ret;
+}
+
+int sim_hostmem_unmap(struct sim_hostmem *hm, uint32_t id, uint64_t owner)
+{
+	int ret = -ENOENT;
+
+	pthread_rwlock_wrlock(&hm->lock);
+	for (unsigned i = 0; id && i < SIM_HOSTMEM_MAX; i++) {
+		if (hm->regions[i].id == id && hm->regions[i].owner == owner) {
+			unmap_slot(&hm->regions[i]);
+			ret = 0;
+			break;
+		}
+	}
+	pthread_rwlock_unlock(&hm->lock);
+	return ret;
+}
+
+unsigned sim_hostmem_release_owner(struct sim_hostmem *hm, uint64_t owner)
+{
+	unsigned n = 0;
+
+	pthread_rwlock_wrlock(&hm->lock);
+	for (unsigned i = 0; i < SIM_HOSTMEM_MAX; i++) {
+		if (hm->regions[i].id && hm->regions[i].owner == owner) {
+			unmap_slot(&hm->regions[i]);
+			n++;
+		}
+	}
+	pthread_rwlock_unlock(&hm->lock);
+	return n;
+}
+
+uint8_t *sim_hostmem_get(struct sim_hostmem *hm, uint64_t bus, uint64_t len)
+{
+	pthread_rwlock_rdlock(&hm->lock);
+	for (unsigned i = 0; i < SIM_HOSTMEM_MAX; i++) {
+		const struct sim_hostmem_region *r = &hm->regions[i];
+
+		if (r->id && bus >= r->bus && bus - r->bus < r->size &&
+		    len <= r->size - (bus - r->bus))
+			return r->ptr + (bus - r->bus);
+	}
+	pthread_rwlock_unlock(&hm->lock);
+	return NULL;
+}
+
+void sim_hostmem_put(struct sim_hostmem *hm)
+{
+	pthread_rwlock_unlock(&hm->lock);
+}

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * DMA buffers: host memory that device-side NOC transfers read and write
+ * through the PCIe node's ATU, on the embedded n150 model.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "testutil.h"
+
+static int setup(void **state)
+{
+	tt_device *dev;
+
+	setenv("TT_BACKEND", "embedded", 1);
+	unsetenv("TT_SIM_BOARD");
+	if (tt_device_open(0, &dev))
+		return -1;
+	*state = dev;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	tt_device_close(*state);
+	return 0;
+}
+
+/* Device-side copy between L1 of node 2-2 and a DMA buffer. */
+static int dma_cmd(tt_device *dev, tt_dma_buf *b, unsigned op, uint64_t off,
+		   uint64_t l1, uint32_t len)
+{
+	struct tt_xy p = tt_dma_buf_noc_xy(b);
+	struct niu_cmd c = { .op = op, .x = p.x, .y = p.y,
+			     .targ = tt_dma_buf_noc_addr(b) + off, .ret = l1,
+			     .len = len };
+
+	return niu_run(dev, 2, 2, 0, 0, &c);
+}
+
+static void test_alloc_rounds_and_zeroes(void **state)
+{
+	tt_dma_buf *b;
+	uint8_t *p;
+
+	assert_int_equal(tt_dma_buf_alloc(*state, 100, &b), 0);
+	assert_int_equal(tt_dma_buf_size(b), 4096);
+	p = tt_dma_buf_data(b);
+	for (size_t i = 0; i < 4096; i++)
+		assert_int_equal(p[i], 0);
+	assert_int_equal(tt_dma_buf_noc_xy(b).x, 0);
+	assert_int_equal(tt_dma_buf_noc_xy(b).y, 3); /* n150 PCIe node */
+	assert_true(tt_dma_buf_noc_addr(b) >= TT_PCIE_HOST_WINDOW_BASE);
+	tt_dma_buf_free(b);
+	tt_dma_buf_free(NULL);
+}
+
+static void test_alloc_bad_sizes(void **state)
+{
+	tt_dma_buf *b;
+
+	assert_int_equal(tt_dma_buf_alloc(*state, 0, &b), -EINVAL);
+	assert_non_null(strstr(tt_last_error(), "size 0"));
+	assert_int_equal(tt_dma_buf_alloc(*state, (1u << 28) + 1, &b), -EINVAL);
+}
+
+static void test_device_reads_host_memory(void **state)
+{
+	tt_device *dev = *state;
+	uint8_t got[5000];
+	tt_dma_buf *b;
+	uint8_t *p;
+
+	assert_int_equal(tt_dma_buf_alloc(dev, 8192, &b), 0);
+	p = tt_dma_buf_data(b);
+	for (int i = 0; i < 8192; i++)
+		p[i] = (uint8_t)(i * 7 + 1);
+	assert_int_equal(dma_cmd(dev, b, TT_NIU_OP_READ, 3, 0x9001, 5000),
+			 TT_DEV_ERR_NONE);
+	assert_int_equal(tt_noc_read(dev, 0, 2, 2, 0x9001, got, 5000), 0);
+	assert_memory_equal(got, p + 3, 5000);
+	tt_dma_buf_free(b);
+}
+
+static void test_device_writes_host_memory(void **state)
+{
+	tt_device *dev = *state;
+	uint8_t src[4000];
+	tt_dma_buf *b;
+	uint8_t *p;
+
+	for (int i = 0; i < 4000; i++)
+		src[i] = (uint8_t)(255 - i);
+	assert_int_equal(tt_noc_write(dev, 0, 2, 2, 0xA000, src, 4000), 0);
+	assert_int_equal(tt_dma_buf_alloc(dev, 4096, &b), 0);
+	assert_int_equal(dma_cmd(dev, b, TT_NIU_OP_WRITE, 96, 0xA000, 4000),
+			 TT_DEV_ERR_NONE);
+	p = tt_dma_buf_data(b);
+	assert_memory_equal(p + 96, src, 4000);
+	for (int i = 0; i < 96; i++)
+		assert_int_equal(p[i], 0);
+	tt_dma_buf_free(b);
+}
+
+static void test_buffers_are_distinct(void **state)
+{
+	tt_device *dev = *state;
+	tt_dma_buf *b[32];
+	uint32_t v = 0;
+
+	for (int i = 0; i < 32; i++) {
+		assert_int_equal(tt_dma_buf_alloc(dev, 4096 * (1 + i % 3), &b[i]), 0);
+		*(uint32_t *)tt_dma_buf_data(b[i]) = 0x1000u + (uint32_t)i;
+	}
+	for (int i = 0; i < 32; i++) {
+		assert_int_equal(dma_cmd(dev, b[i], TT_NIU_OP_READ, 0, 0xB000, 4),
+				 TT_DEV_ERR_NONE);
+		assert_int_equal(tt_noc_read32(dev, 0, 2, 2, 0xB000, &v), 0);
+		assert_int_equal(v, 0x1000u + (uint32_t)i);
+	}
+	for (int i = 0; i < 32; i++)
+		tt_dma_buf_free(b[i]);
+}
+
+static void test_past_buffer_end_is_refused(void **state)
+{
+	tt_device *dev = *state;
+	tt_dma_buf *b;
+
+	assert_int_equal(tt_dma_buf_alloc(dev, 4096, &b), 0);
+	assert_int_equal(dma_cmd(dev, b, TT_NIU_OP_READ, 4000, 0xC000, 200),
+			 TT_DEV_ERR_HOST_MEM);
+	tt_dma_buf_free(b);
+}
+
+static void test_freed_buffer_unreachable(void **state)
+{
+	tt_device *dev = *state;
+	tt_dma_buf *b;
+	struct niu_cmd c;
+	struct tt_xy p;
+
+	assert_int_equal(tt_dma_buf_alloc(dev, 4096, &b), 0);
+	p = tt_dma_buf_noc_xy(b);
+	c = (struct niu_cmd){ .op = TT_NIU_OP_READ, .x = p.x, .y = p.y,
+			      .targ = tt_dma_buf_noc_addr(b), .ret = 0xC000,
+			      .len = 64 };
+	tt_dma_buf_free(b);
+	assert_int_equal(niu_run(dev, 2, 2, 0, 0, &c), TT_DEV_ERR_HOST_MEM);
+}
+
+static void test_atu_miss(void **state)
+{
+	tt_device *dev = *state;
+	uint64_t ctrl = TT_REG_PCIE_ATU_ADDR + TT_PCIE_ATU(0, TT_PCIE_ATU_CTRL);
+	uint32_t saved;
+	tt_dma_buf *b;
+
+	assert_int_equal(tt_dma_buf_alloc(dev, 4096, &b), 0);
+	assert_int_equal(tt_noc_read32(dev, 0, 0, 3, ctrl, &saved), 0);
+	assert_int_equal(saved & TT_PCIE_ATU_CTRL_ENABLE, 1);
+	assert_int_equal(tt_noc_write32(dev, 0, 0, 3, ctrl, 0), 0);
+	assert_int_equal(dma_cmd(dev, b, TT_NIU_OP_READ, 0, 0xC000, 4),
+			 TT_DEV_ERR_ATU_MISS);
+	assert_int_equal(tt_noc_write32(dev, 0, 0, 3, ctrl, saved), 0);
+	assert_int_equal(dma_cmd(dev, b, TT_NIU_OP_READ, 0, 0xC000, 4),
+			 TT_DEV_ERR_NONE);
+	tt_dma_buf_free(b);
+}
+
+static void test_host_cannot_use_host_window(void **state)
+{
+	tt_device *dev = *state;
+	tt_dma_buf *b;
+	uint32_t v;
+
+	assert_int_equal(tt_dma_buf_alloc(dev, 4096, &b), 0);
+	assert_int_equal(tt_noc_read32(dev, 0, 0, 3, tt_dma_buf_noc_addr(b), &v),
+			 -EFAULT);
+	assert_non_null(strstr(tt_last_error(), "host memory"));
+	tt_dma_buf_free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_alloc_rounds_and_zeroes),
+		cmocka_unit_test(test_alloc_bad_sizes),
+		cmocka_unit_test(test_device_reads_host_memory),
+		cmocka_unit_test(test_device_writes_host_memory),
+		cmocka_unit_test(test_buffers_are_distinct),
+		cmocka_unit_test(test_past_buffer_end_is_refused),
+		cmocka_unit_test(test_freed_buffer_unreachable),
+		cmocka_unit_test(test_atu_miss),
+		cmocka_unit_test(test_host_cannot_use_host_window),
+	};
+
+	return cmocka_run_group_tests_name("dma", tests, setup, teardown);
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Helpers shared by the libtt tests: issuing device-side NOC commands
+ * through a node's NIU registers (as device code or a driver would), and
+ * running a private ttsim daemon.
+ */
+#ifndef TT_TESTS_TESTUTIL_H
+#define TT_TESTS_TESTUTIL_H
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hw/tt_hw.h"
+#include "tt.h"
+
+struct niu_cmd {
+	unsigned op; /* TT_NIU_OP_* */
+	unsigned x, y; /* target on the command's NOC */
+	unsigned x_start, y_start; /* multicast */
+	uint64_t targ, ret;
+	uint32_t len, ctrl, incr;
+};
+
+/*
+ * Program command buffer `buf` of node (nx, ny)'s NIU on `noc` and wait
+ * until the engine has run it. Returns the command status (TT_DEV_ERR_*),
+ * or -1 if the host could not program it or it never completed.
+ */
+static inline int niu_run(tt_device *dev, unsigned nx, unsigned ny,
+			  unsigned noc, unsigned buf, const struct niu_cmd *c)
+{
+	uint64_t base = TT_REG_NIU_ADDR(noc) + TT_NIU_CMD(buf, 0);
+	uint32_t regs[9] = {
+		(uint32_t)c->targ, (uint32_t)(c->targ >> 32),
+		TT_FIELD_PREP(TT_NIU_COORD_X_MASK, c->x) |
+			TT_FIELD_PREP(TT_NIU_COORD_Y_MASK, c->y) |
+			TT_FIELD_PREP(TT_NIU_COORD_X_START_MASK, c->x_start) |
+			TT_FIELD_PREP(TT_NIU_COORD_Y_START_MASK, c->y_start),
+		(uint32_t)c->ret, (uint32_t)(c->ret >> 32), c->len,
+		TT_FIELD_PREP(TT_NIU_CTRL_OP_MASK, c->op) | c->ctrl, c->incr,
+		1, /* ISSUE */
+	};
+	struct timespec t0, t;
+	uint32_t v;
+
+	if (tt_noc_write(dev, 0, nx, ny, base, regs, sizeof(regs)))
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		if (tt_noc_read32(dev, 0, nx, ny, base + TT_NIU_CMD_ISSUE, &v))
+			return -1;
+		if (!v)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec > 10)
+			return -1;
+	}
+	if (tt_noc_read32(dev, 0, nx, ny, base + TT_NIU_CMD_STATUS, &v))
+		return -1;
+	return (int)v;
+}
+
+/* A fresh private runtime directory for ttsim; returns its path. */
+static inline const char *test_rundir(char *buf, size_t len)
+{
+	snprintf(buf, len, "/tmp/tt-test-XXXXXX");
+	if (!mkdtemp(buf))
+		return NULL;
+	setenv("TTSIM_RUNTIME_DIR", buf, 1);
+	return buf;
+}
+
+/* Run the ttsim binary with arguments; returns its exit status. */
+static inline int run_ttsim(const char *args)
+{
+	const char *root = getenv("TT_BUILD_ROOT");
+	char cmd[1024];
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "%s/sim/ttsim %s >/dev/null 2>&1",
+		 root ? root : "build", args);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+#endif /* TT_TESTS_TESTUTIL_H */
