@@ -171,6 +171,142 @@ static void test_two_handles_share_embedded_chip(void **state)
 	tt_device_close(b);
 }
 
+/* ---- through a ttsim daemon ---- */
+
+struct daemon {
+	char dir[64];
+};
+
+static int daemon_up(void **state)
+{
+	struct daemon *d = calloc(1, sizeof(*d));
+
+	reset_env(state);
+	if (!d || !test_rundir(d->dir, sizeof(d->dir)))
+		return -1;
+	setenv("TT_BACKEND", "ttsim", 1);
+	if (run_ttsim("start --board n150 --name t0") != 0) {
+		free(d);
+		return -1;
+	}
+	*state = d;
+	return 0;
+}
+
+static int daemon_down(void **state)
+{
+	struct daemon *d = *state;
+	char cmd[128];
+
+	run_ttsim("stop --all");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", d->dir);
+	if (system(cmd))
+		return -1;
+	free(d);
+	return 0;
+}
+
+static void test_daemon_device_listed(void **state)
+{
+	const struct tt_device_info *i;
+	unsigned n = 0;
+	tt_device *dev;
+
+	(void)state;
+	assert_int_equal(tt_device_count(&n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(tt_device_open(0, &dev), 0);
+	i = tt_device_get_info(dev);
+	assert_string_equal(i->backend, "ttsim");
+	assert_string_equal(i->name, "t0");
+	assert_string_equal(i->board, "n150");
+	assert_int_equal(i->tensix_count, 72);
+	tt_device_close(dev);
+	/* Unset backend: a running daemon wins over the embedded model. */
+	unsetenv("TT_BACKEND");
+	assert_int_equal(tt_device_open(0, &dev), 0);
+	assert_string_equal(tt_device_get_info(dev)->backend, "ttsim");
+	tt_device_close(dev);
+	setenv("TT_BACKEND", "ttsim", 1);
+}
+
+/* Child: read what the parent wrote, write an answer, exit 0 if right. */
+static int child_check(void)
+{
+	uint32_t v = 0;
+	tt_device *dev;
+
+	if (tt_device_open(0, &dev))
+		return 10;
+	if (tt_noc_read32(dev, 0, 4, 4, 0x300, &v) || v != 0xFEED0001)
+		return 11;
+	if (tt_noc_write32(dev, 1, 5, 7, 0x304, 0xFEED0002))
+		return 12;
+	tt_device_close(dev);
+	return 0;
+}
+
+static void test_two_processes_share_memory(void **state)
+{
+	tt_device *dev;
+	uint32_t v = 0;
+	pid_t pid;
+	int st;
+
+	(void)state;
+	assert_int_equal(tt_device_open(0, &dev), 0);
+	assert_int_equal(tt_noc_write32(dev, 0, 4, 4, 0x300, 0xFEED0001), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(child_check());
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_int_equal(tt_noc_read32(dev, 0, 4, 4, 0x304, &v), 0);
+	assert_int_equal(v, 0xFEED0002);
+	tt_device_close(dev);
+}
+
+static void test_daemon_dma_and_engine(void **state)
+{
+	struct niu_cmd c;
+	tt_dma_buf *b;
+	tt_device *dev;
+	uint32_t v = 0;
+
+	(void)state;
+	assert_int_equal(tt_device_open(0, &dev), 0);
+	assert_int_equal(tt_dma_buf_alloc(dev, 4096, &b), 0);
+	((uint32_t *)tt_dma_buf_data(b))[5] = 0xD15C0;
+	c = (struct niu_cmd){ .op = TT_NIU_OP_READ, .x = 0, .y = 3,
+			      .targ = tt_dma_buf_noc_addr(b) + 20, .ret = 0x400,
+			      .len = 4 };
+	assert_int_equal(niu_run(dev, 3, 3, 0, 0, &c), TT_DEV_ERR_NONE);
+	assert_int_equal(tt_noc_read32(dev, 0, 3, 3, 0x400, &v), 0);
+	assert_int_equal(v, 0xD15C0);
+	c.op = TT_NIU_OP_WRITE;
+	c.targ = tt_dma_buf_noc_addr(b) + 40;
+	assert_int_equal(niu_run(dev, 3, 3, 0, 0, &c), TT_DEV_ERR_NONE);
+	assert_int_equal(((uint32_t *)tt_dma_buf_data(b))[10], 0xD15C0);
+	tt_dma_buf_free(b);
+	tt_device_close(dev);
+}
+
+static void test_daemon_errors_visible(void **state)
+{
+	struct tt_device_error e[4];
+	tt_device *dev;
+	uint32_t v;
+
+	(void)state;
+	assert_int_equal(tt_device_open(0, &dev), 0);
+	assert_int_equal(tt_noc_read32(dev, 0, 9, 11, 0, &v), -EFAULT);
+	assert_int_equal(tt_device_errors(dev, e, 4), 1);
+	assert_int_equal(e[0].code, TT_DEV_ERR_HARVESTED);
+	tt_device_close(dev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest embedded[] = {
@@ -182,6 +318,14 @@ int main(void)
 		cmocka_unit_test_setup(test_two_handles_share_embedded_chip,
 				       reset_env),
 	};
+	const struct CMUnitTest daemon[] = {
+		cmocka_unit_test(test_daemon_device_listed),
+		cmocka_unit_test(test_two_processes_share_memory),
+		cmocka_unit_test(test_daemon_dma_and_engine),
+		cmocka_unit_test(test_daemon_errors_visible),
+	};
+	int fails = cmocka_run_group_tests_name("device", embedded, NULL, NULL);
 
-	return cmocka_run_group_tests_name("device", embedded, NULL, NULL);
+	return fails + cmocka_run_group_tests_name("device_ttsim", daemon,
+						   daemon_up, daemon_down);
 }
