@@ -264,7 +264,9 @@ static int keyref_cmp(const void *pa, const void *pb)
 static int check_dup_keys(struct loader *L, const struct ynode *map)
 {
 	size_t pairs = map->n / 2, best = SIZE_MAX, twin = 0;
+	const struct ynode *k, *first;
 	struct keyref *refs;
+	char b[SHOW_BUF];
 
 	if (pairs < 2)
 		return 0;
@@ -286,11 +288,8 @@ static int check_dup_keys(struct loader *L, const struct ynode *map)
 	free(refs);
 	if (best == SIZE_MAX)
 		return 0;
-
-	const struct ynode *k = map->items[2 * best];
-	const struct ynode *first = map->items[2 * twin];
-	char b[SHOW_BUF];
-
+	k = map->items[2 * best];
+	first = map->items[2 * twin];
 	return fail(L, k, "duplicate key '%s' (first at line %u, column %u)",
 		    show(k, b, sizeof(b)), first->line, first->col);
 }
@@ -435,7 +434,9 @@ static int on_event(struct builder *b, const yaml_event_t *ev, bool *done)
 		return rc ? rc : add_node(b, Y_MAP, ev);
 	case YAML_SEQUENCE_END_EVENT:
 	case YAML_MAPPING_END_EVENT:
-		/* libyaml pairs start and end events, so depth is > 0. */
+		/* libyaml pairs start and end events; guard anyway. */
+		if (!b->depth)
+			return 0;
 		closed = b->stack[--b->depth];
 		return closed->kind == Y_MAP ? check_dup_keys(b->L, closed) : 0;
 	default:
@@ -640,12 +641,13 @@ struct keyspec {
 };
 
 /*
- * Find the values of known keys in a mapping. With `strict`, any other
- * key is an error; otherwise it is ignored. `path` is NULL at top level.
+ * Find the values of the keys in `spec`; any other key is an error, so a
+ * misspelt key cannot silently leave a default. `path` is NULL at top
+ * level.
  */
 static int get_keys(struct loader *L, const struct ynode *map,
 		    const char *path, const struct keyspec *spec, size_t nspec,
-		    const struct ynode **vals, bool strict)
+		    const struct ynode **vals)
 {
 	char b[SHOW_BUF];
 
@@ -663,10 +665,10 @@ static int get_keys(struct loader *L, const struct ynode *map,
 				break;
 		if (i < nspec)
 			vals[i] = map->items[p + 1];
-		else if (strict && path)
+		else if (path)
 			return fail(L, k, "%s: unknown key '%s'", path,
 				    show(k, b, sizeof(b)));
-		else if (strict)
+		else
 			return fail(L, k, "unknown top-level key '%s'",
 				    show(k, b, sizeof(b)));
 	}
@@ -1009,7 +1011,7 @@ static int get_grid(struct loader *L, const struct ynode *n)
 		{ "y_size", true },
 	};
 	const struct ynode *v[ARRAY_SIZE(spec)];
-	int rc = get_keys(L, n, "grid", spec, ARRAY_SIZE(spec), v, true);
+	int rc = get_keys(L, n, "grid", spec, ARRAY_SIZE(spec), v);
 
 	if (!rc)
 		rc = get_unsigned(L, v[0], "grid.x_size", 1, SOC_MAX_GRID,
@@ -1241,7 +1243,7 @@ static int get_harvesting(struct loader *L, const struct ynode *n)
 
 	if (!n)
 		return 0;
-	rc = get_keys(L, n, "harvesting", spec, ARRAY_SIZE(spec), v, true);
+	rc = get_keys(L, n, "harvesting", spec, ARRAY_SIZE(spec), v);
 	if (!rc)
 		rc = get_harvest_list(L, v[H_ROWS], H_ROWS,
 				      &d->harvested_rows);
@@ -1389,7 +1391,7 @@ static int load_tree(struct loader *L, const struct ynode *root)
 	struct soc_desc *d = L->d;
 	int rc;
 
-	rc = get_keys(L, root, NULL, top_keys, K_COUNT, v, true);
+	rc = get_keys(L, root, NULL, top_keys, K_COUNT, v);
 	if (!rc && v[K_NAME])
 		rc = get_name(L, v[K_NAME]);
 	if (!rc)
@@ -1441,8 +1443,11 @@ static int load_text(const char *text, size_t len, const char *origin,
 	struct loader *L;
 	int rc;
 
-	if (!text && len)
+	if (!out || (!text && len)) {
+		set_err(err, errlen, "%s: no descriptor text or output",
+			origin);
 		return -EINVAL;
+	}
 	if (len > SOC_MAX_INPUT) {
 		set_err(err, errlen, "%s: larger than %u bytes", origin,
 			SOC_MAX_INPUT);
@@ -1454,10 +1459,12 @@ static int load_text(const char *text, size_t len, const char *origin,
 		set_err(err, errlen, "%s: out of memory", origin);
 		return -ENOMEM;
 	}
-	*L = (struct loader){
-		.origin = origin, .text = text ? text : "", .len = len,
-		.err = err, .errlen = errlen, .d = out,
-	};
+	L->origin = origin;
+	L->text = text ? text : "";
+	L->len = len;
+	L->err = err;
+	L->errlen = errlen;
+	L->d = out;
 	init_desc(out, name);
 	rc = build_tree(L, &tree);
 	if (!rc && !tree.root)

@@ -242,9 +242,11 @@ static int ttsim_attach(struct tt_device *dev, struct simb *s)
 	ret = sim_image_attach(fd, &s->ctx.img, err);
 	if (ret)
 		return tt_error(ret, "%s: %s", dev->name, err);
-	s->board = board_by_id((enum tt_hw_board)s->ctx.img->id->board);
+	/* From the daemon's reply, not the identity page any client may
+	 * scribble on. */
+	s->board = board_by_id((enum tt_hw_board)resp.val[2]);
 	dev->info.board = s->board ? s->board->name : "unknown";
-	dev->info.chip = s->ctx.img->id->chip_index;
+	dev->info.chip = (unsigned)resp.val[3];
 	return 0;
 }
 

@@ -79,8 +79,14 @@ int sim_proto_recv(int sock, void *msg, size_t len, int *fd)
 	if (n < 0)
 		return -errno;
 	take_fds(&mh, fd);
-	if (n == 0)
+	if (n == 0) {
+		/* End of stream: a descriptor riding on it has no reader. */
+		if (fd && *fd >= 0) {
+			close(*fd);
+			*fd = -1;
+		}
 		return -ECONNRESET;
+	}
 	if ((size_t)n != len || (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC))) {
 		if (fd && *fd >= 0) {
 			close(*fd);

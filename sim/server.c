@@ -133,16 +133,17 @@ static int write_pid(struct srv_dev *sd, char *err)
 {
 	char buf[24];
 	int n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+	ssize_t w;
+	int e = 0;
 
-	if (ftruncate(sd->lock_fd, 0) < 0 ||
-	    pwrite(sd->lock_fd, buf, (size_t)n, 0) != n) {
-		int e = errno ? errno : EIO;
-
+	if (ftruncate(sd->lock_fd, 0) < 0)
+		e = errno;
+	else if ((w = pwrite(sd->lock_fd, buf, (size_t)n, 0)) != n)
+		e = w < 0 ? errno : EIO;
+	if (e)
 		snprintf(err, SIM_ERR_LEN, "cannot write %s: %s", sd->lock_path,
 			 strerror(e));
-		return -e;
-	}
-	return 0;
+	return -e;
 }
 
 static int name_busy(struct srv_dev *sd, int fd, char *err)
@@ -179,13 +180,15 @@ static int claim_name(struct srv_dev *sd, char *err)
 				sd->lock_fd = fd;
 				return write_pid(sd, err);
 			}
+			/* Lost to an unlink: go again with the new file. */
 		} else if (errno != EWOULDBLOCK) {
 			e = errno;
 			snprintf(err, SIM_ERR_LEN, "cannot lock %s: %s",
 				 sd->lock_path, strerror(e));
 			close(fd);
 			return -e;
-		} else if (tries >= LOCK_TRIES) {
+		}
+		if (tries >= LOCK_TRIES) {
 			e = name_busy(sd, fd, err);
 			close(fd);
 			return e;
@@ -357,9 +360,11 @@ static void refuse(struct srv_dev *sd, int fd)
 	hang_up(fd);
 }
 
+/* At most a backlog's worth per round, so that a flood of connections
+ * cannot starve the clients already served. */
 static void accept_clients(struct sim_server *srv, struct srv_dev *sd)
 {
-	for (;;) {
+	for (int round = 0; round < LISTEN_BACKLOG; round++) {
 		struct srv_client *c = NULL;
 		int fd;
 

@@ -90,6 +90,7 @@ static const char help_tail[] =
 "  -a, --all             Stop every published device (the default when no\n"
 "                        name is given).\n"
 "\n"
+"Options for every command:\n"
 "  -h, --help            Show this help and exit.\n"
 "\n"
 "Runtime directory:\n"
@@ -854,8 +855,7 @@ static int cmd_list(int argc, char **argv)
 		case PROBE_GONE:
 			continue;
 		case PROBE_ERROR:
-			printf("%s: error: %s\n", p[i].name, p[i].err);
-			ret = EXIT_FAILURE;
+			ret = failure("%s", p[i].err);
 			break;
 		}
 		shown++;

@@ -16,6 +16,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -481,6 +482,25 @@ static void test_start_then_list(void **state)
 	assert_contains(r.out, line);
 }
 
+static void test_published_files(void **state)
+{
+	char buf[32] = "";
+	struct stat st;
+	pid_t pid;
+	int fd;
+
+	start_ok(NULL, NULL, NULL, NULL);
+	pid = daemon_pid("tt0");
+	assert_int_equal(lstat(dir_path(state, "tt0.sock"), &st), 0);
+	assert_true(S_ISSOCK(st.st_mode));
+	assert_int_equal(st.st_mode & 0777, 0600);
+	fd = open(dir_path(state, "tt0.lock"), O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_true(read(fd, buf, sizeof(buf) - 1) > 0);
+	close(fd);
+	assert_int_equal(strtol(buf, NULL, 10), pid);
+}
+
 static void test_hello_gives_ready_image(void **state)
 {
 	struct soc_desc *soc = calloc(1, sizeof(*soc));
@@ -870,6 +890,49 @@ static void test_unknown_op_is_refused(void **state)
 	close(s);
 }
 
+static int count_fds(pid_t pid)
+{
+	char path[64];
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	d = opendir(path);
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static void test_stray_descriptors_are_closed(void **state)
+{
+	struct sim_resp resp;
+	int s, stray, fd, before;
+	pid_t pid;
+
+	(void)state;
+	start_ok(NULL, NULL, NULL, NULL);
+	pid = daemon_pid("tt0");
+	s = connect_to("tt0");
+	fd = -1;
+	assert_int_equal(request(s, SIM_OP_HELLO, 0, -1, &resp, &fd), 0);
+	close(fd);
+	before = count_fds(pid);
+	stray = dma_buffer(4096);
+	/* Descriptors sent with requests that take none must not pile up. */
+	for (int i = 0; i < 32; i++) {
+		assert_int_equal(request(s, SIM_OP_HELLO, 0, stray, &resp, &fd), 0);
+		close(fd);
+		assert_int_equal(request(s, SIM_OP_DMA_UNMAP, 7, stray, &resp,
+					 NULL), -ENOENT);
+	}
+	assert_int_equal(count_fds(pid), before);
+	close(stray);
+	close(s);
+}
+
 static void test_too_many_clients_are_refused(void **state)
 {
 	int s[SIM_SERVER_MAX_CLIENTS + 1];
@@ -950,6 +1013,7 @@ int main(void)
 		T(test_list_without_devices),
 		T(test_stop_unknown_name_fails),
 		T(test_start_then_list),
+		T(test_published_files),
 		T(test_hello_gives_ready_image),
 		T(test_stop_removes_files_and_daemon_exits),
 		T(test_second_start_is_refused),
@@ -969,6 +1033,7 @@ int main(void)
 		T(test_oversized_message_is_refused),
 		T(test_bad_magic_is_refused),
 		T(test_unknown_op_is_refused),
+		T(test_stray_descriptors_are_closed),
 		T(test_too_many_clients_are_refused),
 		T(test_no_shared_memory_is_leaked),
 	};
@@ -982,5 +1047,8 @@ int main(void)
 	/* Orphaned daemons become our children (see the top comment). */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	signal(SIGPIPE, SIG_IGN);
+	/* meson runs this with protocol 'tap' (CMOCKA_MESSAGE_OUTPUT wins if
+	 * set). */
+	cmocka_set_message_output(CM_OUTPUT_TAP);
 	return cmocka_run_group_tests_name("daemon", tests, NULL, NULL);
 }
