@@ -10,6 +10,7 @@
  *   ttsim     a ttsim daemon, reached over its control socket
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -373,8 +374,9 @@ static int sim_window_read(struct tt_device *dev, struct tt_window *w,
 
 static int dma_backing(struct tt_device *dev, struct tt_dma_buf *buf)
 {
-	buf->fd = memfd_create("tt-dma", MFD_CLOEXEC);
-	if (buf->fd < 0 || ftruncate(buf->fd, (off_t)buf->size) < 0)
+	buf->fd = memfd_create("tt-dma", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (buf->fd < 0 || ftruncate(buf->fd, (off_t)buf->size) < 0 ||
+	    fcntl(buf->fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_SEAL) < 0)
 		goto err;
 	buf->data = mmap(NULL, buf->size, PROT_READ | PROT_WRITE, MAP_SHARED,
 			 buf->fd, 0);

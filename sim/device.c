@@ -138,6 +138,9 @@ int sim_device_dma_map(struct sim_device *dev, int fd, uint64_t size,
 			 "no room for %llu more bytes of host memory (at most %u mappings, %llu GiB)",
 			 (unsigned long long)size, SIM_HOSTMEM_MAX,
 			 (unsigned long long)(TT_PCIE_HOST_WINDOW_SIZE >> 30));
+	else if (ret == -EPERM)
+		snprintf(err, SIM_ERR_LEN,
+			 "DMA buffer memfd must be sealed against shrinking (F_SEAL_SHRINK)");
 	else if (ret == -EINVAL)
 		snprintf(err, SIM_ERR_LEN, "invalid DMA buffer size %llu",
 			 (unsigned long long)size);

@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "hw/pcie.h"
 
@@ -76,6 +78,10 @@ int sim_hostmem_map(struct sim_hostmem *hm, int fd, uint64_t size,
 
 	if (!size || size > TT_PCIE_HOST_WINDOW_SIZE)
 		return -EINVAL;
+	/* The engine touches these pages at any time: a file its owner could
+	 * shrink would kill this process with SIGBUS. */
+	if (!(fcntl(fd, F_GET_SEALS) & F_SEAL_SHRINK))
+		return -EPERM;
 	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
 		return -errno;

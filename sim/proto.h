@@ -10,7 +10,8 @@
  *
  *   HELLO      -> resp.val = {image size, daemon pid, board, chip index},
  *                 fd = the device image (map it with sim_image_attach)
- *   DMA_MAP    arg[0] = size, fd = memfd of the buffer
+ *   DMA_MAP    arg[0] = size, fd = memfd of the buffer, at least size
+ *              bytes and sealed with F_SEAL_SHRINK
  *              -> val = {id, bus address, noc x, noc y, noc local address}
  *   DMA_UNMAP  arg[0] = id
  *   SHUTDOWN   stop the daemon (every device it serves)

@@ -242,10 +242,11 @@ static pid_t daemon_pid(const char *name)
 /* A memfd of `size` bytes (sparse: costs nothing until touched). */
 static int dma_buffer(uint64_t size)
 {
-	int fd = memfd_create("test-dma", MFD_CLOEXEC);
+	int fd = memfd_create("test-dma", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 
 	assert_true(fd >= 0);
 	assert_int_equal(ftruncate(fd, (off_t)size), 0);
+	assert_int_equal(fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK), 0);
 	return fd;
 }
 
@@ -739,9 +740,11 @@ static void test_killed_client_leaves_daemon_healthy(void **state)
 				       .arg = { HALF_WINDOW } };
 		char err[SIM_ERR_LEN];
 		int c = sim_rundir_connect("tt0", err);
-		int fd = memfd_create("child-dma", MFD_CLOEXEC);
+		int fd = memfd_create("child-dma",
+				      MFD_CLOEXEC | MFD_ALLOW_SEALING);
 
 		if (c < 0 || fd < 0 || ftruncate(fd, HALF_WINDOW) < 0 ||
+		    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK) < 0 ||
 		    sim_proto_send(c, &req, sizeof(req), fd) ||
 		    sim_proto_recv(c, &resp, sizeof(resp), NULL) || resp.status)
 			_exit(1);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -209,11 +210,21 @@ static void test_hostmem_owners(void **state)
 	struct sim_hostmem hm;
 	uint64_t bus[3];
 	uint32_t id[3];
-	int fd = memfd_create("hm", MFD_CLOEXEC);
+	int fd = memfd_create("hm", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	int loose = memfd_create("loose", MFD_CLOEXEC);
 
 	(void)state;
 	assert_int_equal(ftruncate(fd, 8192), 0);
+	assert_int_equal(ftruncate(loose, 8192), 0);
 	sim_hostmem_init(&hm);
+	/* A buffer its owner could still shrink is refused. */
+	assert_int_equal(sim_hostmem_map(&hm, fd, 8192, 1, &id[0], &bus[0]),
+			 -EPERM);
+	assert_int_equal(sim_hostmem_map(&hm, loose, 8192, 1, &id[0], &bus[0]),
+			 -EPERM);
+	close(loose);
+	assert_int_equal(fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK), 0);
+	assert_int_equal(ftruncate(fd, 4096), -1); /* the seal holds */
 	assert_int_equal(sim_hostmem_map(&hm, fd, 8192, 1, &id[0], &bus[0]), 0);
 	assert_int_equal(sim_hostmem_map(&hm, fd, 4096, 2, &id[1], &bus[1]), 0);
 	assert_int_equal(sim_hostmem_map(&hm, fd, 100, 1, &id[2], &bus[2]), 0);
