@@ -140,7 +140,11 @@ int sim_device_dma_map(struct sim_device *dev, int fd, uint64_t size,
 			 (unsigned long long)(TT_PCIE_HOST_WINDOW_SIZE >> 30));
 	else if (ret == -EPERM)
 		snprintf(err, SIM_ERR_LEN,
-			 "DMA buffer memfd must be sealed against shrinking (F_SEAL_SHRINK)");
+			 "a DMA buffer must be a memfd sealed against shrinking (F_SEAL_SHRINK)");
+	else if (ret == -ERANGE)
+		snprintf(err, SIM_ERR_LEN,
+			 "DMA buffer file has fewer than the %llu bytes to map",
+			 (unsigned long long)size);
 	else if (ret == -EINVAL)
 		snprintf(err, SIM_ERR_LEN, "invalid DMA buffer size %llu",
 			 (unsigned long long)size);
@@ -148,7 +152,7 @@ int sim_device_dma_map(struct sim_device *dev, int fd, uint64_t size,
 		snprintf(err, SIM_ERR_LEN, "cannot map DMA buffer: %s",
 			 strerror(-ret));
 	if (ret)
-		return ret;
+		return ret == -ERANGE ? -EINVAL : ret;
 	out->noc_x = dev->pcie->x;
 	out->noc_y = dev->pcie->y;
 	out->noc_local = TT_PCIE_HOST_WINDOW_BASE + (out->bus - SIM_BUS_BASE);

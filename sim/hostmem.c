@@ -68,6 +68,24 @@ static struct sim_hostmem_region *free_slot(struct sim_hostmem *hm)
 	return NULL;
 }
 
+/*
+ * The engine touches these pages at any time, so every one of them must
+ * exist for as long as the mapping does: the file must hold `size` bytes
+ * and be sealed against shrinking, or a page gone would kill this process
+ * with SIGBUS. fcntl fails on anything that cannot carry seals.
+ */
+static int check_backing(int fd, uint64_t size)
+{
+	int seals = fcntl(fd, F_GET_SEALS);
+	struct stat st;
+
+	if (seals < 0 || !(seals & F_SEAL_SHRINK))
+		return -EPERM;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	return (uint64_t)st.st_size < size ? -ERANGE : 0;
+}
+
 int sim_hostmem_map(struct sim_hostmem *hm, int fd, uint64_t size,
 		    uint64_t owner, uint32_t *id, uint64_t *bus)
 {
@@ -78,10 +96,9 @@ int sim_hostmem_map(struct sim_hostmem *hm, int fd, uint64_t size,
 
 	if (!size || size > TT_PCIE_HOST_WINDOW_SIZE)
 		return -EINVAL;
-	/* The engine touches these pages at any time: a file its owner could
-	 * shrink would kill this process with SIGBUS. */
-	if (!(fcntl(fd, F_GET_SEALS) & F_SEAL_SHRINK))
-		return -EPERM;
+	ret = check_backing(fd, size);
+	if (ret)
+		return ret;
 	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
 		return -errno;

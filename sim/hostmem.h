@@ -44,8 +44,9 @@ void sim_hostmem_fini(struct sim_hostmem *hm);
  * Map `size` bytes of the shared-memory object fd (not consumed) and give
  * it a bus address. The object must be sealed against shrinking
  * (F_SEAL_SHRINK), so the engine can never touch a page that is gone.
- * Returns 0 and fills *id and *bus, or -EINVAL (bad size), -EPERM (not
- * sealed), -ENOSPC (table or bus space full), or the mmap error.
+ * Returns 0 and fills *id and *bus, or -EINVAL (bad size), -EPERM (not a
+ * sealed memfd), -ERANGE (the file is smaller than size), -ENOSPC (table
+ * or bus space full), or the mmap error.
  */
 int sim_hostmem_map(struct sim_hostmem *hm, int fd, uint64_t size,
 		    uint64_t owner, uint32_t *id, uint64_t *bus);

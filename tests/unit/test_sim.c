@@ -223,8 +223,14 @@ static void test_hostmem_owners(void **state)
 	assert_int_equal(sim_hostmem_map(&hm, loose, 8192, 1, &id[0], &bus[0]),
 			 -EPERM);
 	close(loose);
+	/* Something that cannot carry seals at all. */
+	assert_int_equal(sim_hostmem_map(&hm, STDIN_FILENO, 4096, 1, &id[0],
+					 &bus[0]),
+			 -EPERM);
 	assert_int_equal(fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK), 0);
 	assert_int_equal(ftruncate(fd, 4096), -1); /* the seal holds */
+	assert_int_equal(sim_hostmem_map(&hm, fd, 8193, 1, &id[0], &bus[0]),
+			 -ERANGE);
 	assert_int_equal(sim_hostmem_map(&hm, fd, 8192, 1, &id[0], &bus[0]), 0);
 	assert_int_equal(sim_hostmem_map(&hm, fd, 4096, 2, &id[1], &bus[1]), 0);
 	assert_int_equal(sim_hostmem_map(&hm, fd, 100, 1, &id[2], &bus[2]), 0);
