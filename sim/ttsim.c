@@ -134,6 +134,13 @@ static void print_help(FILE *f)
 	fputs(help_tail, f);
 }
 
+/* "ttsim: <message>" on stderr, without the newline. */
+static void vsay(const char *fmt, va_list ap)
+{
+	fputs("ttsim: ", stderr);
+	vfprintf(stderr, fmt, ap);
+}
+
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static int usage_error(const char *fmt, ...)
@@ -141,8 +148,7 @@ static int usage_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	fputs("ttsim: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	vsay(fmt, ap);
 	va_end(ap);
 	fputs("\nTry 'ttsim --help' for more information.\n", stderr);
 	return EXIT_USAGE;
@@ -155,8 +161,7 @@ static int failure(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	fputs("ttsim: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	vsay(fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	return EXIT_FAILURE;

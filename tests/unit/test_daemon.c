@@ -37,6 +37,7 @@
 #include "rundir.h"
 #include "server.h"
 #include "soc_desc.h"
+#include "tmpdir.h"
 
 #define MAX_ARGS 16
 #define RUN_TIMEOUT_MS 20000
@@ -327,8 +328,7 @@ static int setup(void **state)
 
 	if (!fx)
 		return -1;
-	snprintf(fx->dir, sizeof(fx->dir), "/tmp/ttsim-test-XXXXXX");
-	if (!mkdtemp(fx->dir)) {
+	if (!test_mkdtemp(fx->dir, sizeof(fx->dir), "ttsim-test")) {
 		free(fx);
 		return -1;
 	}

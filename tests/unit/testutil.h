@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "hw/tt_hw.h"
+#include "tmpdir.h"
 #include "tt.h"
 
 struct niu_cmd {
@@ -68,8 +69,7 @@ static inline int niu_run(tt_device *dev, unsigned nx, unsigned ny,
 /* A fresh private runtime directory for ttsim; returns its path. */
 static inline const char *test_rundir(char *buf, size_t len)
 {
-	snprintf(buf, len, "/tmp/tt-test-XXXXXX");
-	if (!mkdtemp(buf))
+	if (!test_mkdtemp(buf, len, "tt-test"))
 		return NULL;
 	setenv("TTSIM_RUNTIME_DIR", buf, 1);
 	return buf;
