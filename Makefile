@@ -10,7 +10,7 @@ DEPS_STAMP := $(BUILD)/.deps-ok
 
 # Debian packages the build and the tests need (docs/dependencies.md).
 DEB_PKGS := gcc make meson ninja-build pkg-config python3 \
-	    libyaml-dev libcmocka-dev
+	    libyaml-dev libcmocka-dev gcc-riscv64-unknown-elf
 
 .PHONY: all build deps run test test-unit test-san bench clean distclean help
 

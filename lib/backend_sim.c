@@ -20,6 +20,7 @@
 #include "access.h"
 #include "board.h"
 #include "device.h"
+#include "doorbell.h"
 #include "internal.h"
 #include "proto.h"
 #include "rundir.h"
@@ -473,6 +474,25 @@ static int sim_error_at(struct tt_device *dev, uint32_t seq,
 	return 0;
 }
 
+/* ---- interrupts and resets, through the image ---- */
+
+static uint32_t sim_irq_seq_op(struct tt_device *dev)
+{
+	return sim_irq_seq(simb(dev)->ctx.img->regs);
+}
+
+static int sim_irq_wait_op(struct tt_device *dev, uint32_t seen,
+			   int timeout_ms)
+{
+	return sim_irq_wait(simb(dev)->ctx.img->regs, seen, timeout_ms);
+}
+
+static uint32_t sim_reset_gen(struct tt_device *dev)
+{
+	return __atomic_load_n(&simb(dev)->ctx.img->id->reset_gen,
+			       __ATOMIC_ACQUIRE);
+}
+
 const struct tt_backend_ops tt_backend_embedded = {
 	.name = "embedded",
 	.count = embedded_count,
@@ -486,6 +506,9 @@ const struct tt_backend_ops tt_backend_embedded = {
 	.dma_free = sim_dma_free,
 	.error_at = sim_error_at,
 	.error_head = sim_error_head,
+	.irq_seq = sim_irq_seq_op,
+	.irq_wait = sim_irq_wait_op,
+	.reset_gen = sim_reset_gen,
 };
 
 const struct tt_backend_ops tt_backend_ttsim = {
@@ -501,4 +524,7 @@ const struct tt_backend_ops tt_backend_ttsim = {
 	.dma_free = sim_dma_free,
 	.error_at = sim_error_at,
 	.error_head = sim_error_head,
+	.irq_seq = sim_irq_seq_op,
+	.irq_wait = sim_irq_wait_op,
+	.reset_gen = sim_reset_gen,
 };

@@ -76,6 +76,7 @@ int tt_device_open(unsigned index, tt_device **out)
 	}
 	dev->win.size = ops->window_size(dev);
 	dev->errors_seen = ops->error_head(dev);
+	dev->reset_gen = ops->reset_gen(dev);
 	*out = dev;
 	return 0;
 }
@@ -196,4 +197,15 @@ int tt_device_errors(tt_device *dev, struct tt_device_error *out, unsigned max)
 	dev->errors_seen = seq;
 	pthread_mutex_unlock(&dev->lock);
 	return n;
+}
+
+int tt_device_check_live(struct tt_device *dev)
+{
+	uint32_t now = dev->ops->reset_gen(dev);
+
+	if (now == __atomic_load_n(&dev->reset_gen, __ATOMIC_ACQUIRE))
+		return 0;
+	return tt_error(-ENODEV,
+			"%s: the device was reset after this handle was opened; close and reopen it",
+			dev->name);
 }

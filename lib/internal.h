@@ -60,6 +60,13 @@ struct tt_backend_ops {
 			struct tt_dev_error *rec);
 	/* Number of device errors ever recorded. */
 	uint32_t (*error_head)(struct tt_device *dev);
+	/* Device interrupts (hw/host.h): the sequence word, and a sleep until
+	 * it differs from `seen` (0, or -ETIMEDOUT after timeout_ms; < 0
+	 * waits forever). Interrupt causes are sticky bits in irq_status. */
+	uint32_t (*irq_seq)(struct tt_device *dev);
+	int (*irq_wait)(struct tt_device *dev, uint32_t seen, int timeout_ms);
+	/* Chip resets so far (identity page reset_gen). */
+	uint32_t (*reset_gen)(struct tt_device *dev);
 };
 
 struct tt_device {
@@ -73,6 +80,9 @@ struct tt_device {
 	struct tt_window win;
 	uint32_t errors_seen;
 	unsigned dma_bufs; /* live DMA buffers, for close-time checks */
+	/* Chip resets this handle has seen; another count means the chip was
+	 * reset under it and everything it knew is stale. */
+	uint32_t reset_gen;
 };
 
 struct tt_dma_buf {
@@ -95,6 +105,13 @@ TT_HIDDEN int tt_error(int code, const char *fmt, ...)
 
 /* Describe a refused access as the device would log it; returns -EFAULT. */
 TT_HIDDEN int tt_error_device(const struct tt_dev_error *rec);
+
+/*
+ * 0 if the chip has not been reset since this handle last synchronised,
+ * else -ENODEV with a "device was reset" message. Every operation checks
+ * after touching the device, so no stale data is ever returned.
+ */
+TT_HIDDEN int tt_device_check_live(struct tt_device *dev);
 
 /* Fill the soc-derived parts of dev->info from dev->soc. */
 TT_HIDDEN void tt_device_info_from_soc(struct tt_device *dev);

@@ -66,6 +66,9 @@ static int transfer(struct tt_device *dev, struct tt_window_config tmpl,
 		len -= chunk;
 	}
 	pthread_mutex_unlock(&dev->lock);
+	/* After the transfer: data read across a reset is never returned. */
+	if (!ret)
+		ret = tt_device_check_live(dev);
 	return ret;
 }
 

@@ -5,6 +5,7 @@
 
 #include "addr.h"
 #include "doorbell.h"
+#include "event.h"
 
 /* Bus address behind host-window address `local` of PCIe node n, through
  * its ATU. The ATU registers live in shared memory, so they are read once
@@ -75,16 +76,23 @@ static enum tt_dev_err reg_access(struct sim_ctx *c, const struct sim_target *t,
 		if (write) {
 			memcpy(&v, &val[i], 4);
 			__atomic_store_n(&reg[i], v, __ATOMIC_RELEASE);
+			if (t->page == TT_REG_TILE_CTRL &&
+			    t->page_off + 4 * i == TT_TILE_SOFT_RESET)
+				__atomic_fetch_or(&reg[i + 1], v,
+						  __ATOMIC_ACQ_REL);
 		} else {
 			v = __atomic_load_n(&reg[i], __ATOMIC_ACQUIRE);
 			memcpy(&val[i], &v, 4);
 		}
 	}
-	if (write && (t->page == TT_REG_NIU0 || t->page == TT_REG_NIU1))
+	if (!write || a->from_hart)
+		return TT_DEV_ERR_NONE;
+	if (t->page == TT_REG_NIU0 || t->page == TT_REG_NIU1)
 		sim_doorbell_ring(c->img->regs,
 				  TT_DOORBELL_NIU(sim_image_node_index(c->img,
 								       t->node),
 						  t->page - TT_REG_NIU0));
+	sim_event_after_write(c->img, t->node, sim_event_page_always(t->page));
 	return TT_DEV_ERR_NONE;
 }
 
@@ -101,10 +109,13 @@ static enum tt_dev_err access_one(struct sim_ctx *c, const struct sim_access *a,
 		return e;
 	switch (t.kind) {
 	case SIM_TARGET_MEM:
-		if (a->op == TT_DEV_OP_READ)
+		if (a->op == TT_DEV_OP_READ) {
 			memmove(buf, t.ptr, a->len);
-		else
+		} else {
 			memmove(t.ptr, buf, a->len);
+			if (!a->from_hart)
+				sim_event_after_write(c->img, t.node, false);
+		}
 		return TT_DEV_ERR_NONE;
 	case SIM_TARGET_REG:
 		return reg_access(c, &t, a, buf);
@@ -188,5 +199,6 @@ enum tt_dev_err sim_atomic_inc(struct sim_ctx *c, const struct sim_access *a,
 	} while (!__atomic_compare_exchange_n(word, &cur, next, false,
 					      __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
 	*old = cur;
+	sim_event_after_write(c->img, t.node, false);
 	return TT_DEV_ERR_NONE;
 }

@@ -27,7 +27,7 @@ static enum tt_dev_err decode_reg(struct sim_image *img, struct tt_node_desc *n,
 
 	if (page < 0)
 		return TT_DEV_ERR_UNMAPPED;
-	if (page == TT_REG_PCIE_ATU && n->type != TT_NODE_PCIE)
+	if (!sim_reg_page_present(n, (enum tt_reg_page)page))
 		return TT_DEV_ERR_UNMAPPED;
 	t->kind = SIM_TARGET_REG;
 	t->page = (enum tt_reg_page)page;
@@ -76,10 +76,58 @@ enum tt_dev_err sim_decode(struct sim_image *img, unsigned noc, unsigned x,
 	return TT_DEV_ERR_UNMAPPED;
 }
 
+bool sim_reg_page_present(const struct tt_node_desc *n, enum tt_reg_page p)
+{
+	switch (p) {
+	case TT_REG_PCIE_ATU:
+		return n->type == TT_NODE_PCIE;
+	case TT_REG_HART:
+		return n->type == TT_NODE_TENSIX || n->type == TT_NODE_ARC;
+	case TT_REG_ARC_RESET:
+	case TT_REG_ARC_SENSORS:
+		return n->type == TT_NODE_ARC;
+	default:
+		return true;
+	}
+}
+
+static bool hart_reg_writable(unsigned off)
+{
+	unsigned reg = off % TT_HART_STRIDE;
+
+	if (off < TT_HART_MAX * TT_HART_STRIDE)
+		return reg == TT_HART_RESET_PC || reg == TT_HART_BUDGET_LO ||
+		       reg == TT_HART_BUDGET_HI || reg == TT_HART_WAKE_AT_LO ||
+		       reg == TT_HART_WAKE_AT_HI;
+	return off == TT_HART_WAKE || off == TT_HART_HOST_IRQ;
+}
+
+static bool arc_reset_writable(unsigned off)
+{
+	if (off >= TT_ARC_SCRATCH(0) && off <= TT_ARC_SCRATCH(7))
+		return true;
+	if (off >= TT_ARC_SCRATCH_RAM(0) && off <= TT_ARC_SCRATCH_RAM(63))
+		return true;
+	return off == TT_ARC_MISC_CNTL || off == TT_ARC_CHIP_RESET ||
+	       off == TT_ARC_WDT_TIMEOUT || off == TT_ARC_WDT_PET;
+}
+
+static bool sensors_writable(unsigned off)
+{
+	return (off >= TT_SENS_AICLK && off <= TT_SENS_FAN_DUTY) ||
+	       off == TT_SENS_AMBIENT;
+}
+
 /* Is the 32-bit register at byte offset `off` of `page` writable? */
 static bool reg_writable(enum tt_reg_page page, unsigned off)
 {
 	switch (page) {
+	case TT_REG_HART:
+		return hart_reg_writable(off);
+	case TT_REG_ARC_RESET:
+		return arc_reset_writable(off);
+	case TT_REG_ARC_SENSORS:
+		return sensors_writable(off);
 	case TT_REG_TILE_CTRL:
 		return off == TT_TILE_SOFT_RESET;
 	case TT_REG_NIU0:

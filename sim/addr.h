@@ -37,6 +37,9 @@ enum tt_dev_err sim_decode(struct sim_image *img, unsigned noc, unsigned x,
 bool sim_noc_to_noc0(const struct sim_image *img, unsigned noc, unsigned *x,
 		     unsigned *y);
 
+/* Does node n have register page p? */
+bool sim_reg_page_present(const struct tt_node_desc *n, enum tt_reg_page p);
+
 /*
  * Register accesses must be whole aligned 32-bit words. A write must only
  * touch writable registers (read-only ones keep their value).

@@ -5,14 +5,58 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "chip.h"
 #include "doorbell.h"
+#include "firmware.h"
+#include "flash.h"
 #include "niu.h"
 #include "soc_desc.h"
 
 static bool stopping(struct sim_device *dev)
 {
 	return __atomic_load_n(&dev->stop, __ATOMIC_ACQUIRE);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t sim_device_time_us(const struct sim_device *dev)
+{
+	return (mono_ns() - dev->t0_ns) / 1000u;
+}
+
+static void service_events(struct sim_device *dev)
+{
+	struct sim_image *img = dev->img;
+	unsigned nodes = img->grid_x * img->grid_y;
+
+	for (unsigned w = 0; w < TT_EVENT_WORDS; w++) {
+		uint32_t bits = sim_event_take(img->regs, w);
+		uint32_t ctl = sim_control_take(img->regs, w) & ~bits;
+
+		while (bits) {
+			unsigned idx = w * 32 + (unsigned)__builtin_ctz(bits);
+
+			bits &= bits - 1;
+			if (idx < nodes)
+				sim_chip_node_event(dev, idx);
+		}
+		while (ctl) {
+			unsigned idx = w * 32 + (unsigned)__builtin_ctz(ctl);
+
+			ctl &= ctl - 1;
+			if (idx < nodes)
+				sim_chip_node_control(dev, idx);
+		}
+	}
+	sim_chip_poll(dev);
 }
 
 static void service_doorbells(struct sim_device *dev)
@@ -44,6 +88,7 @@ static void *engine_main(void *arg)
 		uint32_t seen = sim_doorbell_seq(dev->img->regs);
 
 		service_doorbells(dev);
+		service_events(dev);
 		if (stopping(dev))
 			break;
 		sim_doorbell_wait(dev->img->regs, seen, -1);
@@ -71,14 +116,69 @@ static void program_atu(struct sim_device *dev)
 		TT_PCIE_ATU_CTRL_ENABLE;
 }
 
+static unsigned threads_from_env(void)
+{
+	const char *v = getenv("TT_SIM_THREADS");
+	char *end;
+	unsigned long n;
+
+	if (!v || !*v)
+		return 0;
+	n = strtoul(v, &end, 10);
+	return *end || n > SIM_SCHED_MAX_WORKERS ? 0 : (unsigned)n;
+}
+
+static int build_flash(struct sim_device *dev, const struct soc_desc *d,
+		       enum tt_hw_board board, unsigned chip, char *err)
+{
+	const void *bundle;
+	size_t len;
+	int ret;
+
+	sim_board_info(board, chip, d, &dev->board);
+	dev->flash = malloc(TT_ARC_FLASH_SIZE);
+	if (!dev->flash) {
+		snprintf(err, SIM_ERR_LEN, "out of memory for the flash");
+		return -ENOMEM;
+	}
+	ret = sim_firmware_bundle(&bundle, &len, err);
+	if (ret)
+		return ret;
+	/* A model built without firmware has a blank flash: the chip
+	 * powers on with its management hart in reset. */
+	if (!len) {
+		memset(dev->flash, 0xFF, TT_ARC_FLASH_SIZE);
+		return 0;
+	}
+	return sim_flash_build(bundle, len, &dev->board, dev->flash, err);
+}
+
+static int start_threads(struct sim_device *dev, char *err)
+{
+	int ret = sim_sched_start(&dev->sched, dev, threads_from_env(), err);
+
+	if (ret)
+		return ret;
+	dev->sched_started = true;
+	ret = -pthread_create(&dev->engine, NULL, engine_main, dev);
+	if (ret) {
+		snprintf(err, SIM_ERR_LEN, "cannot start the NOC engine: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	dev->engine_started = true;
+	return 0;
+}
+
 int sim_device_create(const struct soc_desc *d, enum tt_hw_board board,
 		      unsigned chip, struct sim_device **out, char *err)
 {
 	struct sim_device *dev;
 	int ret;
 
-	if (!d->pcie_count) {
-		snprintf(err, SIM_ERR_LEN, "SoC %s has no PCIe node", d->name);
+	if (!d->pcie_count || !d->arc_count) {
+		snprintf(err, SIM_ERR_LEN, "SoC %s has no %s node", d->name,
+			 d->pcie_count ? "ARC" : "PCIe");
 		return -EINVAL;
 	}
 	dev = calloc(1, sizeof(*dev));
@@ -86,6 +186,8 @@ int sim_device_create(const struct soc_desc *d, enum tt_hw_board board,
 		snprintf(err, SIM_ERR_LEN, "out of memory");
 		return -ENOMEM;
 	}
+	pthread_mutex_init(&dev->sens_lock, NULL);
+	dev->t0_ns = mono_ns();
 	ret = sim_image_create(d, board, chip, &dev->img, err);
 	if (ret)
 		goto err_free;
@@ -93,22 +195,25 @@ int sim_device_create(const struct soc_desc *d, enum tt_hw_board board,
 	dev->ctx.img = dev->img;
 	dev->ctx.hostmem = &dev->hostmem;
 	dev->pcie = sim_image_node(dev->img, d->pcie[0].x, d->pcie[0].y);
+	dev->arc = sim_image_node(dev->img, d->arc[0].x, d->arc[0].y);
+	sim_power_defaults(board, &dev->power);
 	program_atu(dev);
-	ret = -pthread_create(&dev->engine, NULL, engine_main, dev);
+	ret = build_flash(dev, d, board, chip, err);
+	if (!ret)
+		ret = start_threads(dev, err);
+	if (!ret)
+		ret = sim_chip_power_on(dev, err);
 	if (ret) {
-		snprintf(err, SIM_ERR_LEN, "cannot start the NOC engine: %s",
-			 strerror(-ret));
-		goto err_image;
+		sim_device_destroy(dev);
+		return ret;
 	}
 	__atomic_store_n(&dev->img->id->state, TT_DEV_STATE_READY,
 			 __ATOMIC_RELEASE);
 	*out = dev;
 	return 0;
 
-err_image:
-	sim_hostmem_fini(&dev->hostmem);
-	sim_image_destroy(dev->img);
 err_free:
+	pthread_mutex_destroy(&dev->sens_lock);
 	free(dev);
 	return ret;
 }
@@ -117,13 +222,19 @@ void sim_device_destroy(struct sim_device *dev)
 {
 	if (!dev)
 		return;
+	/* The engine first: it calls into the scheduler. */
 	__atomic_store_n(&dev->stop, true, __ATOMIC_RELEASE);
 	sim_doorbell_kick(dev->img->regs);
-	pthread_join(dev->engine, NULL);
+	if (dev->engine_started)
+		pthread_join(dev->engine, NULL);
+	if (dev->sched_started)
+		sim_sched_stop(&dev->sched);
 	__atomic_store_n(&dev->img->id->state, TT_DEV_STATE_STOPPED,
 			 __ATOMIC_RELEASE);
 	sim_hostmem_fini(&dev->hostmem);
 	sim_image_destroy(dev->img);
+	pthread_mutex_destroy(&dev->sens_lock);
+	free(dev->flash);
 	free(dev);
 }
 

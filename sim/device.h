@@ -15,6 +15,9 @@
 #include <stdbool.h>
 
 #include "access.h"
+#include "hw/flash.h"
+#include "power.h"
+#include "scheduler.h"
 
 struct soc_desc;
 
@@ -23,9 +26,28 @@ struct sim_device {
 	struct sim_hostmem hostmem;
 	struct sim_ctx ctx;
 	pthread_t engine;
+	bool engine_started;
 	bool stop; /* atomic; set to end the engine thread */
 	struct tt_node_desc *pcie; /* the node whose ATU maps host memory */
+	struct tt_node_desc *arc; /* the management processor's node */
+	uint64_t t0_ns; /* CLOCK_MONOTONIC at power-on: device time 0 */
+
+	struct sim_sched sched;
+	bool sched_started;
+	uint8_t *flash; /* TT_ARC_FLASH_SIZE bytes, read by the ARC hart */
+	struct tt_board_info board;
+
+	/* Sensors (chip.c), under sens_lock. */
+	pthread_mutex_t sens_lock;
+	struct sim_power_params power;
+	struct sim_power_state pstate;
+	uint64_t sens_last_us, sens_busy_ns, sens_noc_bytes;
+	/* Watchdog registers as last seen by the engine. */
+	uint32_t wdt_pet, wdt_timeout;
 };
+
+/* Device time: microseconds since power-on (TT_HART_TIME). */
+uint64_t sim_device_time_us(const struct sim_device *dev);
 
 /* Where a DMA mapping is seen from the device. */
 struct sim_dma_map {
@@ -36,8 +58,13 @@ struct sim_dma_map {
 };
 
 /*
- * Build a chip from a descriptor and start its engine. The image is READY
- * on return. Returns 0 or a negative errno with a message in err.
+ * Build a chip from a descriptor, start its engine and its harts, and
+ * power it on: the management firmware boots from a flash made of the
+ * firmware bundle (sim_firmware_bundle) and this board's factory data.
+ * The image is READY on return (the firmware needs a little longer).
+ * TT_SIM_THREADS in the environment sets the number of hart threads
+ * (default: one per online CPU; 1 is the deterministic mode).
+ * Returns 0 or a negative errno with a message in err.
  */
 int sim_device_create(const struct soc_desc *d, enum tt_hw_board board,
 		      unsigned chip, struct sim_device **out, char *err);

@@ -108,6 +108,34 @@ void sim_doorbell_ring(struct tt_host_regs *r, unsigned index)
 	sim_doorbell_kick(r);
 }
 
+void sim_event_ring(struct tt_host_regs *r, unsigned index)
+{
+	if (index >= TT_EVENT_WORDS * 32)
+		return;
+	__atomic_fetch_or(&r->event_pending[index / 32], 1u << (index % 32),
+			  __ATOMIC_RELEASE);
+	sim_doorbell_kick(r);
+}
+
+uint32_t sim_event_take(struct tt_host_regs *r, unsigned w)
+{
+	return __atomic_exchange_n(&r->event_pending[w], 0, __ATOMIC_ACQUIRE);
+}
+
+void sim_control_ring(struct tt_host_regs *r, unsigned index)
+{
+	if (index >= TT_EVENT_WORDS * 32)
+		return;
+	__atomic_fetch_or(&r->control_pending[index / 32], 1u << (index % 32),
+			  __ATOMIC_RELEASE);
+	sim_doorbell_kick(r);
+}
+
+uint32_t sim_control_take(struct tt_host_regs *r, unsigned w)
+{
+	return __atomic_exchange_n(&r->control_pending[w], 0, __ATOMIC_ACQUIRE);
+}
+
 void sim_doorbell_kick(struct tt_host_regs *r)
 {
 	bump(&r->doorbell_seq, &r->doorbell_sleepers);

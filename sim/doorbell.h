@@ -30,6 +30,17 @@ int sim_doorbell_wait(struct tt_host_regs *r, uint32_t seen, int timeout_ms);
 /* Wake doorbell waiters without ringing (used to stop the engine). */
 void sim_doorbell_kick(struct tt_host_regs *r);
 
+/*
+ * Node events (hw/host.h): mark node `index` as written and wake the
+ * doorbell's waiters; the model takes the marks with sim_event_take.
+ */
+void sim_event_ring(struct tt_host_regs *r, unsigned index);
+uint32_t sim_event_take(struct tt_host_regs *r, unsigned w);
+
+/* The same for control changes made by a node's own hart (hw/host.h). */
+void sim_control_ring(struct tt_host_regs *r, unsigned index);
+uint32_t sim_control_take(struct tt_host_regs *r, unsigned w);
+
 /* Raise interrupt causes (TT_IRQ_*). */
 void sim_irq_raise(struct tt_host_regs *r, uint32_t causes);
 

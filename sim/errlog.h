@@ -7,6 +7,8 @@
 #ifndef TT_SIM_ERRLOG_H
 #define TT_SIM_ERRLOG_H
 
+#include <stdbool.h>
+
 #include "image.h"
 
 struct sim_access {
@@ -16,6 +18,9 @@ struct sim_access {
 	unsigned x, y; /* target, on `noc` */
 	uint64_t addr;
 	uint64_t len;
+	/* A hart of the target node itself: no doorbell and no node event
+	 * are raised, the hart's own code signals what is needed. */
+	bool from_hart;
 };
 
 /* Record a refused access; returns `code` for convenient tail calls. */

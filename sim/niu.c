@@ -2,6 +2,7 @@
 #include "niu.h"
 
 #include "doorbell.h"
+#include "event.h"
 
 /* A command, copied out of its (shared, concurrently writable) buffer. */
 struct niu_cmd {
@@ -140,7 +141,14 @@ void sim_niu_service(struct sim_ctx *c, struct tt_node_desc *n, unsigned noc)
 		struct niu_cmd cmd;
 		enum tt_dev_err e;
 
-		if (rd(page, TT_NIU_CMD(b, TT_NIU_CMD_ISSUE)) != 1)
+		uint32_t pending = 1;
+
+		/* Claim the command: the engine and the node's own harts may
+		 * both look at one buffer, and only one may run it. */
+		if (!__atomic_compare_exchange_n(
+			    sim_reg32(page, TT_NIU_CMD(b, TT_NIU_CMD_ISSUE)),
+			    &pending, 2, false, __ATOMIC_ACQ_REL,
+			    __ATOMIC_RELAXED))
 			continue;
 		cmd = read_cmd(page, b);
 		e = run_cmd(c, n, noc, &cmd, page);
@@ -148,6 +156,9 @@ void sim_niu_service(struct sim_ctx *c, struct tt_node_desc *n, unsigned noc)
 			count(page, TT_NIU_ERRORS, 1);
 		wr(page, TT_NIU_CMD(b, TT_NIU_CMD_STATUS), e);
 		wr(page, TT_NIU_CMD(b, TT_NIU_CMD_ISSUE), 0);
+		/* A hart of this node may wait for the command to end, or
+		 * for the data a read brought into its memory. */
+		sim_event_after_write(c->img, n, false);
 		if (cmd.ctrl & TT_NIU_CTRL_IRQ)
 			sim_irq_raise(c->img->regs, TT_IRQ_NOC_DONE);
 	}

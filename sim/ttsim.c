@@ -44,7 +44,7 @@
 
 static const char help_head[] =
 "Usage: ttsim start [--board BOARD] [--count N] [--name NAME[,NAME...]]\n"
-"                   [--foreground]\n"
+"                   [--threads N] [--foreground]\n"
 "       ttsim run [--board BOARD] [--count N] [--name NAME[,NAME...]]\n"
 "       ttsim stop [--all | NAME...]\n"
 "       ttsim list\n"
@@ -82,6 +82,9 @@ static const char help_tail[] =
 "                        Device names, one per chip in board order (letters,\n"
 "                        digits, '_' and '-', at most 31 characters). The\n"
 "                        default is tt0, tt1, ...\n"
+"  -t, --threads N       Threads that run each device's harts (default: one\n"
+"                        per online CPU; 1 runs them in a reproducible\n"
+"                        order). Also TT_SIM_THREADS.\n"
 "  -f, --foreground      Serve from this process instead of a daemon; log to\n"
 "                        standard error; stop on SIGTERM, SIGINT or SIGHUP\n"
 "                        (a daemon stops on those signals too).\n"
@@ -308,15 +311,17 @@ static int parse_start(int argc, char **argv, struct start_opts *o)
 		{ "count", required_argument, NULL, 'c' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "foreground", no_argument, NULL, 'f' },
+		{ "threads", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	const char *board = BOARD_DEFAULT, *names = NULL;
+	unsigned threads;
 	int c;
 
 	o->count = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":b:c:n:fh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":b:c:n:ft:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			board = optarg;
@@ -331,6 +336,14 @@ static int parse_start(int argc, char **argv, struct start_opts *o)
 			break;
 		case 'f':
 			o->foreground = true;
+			break;
+		case 't':
+			/* The model reads its thread count from the
+			 * environment, so the daemon inherits it. */
+			if (parse_count(optarg, &threads))
+				return usage_error("bad thread count '%s': give a number from 1 to %d",
+						   optarg, SIM_MAX_DEVICES);
+			setenv("TT_SIM_THREADS", optarg, 1);
 			break;
 		case 'h':
 			print_help(stdout);

@@ -6,7 +6,10 @@
 #include "tt/common.h"
 #include "tt/device.h"
 #include "tt/dma.h"
+#include "tt/hart.h"
+#include "tt/mgmt.h"
 #include "tt/noc.h"
+#include "tt/telemetry.h"
 
 #define TT_VERSION_MAJOR 0
 #define TT_VERSION_MINOR 1

@@ -1,22 +1,40 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * tt-info: list the devices libtt can open, with their shape and memory.
+ * tt-info: list the devices libtt can open, with their shape and memory,
+ * then what each one's management firmware reports (telemetry).
  * A pure client of libtt's public API.
  */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tt.h"
+
+#define DEFAULT_WAIT_MS 5000
+
+struct options {
+	bool telemetry;
+	int wait_ms; /* for the firmware to be ready */
+};
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: tt-info [-h]\n"
+		"Usage: tt-info [-h] [-n] [-w MS]\n"
 		"\n"
 		"List every device libtt can open: backend, board, architecture,\n"
-		"NOC grid, Tensix cores, L1 and DRAM sizes.\n"
+		"NOC grid, Tensix cores, L1 and DRAM sizes; then, once its\n"
+		"management firmware is ready, its telemetry: card, serial,\n"
+		"firmware versions, clocks, voltage, power, current,\n"
+		"temperature, fan, heartbeat and limits.\n"
+		"\n"
+		"Options:\n"
+		"  -h      this help\n"
+		"  -n      no telemetry: the device list only\n"
+		"  -w MS   wait at most MS milliseconds for the firmware to be\n"
+		"          ready (default 5000)\n"
 		"\n"
 		"Environment:\n"
 		"  TT_BACKEND     kmd, ttsim, embedded or sim (default: ttsim if a\n"
@@ -24,8 +42,8 @@ static void usage(FILE *f)
 		"  TT_SIM_BOARD   board of the embedded model: n150 (default),\n"
 		"                 n300, p150, e150\n"
 		"\n"
-		"Exit status: 0 on success, 1 if a device cannot be listed,\n"
-		"2 on a usage error.\n");
+		"Exit status: 0 on success, 1 if a device cannot be listed or its\n"
+		"telemetry cannot be read, 2 on a usage error.\n");
 }
 
 static void print_size(const char *label, uint64_t bytes)
@@ -38,11 +56,82 @@ static void print_size(const char *label, uint64_t bytes)
 		printf("  %-16s %" PRIu64 " bytes\n", label, bytes);
 }
 
-static int show(unsigned index)
+static void print_versions(const struct tt_telemetry *t)
+{
+	char b[16], c[16], k[16];
+
+	if (!TT_TELEM_HAS(t, TT_TELEM_F_FW_BUNDLE) &&
+	    !TT_TELEM_HAS(t, TT_TELEM_F_FW_CM) &&
+	    !TT_TELEM_HAS(t, TT_TELEM_F_FW_CORE))
+		return;
+	printf("  %-16s bundle %s, CM %s, core %s\n", "firmware",
+	       tt_fw_version_str(t->fw_bundle, b, sizeof(b)),
+	       tt_fw_version_str(t->fw_cm, c, sizeof(c)),
+	       tt_fw_version_str(t->fw_core, k, sizeof(k)));
+}
+
+static void print_power(const struct tt_telemetry *t)
+{
+	if (TT_TELEM_HAS(t, TT_TELEM_F_AICLK))
+		printf("  %-16s AICLK %.0f MHz, AXICLK %.0f MHz, ARCCLK %.0f MHz%s\n",
+		       "clocks", t->aiclk_mhz, t->axiclk_mhz, t->arcclk_mhz,
+		       t->throttled ? " (throttled)" : "");
+	if (TT_TELEM_HAS(t, TT_TELEM_F_VCORE))
+		printf("  %-16s %.3f V\n", "VCORE", t->vcore_v);
+	if (TT_TELEM_HAS(t, TT_TELEM_F_POWER))
+		printf("  %-16s %.1f W\n", "power", t->power_w);
+	if (TT_TELEM_HAS(t, TT_TELEM_F_CURRENT))
+		printf("  %-16s %.1f A\n", "current", t->current_a);
+	if (TT_TELEM_HAS(t, TT_TELEM_F_ASIC_TEMP))
+		printf("  %-16s %.1f degC\n", "ASIC temperature",
+		       t->asic_temp_c);
+	if (TT_TELEM_HAS(t, TT_TELEM_F_FAN_PERCENT))
+		printf("  %-16s %.0f %%, %.0f rpm\n", "fan", t->fan_percent,
+		       t->fan_rpm);
+	if (TT_TELEM_HAS(t, TT_TELEM_F_HEARTBEAT))
+		printf("  %-16s %" PRIu32 " (refreshed every %" PRIu32 " ms)\n",
+		       "heartbeat", t->heartbeat, t->update_interval_ms);
+}
+
+static void print_limits(const struct tt_telemetry *t)
+{
+	if (TT_TELEM_HAS(t, TT_TELEM_F_TDP_LIMIT))
+		printf("  %-16s TDP %.0f W, TDC %.0f A, AICLK max %.0f MHz\n",
+		       "limits", t->tdp_limit_w, t->tdc_limit_a,
+		       t->aiclk_max_mhz);
+	if (TT_TELEM_HAS(t, TT_TELEM_F_VDD_LIMITS))
+		printf("  %-16s VDD %.3f-%.3f V, throttle %.0f degC, shutdown %.0f degC\n",
+		       "", t->vdd_min_v, t->vdd_max_v, t->thm_limit_throttle_c,
+		       t->thm_limit_shutdown_c);
+}
+
+/* Wait for the firmware, then print its telemetry. 0 or 1 (failed). */
+static int show_telemetry(tt_device *dev, unsigned index,
+			  const struct options *o)
+{
+	struct tt_telemetry t;
+
+	if (tt_mgmt_wait_ready(dev, o->wait_ms) ||
+	    tt_telemetry_read(dev, &t)) {
+		fprintf(stderr, "tt-info: device %u: %s\n", index,
+			tt_last_error());
+		return 1;
+	}
+	if (TT_TELEM_HAS(&t, TT_TELEM_F_BOARD_ID))
+		printf("  %-16s %s (type 0x%02x), serial %016llX\n", "card",
+		       t.card_name, t.card_type,
+		       (unsigned long long)t.board_id);
+	print_versions(&t);
+	print_power(&t);
+	print_limits(&t);
+	return 0;
+}
+
+static int show(unsigned index, const struct options *o)
 {
 	const struct tt_device_info *i;
 	tt_device *dev;
-	int ret = tt_device_open(index, &dev);
+	int status = 0, ret = tt_device_open(index, &dev);
 
 	if (ret) {
 		fprintf(stderr, "tt-info: device %u: %s\n", index, tt_last_error());
@@ -59,20 +148,43 @@ static int show(unsigned index)
 	printf("  %-16s %u x %" PRIu64 " GiB = %" PRIu64 " GiB\n",
 	       "DRAM channels", i->dram_channels, i->dram_channel_size >> 30,
 	       i->dram_size >> 30);
+	if (o->telemetry)
+		status = show_telemetry(dev, index, o);
 	tt_device_close(dev);
+	return status;
+}
+
+static int parse_ms(const char *s, int *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (!*s || *end || v < 0 || v > 3600 * 1000)
+		return -1;
+	*out = (int)v;
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
+	struct options o = { .telemetry = true, .wait_ms = DEFAULT_WAIT_MS };
 	unsigned count;
 	int opt, status = 0;
 
-	while ((opt = getopt(argc, argv, "h")) != -1) {
+	while ((opt = getopt(argc, argv, "hnw:")) != -1) {
 		if (opt == 'h') {
 			usage(stdout);
 			return 0;
 		}
+		if (opt == 'n') {
+			o.telemetry = false;
+			continue;
+		}
+		if (opt == 'w' && parse_ms(optarg, &o.wait_ms) == 0)
+			continue;
+		if (opt == 'w')
+			fprintf(stderr, "tt-info: -w wants milliseconds, not '%s'\n",
+				optarg);
 		usage(stderr);
 		return 2;
 	}
@@ -88,6 +200,6 @@ int main(int argc, char **argv)
 	if (!count)
 		printf("no devices\n");
 	for (unsigned i = 0; i < count; i++)
-		status |= show(i);
+		status |= show(i, &o);
 	return status;
 }

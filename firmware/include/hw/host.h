@@ -53,6 +53,7 @@ struct tt_identity {
 	uint32_t grid_x; /* NOC grid, nodes per row */
 	uint32_t grid_y; /* NOC grid, rows */
 	uint32_t tensix_count; /* enabled Tensix nodes */
+
 	uint64_t image_size; /* bytes in the whole image */
 	uint64_t node_table_off; /* TT_IMAGE_NODE_TABLE_OFF */
 	uint32_t node_size; /* sizeof(struct tt_node_desc) */
@@ -61,12 +62,18 @@ struct tt_identity {
 	uint32_t worker_l1_size; /* bytes of L1 per Tensix node */
 	uint32_t eth_l1_size; /* bytes of L1 per ETH node */
 	char soc_name[32]; /* SoC descriptor name, NUL-terminated */
-	uint32_t reserved[36];
+	/* Chip resets so far (hw/arc.h). Bumped when a reset starts: a
+	 * handle that saw another value is stale and must be reopened. */
+	uint32_t reset_gen;
+	uint32_t reserved[35];
 };
 
 /* Interrupt causes (tt_host_regs.irq_status bits). */
 #define TT_IRQ_NOC_DONE TT_BIT(0) /* a command with TT_NIU_CTRL_IRQ ended */
 #define TT_IRQ_DEV_ERROR TT_BIT(1) /* a device error was recorded */
+#define TT_IRQ_HART TT_BIT(2) /* a hart wrote TT_HART_HOST_IRQ (hw/hart.h) */
+#define TT_IRQ_HART_FAULT TT_BIT(3) /* a hart halted on a fault */
+#define TT_IRQ_RESET TT_BIT(4) /* the chip was reset (hw/arc.h) */
 
 /*
  * Doorbells: bit i of doorbell_pending asks the device to look at register
@@ -75,6 +82,15 @@ struct tt_identity {
  */
 #define TT_DOORBELL_WORDS 64
 #define TT_DOORBELL_NIU(node_index, noc) ((node_index) * 2u + (noc))
+
+/*
+ * Node events (hw/hart.h): a writer that changes a node's memory or
+ * registers while that node's TT_HART_WAITERS is non-zero sets the node's
+ * bit in event_pending (atomic OR), then increments doorbell_seq and wakes
+ * its waiters like a doorbell. The writer reads TT_HART_WAITERS after its
+ * write, with a full barrier in between.
+ */
+#define TT_EVENT_WORDS 32
 
 /* Device error codes (error log, TT_NIU_CMD_STATUS). */
 enum tt_dev_err {
@@ -134,6 +150,10 @@ struct tt_host_regs {
 	uint32_t err_head; /* errors ever recorded; record i at i % RING */
 	uint32_t reserved1[15];
 	struct tt_dev_error err[TT_DEV_ERR_RING];
+	uint32_t event_pending[TT_EVENT_WORDS]; /* one bit per node index */
+	/* A node's own hart changed its tile control or reset-unit page:
+	 * the model follows it without waking anyone. */
+	uint32_t control_pending[TT_EVENT_WORDS];
 };
 
 /* A node, in the node table. */
@@ -156,7 +176,7 @@ struct tt_node_desc {
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 _Static_assert(sizeof(struct tt_identity) == 256, "identity layout");
 _Static_assert(sizeof(struct tt_dev_error) == 32, "error record layout");
-_Static_assert(sizeof(struct tt_host_regs) == 0x980, "host regs layout");
+_Static_assert(sizeof(struct tt_host_regs) == 0xA80, "host regs layout");
 _Static_assert(sizeof(struct tt_host_regs) <=
 		       TT_IMAGE_NODE_TABLE_OFF - TT_IMAGE_HOST_REGS_OFF,
 	       "host regs fit their pages");

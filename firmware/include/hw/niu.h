@@ -15,7 +15,8 @@
  *               local[ret, +4)
  *
  * To issue: fill the buffer, then write 1 to TT_NIU_CMD_ISSUE. The register
- * reads 1 until the engine has taken the command and 0 afterwards;
+ * reads non-zero (1 queued, 2 in flight) until the command is done and 0
+ * afterwards;
  * TT_NIU_CMD_STATUS then holds 0 or a TT_DEV_ERR_* code (hw/host.h).
  * A host that writes these registers through a window rings the node's
  * doorbell (hw/host.h); on the model that is done by the window itself.

@@ -36,6 +36,9 @@ enum tt_reg_page {
 	TT_REG_NIU0 = 1,
 	TT_REG_NIU1 = 2,
 	TT_REG_PCIE_ATU = 3,
+	TT_REG_HART = 4,
+	TT_REG_ARC_RESET = 5,
+	TT_REG_ARC_SENSORS = 6,
 	TT_REG_PAGE_COUNT
 };
 
@@ -46,6 +49,9 @@ enum tt_reg_page {
 #define TT_REG_NIU0_ADDR 0xFFB20000ull
 #define TT_REG_NIU1_ADDR 0xFFB30000ull
 #define TT_REG_PCIE_ATU_ADDR 0xFFB40000ull
+#define TT_REG_HART_ADDR 0xFFB14000ull
+#define TT_REG_ARC_RESET_ADDR 0xFFB60000ull
+#define TT_REG_ARC_SENSORS_ADDR 0xFFB61000ull
 
 /* Local address of register page p. */
 static inline uint64_t tt_reg_page_addr(enum tt_reg_page p)
@@ -59,6 +65,12 @@ static inline uint64_t tt_reg_page_addr(enum tt_reg_page p)
 		return TT_REG_NIU1_ADDR;
 	case TT_REG_PCIE_ATU:
 		return TT_REG_PCIE_ATU_ADDR;
+	case TT_REG_HART:
+		return TT_REG_HART_ADDR;
+	case TT_REG_ARC_RESET:
+		return TT_REG_ARC_RESET_ADDR;
+	case TT_REG_ARC_SENSORS:
+		return TT_REG_ARC_SENSORS_ADDR;
 	default:
 		return 0;
 	}
@@ -91,11 +103,15 @@ static inline int tt_reg_page_of(uint64_t a)
 #define TT_TILE_NODE_ID_Y_MASK TT_GENMASK(11, 6)
 #define TT_TILE_NODE_TYPE 0x004 /* RO: enum tt_hw_node_type */
 #define TT_TILE_NODE_FLAGS 0x008 /* RO: TT_NODE_F_* */
-/* Soft reset lines, one bit per hart; 1 = held in reset (Wormhole bit
- * positions). Harts arrive with the device-execution contract. */
+/* Soft reset lines, one bit per hart (tt_hart_reset_bit(), hw/hart.h);
+ * 1 = held in reset (Wormhole bit positions). Tensix harts come out of a
+ * chip reset held in reset; the management firmware releases them. */
 #define TT_TILE_SOFT_RESET 0x1B0
 #define TT_TILE_SOFT_RESET_BRISC TT_BIT(11)
 #define TT_TILE_SOFT_RESET_TRISC TT_BIT(12)
 #define TT_TILE_SOFT_RESET_NCRISC TT_BIT(18)
+/* RO: lines set by any write since the model last acted on them, so a
+ * reset pulse (assert, then release) is never missed. */
+#define TT_TILE_SOFT_RESET_SEEN 0x1B4
 
 #endif /* TT_HW_TILE_H */

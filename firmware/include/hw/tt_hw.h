@@ -12,5 +12,11 @@
 #include "pcie.h"
 #include "dram.h"
 #include "host.h"
+#include "hart.h"
+#include "arc.h"
+#include "flash.h"
+#include "l1.h"
+#include "msgq.h"
+#include "telemetry.h"
 
 #endif /* TT_HW_H */

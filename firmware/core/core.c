@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Tensix core firmware: one source, built once per hart kind with
+ * TT_FW_HART set to its enum tt_tensix_hart. It announces itself in its
+ * mailbox (hw/l1.h), then runs launches one after the other.
+ *
+ * A kernel is trusted with nothing the loop needs afterwards: launch.S
+ * enters it on a fresh stack and comes back to kernel_done() on a fresh
+ * stack again, and everything carried across the call lives in the
+ * mailbox or in memory. A kernel that returns with its registers in any
+ * state is fine; one that faults halts the hart for the host to reset.
+ */
+#include <stdint.h>
+
+#include "hw/hart.h"
+#include "hw/l1.h"
+#include "fw/hart.h"
+#include "fw/mmio.h"
+#include "fw/wait.h"
+#include "fw_version.h"
+
+#ifndef TT_FW_HART
+#error "build with -DTT_FW_HART=<enum tt_tensix_hart>"
+#endif
+_Static_assert(TT_FW_HART >= 0 && TT_FW_HART < TT_TENSIX_HARTS,
+	       "TT_FW_HART names a Tensix hart");
+
+#define MAILBOX ((volatile struct tt_mailbox *)TT_L1_MAILBOX_ADDR(TT_FW_HART))
+
+/* launch.S: call entry(args, nargs) with sp at the top of the stack, then
+ * continue in kernel_done(ret) with sp reset again. */
+__attribute__((noreturn)) void run_kernel(uint32_t entry, uint32_t args,
+					  uint32_t nargs);
+__attribute__((noreturn)) void kernel_done(int32_t ret);
+
+/* launch.seq of the run in progress. */
+static uint32_t running_seq;
+
+/* Wait for a launch and start it. */
+static __attribute__((noreturn)) void next_launch(void)
+{
+	volatile struct tt_mailbox *mb = MAILBOX;
+	uint32_t done = mb->done.seq;
+
+	running_seq = tt_wait_change(&mb->launch.seq, done);
+	/* The launcher wrote entry, args and nargs before seq. */
+	mmio_barrier();
+	run_kernel(mb->launch.entry, mb->launch.args, mb->launch.nargs);
+}
+
+void kernel_done(int32_t ret)
+{
+	volatile struct tt_mailbox *mb = MAILBOX;
+
+	mb->done.ret = ret;
+	mb->done.runs = mb->done.runs + 1;
+	/* seq last: it tells the host that ret and runs are final. */
+	mmio_barrier();
+	mb->done.seq = running_seq;
+	hart_host_irq();
+	next_launch();
+}
+
+int main(void)
+{
+	volatile struct tt_mailbox *mb = MAILBOX;
+	uint32_t self = hart_self();
+
+	mb->fw_state = 0;
+	mb->hart = self;
+	/* Loaded for another hart: running on would answer its launches
+	 * from the wrong stack and region. Halt where the host sees it. */
+	if (self != TT_FW_HART)
+		hart_halt();
+	hart_set_wake_at(0);
+	mb->fw_version = TT_FW_CORE_VERSION;
+	mb->done.ret = 0;
+	mb->done.runs = 0;
+	/* Whatever is there counts as done: only a new seq starts a run. */
+	mb->done.seq = mb->launch.seq;
+	mmio_barrier();
+	mb->fw_state = TT_FW_READY;
+	next_launch();
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Entering and leaving a kernel (core.c). The firmware never returns into
+ * its own frames after a kernel, so neither sp nor any callee-saved
+ * register has to survive the kernel: both directions reload sp from
+ * __stack_top (ld/fw.ld).
+ */
+	.option norelax
+	.text
+
+	/* run_kernel(entry a0, args a1, nargs a2): kernel(args, nargs). */
+	.globl run_kernel
+	.type run_kernel, @function
+run_kernel:
+	mv	t0, a0
+	mv	a0, a1
+	mv	a1, a2
+	la	sp, __stack_top
+	la	ra, kernel_return
+	jr	t0
+	.size run_kernel, . - run_kernel
+
+	/* The kernel returns here with its result in a0. */
+	.type kernel_return, @function
+kernel_return:
+	la	sp, __stack_top
+	j	kernel_done
+	.size kernel_return, . - kernel_return

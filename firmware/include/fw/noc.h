@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * NOC transfers from a hart, through its node's NIU command buffers
+ * (hw/niu.h).
+ *
+ * "local" is always this node's own memory (L1 on a Tensix node, CSM on
+ * the ARC node), "remote" a local address of the target node. A hart uses
+ * the command buffer with its own index (BRISC 0, NCRISC 1, compute 2, the
+ * ARC hart 0), so the harts of a node never share one; buffer 3 is left to
+ * the host.
+ *
+ * The blocking calls wait (without spinning) until the engine has taken
+ * the command and return its status: 0 or a TT_DEV_ERR_* code (hw/host.h).
+ */
+#ifndef TT_FW_NOC_H
+#define TT_FW_NOC_H
+
+#include <stdint.h>
+
+#include "hw/niu.h"
+
+/* A command to issue: see the field comments in hw/niu.h. */
+struct noc_cmd {
+	unsigned noc; /* 0 or 1 */
+	uint32_t x, y; /* target, or the multicast rectangle's end corner */
+	uint32_t x_start, y_start; /* multicast only */
+	uint64_t remote; /* target local address */
+	uint32_t local; /* this node's memory */
+	uint32_t len;
+	uint32_t ctrl; /* enum tt_niu_op | TT_NIU_CTRL_* */
+	uint32_t incr; /* ATOMIC_INC */
+};
+
+/* Issue cmd on this hart's command buffer once the buffer is free; does
+ * not wait for the command. */
+void noc_issue(const struct noc_cmd *cmd);
+
+/* Wait until this hart's command buffer is free; returns the status of
+ * its last command. */
+uint32_t noc_wait(unsigned noc);
+
+/* noc_issue() then noc_wait(). */
+uint32_t noc_run(const struct noc_cmd *cmd);
+
+/* remote [addr, +len) of node (x, y) -> local [local, +len). */
+uint32_t noc_read(unsigned noc, uint32_t x, uint32_t y, uint64_t addr,
+		  uint32_t local, uint32_t len);
+
+/* local [local, +len) -> remote [addr, +len) of node (x, y). */
+uint32_t noc_write(unsigned noc, uint32_t x, uint32_t y, uint64_t addr,
+		   uint32_t local, uint32_t len);
+
+/* local [local, +len) -> [addr, +len) of every enabled Tensix node in the
+ * rectangle (x0, y0)..(x1, y1), corners in any order. */
+uint32_t noc_mcast_write(unsigned noc, uint32_t x0, uint32_t y0, uint32_t x1,
+			 uint32_t y1, uint64_t addr, uint32_t local,
+			 uint32_t len);
+
+/* One 32-bit word to node (x, y); staged in this hart's stack, which is in
+ * local memory. */
+uint32_t noc_write32(unsigned noc, uint32_t x, uint32_t y, uint64_t addr,
+		     uint32_t val);
+
+/* One 32-bit word to every enabled Tensix node of a rectangle (register
+ * pages included, e.g. the soft-reset register of every core). */
+uint32_t noc_mcast_write32(unsigned noc, uint32_t x0, uint32_t y0,
+			   uint32_t x1, uint32_t y1, uint64_t addr,
+			   uint32_t val);
+
+#endif /* TT_FW_NOC_H */

@@ -1,0 +1,687 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The hart scheduler. Every state change of a hart happens under
+ * sched->lock; a worker drops the lock only while it runs the hart.
+ *
+ * Waiting without lost wake-ups: a hart that waits counts itself in its
+ * node's TT_HART_WAITERS (a full barrier), makes every other thread of the
+ * process pass a barrier too (membarrier: sibling harts store to L1 with
+ * plain moves), then looks at the watched word once more. A writer writes
+ * first and looks at WAITERS second. Either the writer sees the waiter and
+ * sends an event, or the waiter sees the new value. An event that arrives
+ * while the hart is still running marks it `woken`, and it does not park.
+ */
+#include "scheduler.h"
+
+#include <errno.h>
+#include <linux/membarrier.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "device.h"
+#include "doorbell.h"
+
+#define QUANTUM 200000u /* instructions per turn */
+#define NO_WORD UINT32_MAX
+
+static bool membarrier_ok;
+
+static void membarrier_register(void)
+{
+	membarrier_ok = syscall(__NR_membarrier,
+				MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0,
+				0) == 0;
+}
+
+/* A full barrier on every thread of this process. Without membarrier the
+ * fallback is the timer's periodic re-check of waiters (timer_main). */
+static void barrier_all_threads(void)
+{
+	if (membarrier_ok)
+		syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint32_t *hreg(struct sim_hart *h, unsigned reg)
+{
+	return sim_reg32(h->page, TT_HART_REG(h->index, reg));
+}
+
+static uint32_t *waiters(struct sim_hart *h)
+{
+	return sim_reg32(h->page, TT_HART_WAITERS);
+}
+
+static void publish(struct sim_hart *h, enum tt_hart_state st)
+{
+	__atomic_store_n(hreg(h, TT_HART_PC), h->cpu.pc, __ATOMIC_RELAXED);
+	__atomic_store_n(hreg(h, TT_HART_INSTRET_LO), (uint32_t)h->cpu.instret,
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(hreg(h, TT_HART_INSTRET_HI),
+			 (uint32_t)(h->cpu.instret >> 32), __ATOMIC_RELAXED);
+	__atomic_store_n(hreg(h, TT_HART_STATE), st, __ATOMIC_RELEASE);
+}
+
+/* ---- busy accounting ---- */
+
+static bool busy_state(enum sim_hart_st st)
+{
+	return st == SIM_HART_RUNNABLE || st == SIM_HART_RUNNING;
+}
+
+static void set_state(struct sim_hart *h, enum sim_hart_st st)
+{
+	bool was = busy_state(h->st), now = busy_state(st);
+
+	if (was && !now)
+		h->busy_ns += mono_ns() - h->busy_since;
+	else if (!was && now)
+		h->busy_since = mono_ns();
+	h->st = st;
+}
+
+/* ---- run queue ---- */
+
+static void enqueue_locked(struct sim_sched *s, struct sim_hart *h)
+{
+	set_state(h, SIM_HART_RUNNABLE);
+	h->next = NULL;
+	if (s->tail)
+		s->tail->next = h;
+	else
+		s->head = h;
+	s->tail = h;
+	publish(h, TT_HART_RUNNING);
+	pthread_cond_signal(&s->work);
+}
+
+static void dequeue_locked(struct sim_sched *s, struct sim_hart *h)
+{
+	struct sim_hart **pp = &s->head, *prev = NULL;
+
+	while (*pp && *pp != h) {
+		prev = *pp;
+		pp = &(*pp)->next;
+	}
+	if (!*pp)
+		return;
+	*pp = h->next;
+	if (s->tail == h)
+		s->tail = prev;
+	h->next = NULL;
+}
+
+static struct sim_hart *pop_locked(struct sim_sched *s)
+{
+	struct sim_hart *h = s->head;
+
+	if (!h)
+		return NULL;
+	s->head = h->next;
+	if (!s->head)
+		s->tail = NULL;
+	h->next = NULL;
+	return h;
+}
+
+/* ---- state changes ---- */
+
+static void leave_wait_locked(struct sim_hart *h)
+{
+	__atomic_store_n(&h->wait_word, NO_WORD, __ATOMIC_RELAXED);
+	__atomic_fetch_sub(waiters(h), 1, __ATOMIC_SEQ_CST);
+	h->wake_at = 0;
+}
+
+static void wake_locked(struct sim_sched *s, struct sim_hart *h)
+{
+	if (h->st == SIM_HART_WAITING) {
+		leave_wait_locked(h);
+		enqueue_locked(s, h);
+	} else if (h->st == SIM_HART_RUNNING) {
+		h->woken = true;
+	}
+}
+
+static void clear_fault(struct sim_hart *h)
+{
+	*hreg(h, TT_HART_FAULT_CAUSE) = TT_HART_FAULT_NONE;
+	*hreg(h, TT_HART_FAULT_PC) = 0;
+	*hreg(h, TT_HART_FAULT_ADDR) = 0;
+}
+
+/* Out of reset: architectural state as at power-on, pc = RESET_PC. The
+ * decoded-instruction cache stays: it checks every word it uses. */
+static void start_locked(struct sim_sched *s, struct sim_hart *h)
+{
+	memset(h->cpu.x, 0, sizeof(h->cpu.x));
+	h->cpu.pc = __atomic_load_n(hreg(h, TT_HART_RESET_PC), __ATOMIC_ACQUIRE);
+	h->cpu.instret = 0;
+	h->woken = false;
+	clear_fault(h);
+	enqueue_locked(s, h);
+}
+
+static void hold_in_reset_locked(struct sim_sched *s, struct sim_hart *h)
+{
+	switch (h->st) {
+	case SIM_HART_RESET:
+		return;
+	case SIM_HART_RUNNING:
+		h->reset_req = true;
+		__atomic_store_n(&h->stop, 1, __ATOMIC_RELEASE);
+		return;
+	case SIM_HART_RUNNABLE:
+		dequeue_locked(s, h);
+		break;
+	case SIM_HART_WAITING:
+		leave_wait_locked(h);
+		break;
+	case SIM_HART_HALTED:
+		break;
+	}
+	set_state(h, SIM_HART_RESET);
+	publish(h, TT_HART_IN_RESET);
+}
+
+static uint32_t *ctrl_reg(struct sim_sched *s, unsigned node_index,
+			  unsigned off)
+{
+	struct sim_image *img = s->dev->img;
+
+	return sim_reg32(sim_image_regs(img, &img->nodes[node_index],
+					TT_REG_TILE_CTRL),
+			 off);
+}
+
+/* Lines asserted now or pulsed since the last look put harts in reset;
+ * lines released now let them start. */
+static void follow_reset_lines_locked(struct sim_sched *s, unsigned node_index)
+{
+	uint32_t pulsed = __atomic_exchange_n(
+		ctrl_reg(s, node_index, TT_TILE_SOFT_RESET_SEEN), 0,
+		__ATOMIC_ACQ_REL);
+	uint32_t lines = __atomic_load_n(
+		ctrl_reg(s, node_index, TT_TILE_SOFT_RESET), __ATOMIC_ACQUIRE);
+
+	for (unsigned i = 0; i < s->node_count[node_index]; i++) {
+		struct sim_hart *h = &s->harts[s->node_first[node_index] + i];
+		uint32_t bit = tt_hart_reset_bit(h->index);
+
+		if ((lines | pulsed) & bit)
+			hold_in_reset_locked(s, h);
+		if (!(lines & bit) && h->st == SIM_HART_RESET && !h->reset_req &&
+		    !s->paused)
+			start_locked(s, h);
+	}
+}
+
+void sim_sched_node_event(struct sim_sched *s, unsigned node_index)
+{
+	unsigned nodes = s->dev->img->grid_x * s->dev->img->grid_y;
+
+	if (node_index >= nodes || !s->node_count[node_index])
+		return;
+	pthread_mutex_lock(&s->lock);
+	follow_reset_lines_locked(s, node_index);
+	for (unsigned i = 0; i < s->node_count[node_index]; i++)
+		wake_locked(s, &s->harts[s->node_first[node_index] + i]);
+	pthread_mutex_unlock(&s->lock);
+}
+
+void sim_sched_follow_resets(struct sim_sched *s, unsigned node_index)
+{
+	unsigned nodes = s->dev->img->grid_x * s->dev->img->grid_y;
+
+	if (node_index >= nodes || !s->node_count[node_index])
+		return;
+	pthread_mutex_lock(&s->lock);
+	follow_reset_lines_locked(s, node_index);
+	pthread_mutex_unlock(&s->lock);
+}
+
+void sim_sched_watched_store(struct sim_hart *h, uint32_t addr)
+{
+	struct sim_sched *s = &h->dev->sched;
+	unsigned first = s->node_first[h->node_index];
+
+	for (unsigned i = 0; i < s->node_count[h->node_index]; i++) {
+		struct sim_hart *o = &s->harts[first + i];
+
+		if (o == h || __atomic_load_n(&o->wait_word, __ATOMIC_RELAXED) !=
+				      (addr & ~3u))
+			continue;
+		pthread_mutex_lock(&s->lock);
+		wake_locked(s, o);
+		pthread_mutex_unlock(&s->lock);
+	}
+}
+
+/* ---- after a turn ---- */
+
+static uint64_t reg64(struct sim_hart *h, unsigned lo)
+{
+	return __atomic_load_n(hreg(h, lo), __ATOMIC_ACQUIRE) |
+	       (uint64_t)__atomic_load_n(hreg(h, lo + 4), __ATOMIC_ACQUIRE)
+		       << 32;
+}
+
+static void halt_locked(struct sim_sched *s, struct sim_hart *h)
+{
+	(void)s;
+	*hreg(h, TT_HART_FAULT_CAUSE) = h->cpu.fault_cause;
+	*hreg(h, TT_HART_FAULT_PC) = h->cpu.pc;
+	*hreg(h, TT_HART_FAULT_ADDR) = h->cpu.fault_addr;
+	set_state(h, SIM_HART_HALTED);
+	publish(h, TT_HART_HALTED);
+	sim_irq_raise(h->dev->img->regs, TT_IRQ_HART_FAULT);
+}
+
+static bool out_of_budget(struct sim_hart *h)
+{
+	uint64_t budget = reg64(h, TT_HART_BUDGET_LO);
+
+	return budget && h->cpu.instret >= budget;
+}
+
+/* Read the word a tt.waitne watches, as the hart would. */
+static bool wait_word_changed(struct sim_hart *h)
+{
+	uint32_t a = h->cpu.wait_addr, v;
+
+	if (a - h->cpu.mem_base < h->cpu.mem_size - 3 && !(a % 4))
+		v = __atomic_load_n((uint32_t *)(void *)(h->cpu.mem + (a -
+						h->cpu.mem_base)),
+				    __ATOMIC_SEQ_CST);
+	else if (sim_hart_ops.load(&h->cpu, a, 4, &v) != RV32_CB_OK)
+		return true; /* let the hart fault on its own re-read */
+	return v != h->cpu.wait_val;
+}
+
+/* Count in as a waiter and look once more; false: do not park. Runs
+ * without the lock (membarrier is a system call). */
+static bool prepare_wait(struct sim_hart *h, bool cond)
+{
+	__atomic_store_n(&h->wait_word, cond ? h->cpu.wait_addr & ~3u : NO_WORD,
+			 __ATOMIC_RELAXED);
+	__atomic_fetch_add(waiters(h), 1, __ATOMIC_SEQ_CST);
+	if (!cond)
+		return true;
+	barrier_all_threads();
+	if (!wait_word_changed(h))
+		return true;
+	__atomic_store_n(&h->wait_word, NO_WORD, __ATOMIC_RELAXED);
+	__atomic_fetch_sub(waiters(h), 1, __ATOMIC_SEQ_CST);
+	return false;
+}
+
+static void park_locked(struct sim_sched *s, struct sim_hart *h)
+{
+	if (h->woken) {
+		leave_wait_locked(h);
+		enqueue_locked(s, h);
+		return;
+	}
+	h->wake_at = reg64(h, TT_HART_WAKE_AT_LO);
+	*hreg(h, TT_HART_WAIT_ADDR) = h->cpu.wait_addr;
+	set_state(h, SIM_HART_WAITING);
+	publish(h, TT_HART_WAITING);
+	if (h->wake_at)
+		pthread_cond_signal(&s->timer_cv);
+}
+
+static void after_turn_locked(struct sim_sched *s, struct sim_hart *h,
+			      enum rv32_exit why, bool waiting)
+{
+	if (h->reset_req) {
+		if (waiting)
+			leave_wait_locked(h);
+		h->reset_req = false;
+		set_state(h, SIM_HART_RESET);
+		publish(h, TT_HART_IN_RESET);
+		follow_reset_lines_locked(s, h->node_index);
+		return;
+	}
+	if (why == RV32_EXIT_FAULT) {
+		halt_locked(s, h);
+	} else if (why == RV32_EXIT_WFI || why == RV32_EXIT_WAIT) {
+		if (waiting)
+			park_locked(s, h);
+		else
+			enqueue_locked(s, h);
+	} else if (out_of_budget(h)) {
+		h->cpu.fault_cause = TT_HART_FAULT_RUNAWAY;
+		h->cpu.fault_addr = 0;
+		halt_locked(s, h);
+	} else {
+		enqueue_locked(s, h);
+	}
+}
+
+static uint64_t turn_length(struct sim_sched *s, struct sim_hart *h)
+{
+	uint64_t budget = reg64(h, TT_HART_BUDGET_LO);
+
+	if (budget && budget > h->cpu.instret && budget - h->cpu.instret < s->quantum)
+		return budget - h->cpu.instret;
+	if (budget && budget <= h->cpu.instret)
+		return 1; /* the check after the turn halts it */
+	return s->quantum;
+}
+
+static void *worker_main(void *arg)
+{
+	struct sim_sched *s = arg;
+
+	pthread_mutex_lock(&s->lock);
+	while (!s->stop) {
+		struct sim_hart *h = s->paused ? NULL : pop_locked(s);
+		enum rv32_exit why;
+		bool waiting = false;
+		uint64_t n;
+
+		if (!h) {
+			pthread_cond_wait(&s->work, &s->lock);
+			continue;
+		}
+		set_state(h, SIM_HART_RUNNING);
+		h->woken = false;
+		h->stop = 0;
+		s->running++;
+		n = turn_length(s, h);
+		pthread_mutex_unlock(&s->lock);
+
+		why = rv32_run(&h->cpu, n);
+		if (why == RV32_EXIT_WFI || why == RV32_EXIT_WAIT)
+			waiting = prepare_wait(h, why == RV32_EXIT_WAIT);
+
+		pthread_mutex_lock(&s->lock);
+		s->running--;
+		after_turn_locked(s, h, why, waiting);
+		if (!s->running)
+			pthread_cond_broadcast(&s->idle);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
+/* ---- timers: WAKE_AT and the watchdog ---- */
+
+/* Without membarrier a sibling's store may go unseen: re-check
+ * cond-waiters this often. */
+#define RECHECK_US 10000u
+
+static uint64_t timers_locked(struct sim_sched *s)
+{
+	uint64_t now = sim_device_time_us(s->dev), next = UINT64_MAX;
+
+	for (unsigned i = 0; i < s->nharts; i++) {
+		struct sim_hart *h = &s->harts[i];
+
+		if (h->st != SIM_HART_WAITING)
+			continue;
+		if (!membarrier_ok && h->wait_word != NO_WORD) {
+			wake_locked(s, h);
+			continue;
+		}
+		if (!h->wake_at)
+			continue;
+		if (h->wake_at <= now)
+			wake_locked(s, h);
+		else if (h->wake_at < next)
+			next = h->wake_at;
+	}
+	if (s->wdt_deadline && s->wdt_deadline <= now) {
+		s->wdt_deadline = 0;
+		s->wdt_fired = true;
+		sim_doorbell_kick(s->dev->img->regs);
+	} else if (s->wdt_deadline && s->wdt_deadline < next) {
+		next = s->wdt_deadline;
+	}
+	if (!membarrier_ok && now + RECHECK_US < next)
+		next = now + RECHECK_US;
+	return next == UINT64_MAX ? 0 : next - now;
+}
+
+static void *timer_main(void *arg)
+{
+	struct sim_sched *s = arg;
+
+	pthread_mutex_lock(&s->lock);
+	while (!s->stop) {
+		uint64_t wait_us = timers_locked(s);
+		struct timespec ts;
+
+		if (!wait_us) {
+			pthread_cond_wait(&s->timer_cv, &s->lock);
+			continue;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		wait_us += (uint64_t)ts.tv_nsec / 1000u;
+		ts.tv_sec += (time_t)(wait_us / 1000000u);
+		ts.tv_nsec = (long)(wait_us % 1000000u) * 1000;
+		pthread_cond_timedwait(&s->timer_cv, &s->lock, &ts);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
+void sim_sched_watchdog(struct sim_sched *s, uint32_t ms)
+{
+	pthread_mutex_lock(&s->lock);
+	s->wdt_deadline = ms ? sim_device_time_us(s->dev) + ms * 1000ull : 0;
+	pthread_cond_signal(&s->timer_cv);
+	pthread_mutex_unlock(&s->lock);
+}
+
+bool sim_sched_watchdog_fired(struct sim_sched *s)
+{
+	bool fired;
+
+	pthread_mutex_lock(&s->lock);
+	fired = s->wdt_fired;
+	s->wdt_fired = false;
+	pthread_mutex_unlock(&s->lock);
+	return fired;
+}
+
+/* ---- chip-wide ---- */
+
+void sim_sched_pause_all(struct sim_sched *s)
+{
+	pthread_mutex_lock(&s->lock);
+	s->paused = true;
+	s->wdt_deadline = 0;
+	for (unsigned i = 0; i < s->nharts; i++)
+		hold_in_reset_locked(s, &s->harts[i]);
+	while (s->running)
+		pthread_cond_wait(&s->idle, &s->lock);
+	for (unsigned i = 0; i < s->nharts; i++) {
+		struct sim_hart *h = &s->harts[i];
+
+		h->reset_req = false;
+		if (h->st != SIM_HART_RESET) {
+			set_state(h, SIM_HART_RESET);
+			publish(h, TT_HART_IN_RESET);
+		}
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
+void sim_sched_resume(struct sim_sched *s)
+{
+	pthread_mutex_lock(&s->lock);
+	s->paused = false;
+	for (unsigned n = 0; n < s->dev->img->grid_x * s->dev->img->grid_y; n++)
+		if (s->node_count[n])
+			follow_reset_lines_locked(s, n);
+	pthread_cond_broadcast(&s->work);
+	pthread_mutex_unlock(&s->lock);
+}
+
+uint64_t sim_sched_busy_ns(struct sim_sched *s)
+{
+	uint64_t now, total = 0;
+
+	pthread_mutex_lock(&s->lock);
+	now = mono_ns(); /* under the lock: no spell starts after it */
+	for (unsigned i = 0; i < s->nharts; i++) {
+		struct sim_hart *h = &s->harts[i];
+
+		total += h->busy_ns;
+		if (busy_state(h->st))
+			total += now - h->busy_since;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return total;
+}
+
+/* ---- set-up ---- */
+
+static unsigned hart_count(const struct tt_node_desc *n)
+{
+	if (n->flags & TT_NODE_F_HARVESTED)
+		return 0;
+	if (n->type == TT_NODE_TENSIX)
+		return TT_TENSIX_HARTS;
+	return n->type == TT_NODE_ARC ? TT_ARC_HARTS : 0;
+}
+
+static void init_hart(struct sim_sched *s, struct sim_hart *h,
+		      struct tt_node_desc *n, unsigned index)
+{
+	struct sim_image *img = s->dev->img;
+
+	rv32_init(&h->cpu, 0);
+	h->cpu.mem = img->base + n->mem_off;
+	h->cpu.mem_base = (uint32_t)n->mem_base;
+	h->cpu.mem_size = (uint32_t)n->mem_size;
+	h->cpu.ops = &sim_hart_ops;
+	h->cpu.user = h;
+	h->cpu.stop = &h->stop;
+	h->dev = s->dev;
+	h->node = n;
+	h->page = sim_image_regs(img, n, TT_REG_HART);
+	h->cpu.store_watch = sim_reg32(h->page, TT_HART_WAITERS);
+	h->index = index;
+	h->node_index = sim_image_node_index(img, n);
+	h->st = SIM_HART_RESET;
+	h->wait_word = NO_WORD;
+	*sim_reg32(h->page, TT_HART_COUNT) = hart_count(n);
+	publish(h, TT_HART_IN_RESET);
+}
+
+static int make_harts(struct sim_sched *s, char *err)
+{
+	struct sim_image *img = s->dev->img;
+	unsigned nodes = img->grid_x * img->grid_y, k = 0;
+
+	for (unsigned i = 0; i < nodes; i++)
+		s->nharts += hart_count(&img->nodes[i]);
+	s->harts = calloc(s->nharts ? s->nharts : 1, sizeof(*s->harts));
+	s->node_first = calloc(nodes, sizeof(unsigned));
+	s->node_count = calloc(nodes, sizeof(unsigned));
+	if (!s->harts || !s->node_first || !s->node_count) {
+		snprintf(err, SIM_ERR_LEN, "out of memory for %u harts", s->nharts);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < nodes; i++) {
+		struct tt_node_desc *n = &img->nodes[i];
+
+		s->node_first[i] = k;
+		s->node_count[i] = hart_count(n);
+		for (unsigned h = 0; h < s->node_count[i]; h++)
+			init_hart(s, &s->harts[k++], n, h);
+	}
+	return 0;
+}
+
+static unsigned default_threads(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > SIM_SCHED_MAX_WORKERS ? SIM_SCHED_MAX_WORKERS :
+						       (unsigned)n;
+}
+
+static int start_threads(struct sim_sched *s, unsigned threads, char *err)
+{
+	int ret;
+
+	ret = -pthread_create(&s->timer, NULL, timer_main, s);
+	if (ret)
+		goto fail;
+	s->timer_started = true;
+	for (s->nworkers = 0; s->nworkers < threads; s->nworkers++) {
+		ret = -pthread_create(&s->workers[s->nworkers], NULL,
+				      worker_main, s);
+		if (ret)
+			goto fail;
+	}
+	return 0;
+fail:
+	snprintf(err, SIM_ERR_LEN, "cannot start hart threads: %s",
+		 strerror(-ret));
+	return ret;
+}
+
+int sim_sched_start(struct sim_sched *s, struct sim_device *dev,
+		    unsigned threads, char *err)
+{
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->dev = dev;
+	s->quantum = QUANTUM;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->work, NULL);
+	pthread_cond_init(&s->idle, NULL);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->timer_cv, &ca);
+	pthread_condattr_destroy(&ca);
+	membarrier_register();
+	ret = make_harts(s, err);
+	if (!ret)
+		ret = start_threads(s, threads ? threads : default_threads(), err);
+	if (ret)
+		sim_sched_stop(s);
+	return ret;
+}
+
+void sim_sched_stop(struct sim_sched *s)
+{
+	pthread_mutex_lock(&s->lock);
+	s->stop = true;
+	for (unsigned i = 0; i < s->nharts; i++)
+		__atomic_store_n(&s->harts[i].stop, 1, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&s->work);
+	pthread_cond_broadcast(&s->timer_cv);
+	pthread_mutex_unlock(&s->lock);
+	for (unsigned i = 0; i < s->nworkers; i++)
+		pthread_join(s->workers[i], NULL);
+	if (s->timer_started)
+		pthread_join(s->timer, NULL);
+	for (unsigned i = 0; i < s->nharts; i++)
+		rv32_fini(&s->harts[i].cpu);
+	free(s->harts);
+	free(s->node_first);
+	free(s->node_count);
+	pthread_cond_destroy(&s->timer_cv);
+	pthread_cond_destroy(&s->idle);
+	pthread_cond_destroy(&s->work);
+	pthread_mutex_destroy(&s->lock);
+}

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Harts and the scheduler that runs them (hw/hart.h).
+ *
+ * A pool of worker threads takes runnable harts from one queue and runs
+ * each for a quantum. A hart that waits (wfi, tt.waitne) leaves the queue
+ * and costs nothing until an event on its node, its timer (WAKE_AT) or a
+ * reset line brings it back. A timer thread serves WAKE_AT and the
+ * management watchdog. With one worker the order in which harts run
+ * depends only on the order of events: the deterministic mode.
+ *
+ * Lock order: sched->lock, then nothing else (callbacks that need the
+ * image take no locks).
+ */
+#ifndef TT_SIM_SCHEDULER_H
+#define TT_SIM_SCHEDULER_H
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "rv32.h"
+
+struct sim_device;
+
+enum sim_hart_st {
+	SIM_HART_RESET,
+	SIM_HART_RUNNABLE, /* in the run queue */
+	SIM_HART_RUNNING, /* a worker is inside rv32_run for it */
+	SIM_HART_WAITING,
+	SIM_HART_HALTED,
+};
+
+struct sim_hart {
+	struct rv32_hart cpu;
+	struct sim_device *dev;
+	struct tt_node_desc *node;
+	uint8_t *page; /* the node's hart page, in the image */
+	unsigned index; /* on its node */
+	unsigned node_index;
+	/* Under sched->lock. */
+	enum sim_hart_st st;
+	bool woken; /* an event came while RUNNING */
+	bool reset_req; /* reset line asserted while RUNNING */
+	uint64_t wake_at; /* device us; 0 = none */
+	uint64_t busy_ns; /* time spent runnable or running, ended spells */
+	uint64_t busy_since; /* start of the current spell (ns) */
+	struct sim_hart *next; /* run queue */
+	/* Address a cond-waiter watches (relaxed atomics: read by siblings'
+	 * store callbacks without the lock). UINT32_MAX = none. */
+	uint32_t wait_word;
+	int stop; /* non-zero: rv32_run returns soon */
+};
+
+#define SIM_SCHED_MAX_WORKERS 64
+
+struct sim_sched {
+	struct sim_device *dev;
+	pthread_mutex_t lock;
+	pthread_cond_t work; /* a hart became runnable, or stop */
+	pthread_cond_t idle; /* no hart is running */
+	pthread_cond_t timer_cv; /* a new deadline, or stop */
+	struct sim_hart *head, *tail;
+	unsigned running;
+	bool stop;
+	bool paused; /* chip reset in progress: workers take nothing */
+	uint64_t quantum;
+
+	struct sim_hart *harts;
+	unsigned nharts;
+	/* Per node index: first hart and count (0 = no harts). */
+	unsigned *node_first, *node_count;
+
+	uint64_t wdt_deadline; /* device us; 0 = watchdog off */
+	bool wdt_fired;
+
+	unsigned nworkers;
+	pthread_t workers[SIM_SCHED_MAX_WORKERS];
+	pthread_t timer;
+	bool timer_started;
+};
+
+/*
+ * Create the harts of every enabled Tensix node and of the ARC node, all
+ * in reset, and start `threads` workers (0: one per online CPU).
+ */
+int sim_sched_start(struct sim_sched *s, struct sim_device *dev,
+		    unsigned threads, char *err);
+void sim_sched_stop(struct sim_sched *s);
+
+/* An event on a node: follow its reset lines, wake its waiting harts. */
+void sim_sched_node_event(struct sim_sched *s, unsigned node_index);
+
+/* Follow a node's reset lines only (its own hart changed them). */
+void sim_sched_follow_resets(struct sim_sched *s, unsigned node_index);
+
+/* Stop taking harts and wait until none runs; every hart is put in reset.
+ * sim_sched_resume lets the workers go on. */
+void sim_sched_pause_all(struct sim_sched *s);
+void sim_sched_resume(struct sim_sched *s);
+
+/* Arm (ms > 0) or disarm the watchdog, counting from now. */
+void sim_sched_watchdog(struct sim_sched *s, uint32_t ms);
+/* True once if the watchdog expired since the last call. */
+bool sim_sched_watchdog_fired(struct sim_sched *s);
+
+/* Sum of busy time of every hart so far, in ns. */
+uint64_t sim_sched_busy_ns(struct sim_sched *s);
+
+/* A hart store to its fast region hit a watched word: wake siblings. */
+void sim_sched_watched_store(struct sim_hart *h, uint32_t addr);
+
+/* Hart callbacks (hart.c). */
+extern const struct rv32_ops sim_hart_ops;
+
+#endif /* TT_SIM_SCHEDULER_H */

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Management firmware messages through libtt on a booted embedded chip:
+ * round trips on every queue, statuses, board information, power states
+ * and clocks, fan and watchdog, ring wrap-around, concurrent callers, and
+ * a firmware that does not answer.
+ */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "testutil.h"
+
+#define BOOT_MS 20000
+#define CALL_MS 2000
+#define SOFT_RESET (TT_REG_TILE_CTRL_ADDR + TT_TILE_SOFT_RESET)
+
+static int up(void **state)
+{
+	tt_device *dev;
+
+	setenv("TT_BACKEND", "embedded", 1);
+	if (tt_device_open(0, &dev))
+		return -1;
+	if (tt_mgmt_wait_ready(dev, BOOT_MS)) {
+		fprintf(stderr, "# %s\n", tt_last_error());
+		tt_device_close(dev);
+		return -1;
+	}
+	*state = dev;
+	return 0;
+}
+
+static int down(void **state)
+{
+	tt_device_close(*state);
+	return 0;
+}
+
+static void sleep_ms(unsigned ms)
+{
+	struct timespec t = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	nanosleep(&t, NULL);
+}
+
+static int test_msg(tt_device *dev, unsigned q, uint32_t n,
+		    struct tt_msg_reply *r)
+{
+	uint32_t args[7] = { n };
+
+	return tt_mgmt_call(dev, q, TT_MGMT_TEST, args, r, CALL_MS);
+}
+
+static void test_round_trip_every_queue(void **state)
+{
+	static const uint32_t values[] = { 0, 1, 41, 0x7FFFFFFF, 0xFFFFFFFE };
+	tt_device *dev = *state;
+
+	for (unsigned q = 0; q < TT_MGMT_QUEUES; q++) {
+		struct tt_msg_reply r;
+		uint32_t serial = 0;
+
+		for (size_t k = 0; k < sizeof(values) / sizeof(*values); k++) {
+			if (test_msg(dev, q, values[k], &r))
+				fail_msg("queue %u: %s", q, tt_last_error());
+			assert_int_equal(r.status, TT_MGMT_STATUS_OK);
+			assert_int_equal(r.data[0], values[k] + 1);
+			/* The firmware counts the messages it served. */
+			if (k)
+				assert_int_equal(r.data[1], serial + 1);
+			serial = r.data[1];
+		}
+	}
+}
+
+static void test_convenience_test(void **state)
+{
+	uint32_t out = 0;
+
+	assert_int_equal(tt_mgmt_test(*state, 99, &out), 0);
+	assert_int_equal(out, 100);
+	assert_int_equal(tt_mgmt_test(*state, 0xFFFFFFFF, &out), 0);
+	assert_int_equal(out, 0);
+	assert_int_equal(tt_mgmt_test(*state, 5, NULL), 0);
+}
+
+static void test_nop_and_unknown(void **state)
+{
+	struct tt_msg_reply r;
+	tt_device *dev = *state;
+
+	assert_int_equal(tt_mgmt_call(dev, TT_MGMT_QUEUE_TOOLS, TT_MGMT_NOP,
+				      NULL, &r, CALL_MS),
+			 0);
+	assert_int_equal(r.status, TT_MGMT_STATUS_OK);
+	assert_int_equal(tt_mgmt_call(dev, TT_MGMT_QUEUE_TOOLS, TT_MGMT_NOP,
+				      NULL, NULL, CALL_MS),
+			 0);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(tt_mgmt_call(dev, TT_MGMT_QUEUE_TOOLS, 0xEE, NULL, &r,
+				      CALL_MS),
+			 -EOPNOTSUPP);
+	assert_int_equal(r.status, TT_MGMT_STATUS_UNKNOWN);
+	assert_non_null(strstr(tt_last_error(), "0xee"));
+	/* The queue is still in step afterwards. */
+	assert_int_equal(tt_mgmt_test(dev, 7, NULL), 0);
+}
+
+static void test_bad_queue(void **state)
+{
+	assert_int_equal(tt_mgmt_call(*state, TT_MGMT_QUEUES, TT_MGMT_NOP, NULL,
+				      NULL, CALL_MS),
+			 -EINVAL);
+	assert_non_null(strstr(tt_last_error(), "queue 4"));
+}
+
+static void test_board_info(void **state)
+{
+	const struct tt_device_info *i = tt_device_get_info(*state);
+	struct tt_mgmt_board_info b;
+	struct tt_telemetry t;
+
+	assert_int_equal(tt_mgmt_board_info(*state, &b), 0);
+	assert_string_equal(tt_card_type_name(b.card_type), i->board);
+	assert_int_equal(b.chip_index, i->chip);
+	assert_int_equal(b.grid_x, i->grid_x);
+	assert_int_equal(b.grid_y, i->grid_y);
+	assert_int_equal(b.tensix_count, i->tensix_count);
+	assert_true(b.aiclk_min_mhz > 0 && b.aiclk_min_mhz < b.aiclk_max_mhz);
+	assert_true(b.vdd_min_mv < b.vdd_max_mv);
+	assert_true(b.thm_limit_throttle_c < b.thm_limit_shutdown_c);
+	assert_int_equal(tt_telemetry_read(*state, &t), 0);
+	assert_true(b.board_id == t.board_id);
+	assert_true(b.aiclk_max_mhz == t.aiclk_max_mhz);
+	assert_true(b.tdp_limit_w == t.tdp_limit_w);
+}
+
+static int board_info_raw(tt_device *dev, uint32_t off, uint32_t len,
+			  struct tt_msg_reply *r)
+{
+	uint32_t args[7] = { off, len };
+
+	return tt_mgmt_call(dev, TT_MGMT_QUEUE_APP, TT_MGMT_READ_BOARD_INFO,
+			    args, r, CALL_MS);
+}
+
+static void test_board_info_offsets(void **state)
+{
+	struct tt_mgmt_board_info b;
+	struct tt_msg_reply r;
+	tt_device *dev = *state;
+
+	assert_int_equal(tt_mgmt_board_info(dev, &b), 0);
+	/* grid_x, grid_y, tensix_count are words 20..22 (offset 80). */
+	assert_int_equal(board_info_raw(dev, 80, 12, &r), 0);
+	assert_int_equal(r.data[0], b.grid_x);
+	assert_int_equal(r.data[1], b.grid_y);
+	assert_int_equal(r.data[2], b.tensix_count);
+	/* The last bytes of the structure. */
+	assert_int_equal(board_info_raw(dev, 120, 8, &r), 0);
+	assert_int_equal(board_info_raw(dev, 127, 1, &r), 0);
+	/* Past the end, too long, wrapping around. */
+	assert_int_equal(board_info_raw(dev, 128, 4, &r), -EIO);
+	assert_int_equal(r.status, TT_MGMT_STATUS_BAD_ARG);
+	assert_non_null(strstr(tt_last_error(), "0x19"));
+	assert_int_equal(board_info_raw(dev, 124, 8, &r), -EIO);
+	assert_int_equal(board_info_raw(dev, 0, 25, &r), -EIO);
+	assert_int_equal(board_info_raw(dev, 0xFFFFFFF0u, 24, &r), -EIO);
+	assert_int_equal(r.status, TT_MGMT_STATUS_BAD_ARG);
+}
+
+static bool telem_aiclk_is(tt_device *dev, unsigned mhz, unsigned ms)
+{
+	struct tt_telemetry t;
+
+	for (unsigned waited = 0;; waited += 50) {
+		if (tt_telemetry_read(dev, &t))
+			fail_msg("%s", tt_last_error());
+		if (t.aiclk_mhz == mhz)
+			return true;
+		if (waited >= ms)
+			return false;
+		sleep_ms(50);
+	}
+}
+
+static void test_power_states(void **state)
+{
+	struct tt_mgmt_board_info b;
+	tt_device *dev = *state;
+	bool forced = true;
+	unsigned mhz = 0;
+
+	assert_int_equal(tt_mgmt_board_info(dev, &b), 0);
+	assert_int_equal(tt_mgmt_set_power_state(dev, true), 0);
+	assert_int_equal(tt_mgmt_get_aiclk(dev, &mhz, &forced), 0);
+	assert_int_equal(mhz, b.aiclk_max_mhz);
+	assert_false(forced);
+	assert_true(telem_aiclk_is(dev, b.aiclk_max_mhz, 2000));
+	assert_int_equal(tt_mgmt_set_power_state(dev, false), 0);
+	assert_int_equal(tt_mgmt_get_aiclk(dev, &mhz, NULL), 0);
+	assert_int_equal(mhz, b.aiclk_min_mhz);
+	assert_true(telem_aiclk_is(dev, b.aiclk_min_mhz, 2000));
+}
+
+static void test_force_aiclk(void **state)
+{
+	struct tt_mgmt_board_info b;
+	tt_device *dev = *state;
+	bool forced = false;
+	unsigned mhz = 0, mid;
+
+	assert_int_equal(tt_mgmt_board_info(dev, &b), 0);
+	mid = (b.aiclk_min_mhz + b.aiclk_max_mhz) / 2;
+	assert_int_equal(tt_mgmt_force_aiclk(dev, mid), 0);
+	assert_int_equal(tt_mgmt_get_aiclk(dev, &mhz, &forced), 0);
+	assert_int_equal(mhz, mid);
+	assert_true(forced);
+	assert_true(telem_aiclk_is(dev, mid, 2000));
+	/* The power policy does not override a forced clock. */
+	assert_int_equal(tt_mgmt_set_power_state(dev, true), 0);
+	assert_int_equal(tt_mgmt_get_aiclk(dev, &mhz, NULL), 0);
+	assert_int_equal(mhz, mid);
+	assert_int_equal(tt_mgmt_force_aiclk(dev, b.aiclk_max_mhz + 500), -EIO);
+	assert_non_null(strstr(tt_last_error(), "out of range"));
+	assert_int_equal(tt_mgmt_force_aiclk(dev, 1), -EIO);
+	assert_int_equal(tt_mgmt_get_aiclk(dev, &mhz, NULL), 0);
+	assert_int_equal(mhz, mid);
+	assert_int_equal(tt_mgmt_force_aiclk(dev, 0), 0);
+	assert_int_equal(tt_mgmt_get_aiclk(dev, &mhz, &forced), 0);
+	assert_false(forced);
+	assert_int_equal(mhz, b.aiclk_max_mhz);
+	assert_int_equal(tt_mgmt_set_power_state(dev, false), 0);
+}
+
+static void test_fan_and_watchdog(void **state)
+{
+	tt_device *dev = *state;
+	struct tt_telemetry t;
+	unsigned waited;
+
+	assert_int_equal(tt_mgmt_force_fan(dev, 101), -EINVAL);
+	assert_int_equal(tt_mgmt_force_fan(dev, -2), -EINVAL);
+	assert_int_equal(tt_mgmt_force_fan(dev, 77), 0);
+	for (waited = 0; waited < 2000; waited += 50) {
+		assert_int_equal(tt_telemetry_read(dev, &t), 0);
+		if (t.fan_percent == 77)
+			break;
+		sleep_ms(50);
+	}
+	assert_true(t.fan_percent == 77);
+	assert_int_equal(tt_mgmt_force_fan(dev, -1), 0);
+	/* The firmware pets the watchdog it set up, so nothing resets. */
+	assert_int_equal(tt_mgmt_set_watchdog(dev, 1000), 0);
+	for (waited = 0; waited < 2000; waited += 50) {
+		assert_int_equal(tt_telemetry_read(dev, &t), 0);
+		if (t.watchdog_ms == 1000)
+			break;
+		sleep_ms(50);
+	}
+	assert_int_equal(t.watchdog_ms, 1000);
+	sleep_ms(1500);
+	assert_int_equal(tt_mgmt_test(dev, 1, NULL), 0);
+	assert_int_equal(tt_mgmt_set_watchdog(dev, 0), 0);
+}
+
+/* Many times the ring size in a row: the pointers wrap at 2 x size. */
+static void test_wrap_around(void **state)
+{
+	tt_device *dev = *state;
+
+	for (unsigned q = 0; q < TT_MGMT_QUEUES; q++)
+		for (uint32_t n = 0; n < 5 * 2 * TT_MSGQ_SIZE + 3; n++) {
+			struct tt_msg_reply r;
+
+			if (test_msg(dev, q, n * 3, &r))
+				fail_msg("queue %u message %u: %s", q, n,
+					 tt_last_error());
+			assert_int_equal(r.data[0], n * 3 + 1);
+		}
+}
+
+struct racer {
+	tt_device *dev;
+	unsigned id;
+	int bad;
+};
+
+static void *race(void *arg)
+{
+	struct racer *r = arg;
+
+	for (uint32_t n = 0; n < 50; n++) {
+		uint32_t v = r->id << 16 | n;
+		struct tt_msg_reply rep;
+
+		if (test_msg(r->dev, TT_MGMT_QUEUE_APP, v, &rep) ||
+		    rep.data[0] != v + 1)
+			r->bad++;
+	}
+	return NULL;
+}
+
+/* Callers on one queue are serialised: every answer reaches its caller. */
+static void test_concurrent_callers(void **state)
+{
+	struct racer r[4];
+	pthread_t t[4];
+
+	for (unsigned k = 0; k < 4; k++) {
+		r[k] = (struct racer){ .dev = *state, .id = k + 1 };
+		assert_int_equal(pthread_create(&t[k], NULL, race, &r[k]), 0);
+	}
+	for (unsigned k = 0; k < 4; k++) {
+		pthread_join(t[k], NULL);
+		assert_int_equal(r[k].bad, 0);
+	}
+}
+
+static struct tt_xy arc_node(tt_device *dev)
+{
+	const struct tt_device_info *i = tt_device_get_info(dev);
+
+	for (unsigned y = 0; y < i->grid_y; y++)
+		for (unsigned x = 0; x < i->grid_x; x++)
+			if (tt_device_core_type(dev, x, y) == TT_CORE_ARC)
+				return (struct tt_xy){ x, y };
+	fail_msg("no ARC node");
+	return (struct tt_xy){ 0, 0 };
+}
+
+/*
+ * A management hart held in reset answers nothing: the call times out
+ * with a clear message, and tt_device_reset still recovers the chip (the
+ * firmware cannot act on TRIGGER_RESET, so libtt uses the reset unit).
+ */
+static void test_timeout_and_recovery(void **state)
+{
+	struct tt_xy arc = arc_node(*state);
+	struct tt_hart_status st;
+	tt_device *dev = *state;
+	uint32_t v, args[7] = { 5 };
+	struct tt_msg_reply r;
+
+	assert_int_equal(tt_noc_read32(dev, 0, arc.x, arc.y, SOFT_RESET, &v),
+			 0);
+	assert_int_equal(tt_noc_write32(dev, 0, arc.x, arc.y, SOFT_RESET,
+					v | tt_hart_reset_bit(0)),
+			 0);
+	/* The hart stops at its next scheduling point. */
+	for (int i = 0; i < 100; i++) {
+		assert_int_equal(tt_hart_status(dev, arc, 0, &st), 0);
+		if (st.state == TT_HART_STATE_RESET)
+			break;
+		sleep_ms(10);
+	}
+	assert_int_equal(st.state, TT_HART_STATE_RESET);
+	assert_int_equal(tt_mgmt_call(dev, TT_MGMT_QUEUE_TOOLS, TT_MGMT_TEST,
+				      args, &r, 300),
+			 -ETIMEDOUT);
+	assert_non_null(strstr(tt_last_error(),
+			       "management firmware did not answer message 0x90 within 300 ms"));
+	if (tt_device_reset(dev, 20000))
+		fail_msg("%s", tt_last_error());
+	assert_int_equal(tt_hart_status(dev, arc, 0, &st), 0);
+	assert_int_not_equal(st.state, TT_HART_STATE_RESET);
+	/* Every queue works again, the one with the lost request too. */
+	for (unsigned q = 0; q < TT_MGMT_QUEUES; q++) {
+		assert_int_equal(test_msg(dev, q, 10, &r), 0);
+		assert_int_equal(r.data[0], 11);
+	}
+}
+
+/* A caller that gave up leaves an answer behind; the next caller must
+ * skip it, not take it for its own. A zero timeout posts the request and
+ * gives up at the first look for the answer. */
+static void test_late_answer_is_skipped(void **state)
+{
+	tt_device *dev = *state;
+	uint32_t args[7] = { 2000 };
+	struct tt_msg_reply r;
+	int ret;
+
+	for (uint32_t n = 0; n < 3; n++) {
+		args[0] = 2000 + n;
+		ret = tt_mgmt_call(dev, TT_MGMT_QUEUE_MONITOR, TT_MGMT_TEST,
+				   args, &r, 0);
+		/* Rarely, the firmware is quicker than the first look. */
+		assert_true(ret == -ETIMEDOUT ||
+			    (ret == 0 && r.data[0] == args[0] + 1));
+	}
+	assert_int_equal(test_msg(dev, TT_MGMT_QUEUE_MONITOR, 3000, &r), 0);
+	assert_int_equal(r.data[0], 3001);
+	assert_int_equal(test_msg(dev, TT_MGMT_QUEUE_MONITOR, 4000, &r), 0);
+	assert_int_equal(r.data[0], 4001);
+}
+
+/* A test that failed may leave the chip reset under the group's handle:
+ * open a fresh one so the tests after it still mean something. */
+static int reopen_if_stale(void **state)
+{
+	if (tt_mgmt_test(*state, 0, NULL) != -ENODEV)
+		return 0;
+	tt_device_close(*state);
+	return up(state);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip_every_queue),
+		cmocka_unit_test(test_convenience_test),
+		cmocka_unit_test(test_nop_and_unknown),
+		cmocka_unit_test(test_bad_queue),
+		cmocka_unit_test(test_board_info),
+		cmocka_unit_test(test_board_info_offsets),
+		cmocka_unit_test(test_power_states),
+		cmocka_unit_test(test_force_aiclk),
+		cmocka_unit_test_teardown(test_fan_and_watchdog,
+					  reopen_if_stale),
+		cmocka_unit_test(test_wrap_around),
+		cmocka_unit_test(test_concurrent_callers),
+		cmocka_unit_test(test_late_answer_is_skipped),
+		cmocka_unit_test(test_timeout_and_recovery),
+	};
+
+	return cmocka_run_group_tests_name("mgmt", tests, up, down);
+}
