@@ -19,7 +19,7 @@ all: build
 help:
 	@echo "make          build everything (userspace, into $(BUILD)/)"
 	@echo "make deps     install the Debian packages the build needs"
-	@echo "make run      start the embedded chip model and list its devices"
+	@echo "make run      boot the embedded chip model, list its devices and telemetry"
 	@echo "make test     all tests, plain and under ASan+UBSan"
 	@echo "make bench    benchmarks, one BENCH line per figure"
 	@echo "make clean    remove build directories"
@@ -53,6 +53,8 @@ test-unit: build
 bench: deps
 	@$(MAKE) --no-print-directory build
 	@$(BUILD)/tests/bench/bench-noc
+	@$(BUILD)/tests/bench/bench-hart
+	@$(BUILD)/tests/bench/bench-idle
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)

@@ -996,6 +996,7 @@ static void test_load_callback(void **state)
 	assert_int_equal(run(e, 2), RV32_EXIT_BUDGET);
 	assert_int_equal(e->cb_addr, OUTSIDE + 6);
 	assert_int_equal(e->cb_size, 2);
+	assert_int_equal(e->cb_pc, BASE + 12);
 	assert_int_equal(X(A2), 0x8001);
 	assert_int_equal(X(A3), 0xffff8001u);
 	e->load_val = 0xffffff7f; /* bits above the size are ignored */
@@ -1105,6 +1106,7 @@ static void test_watched_store(void **state)
 	e->h.pc = BASE + 8;
 	e->watch_ret = RV32_CB_FAULT;
 	expect_fault(e, TT_HART_FAULT_STORE_ACCESS, BASE + 12, BASE + DATA);
+	assert_int_equal(e->cb_pc, BASE + 12);
 	assert_int_equal(e->h.instret, 8); /* the addi, not the sw */
 	e->h.store_watch = NULL;
 	e->h.pc = BASE + 12;
@@ -1164,6 +1166,7 @@ static void test_waitne_slow_path(void **state)
 	assert_int_equal(run(e, 100), RV32_EXIT_WAIT);
 	assert_int_equal(e->cb_addr, OUTSIDE);
 	assert_int_equal(e->cb_size, 4);
+	assert_int_equal(e->cb_pc, BASE + 8);
 	assert_int_equal(e->h.wait_addr, OUTSIDE);
 	assert_int_equal(e->h.wait_val, 7);
 	assert_int_equal(e->h.pc, BASE + 12);
@@ -1172,6 +1175,16 @@ static void test_waitne_slow_path(void **state)
 	e->load_val = 8;
 	expect_fault(e, TT_HART_FAULT_EBREAK, BASE + 12, 0);
 
+	/* a callback's STOP: waiting wins, else stop after it */
+	e->load_ret = RV32_CB_STOP;
+	e->h.pc = BASE + 8;
+	assert_int_equal(run(e, 100), RV32_EXIT_STOP);
+	assert_int_equal(e->h.pc, BASE + 12);
+	e->load_val = 7;
+	e->h.pc = BASE + 8;
+	assert_int_equal(run(e, 100), RV32_EXIT_WAIT);
+	assert_int_equal(e->h.pc, BASE + 12);
+
 	e->h.pc = BASE + 8;
 	e->load_ret = RV32_CB_FAULT;
 	expect_fault(e, TT_HART_FAULT_LOAD_ACCESS, BASE + 8, OUTSIDE);
@@ -1179,7 +1192,7 @@ static void test_waitne_slow_path(void **state)
 	e->h.pc = BASE + 8;
 	e->h.x[S0] = BASE + DATA + 2;
 	expect_fault(e, TT_HART_FAULT_LOAD_ALIGN, BASE + 8, BASE + DATA + 2);
-	assert_int_equal(e->loads, 3);
+	assert_int_equal(e->loads, 5);
 }
 
 static void test_wfi(void **state)
