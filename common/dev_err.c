@@ -41,3 +41,22 @@ void dev_err_format(const struct tt_dev_error *e, char *buf, size_t len)
 		 e->noc, op, who, e->target_x, e->target_y,
 		 (unsigned long long)e->addr, e->len, dev_err_str(e->code));
 }
+
+const char *hart_fault_str(unsigned cause)
+{
+	static const char *const names[TT_HART_FAULT_COUNT] = {
+		[TT_HART_FAULT_NONE] = "no fault",
+		[TT_HART_FAULT_ILLEGAL] = "illegal instruction",
+		[TT_HART_FAULT_FETCH_ALIGN] = "misaligned instruction fetch",
+		[TT_HART_FAULT_FETCH_ACCESS] = "instruction fetch access fault",
+		[TT_HART_FAULT_LOAD_ALIGN] = "misaligned load",
+		[TT_HART_FAULT_LOAD_ACCESS] = "load access fault",
+		[TT_HART_FAULT_STORE_ALIGN] = "misaligned store",
+		[TT_HART_FAULT_STORE_ACCESS] = "store access fault",
+		[TT_HART_FAULT_ECALL] = "ecall",
+		[TT_HART_FAULT_EBREAK] = "ebreak",
+		[TT_HART_FAULT_RUNAWAY] = "instruction budget exhausted",
+	};
+
+	return cause < TT_HART_FAULT_COUNT ? names[cause] : "unknown fault";
+}

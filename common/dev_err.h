@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "hw/hart.h"
 #include "hw/host.h"
 
 /* What the code means, e.g. "no node at these coordinates". */
@@ -16,5 +17,8 @@ const char *dev_err_str(unsigned code);
  * coordinates". Always NUL-terminates buf.
  */
 void dev_err_format(const struct tt_dev_error *e, char *buf, size_t len);
+
+/* What a hart fault cause (hw/hart.h) means, e.g. "load access fault". */
+const char *hart_fault_str(unsigned cause);
 
 #endif /* TT_COMMON_DEV_ERR_H */

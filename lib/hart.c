@@ -14,7 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "elf.h"
+#include "dev_err.h"
+#include "elfload.h"
 #include "fw.h"
 #include "hw/hart.h"
 #include "hw/l1.h"
@@ -49,24 +50,9 @@ static const char *const state_names[] = {
 	[TT_HART_HALTED] = "halted",
 };
 
-static const char *const fault_names[TT_HART_FAULT_COUNT] = {
-	[TT_HART_FAULT_NONE] = "none",
-	[TT_HART_FAULT_ILLEGAL] = "illegal instruction",
-	[TT_HART_FAULT_FETCH_ALIGN] = "misaligned instruction fetch",
-	[TT_HART_FAULT_FETCH_ACCESS] = "instruction fetch access fault",
-	[TT_HART_FAULT_LOAD_ALIGN] = "misaligned load",
-	[TT_HART_FAULT_LOAD_ACCESS] = "load access fault",
-	[TT_HART_FAULT_STORE_ALIGN] = "misaligned store",
-	[TT_HART_FAULT_STORE_ACCESS] = "store access fault",
-	[TT_HART_FAULT_ECALL] = "ecall",
-	[TT_HART_FAULT_EBREAK] = "ebreak",
-	[TT_HART_FAULT_RUNAWAY] = "instruction budget exhausted",
-};
-
 const char *tt_hart_fault_name(unsigned fault)
 {
-	return fault < TT_HART_FAULT_COUNT ? fault_names[fault] :
-					     "unknown fault";
+	return hart_fault_str(fault);
 }
 
 /* ---- checks ---- */

@@ -28,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dev_err.h"
+
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the fast region is accessed as little-endian host words"
 #endif
@@ -458,23 +460,7 @@ static const int zero_int;
 
 const char *rv32_fault_name(enum tt_hart_fault cause)
 {
-	static const char *const names[TT_HART_FAULT_COUNT] = {
-		[TT_HART_FAULT_NONE] = "no fault",
-		[TT_HART_FAULT_ILLEGAL] = "illegal instruction",
-		[TT_HART_FAULT_FETCH_ALIGN] = "misaligned fetch",
-		[TT_HART_FAULT_FETCH_ACCESS] = "fetch access fault",
-		[TT_HART_FAULT_LOAD_ALIGN] = "misaligned load",
-		[TT_HART_FAULT_LOAD_ACCESS] = "load access fault",
-		[TT_HART_FAULT_STORE_ALIGN] = "misaligned store",
-		[TT_HART_FAULT_STORE_ACCESS] = "store access fault",
-		[TT_HART_FAULT_ECALL] = "ecall",
-		[TT_HART_FAULT_EBREAK] = "ebreak",
-		[TT_HART_FAULT_RUNAWAY] = "instruction budget exhausted",
-	};
-
-	if ((unsigned)cause >= TT_HART_FAULT_COUNT)
-		return "unknown fault";
-	return names[cause];
+	return hart_fault_str(cause);
 }
 
 void rv32_init(struct rv32_hart *h, uint32_t reset_pc)

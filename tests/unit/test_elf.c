@@ -23,7 +23,7 @@
 
 #include <cmocka.h>
 
-#include "elf.h"
+#include "elfload.h"
 #include "tmpdir.h"
 
 /* ------------------------------------------------------------------ */

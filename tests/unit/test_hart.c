@@ -16,39 +16,10 @@
 
 #include "testutil.h"
 
-#define BOOT_MS 20000
 #define RUN_MS 5000
 #define RESET_MS 20000
 #define RESULT_ADDR 0x60000u /* kernel area, clear of the test kernels */
 #define RAW_ADDR 0x70000u /* where the hand-made raw program lives */
-
-#define skip_because(why)                      \
-	do {                                   \
-		print_message("# %s\n", why); \
-		skip();                        \
-	} while (0)
-
-static int up(void **state)
-{
-	tt_device *dev;
-
-	setenv("TT_BACKEND", "embedded", 1);
-	if (tt_device_open(0, &dev))
-		return -1;
-	if (tt_mgmt_wait_ready(dev, BOOT_MS)) {
-		fprintf(stderr, "# %s\n", tt_last_error());
-		tt_device_close(dev);
-		return -1;
-	}
-	*state = dev;
-	return 0;
-}
-
-static int down(void **state)
-{
-	tt_device_close(*state);
-	return 0;
-}
 
 /* Put the chip back as booted after a test that leaves harts stuck. */
 static int reset_after(void **state)
@@ -60,29 +31,6 @@ static int reset_after(void **state)
 	return 0;
 }
 
-static struct tt_xy core(tt_device *dev, unsigned logical)
-{
-	struct tt_xy xy = { 0, 0 };
-
-	assert_int_equal(tt_device_tensix_core(dev, logical, &xy), 0);
-	return xy;
-}
-
-/* Load test kernel `name` (firmware/tests) into core; its entry. */
-static uint32_t load_kernel(tt_device *dev, struct tt_xy c, const char *name)
-{
-	const char *dir = getenv("TT_FW_TESTS_DIR");
-	char path[512];
-	uint32_t entry = 0;
-
-	if (!dir)
-		skip_because("TT_FW_TESTS_DIR is not set: no test kernels");
-	snprintf(path, sizeof(path), "%s/%s.elf", dir, name);
-	if (tt_hart_load_elf_file(dev, c, path, &entry))
-		fail_msg("%s", tt_last_error());
-	return entry;
-}
-
 static void test_add_everywhere(void **state)
 {
 	tt_device *dev = *state;
@@ -90,7 +38,7 @@ static void test_add_everywhere(void **state)
 	const unsigned cores[] = { 0, 1, n / 2, n - 1 };
 
 	for (size_t k = 0; k < sizeof(cores) / sizeof(cores[0]); k++) {
-		struct tt_xy c = core(dev, cores[k]);
+		struct tt_xy c = tensix_xy(dev, cores[k]);
 		uint32_t entry = load_kernel(dev, c, "add");
 
 		for (unsigned h = 0; h < TT_HART_TENSIX; h++) {
@@ -112,7 +60,7 @@ static void test_add_everywhere(void **state)
 			assert_true(st.state == TT_HART_STATE_WAITING ||
 				    st.state == TT_HART_STATE_RUNNING);
 			assert_int_equal(st.fault, 0);
-			assert_string_equal(st.fault_name, "none");
+			assert_string_equal(st.fault_name, "no fault");
 			assert_true(st.instret > 0);
 		}
 	}
@@ -122,7 +70,7 @@ static void test_add_everywhere(void **state)
 static void test_parallel_and_repeated(void **state)
 {
 	tt_device *dev = *state;
-	struct tt_xy c = core(dev, 5);
+	struct tt_xy c = tensix_xy(dev, 5);
 	uint32_t entry = load_kernel(dev, c, "add");
 	int32_t ret;
 
@@ -153,7 +101,7 @@ static void test_parallel_and_repeated(void **state)
 static void test_fault(void **state)
 {
 	tt_device *dev = *state;
-	struct tt_xy c = core(dev, 3);
+	struct tt_xy c = tensix_xy(dev, 3);
 	uint32_t entry = load_kernel(dev, c, "fault");
 	struct tt_hart_status st;
 	int32_t ret;
@@ -189,7 +137,7 @@ static void test_fault(void **state)
 static void test_hang_times_out(void **state)
 {
 	tt_device *dev = *state;
-	struct tt_xy c = core(dev, 4);
+	struct tt_xy c = tensix_xy(dev, 4);
 	uint32_t entry = load_kernel(dev, c, "hang");
 	struct tt_hart_status st;
 	int32_t ret;
@@ -268,7 +216,7 @@ static struct raw_elf make_elf(uint32_t vaddr)
 static void test_load_hand_made_elf(void **state)
 {
 	tt_device *dev = *state;
-	struct tt_xy c = core(dev, 6);
+	struct tt_xy c = tensix_xy(dev, 6);
 	struct raw_elf e = make_elf(RAW_ADDR);
 	uint32_t entry = 0, words[8];
 
@@ -303,7 +251,7 @@ static void expect_refused(tt_device *dev, struct tt_xy c, const void *elf,
 static void test_hostile_elf(void **state)
 {
 	tt_device *dev = *state;
-	struct tt_xy c = core(dev, 6);
+	struct tt_xy c = tensix_xy(dev, 6);
 	struct raw_elf e;
 
 	e = make_elf(RAW_ADDR);
@@ -344,7 +292,7 @@ static void test_hostile_elf(void **state)
 static void test_bad_arguments(void **state)
 {
 	tt_device *dev = *state;
-	struct tt_xy c = core(dev, 0), arc = { 0, 10 }, pcie = { 0, 3 };
+	struct tt_xy c = tensix_xy(dev, 0), arc = { 0, 10 }, pcie = { 0, 3 };
 	struct tt_xy harvested = { 1, 11 };
 	uint32_t args[TT_HART_ARGS_MAX + 1] = { 0 };
 	struct tt_hart_status st;
@@ -378,7 +326,7 @@ static void test_bad_arguments(void **state)
 static void test_exec_raw(void **state)
 {
 	tt_device *dev = *state;
-	struct tt_xy c = core(dev, 7);
+	struct tt_xy c = tensix_xy(dev, 7);
 	struct raw_elf e = make_elf(RAW_ADDR);
 	struct tt_hart_status st;
 	uint32_t v = 0;
@@ -429,5 +377,5 @@ int main(void)
 		cmocka_unit_test_teardown(test_exec_raw, reset_after),
 	};
 
-	return cmocka_run_group_tests_name("hart", tests, up, down);
+	return cmocka_run_group_tests_name("hart", tests, booted_up, booted_down);
 }

@@ -17,31 +17,8 @@
 
 #include "testutil.h"
 
-#define BOOT_MS 20000
 #define CALL_MS 2000
 #define SOFT_RESET (TT_REG_TILE_CTRL_ADDR + TT_TILE_SOFT_RESET)
-
-static int up(void **state)
-{
-	tt_device *dev;
-
-	setenv("TT_BACKEND", "embedded", 1);
-	if (tt_device_open(0, &dev))
-		return -1;
-	if (tt_mgmt_wait_ready(dev, BOOT_MS)) {
-		fprintf(stderr, "# %s\n", tt_last_error());
-		tt_device_close(dev);
-		return -1;
-	}
-	*state = dev;
-	return 0;
-}
-
-static int down(void **state)
-{
-	tt_device_close(*state);
-	return 0;
-}
 
 static void sleep_ms(unsigned ms)
 {
@@ -409,7 +386,7 @@ static int reopen_if_stale(void **state)
 	if (tt_mgmt_test(*state, 0, NULL) != -ENODEV)
 		return 0;
 	tt_device_close(*state);
-	return up(state);
+	return booted_up(state);
 }
 
 int main(void)
@@ -431,5 +408,5 @@ int main(void)
 		cmocka_unit_test(test_timeout_and_recovery),
 	};
 
-	return cmocka_run_group_tests_name("mgmt", tests, up, down);
+	return cmocka_run_group_tests_name("mgmt", tests, booted_up, booted_down);
 }

@@ -15,61 +15,10 @@
 
 #include "testutil.h"
 
-#define BOOT_MS 20000
 #define RUN_MS 5000
 #define RESET_MS 20000
 #define RESULT_ADDR 0x60000u
 #define RESETS 100
-
-#define skip_because(why)                      \
-	do {                                   \
-		print_message("# %s\n", why); \
-		skip();                        \
-	} while (0)
-
-static int up(void **state)
-{
-	tt_device *dev;
-
-	setenv("TT_BACKEND", "embedded", 1);
-	if (tt_device_open(0, &dev))
-		return -1;
-	if (tt_mgmt_wait_ready(dev, BOOT_MS)) {
-		fprintf(stderr, "# %s\n", tt_last_error());
-		tt_device_close(dev);
-		return -1;
-	}
-	*state = dev;
-	return 0;
-}
-
-static int down(void **state)
-{
-	tt_device_close(*state);
-	return 0;
-}
-
-static struct tt_xy core(tt_device *dev, unsigned logical)
-{
-	struct tt_xy xy = { 0, 0 };
-
-	assert_int_equal(tt_device_tensix_core(dev, logical, &xy), 0);
-	return xy;
-}
-
-static uint32_t load_kernel(tt_device *dev, struct tt_xy c, const char *name)
-{
-	const char *dir = getenv("TT_FW_TESTS_DIR");
-	char path[512];
-	uint32_t entry = 0;
-
-	if (!dir)
-		skip_because("TT_FW_TESTS_DIR is not set: no test kernels");
-	snprintf(path, sizeof(path), "%s/%s.elf", dir, name);
-	if (tt_hart_load_elf_file(dev, c, path, &entry))
-		fail_msg("%s", tt_last_error());
-	return entry;
-}
 
 static void reset(tt_device *dev)
 {
@@ -92,7 +41,7 @@ static void run_add(tt_device *dev, struct tt_xy c, unsigned hart,
 static void test_hung_core_cleared(void **state)
 {
 	tt_device *dev = *state;
-	struct tt_xy c = core(dev, 10);
+	struct tt_xy c = tensix_xy(dev, 10);
 	uint32_t entry = load_kernel(dev, c, "hang");
 	int32_t ret;
 
@@ -109,7 +58,7 @@ static void test_hung_core_cleared(void **state)
 static void test_halted_core_cleared(void **state)
 {
 	tt_device *dev = *state;
-	struct tt_xy c = core(dev, 11);
+	struct tt_xy c = tensix_xy(dev, 11);
 	uint32_t entry = load_kernel(dev, c, "fault");
 	struct tt_hart_status st;
 	int32_t ret;
@@ -132,7 +81,7 @@ static void test_everything_hung(void **state)
 	uint32_t entry = 0;
 
 	for (unsigned k = 0; k < n; k++) {
-		struct tt_xy c = core(dev, k);
+		struct tt_xy c = tensix_xy(dev, k);
 
 		entry = load_kernel(dev, c, "hang");
 		for (unsigned h = 0; h < TT_HART_TENSIX; h++)
@@ -140,14 +89,14 @@ static void test_everything_hung(void **state)
 				tt_hart_launch(dev, c, h, entry, NULL, 0), 0);
 	}
 	reset(dev);
-	entry = load_kernel(dev, core(dev, n - 1), "add");
-	run_add(dev, core(dev, n - 1), 2, entry, 5);
+	entry = load_kernel(dev, tensix_xy(dev, n - 1), "add");
+	run_add(dev, tensix_xy(dev, n - 1), 2, entry, 5);
 }
 
 static void test_many_resets(void **state)
 {
 	tt_device *dev = *state;
-	struct tt_xy c = core(dev, 0);
+	struct tt_xy c = tensix_xy(dev, 0);
 	uint32_t entry = load_kernel(dev, c, "add");
 
 	for (uint32_t i = 0; i < RESETS; i++) {
@@ -165,7 +114,7 @@ static void test_many_resets(void **state)
 static void test_other_handles_go_stale(void **state)
 {
 	tt_device *dev = *state, *other, *later;
-	struct tt_xy c = core(dev, 2);
+	struct tt_xy c = tensix_xy(dev, 2);
 	uint32_t v = 0;
 
 	assert_int_equal(tt_device_open(0, &other), 0);
@@ -229,5 +178,5 @@ int main(void)
 		cmocka_unit_test(test_many_resets),
 	};
 
-	return cmocka_run_group_tests_name("reset", tests, up, down);
+	return cmocka_run_group_tests_name("reset", tests, booted_up, booted_down);
 }

@@ -16,13 +16,6 @@
 
 #include "testutil.h"
 
-#define BOOT_MS 20000
-
-#define skip_because(why)                      \
-	do {                                   \
-		print_message("# %s\n", why); \
-		skip();                        \
-	} while (0)
 
 /* ---- decoding ---- */
 
@@ -218,27 +211,6 @@ static tt_device *open_booted(void)
 	if (tt_mgmt_wait_ready(dev, BOOT_MS))
 		fail_msg("%s", tt_last_error());
 	return dev;
-}
-
-static int live_up(void **state)
-{
-	tt_device *dev;
-
-	if (tt_device_open(0, &dev))
-		return -1;
-	if (tt_mgmt_wait_ready(dev, BOOT_MS)) {
-		fprintf(stderr, "# %s\n", tt_last_error());
-		tt_device_close(dev);
-		return -1;
-	}
-	*state = dev;
-	return 0;
-}
-
-static int live_down(void **state)
-{
-	tt_device_close(*state);
-	return 0;
 }
 
 static void sleep_ms(unsigned ms)
@@ -591,6 +563,6 @@ int main(void)
 	unsetenv("TT_SIM_BOARD");
 	fails = cmocka_run_group_tests_name("telemetry_decode", decode, NULL,
 					    NULL);
-	return fails + cmocka_run_group_tests_name("telemetry", live, live_up,
-						   live_down);
+	return fails + cmocka_run_group_tests_name("telemetry", live, booted_up,
+						   booted_down);
 }

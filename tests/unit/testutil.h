@@ -88,4 +88,67 @@ static inline int run_ttsim(const char *args)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* How long a test waits for a device's firmware to boot. */
+#define BOOT_MS 20000
+
+/* Skip the current test, saying why. */
+#define skip_because(why)                      \
+	do {                                   \
+		print_message("# %s\n", why); \
+		skip();                        \
+	} while (0)
+
+/*
+ * Group set-up and tear-down: device 0 of the embedded backend, opened and
+ * with its firmware ready, in *state. A device that does not boot fails
+ * the group, so no test passes without firmware.
+ */
+static inline int booted_up(void **state)
+{
+	tt_device *dev;
+
+	setenv("TT_BACKEND", "embedded", 1);
+	if (tt_device_open(0, &dev))
+		return -1;
+	if (tt_mgmt_wait_ready(dev, BOOT_MS)) {
+		fprintf(stderr, "# %s\n", tt_last_error());
+		tt_device_close(dev);
+		return -1;
+	}
+	*state = dev;
+	return 0;
+}
+
+static inline int booted_down(void **state)
+{
+	tt_device_close(*state);
+	return 0;
+}
+
+/* NOC 0 coordinates of enabled Tensix core `logical`. */
+static inline struct tt_xy tensix_xy(tt_device *dev, unsigned logical)
+{
+	struct tt_xy xy = { 0, 0 };
+
+	assert_int_equal(tt_device_tensix_core(dev, logical, &xy), 0);
+	return xy;
+}
+
+/* Load test kernel `name` (firmware/tests, found through TT_FW_TESTS_DIR)
+ * into core c; returns its entry point. */
+static inline uint32_t load_kernel(tt_device *dev, struct tt_xy c,
+				   const char *name)
+{
+	const char *dir = getenv("TT_FW_TESTS_DIR");
+	char path[512];
+	uint32_t entry = 0;
+
+	if (!dir)
+		skip_because("TT_FW_TESTS_DIR is not set: no test kernels");
+	snprintf(path, sizeof(path), "%s/%s.elf", dir, name);
+	if (tt_hart_load_elf_file(dev, c, path, &entry))
+		fail_msg("%s", tt_last_error());
+	return entry;
+}
+
 #endif /* TT_TESTS_TESTUTIL_H */

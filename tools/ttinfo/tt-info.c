@@ -31,16 +31,18 @@ static void usage(FILE *f)
 		"temperature, fan, heartbeat and limits.\n"
 		"\n"
 		"Options:\n"
-		"  -h      this help\n"
-		"  -n      no telemetry: the device list only\n"
-		"  -w MS   wait at most MS milliseconds for the firmware to be\n"
-		"          ready (default 5000)\n"
+		"  -h, --help          this help\n"
+		"  -n, --no-telemetry  the device list only\n"
+		"  -w, --wait MS       wait at most MS milliseconds for the\n"
+		"                      firmware to be ready (default 5000)\n"
 		"\n"
 		"Environment:\n"
 		"  TT_BACKEND     kmd, ttsim, embedded or sim (default: ttsim if a\n"
 		"                 ttsim daemon runs, else the embedded chip model)\n"
 		"  TT_SIM_BOARD   board of the embedded model: n150 (default),\n"
 		"                 n300, p150, e150\n"
+		"  TT_SIM_THREADS threads running the embedded model's harts\n"
+		"                 (default: one per CPU)\n"
 		"\n"
 		"Exit status: 0 on success, 1 if a device cannot be listed or its\n"
 		"telemetry cannot be read, 2 on a usage error.\n");
@@ -168,10 +170,16 @@ static int parse_ms(const char *s, int *out)
 int main(int argc, char **argv)
 {
 	struct options o = { .telemetry = true, .wait_ms = DEFAULT_WAIT_MS };
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "no-telemetry", no_argument, NULL, 'n' },
+		{ "wait", required_argument, NULL, 'w' },
+		{ 0 }
+	};
 	unsigned count;
 	int opt, status = 0;
 
-	while ((opt = getopt(argc, argv, "hnw:")) != -1) {
+	while ((opt = getopt_long(argc, argv, "hnw:", longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout);
 			return 0;

@@ -54,7 +54,7 @@ struct tt_hart_status {
 	const char *state_name; /* "in reset", "running", "waiting", "halted" */
 	uint32_t pc; /* where it last stopped or was sampled */
 	unsigned fault; /* 0 none, else the device's fault cause */
-	const char *fault_name; /* "none", "illegal instruction", ... */
+	const char *fault_name; /* "no fault", "illegal instruction", ... */
 	uint32_t fault_pc; /* the faulting instruction */
 	uint32_t fault_addr; /* data address, or the illegal instruction word */
 	uint64_t instret; /* instructions retired since reset */

@@ -9,8 +9,8 @@
  * Loading does not copy: segments point into the caller's buffer, which
  * must outlive the image.
  */
-#ifndef TT_COMMON_ELF_H
-#define TT_COMMON_ELF_H
+#ifndef TT_COMMON_ELFLOAD_H
+#define TT_COMMON_ELFLOAD_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -62,4 +62,4 @@ int elf_load(const void *data, size_t len, struct elf_image *out, char *err,
 int elf_check_fits(const struct elf_image *img, uint32_t lo, uint32_t hi,
 		   char *err, size_t errlen);
 
-#endif /* TT_COMMON_ELF_H */
+#endif /* TT_COMMON_ELFLOAD_H */

@@ -10,7 +10,7 @@
  * directory is on the include path as well, and its elf.h would shadow
  * the system one.
  */
-#include "elf.h"
+#include "elfload.h"
 
 #include <errno.h>
 #include <stdarg.h>
