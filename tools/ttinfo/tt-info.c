@@ -87,6 +87,11 @@ static void print_power(const struct tt_telemetry *t)
 	if (TT_TELEM_HAS(t, TT_TELEM_F_ASIC_TEMP))
 		printf("  %-16s %.1f degC\n", "ASIC temperature",
 		       t->asic_temp_c);
+	if (TT_TELEM_HAS(t, TT_TELEM_F_VREG_TEMP))
+		printf("  %-16s %.1f degC\n", "VREG temperature",
+		       t->vreg_temp_c);
+	if (TT_TELEM_HAS(t, TT_TELEM_F_BOARD_TEMP))
+		printf("  %-16s %.1f degC\n", "board (inlet)", t->board_temp_c);
 	if (TT_TELEM_HAS(t, TT_TELEM_F_FAN_PERCENT))
 		printf("  %-16s %.0f %%, %.0f rpm\n", "fan", t->fan_percent,
 		       t->fan_rpm);
