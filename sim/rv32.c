@@ -455,7 +455,7 @@ static inline uint32_t fit_limit(uint32_t size, unsigned n)
 	return size >= n ? size - n + 1 : 0;
 }
 
-static const uint32_t zero_word;
+static const uint32_t no_watch[2];
 static const int zero_int;
 
 const char *rv32_fault_name(enum tt_hart_fault cause)
@@ -653,7 +653,10 @@ static enum rv32_cb watched(struct rv32_hart *h, uint32_t a, unsigned size)
 		uint32_t v = x[r->rs2];                                        \
 		if (likely(o < lim##n_bytes && !(o & (n_bytes - 1)))) {        \
 			stfn(g.mem + o, v);                                    \
-			if (likely(!__atomic_load_n(watch, __ATOMIC_RELAXED))) \
+			wlo = __atomic_load_n(&watch[0], __ATOMIC_RELAXED);    \
+			if (likely(a - wlo >=                                  \
+				   __atomic_load_n(&watch[1],                  \
+						   __ATOMIC_RELAXED) - wlo))   \
 				NEXT();                                        \
 			ma = a;                                                \
 			msize = n_bytes;                                       \
@@ -673,7 +676,8 @@ enum rv32_exit rv32_run(struct rv32_hart *h, uint64_t max_insns)
 	const struct region g = region_of(h);
 	const uint32_t lim1 = fit_limit(g.size, 1), lim2 = fit_limit(g.size, 2);
 	const uint32_t lim4 = fit_limit(g.size, 4);
-	const uint32_t *watch = h->store_watch ? h->store_watch : &zero_word;
+	const uint32_t *watch = h->store_watch ? h->store_watch : no_watch;
+	uint32_t wlo;
 	const int *stop = h->stop ? h->stop : &zero_int;
 	struct rv32_icache *ic = icache_get(h, &g);
 	struct spare spare;

@@ -57,8 +57,8 @@ struct rv32_ops {
 	enum rv32_cb (*store)(struct rv32_hart *h, uint32_t addr, unsigned size,
 			      uint32_t val);
 	/*
-	 * Called after a store into the fast region when *store_watch is
-	 * non-zero (a sibling hart waits on this memory). May be NULL.
+	 * Called after a store into the fast region that touches the
+	 * watched range (a sibling hart waits on a word there). May be NULL.
 	 */
 	enum rv32_cb (*watched_store)(struct rv32_hart *h, uint32_t addr,
 				      unsigned size);
@@ -79,8 +79,11 @@ struct rv32_hart {
 	uint32_t mem_size;
 
 	const struct rv32_ops *ops;
-	/* Optional: a word that, when non-zero after a fast-region store,
-	 * makes the core call ops->watched_store. */
+	/* Optional: two words {lo, hi}, local addresses: a fast-region store
+	 * whose address lies in [lo, hi) makes the core call
+	 * ops->watched_store. lo == hi watches nothing. The owner may change
+	 * them at any time (relaxed atomics); a store that races with the
+	 * change may or may not be reported. */
 	const uint32_t *store_watch;
 	/* Optional: checked at least every few thousand instructions and at
 	 * every taken branch back; non-zero makes rv32_run return STOP. */

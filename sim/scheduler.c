@@ -138,11 +138,45 @@ static struct sim_hart *pop_locked(struct sim_sched *s)
 
 /* ---- state changes ---- */
 
+static bool in_fast_region(const struct sim_hart *h, uint32_t word)
+{
+	return word != NO_WORD && word - h->cpu.mem_base < h->cpu.mem_size;
+}
+
+/* The watched range of a node: every word one of its harts waits on in
+ * node memory. Writers of the range keep it a superset of the truth at
+ * every moment: grow hi before lo, shrink lo before hi. */
+static void rewatch_locked(struct sim_sched *s, unsigned node_index)
+{
+	uint32_t *w = s->watch[node_index], lo = UINT32_MAX, hi = 0;
+
+	for (unsigned i = 0; i < s->node_count[node_index]; i++) {
+		struct sim_hart *o = &s->harts[s->node_first[node_index] + i];
+		uint32_t word = __atomic_load_n(&o->wait_word, __ATOMIC_RELAXED);
+
+		if (!in_fast_region(o, word))
+			continue;
+		lo = word < lo ? word : lo;
+		hi = word + 4 > hi ? word + 4 : hi;
+	}
+	if (lo >= hi)
+		lo = hi = 0;
+	/* Through the union of old and new: grow (hi, then lo), then shrink
+	 * (lo, then hi). */
+	if (hi > w[1])
+		__atomic_store_n(&w[1], hi, __ATOMIC_RELAXED);
+	if (lo < w[0])
+		__atomic_store_n(&w[0], lo, __ATOMIC_RELAXED);
+	__atomic_store_n(&w[0], lo, __ATOMIC_RELAXED);
+	__atomic_store_n(&w[1], hi, __ATOMIC_RELAXED);
+}
+
 static void leave_wait_locked(struct sim_hart *h)
 {
 	__atomic_store_n(&h->wait_word, NO_WORD, __ATOMIC_RELAXED);
 	__atomic_fetch_sub(waiters(h), 1, __ATOMIC_SEQ_CST);
 	h->wake_at = 0;
+	rewatch_locked(&h->dev->sched, h->node_index);
 }
 
 static void wake_locked(struct sim_sched *s, struct sim_hart *h)
@@ -314,8 +348,15 @@ static bool wait_word_changed(struct sim_hart *h)
  * without the lock (membarrier is a system call). */
 static bool prepare_wait(struct sim_hart *h, bool cond)
 {
+	struct sim_sched *s = &h->dev->sched;
+
 	__atomic_store_n(&h->wait_word, cond ? h->cpu.wait_addr & ~3u : NO_WORD,
 			 __ATOMIC_RELAXED);
+	if (cond && in_fast_region(h, h->wait_word)) {
+		pthread_mutex_lock(&s->lock);
+		rewatch_locked(s, h->node_index);
+		pthread_mutex_unlock(&s->lock);
+	}
 	__atomic_fetch_add(waiters(h), 1, __ATOMIC_SEQ_CST);
 	if (!cond)
 		return true;
@@ -574,7 +615,7 @@ static void init_hart(struct sim_sched *s, struct sim_hart *h,
 	h->dev = s->dev;
 	h->node = n;
 	h->page = sim_image_regs(img, n, TT_REG_HART);
-	h->cpu.store_watch = sim_reg32(h->page, TT_HART_WAITERS);
+	h->cpu.store_watch = s->watch[sim_image_node_index(img, n)];
 	h->index = index;
 	h->node_index = sim_image_node_index(img, n);
 	h->st = SIM_HART_RESET;
@@ -593,7 +634,8 @@ static int make_harts(struct sim_sched *s, char *err)
 	s->harts = calloc(s->nharts ? s->nharts : 1, sizeof(*s->harts));
 	s->node_first = calloc(nodes, sizeof(unsigned));
 	s->node_count = calloc(nodes, sizeof(unsigned));
-	if (!s->harts || !s->node_first || !s->node_count) {
+	s->watch = calloc(nodes, sizeof(*s->watch));
+	if (!s->harts || !s->node_first || !s->node_count || !s->watch) {
 		snprintf(err, SIM_ERR_LEN, "out of memory for %u harts", s->nharts);
 		return -ENOMEM;
 	}
@@ -680,6 +722,7 @@ void sim_sched_stop(struct sim_sched *s)
 	free(s->harts);
 	free(s->node_first);
 	free(s->node_count);
+	free(s->watch);
 	pthread_cond_destroy(&s->timer_cv);
 	pthread_cond_destroy(&s->idle);
 	pthread_cond_destroy(&s->work);

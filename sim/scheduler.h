@@ -69,6 +69,9 @@ struct sim_sched {
 	unsigned nharts;
 	/* Per node index: first hart and count (0 = no harts). */
 	unsigned *node_first, *node_count;
+	/* Per node index: {lo, hi}, the words its harts' tt.waitne watch in
+	 * node memory (the harts' store_watch; written under the lock). */
+	uint32_t (*watch)[2];
 
 	uint64_t wdt_deadline; /* device us; 0 = watchdog off */
 	bool wdt_fired;

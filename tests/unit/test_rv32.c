@@ -1068,11 +1068,11 @@ static void test_store_callback(void **state)
 	assert_int_equal(e->h.instret, 6);
 }
 
-/* Stores in the region call watched_store only while *store_watch != 0. */
+/* Stores in the region call watched_store only inside the watched range. */
 static void test_watched_store(void **state)
 {
 	struct env *e = *state;
-	uint32_t watch = 0;
+	uint32_t watch[2] = { 0, 0 };
 
 	li(e, S0, BASE + DATA);
 	emit(e, addi(A0, ZERO, 0x5a));
@@ -1082,11 +1082,12 @@ static void test_watched_store(void **state)
 	emit(e, sb(A0, 9, S0));
 	emit(e, EBREAK);
 	load(e);
-	e->h.store_watch = &watch;
+	e->h.store_watch = watch;
 	assert_int_equal(run(e, 4), RV32_EXIT_BUDGET);
 	assert_int_equal(e->watches, 0);
 	assert_int_equal(get32(e, BASE + DATA), 0x5a);
-	watch = 1;
+	watch[0] = BASE + DATA;
+	watch[1] = BASE + DATA + 12;
 	assert_int_equal(run(e, 1), RV32_EXIT_BUDGET);
 	assert_int_equal(e->watches, 1);
 	assert_int_equal(e->cb_addr, BASE + DATA + 6);
@@ -1110,6 +1111,15 @@ static void test_watched_store(void **state)
 	assert_int_equal(e->h.instret, 8); /* the addi, not the sw */
 	e->h.store_watch = NULL;
 	e->h.pc = BASE + 12;
+	assert_int_equal(run(e, 1), RV32_EXIT_BUDGET);
+	assert_int_equal(e->watches, 3);
+
+	/* A range elsewhere in the region: the same stores go unreported. */
+	e->h.store_watch = watch;
+	watch[0] = BASE + DATA + 12;
+	watch[1] = BASE + DATA + 16;
+	e->h.pc = BASE + 12;
+	e->watch_ret = RV32_CB_OK;
 	assert_int_equal(run(e, 1), RV32_EXIT_BUDGET);
 	assert_int_equal(e->watches, 3);
 }
@@ -1534,7 +1544,7 @@ static uint64_t fuzz_one(struct rv32_hart *h, const struct rv32_ops *fops)
 {
 	uint32_t size = 4 * (16 + rnd() % 1500);
 	uint8_t *mem = malloc(size);
-	uint32_t watch = rnd() % 2;
+	uint32_t watch[2] = { 0, rnd() % 2 ? UINT32_MAX : 0 };
 	int stop = 0;
 
 	assert_non_null(mem);
@@ -1548,7 +1558,7 @@ static uint64_t fuzz_one(struct rv32_hart *h, const struct rv32_ops *fops)
 	h->mem_base = rnd() % 4 ? (rnd() & ~3u) : 0;
 	h->mem_size = size;
 	h->ops = rnd() % 8 ? fops : NULL;
-	h->store_watch = &watch;
+	h->store_watch = watch;
 	h->stop = &stop;
 	for (int i = 1; i < 32; i++) /* some point into the region */
 		h->x[i] = rnd() % 2 ? h->mem_base + rnd() % (size + 64) : rnd();
@@ -1575,7 +1585,7 @@ static uint64_t fuzz_one(struct rv32_hart *h, const struct rv32_ops *fops)
 			memcpy(mem + 4 * (rnd() % (size / 4)), &w, 4);
 		}
 		stop = rnd() % 16 == 0;
-		watch = rnd() % 2;
+		watch[1] = rnd() % 2 ? UINT32_MAX : 0;
 	}
 	rv32_fini(h);
 	free(mem);
