@@ -55,6 +55,7 @@ bench: deps
 	@$(BUILD)/tests/bench/bench-noc
 	@$(BUILD)/tests/bench/bench-hart
 	@$(BUILD)/tests/bench/bench-idle
+	@$(BUILD)/tests/bench/bench-format
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)
