@@ -175,6 +175,19 @@ void tt_fw_describe_boot(struct tt_device *dev, char *buf, size_t len)
 							    "not ready");
 }
 
+int tt_fw_wait_arc(struct tt_device *dev, int64_t deadline, int timeout_ms)
+{
+	char why[128];
+	int ret = tt_fw_wait(dev, deadline, tt_fw_arc_ready, NULL);
+
+	if (ret != -ETIMEDOUT)
+		return ret;
+	tt_fw_describe_boot(dev, why, sizeof(why));
+	return tt_error(-ETIMEDOUT,
+			"%s: management firmware not ready within %d ms (%s)",
+			dev->name, timeout_ms, why);
+}
+
 int tt_fw_check_tensix(struct tt_device *dev, struct tt_xy core)
 {
 	if (tt_device_core_type(dev, core.x, core.y) != TT_CORE_TENSIX ||

@@ -54,6 +54,14 @@ TT_HIDDEN bool tt_fw_csm_ok(uint64_t addr, uint64_t len);
  */
 TT_HIDDEN int tt_fw_arc_ready(struct tt_device *dev, void *unused);
 
+/*
+ * Wait until the management firmware is ready (tt_fw_arc_ready) or the
+ * deadline passes; on timeout the message names timeout_ms and the boot
+ * progress.
+ */
+TT_HIDDEN int tt_fw_wait_arc(struct tt_device *dev, int64_t deadline,
+			     int timeout_ms);
+
 /* Describe the firmware's boot progress for a timeout message. */
 TT_HIDDEN void tt_fw_describe_boot(struct tt_device *dev, char *buf,
 				   size_t len);

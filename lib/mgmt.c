@@ -93,18 +93,8 @@ int tt_mgmt_call(tt_device *dev, unsigned queue, uint8_t code,
 
 int tt_mgmt_wait_ready(tt_device *dev, int timeout_ms)
 {
-	char why[128];
-	int ret;
-
 	assert(dev);
-	ret = tt_fw_wait(dev, tt_fw_deadline(timeout_ms), tt_fw_arc_ready,
-			 NULL);
-	if (ret != -ETIMEDOUT)
-		return ret;
-	tt_fw_describe_boot(dev, why, sizeof(why));
-	return tt_error(-ETIMEDOUT,
-			"%s: management firmware not ready within %d ms (%s)",
-			dev->name, timeout_ms, why);
+	return tt_fw_wait_arc(dev, tt_fw_deadline(timeout_ms), timeout_ms);
 }
 
 /* ---- convenience calls ---- */

@@ -60,20 +60,6 @@ static pthread_mutex_t *queue_lock(struct tt_device *dev, unsigned queue)
 	return &queue_locks[h % LOCK_STRIPES][queue % TT_MSGQ_COUNT];
 }
 
-static int wait_firmware(struct tt_device *dev, int64_t deadline,
-			 int timeout_ms)
-{
-	char why[128];
-	int ret = tt_fw_wait(dev, deadline, tt_fw_arc_ready, NULL);
-
-	if (ret != -ETIMEDOUT)
-		return ret;
-	tt_fw_describe_boot(dev, why, sizeof(why));
-	return tt_error(-ETIMEDOUT,
-			"%s: management firmware not ready within %d ms (%s)",
-			dev->name, timeout_ms, why);
-}
-
 /* Locate queue `index` from the published info block, checking it all. */
 static int msgq_find(struct tt_device *dev, unsigned index, struct msgq *q)
 {
@@ -266,7 +252,7 @@ int tt_msgq_call(struct tt_device *dev, unsigned queue, const uint32_t req[8],
 		return ret;
 	lock = queue_lock(dev, queue);
 	pthread_mutex_lock(lock);
-	ret = wait_firmware(dev, deadline, timeout_ms);
+	ret = tt_fw_wait_arc(dev, deadline, timeout_ms);
 	if (!ret)
 		ret = msgq_find(dev, queue, &q);
 	if (!ret)

@@ -135,16 +135,14 @@ void sim_chip_reset(struct sim_device *dev, enum tt_arc_reset_cause cause)
 	sim_irq_raise(dev->img->regs, TT_IRQ_RESET);
 }
 
-int sim_chip_power_on(struct sim_device *dev, char *err)
+void sim_chip_power_on(struct sim_device *dev)
 {
-	(void)err;
-	sim_power_init(&dev->power, 25.0, &dev->pstate);
+	sim_power_init(&dev->power, SIM_POWER_AMBIENT_C, &dev->pstate);
 	wr(reg(dev, dev->arc, TT_REG_ARC_SENSORS, TT_SENS_AMBIENT), 25u << 16);
 	dev->sens_last_us = 0;
 	sim_sched_pause_all(&dev->sched);
 	power_on_state(dev, TT_ARC_RESET_POWER_ON);
 	sim_sched_resume(&dev->sched);
-	return 0;
 }
 
 /* ---- events ---- */
@@ -199,6 +197,8 @@ void sim_chip_poll(struct sim_device *dev)
 }
 
 /* ---- sensors ---- */
+
+#define SENSOR_REFRESH_US 1000u
 
 static uint64_t noc_bytes(struct sim_device *dev)
 {
@@ -267,6 +267,12 @@ void sim_chip_refresh_sensors(struct sim_device *dev)
 
 	pthread_mutex_lock(&dev->sens_lock);
 	now = sim_device_time_us(dev);
+	/* The firmware reads the page register by register: one refresh
+	 * serves the whole burst. */
+	if (dev->sens_last_us && now - dev->sens_last_us < SENSOR_REFRESH_US) {
+		pthread_mutex_unlock(&dev->sens_lock);
+		return;
+	}
 	busy = sim_sched_busy_ns(&dev->sched);
 	bytes = noc_bytes(dev);
 	dt = (double)(now - dev->sens_last_us) / 1e6;

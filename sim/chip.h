@@ -2,7 +2,7 @@
 /*
  * Chip-level hardware of the model: the boot ROM, chip reset, the
  * management watchdog, sensors and clocks, and the dispatch of node
- * events to the harts (sched.h). The policy on top (what to boot, when to
+ * events to the harts (scheduler.h). The policy on top (what to boot, when to
  * throttle) is firmware's.
  */
 #ifndef TT_SIM_CHIP_H
@@ -14,7 +14,7 @@ struct sim_device;
 
 /* Bring the chip up as after power-on: flash from the firmware bundle,
  * boot ROM, the management hart released. */
-int sim_chip_power_on(struct sim_device *dev, char *err);
+void sim_chip_power_on(struct sim_device *dev);
 
 /* Reset the whole chip (every hart, the management firmware restarted). */
 void sim_chip_reset(struct sim_device *dev, enum tt_arc_reset_cause cause);

@@ -19,7 +19,7 @@ static bool stopping(struct sim_device *dev)
 	return __atomic_load_n(&dev->stop, __ATOMIC_ACQUIRE);
 }
 
-static uint64_t mono_ns(void)
+uint64_t sim_mono_ns(void)
 {
 	struct timespec ts;
 
@@ -29,7 +29,7 @@ static uint64_t mono_ns(void)
 
 uint64_t sim_device_time_us(const struct sim_device *dev)
 {
-	return (mono_ns() - dev->t0_ns) / 1000u;
+	return (sim_mono_ns() - dev->t0_ns) / 1000u;
 }
 
 static void service_events(struct sim_device *dev)
@@ -187,7 +187,7 @@ int sim_device_create(const struct soc_desc *d, enum tt_hw_board board,
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&dev->sens_lock, NULL);
-	dev->t0_ns = mono_ns();
+	dev->t0_ns = sim_mono_ns();
 	ret = sim_image_create(d, board, chip, &dev->img, err);
 	if (ret)
 		goto err_free;
@@ -201,12 +201,11 @@ int sim_device_create(const struct soc_desc *d, enum tt_hw_board board,
 	ret = build_flash(dev, d, board, chip, err);
 	if (!ret)
 		ret = start_threads(dev, err);
-	if (!ret)
-		ret = sim_chip_power_on(dev, err);
 	if (ret) {
 		sim_device_destroy(dev);
 		return ret;
 	}
+	sim_chip_power_on(dev);
 	__atomic_store_n(&dev->img->id->state, TT_DEV_STATE_READY,
 			 __ATOMIC_RELEASE);
 	*out = dev;

@@ -46,6 +46,9 @@ struct sim_device {
 	uint32_t wdt_pet, wdt_timeout;
 };
 
+/* CLOCK_MONOTONIC in nanoseconds: the model's one host clock. */
+uint64_t sim_mono_ns(void);
+
 /* Device time: microseconds since power-on (TT_HART_TIME). */
 uint64_t sim_device_time_us(const struct sim_device *dev);
 

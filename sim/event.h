@@ -23,7 +23,7 @@ static inline bool sim_event_page_always(enum tt_reg_page p)
 /*
  * Signal node n after a write. With `always` false the event is sent only
  * if a hart of n waits: the check of TT_HART_WAITERS follows the write
- * with a full barrier, pairing with the waiter's (see sched.c).
+ * with a full barrier, pairing with the waiter's (see scheduler.c).
  */
 void sim_event_after_write(struct sim_image *img, const struct tt_node_desc *n,
 			   bool always);

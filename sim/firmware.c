@@ -14,41 +14,51 @@
 extern const unsigned char tt_flash_bundle[];
 extern const unsigned long tt_flash_bundle_size;
 
+/*
+ * Bundles read from TT_FIRMWARE, newest first. A device may still be
+ * burning an older one when the variable changes, so none is freed: each
+ * stays valid, and reachable, for the life of the process.
+ */
+struct loaded {
+	struct loaded *next;
+	size_t len;
+	char *path;
+	unsigned char data[];
+};
+
 static pthread_mutex_t file_lock = PTHREAD_MUTEX_INITIALIZER;
-static char *file_path; /* TT_FIRMWARE as loaded */
-static void *file_data;
-static size_t file_len;
+static struct loaded *loaded;
 
 static int read_file(const char *path, char *err)
 {
+	struct loaded *l = malloc(sizeof(*l) + TT_ARC_FLASH_SIZE + 1);
 	FILE *f = fopen(path, "rb");
-	void *buf = malloc(TT_ARC_FLASH_SIZE + 1);
-	size_t n = 0;
 	int ret = 0;
 
-	if (!f || !buf) {
+	if (!f || !l) {
 		ret = f ? -ENOMEM : -errno;
 		snprintf(err, SIM_ERR_LEN, "TT_FIRMWARE=%s: %s", path,
 			 strerror(-ret));
 		goto out;
 	}
-	n = fread(buf, 1, TT_ARC_FLASH_SIZE + 1, f);
-	if (ferror(f) || n > TT_ARC_FLASH_SIZE) {
-		ret = ferror(f) ? -EIO : -EFBIG;
+	l->len = fread(l->data, 1, TT_ARC_FLASH_SIZE + 1, f);
+	l->path = strdup(path);
+	if (ferror(f) || l->len > TT_ARC_FLASH_SIZE || !l->path) {
+		ret = ferror(f) ? -EIO : l->path ? -EFBIG : -ENOMEM;
 		snprintf(err, SIM_ERR_LEN, "TT_FIRMWARE=%s: %s", path,
-			 ret == -EIO ? "read error" : "larger than the 1 MiB flash");
+			 ret == -EIO    ? "read error" :
+			 ret == -EFBIG ? "larger than the 1 MiB flash" :
+					 strerror(-ret));
+		free(l->path);
 		goto out;
 	}
-	free(file_data);
-	free(file_path);
-	file_data = buf;
-	file_len = n;
-	file_path = strdup(path);
-	buf = NULL;
+	l->next = loaded;
+	loaded = l;
+	l = NULL;
 out:
 	if (f)
 		fclose(f);
-	free(buf);
+	free(l);
 	return ret;
 }
 
@@ -63,11 +73,11 @@ int sim_firmware_bundle(const void **data, size_t *len, char *err)
 		return 0;
 	}
 	pthread_mutex_lock(&file_lock);
-	if (!file_path || strcmp(file_path, path))
+	if (!loaded || strcmp(loaded->path, path))
 		ret = read_file(path, err);
 	if (!ret) {
-		*data = file_data;
-		*len = file_len;
+		*data = loaded->data;
+		*len = loaded->len;
 	}
 	pthread_mutex_unlock(&file_lock);
 	return ret;

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 /* The bundle to burn into new devices. The memory stays valid for the life
- * of the process. Returns 0, or a negative errno with a message in err
+ * of the process, even after TT_FIRMWARE changes. Returns 0, or a negative errno with a message in err
  * (SIM_ERR_LEN bytes). */
 int sim_firmware_bundle(const void **data, size_t *len, char *err);
 

@@ -46,14 +46,6 @@ static void barrier_all_threads(void)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static uint32_t *hreg(struct sim_hart *h, unsigned reg)
 {
 	return sim_reg32(h->page, TT_HART_REG(h->index, reg));
@@ -86,9 +78,9 @@ static void set_state(struct sim_hart *h, enum sim_hart_st st)
 	bool was = busy_state(h->st), now = busy_state(st);
 
 	if (was && !now)
-		h->busy_ns += mono_ns() - h->busy_since;
+		h->busy_ns += sim_mono_ns() - h->busy_since;
 	else if (!was && now)
-		h->busy_since = mono_ns();
+		h->busy_since = sim_mono_ns();
 	h->st = st;
 }
 
@@ -312,9 +304,8 @@ static uint64_t reg64(struct sim_hart *h, unsigned lo)
 		       << 32;
 }
 
-static void halt_locked(struct sim_sched *s, struct sim_hart *h)
+static void halt_locked(struct sim_hart *h)
 {
-	(void)s;
 	*hreg(h, TT_HART_FAULT_CAUSE) = h->cpu.fault_cause;
 	*hreg(h, TT_HART_FAULT_PC) = h->cpu.pc;
 	*hreg(h, TT_HART_FAULT_ADDR) = h->cpu.fault_addr;
@@ -396,7 +387,7 @@ static void after_turn_locked(struct sim_sched *s, struct sim_hart *h,
 		return;
 	}
 	if (why == RV32_EXIT_FAULT) {
-		halt_locked(s, h);
+		halt_locked(h);
 	} else if (why == RV32_EXIT_WFI || why == RV32_EXIT_WAIT) {
 		if (waiting)
 			park_locked(s, h);
@@ -405,7 +396,7 @@ static void after_turn_locked(struct sim_sched *s, struct sim_hart *h,
 	} else if (out_of_budget(h)) {
 		h->cpu.fault_cause = TT_HART_FAULT_RUNAWAY;
 		h->cpu.fault_addr = 0;
-		halt_locked(s, h);
+		halt_locked(h);
 	} else {
 		enqueue_locked(s, h);
 	}
@@ -577,7 +568,7 @@ uint64_t sim_sched_busy_ns(struct sim_sched *s)
 	uint64_t now, total = 0;
 
 	pthread_mutex_lock(&s->lock);
-	now = mono_ns(); /* under the lock: no spell starts after it */
+	now = sim_mono_ns(); /* under the lock: no spell starts after it */
 	for (unsigned i = 0; i < s->nharts; i++) {
 		struct sim_hart *h = &s->harts[i];
 
