@@ -10,7 +10,8 @@ DEPS_STAMP := $(BUILD)/.deps-ok
 
 # Debian packages the build and the tests need (docs/dependencies.md).
 DEB_PKGS := gcc make meson ninja-build pkg-config python3 \
-	    libyaml-dev libcmocka-dev gcc-riscv64-unknown-elf
+	    libyaml-dev libcmocka-dev gcc-riscv64-unknown-elf \
+	    libopenblas-dev
 
 .PHONY: all build deps run test test-unit test-san bench clean distclean help
 
@@ -56,6 +57,10 @@ bench: deps
 	@$(BUILD)/tests/bench/bench-hart
 	@$(BUILD)/tests/bench/bench-idle
 	@$(BUILD)/tests/bench/bench-format
+	@$(BUILD)/tests/bench/bench-tensix
+	@$(BUILD)/tests/bench/bench-kbuild
+	@$(BUILD)/tests/bench/bench-buffer
+	@$(BUILD)/tests/bench/bench-dispatch
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)

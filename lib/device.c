@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "dev_err.h"
 #include "internal.h"
+#include "launch.h"
 
 /* The backend TT_BACKEND asks for (see tt/device.h). */
 static int select_backend(const struct tt_backend_ops **ops)
@@ -88,6 +90,9 @@ void tt_device_close(tt_device *dev)
 	/* Buffers still alive keep pointers to dev: closing now would leave
 	 * them dangling, so refuse loudly in debug builds. */
 	assert(dev->dma_bufs == 0 && "free DMA buffers before closing");
+	/* A program still running is waited for before its memory goes. */
+	tt_runtime_destroy(dev);
+	tt_allocator_destroy(dev);
 	dev->ops->close(dev);
 	pthread_mutex_destroy(&dev->lock);
 	free(dev);

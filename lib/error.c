@@ -6,7 +6,7 @@
 #include "dev_err.h"
 #include "internal.h"
 
-static _Thread_local char last_error[512] = "no error";
+static _Thread_local char last_error[4096] = "no error";
 
 const char *tt_last_error(void)
 {

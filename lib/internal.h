@@ -83,6 +83,10 @@ struct tt_device {
 	/* Chip resets this handle has seen; another count means the chip was
 	 * reset under it and everything it knew is stale. */
 	uint32_t reset_gen;
+	/* Program runtime state, created on first use (NULL until then):
+	 * the memory allocator (alloc.c) and the dispatch state (dispatch). */
+	struct tt_allocator *allocator;
+	struct tt_runtime *runtime;
 };
 
 struct tt_dma_buf {

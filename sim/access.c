@@ -6,6 +6,7 @@
 #include "addr.h"
 #include "doorbell.h"
 #include "event.h"
+#include "tensix.h"
 
 /* Bus address behind host-window address `local` of PCIe node n, through
  * its ATU. The ATU registers live in shared memory, so they are read once
@@ -58,6 +59,44 @@ static enum tt_dev_err host_access(struct sim_ctx *c,
 	return TT_DEV_ERR_NONE;
 }
 
+/* Store one register word; pages whose writes do more than store. */
+static enum tt_dev_err reg_write(struct sim_ctx *c, const struct sim_target *t,
+				 unsigned off, uint32_t *reg, uint32_t v)
+{
+	switch (t->page) {
+	case TT_REG_TENSIX:
+		return sim_tensix_write(c->img, t->node, off, v);
+	case TT_REG_CB:
+		sim_cb_write(sim_image_regs(c->img, t->node, TT_REG_CB), off,
+			     v);
+		return TT_DEV_ERR_NONE;
+	default:
+		__atomic_store_n(reg, v, __ATOMIC_RELEASE);
+		if (t->page == TT_REG_TILE_CTRL && off == TT_TILE_SOFT_RESET)
+			__atomic_fetch_or(reg + 1, v, __ATOMIC_ACQ_REL);
+		return TT_DEV_ERR_NONE;
+	}
+}
+
+/* After a register write: who must hear of it. A node's own harts signal
+ * what they need themselves, except on the CB counters, which siblings
+ * wait on (a coprocessor command signals what it wrote to L1 itself). */
+static void reg_written(struct sim_ctx *c, const struct sim_target *t,
+			const struct sim_access *a)
+{
+	if (a->from_hart) {
+		if (t->page == TT_REG_CB)
+			sim_event_after_write(c->img, t->node, false);
+		return;
+	}
+	if (t->page == TT_REG_NIU0 || t->page == TT_REG_NIU1)
+		sim_doorbell_ring(c->img->regs,
+				  TT_DOORBELL_NIU(sim_image_node_index(c->img,
+								       t->node),
+						  t->page - TT_REG_NIU0));
+	sim_event_after_write(c->img, t->node, sim_event_page_always(t->page));
+}
+
 static enum tt_dev_err reg_access(struct sim_ctx *c, const struct sim_target *t,
 				  const struct sim_access *a, void *buf)
 {
@@ -70,30 +109,21 @@ static enum tt_dev_err reg_access(struct sim_ctx *c, const struct sim_target *t,
 	if (e)
 		return e;
 	/* Word by word, so every register is read or written whole. */
-	for (uint64_t i = 0; i < a->len / 4; i++) {
+	for (uint64_t i = 0; i < a->len / 4 && !e; i++) {
 		uint32_t v;
 
 		if (write) {
 			memcpy(&v, &val[i], 4);
-			__atomic_store_n(&reg[i], v, __ATOMIC_RELEASE);
-			if (t->page == TT_REG_TILE_CTRL &&
-			    t->page_off + 4 * i == TT_TILE_SOFT_RESET)
-				__atomic_fetch_or(&reg[i + 1], v,
-						  __ATOMIC_ACQ_REL);
+			e = reg_write(c, t, t->page_off + 4 * (unsigned)i,
+				      &reg[i], v);
 		} else {
 			v = __atomic_load_n(&reg[i], __ATOMIC_ACQUIRE);
 			memcpy(&val[i], &v, 4);
 		}
 	}
-	if (!write || a->from_hart)
-		return TT_DEV_ERR_NONE;
-	if (t->page == TT_REG_NIU0 || t->page == TT_REG_NIU1)
-		sim_doorbell_ring(c->img->regs,
-				  TT_DOORBELL_NIU(sim_image_node_index(c->img,
-								       t->node),
-						  t->page - TT_REG_NIU0));
-	sim_event_after_write(c->img, t->node, sim_event_page_always(t->page));
-	return TT_DEV_ERR_NONE;
+	if (write)
+		reg_written(c, t, a);
+	return e;
 }
 
 static enum tt_dev_err access_one(struct sim_ctx *c, const struct sim_access *a,

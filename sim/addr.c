@@ -86,6 +86,9 @@ bool sim_reg_page_present(const struct tt_node_desc *n, enum tt_reg_page p)
 	case TT_REG_ARC_RESET:
 	case TT_REG_ARC_SENSORS:
 		return n->type == TT_NODE_ARC;
+	case TT_REG_TENSIX:
+	case TT_REG_CB:
+		return n->type == TT_NODE_TENSIX;
 	default:
 		return true;
 	}
@@ -136,6 +139,10 @@ static bool reg_writable(enum tt_reg_page page, unsigned off)
 		       off % TT_NIU_CMD_STRIDE < TT_NIU_CMD_STATUS;
 	case TT_REG_PCIE_ATU:
 		return off < TT_PCIE_ATU_REGIONS * TT_PCIE_ATU_STRIDE;
+	case TT_REG_TENSIX:
+		return off <= TT_TX_CMD; /* operands and CMD; then RO */
+	case TT_REG_CB:
+		return off < TT_CB_COUNT * TT_CB_STRIDE;
 	default:
 		return false;
 	}

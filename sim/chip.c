@@ -17,6 +17,7 @@
 #include "doorbell.h"
 #include "flash.h"
 #include "scheduler.h"
+#include "tensix.h"
 
 static uint32_t *reg(struct sim_device *dev, const struct tt_node_desc *n,
 		     enum tt_reg_page p, unsigned off)
@@ -121,6 +122,8 @@ static void power_on_state(struct sim_device *dev,
 			reset_hart_regs(dev, n);
 	}
 	reset_arc_regs(dev, cause);
+	/* Coprocessors and CB counters: registers, DST. */
+	sim_tensix_reset(img);
 	/* A blank flash is not an error: the chip just stays quiet. */
 	if (load_arc_firmware(dev))
 		wr(reg(dev, dev->arc, TT_REG_TILE_CTRL, TT_TILE_SOFT_RESET), 0);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "device.h"
+#include "tensix.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -231,6 +232,7 @@ void sim_device_destroy(struct sim_device *dev)
 	__atomic_store_n(&dev->img->id->state, TT_DEV_STATE_STOPPED,
 			 __ATOMIC_RELEASE);
 	sim_hostmem_fini(&dev->hostmem);
+	sim_tensix_release(dev->img);
 	sim_image_destroy(dev->img);
 	pthread_mutex_destroy(&dev->sens_lock);
 	free(dev->flash);

@@ -16,6 +16,7 @@
 #include "hw/l1.h"
 #include "fw/hart.h"
 #include "fw/mmio.h"
+#include "fw/noc.h"
 #include "fw/wait.h"
 #include "fw_version.h"
 
@@ -36,6 +37,31 @@ __attribute__((noreturn)) void kernel_done(int32_t ret);
 /* launch.seq of the run in progress. */
 static uint32_t running_seq;
 
+/* The launcher's completion counter for the run in progress (hw/l1.h),
+ * taken when the run starts: once the count is in, the launcher may
+ * already be writing the next launch. */
+static uint32_t notify_addr, notify_xy;
+
+/* Count this run as finished at the launcher's counter, if it asked for
+ * one: a dispatcher then waits on one word, not on every mailbox. After
+ * done.seq, so a counted run always has its final done record. */
+static void notify_launcher(void)
+{
+	uint32_t addr = notify_addr, xy = notify_xy;
+	struct noc_cmd c = {
+		.noc = 0,
+		.x = xy & 0xFF,
+		.y = (xy >> 8) & 0xFF,
+		.remote = addr,
+		.len = 4,
+		.ctrl = TT_NIU_OP_ATOMIC_INC | TT_FIELD_PREP(TT_NIU_CTRL_WRAP_MASK, 31),
+		.incr = 1,
+	};
+
+	if (addr)
+		noc_run(&c);
+}
+
 /* Wait for a launch and start it. */
 static __attribute__((noreturn)) void next_launch(void)
 {
@@ -45,6 +71,8 @@ static __attribute__((noreturn)) void next_launch(void)
 	running_seq = tt_wait_change(&mb->launch.seq, done);
 	/* The launcher wrote entry, args and nargs before seq. */
 	mmio_barrier();
+	notify_addr = mb->launch.notify_addr;
+	notify_xy = mb->launch.notify_xy;
 	run_kernel(mb->launch.entry, mb->launch.args, mb->launch.nargs);
 }
 
@@ -57,6 +85,7 @@ void kernel_done(int32_t ret)
 	/* seq last: it tells the host that ret and runs are final. */
 	mmio_barrier();
 	mb->done.seq = running_seq;
+	notify_launcher();
 	hart_host_irq();
 	next_launch();
 }

@@ -3,12 +3,18 @@
 #ifndef TT_H
 #define TT_H
 
+#include "tt/buffer.h"
 #include "tt/common.h"
+#include "tt/core.h"
+#include "tt/dataformat.h"
 #include "tt/device.h"
 #include "tt/dma.h"
 #include "tt/hart.h"
 #include "tt/mgmt.h"
 #include "tt/noc.h"
+#include "tt/program.h"
+#include "tt/program_desc.h"
+#include "tt/queue.h"
 #include "tt/telemetry.h"
 
 #define TT_VERSION_MAJOR 0

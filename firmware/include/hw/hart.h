@@ -26,7 +26,9 @@
  * host or the NOC (including the end of a NOC command the node issued), a
  * write to its TT_HART_WAKE register, or a store by one of its harts to an
  * address a sibling waits on. A hart's writes to its own node's registers
- * are not events. A waiting hart costs the host nothing.
+ * are not events, except those to the circular-buffer counters and the
+ * coprocessor's packs into L1 (hw/tensix.h). A waiting hart costs the
+ * host nothing.
  *
  * A hart halts on a fault: illegal instruction, misaligned load/store/fetch,
  * an access outside its map, ecall/ebreak, or running past its instruction
@@ -41,8 +43,8 @@
 
 /* Harts of a Tensix node, by index. */
 enum tt_tensix_hart {
-	TT_HART_BRISC = 0, /* data movement, reader side by convention */
-	TT_HART_NCRISC = 1, /* data movement, writer side by convention */
+	TT_HART_BRISC = 0, /* data movement, RISCV_0 (writer by convention) */
+	TT_HART_NCRISC = 1, /* data movement, RISCV_1 (reader by convention) */
 	TT_HART_COMPUTE = 2, /* stands for TRISC0-2 (unpack, math, pack) */
 	TT_TENSIX_HARTS = 3
 };

@@ -19,6 +19,9 @@
  *   TT_REG_NIU0       0xFFB2_0000  NOC 0 interface: command buffers (hw/niu.h)
  *   TT_REG_NIU1       0xFFB3_0000  NOC 1 interface
  *   TT_REG_PCIE_ATU   0xFFB4_0000  PCIe nodes only: outbound ATU (hw/pcie.h)
+ *   TT_REG_HART       0xFFB1_4000  nodes with harts (hw/hart.h)
+ *   TT_REG_TENSIX     0xFFB1_6000  Tensix only: tile coprocessor (hw/tensix.h)
+ *   TT_REG_CB         0xFFB1_7000  Tensix only: circular-buffer counters
  */
 #ifndef TT_HW_TILE_H
 #define TT_HW_TILE_H
@@ -39,6 +42,8 @@ enum tt_reg_page {
 	TT_REG_HART = 4,
 	TT_REG_ARC_RESET = 5,
 	TT_REG_ARC_SENSORS = 6,
+	TT_REG_TENSIX = 7, /* Tensix only: tile coprocessor (hw/tensix.h) */
+	TT_REG_CB = 8, /* Tensix only: circular-buffer counters */
 	TT_REG_PAGE_COUNT
 };
 
@@ -52,6 +57,8 @@ enum tt_reg_page {
 #define TT_REG_HART_ADDR 0xFFB14000ull
 #define TT_REG_ARC_RESET_ADDR 0xFFB60000ull
 #define TT_REG_ARC_SENSORS_ADDR 0xFFB61000ull
+#define TT_REG_TENSIX_ADDR 0xFFB16000ull
+#define TT_REG_CB_ADDR 0xFFB17000ull
 
 /* Local address of register page p. */
 static inline uint64_t tt_reg_page_addr(enum tt_reg_page p)
@@ -71,6 +78,10 @@ static inline uint64_t tt_reg_page_addr(enum tt_reg_page p)
 		return TT_REG_ARC_RESET_ADDR;
 	case TT_REG_ARC_SENSORS:
 		return TT_REG_ARC_SENSORS_ADDR;
+	case TT_REG_TENSIX:
+		return TT_REG_TENSIX_ADDR;
+	case TT_REG_CB:
+		return TT_REG_CB_ADDR;
 	default:
 		return 0;
 	}

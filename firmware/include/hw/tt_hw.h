@@ -16,6 +16,7 @@
 #include "arc.h"
 #include "flash.h"
 #include "l1.h"
+#include "tensix.h"
 #include "msgq.h"
 #include "telemetry.h"
 

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The kernel runtime: kstart.S calls ttk_main(ctx, nargs) with the hart's
+ * struct tt_kernel_ctx (hw/l1.h); it fills the state the kernel API reads
+ * (kernel_api/base.h), runs kernel_main() and returns 0 to the core
+ * firmware. Everything here is .bss, zeroed by kstart.S on every launch.
+ */
+#include "kinternal.h"
+
+#include "compute_kernel_api/common.h"
+
+const uint32_t *ttk_rta, *ttk_crta;
+uint32_t ttk_rta_count, ttk_crta_count;
+uint32_t ttk_flags;
+uint32_t ttk_cb_mask;
+uint32_t ttk_logical_x, ttk_logical_y;
+uint32_t ttk_dram_banks, ttk_l1_banks;
+struct ttk_cb ttk_cb[TT_CB_COUNT];
+uint8_t noc_index;
+uint8_t my_x[2], my_y[2];
+
+uint32_t ttk_hart;
+uint32_t ttk_grid_x, ttk_grid_y;
+uint32_t ttk_tx_shadow[TT_TX_ARG3 / 4 + 1];
+uint32_t ttk_eltwise_flags;
+uint32_t ttk_copy_flags;
+
+/* Defined by compute kernels only (compute_kernel_api/common.h). */
+extern const struct ttk_compute_config ttk_compute_config
+	__attribute__((weak));
+
+int32_t ttk_main(const struct tt_kernel_ctx *ctx, uint32_t nargs);
+
+/* Bytes of a 32x32 tile in a data format (reference/metal.md 4.2); the
+ * page size for anything else. */
+static uint32_t tile_size(uint32_t format, uint32_t page_size)
+{
+	switch (format) {
+	case DataFormat_Float32:
+	case DataFormat_Int32:
+	case DataFormat_UInt32:
+		return 4096;
+	case DataFormat_Float16:
+	case DataFormat_Float16_b:
+	case DataFormat_UInt16:
+		return 2048;
+	case DataFormat_Bfp8:
+	case DataFormat_Bfp8_b:
+		return 1088;
+	case DataFormat_Bfp4:
+	case DataFormat_Bfp4_b:
+		return 576;
+	case DataFormat_Bfp2:
+	case DataFormat_Bfp2_b:
+		return 320;
+	case DataFormat_Int8:
+	case DataFormat_UInt8:
+		return 1024;
+	default:
+		return page_size;
+	}
+}
+
+static void setup_cb(uint32_t i, const struct tt_cb_config *cfg)
+{
+	struct ttk_cb *c = &ttk_cb[i];
+
+	if ((ttk_flags & TT_KCTX_F_CB_CHECKS) &&
+	    (!cfg->num_pages || !cfg->page_size ||
+	     cfg->size != cfg->num_pages * cfg->page_size))
+		ttk_fatal("CB %u: configured with %u pages of %u bytes but a size of %u bytes",
+			  (unsigned)i, (unsigned)cfg->num_pages,
+			  (unsigned)cfg->page_size, (unsigned)cfg->size);
+	c->fifo_start = cfg->addr;
+	c->fifo_limit = cfg->addr + cfg->size;
+	c->rd_ptr = cfg->addr;
+	c->wr_ptr = cfg->addr;
+	c->page_size = cfg->page_size;
+	c->num_pages = cfg->num_pages;
+	c->format = cfg->format;
+	c->tile_size = tile_size(cfg->format, cfg->page_size);
+}
+
+static void setup(const struct tt_kernel_ctx *ctx)
+{
+	const struct tt_cb_config *table =
+		(const struct tt_cb_config *)TT_L1_CB_TABLE;
+	const struct tt_bank_table *banks =
+		(const struct tt_bank_table *)TT_L1_BANKS;
+	uint32_t id = mmio_read32(TT_REG_TILE_CTRL_ADDR + TT_TILE_NODE_ID);
+
+	ttk_rta = (const uint32_t *)(uintptr_t)ctx->rta;
+	ttk_rta_count = ctx->rta_count;
+	ttk_crta = (const uint32_t *)(uintptr_t)ctx->crta;
+	ttk_crta_count = ctx->crta_count;
+	ttk_flags = ctx->flags;
+	ttk_cb_mask = ctx->cb_mask;
+	ttk_logical_x = ctx->logical_x;
+	ttk_logical_y = ctx->logical_y;
+	noc_index = (uint8_t)(ctx->noc & 1);
+	my_x[0] = my_x[1] = (uint8_t)TT_FIELD_GET(TT_TILE_NODE_ID_X_MASK, id);
+	my_y[0] = my_y[1] = (uint8_t)TT_FIELD_GET(TT_TILE_NODE_ID_Y_MASK, id);
+	/* The host's table is trusted no further than its bounds. */
+	ttk_dram_banks = banks->dram_banks <= TT_BANKS_MAX_DRAM ?
+				 banks->dram_banks : 0;
+	ttk_l1_banks = banks->l1_banks <= TT_BANKS_MAX_L1 ? banks->l1_banks : 0;
+	ttk_grid_x = banks->grid_x;
+	ttk_grid_y = banks->grid_y;
+	for (uint32_t i = 0; i < TT_CB_COUNT; i++)
+		if (ttk_cb_mask & (1u << i))
+			setup_cb(i, &table[i]);
+	for (uint32_t i = 0; i < sizeof(ttk_tx_shadow) / 4; i++)
+		ttk_tx_shadow[i] = ~0u;
+	if (&ttk_compute_config)
+		ttk_tx_set(TT_TX_CFG, ttk_compute_config.cfg);
+	ttk_noc_setup();
+	ttk_print_setup();
+}
+
+int32_t ttk_main(const struct tt_kernel_ctx *ctx, uint32_t nargs)
+{
+	ttk_hart = mmio_read32(TT_REG_HART_ADDR + TT_HART_SELF);
+	if (nargs < sizeof(*ctx) / 4)
+		ttk_fatal("kernel launched with %u argument words instead of a kernel context (%u words)",
+			  (unsigned)nargs, (unsigned)(sizeof(*ctx) / 4));
+	setup(ctx);
+	TTK_SET_WAYPOINT("R");
+	kernel_main();
+	/* What the kernel left in flight must land, and fail here if it
+	 * does not. */
+	ttk_noc_teardown();
+	TTK_SET_WAYPOINT("D");
+	return 0;
+}

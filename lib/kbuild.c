@@ -1,0 +1,708 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Kernel compilation (kbuild.h): check the request, compute its key, look
+ * in the memory and disk caches, else run the cross compiler once
+ * (compile and link, -MD for the included files), check the ELF against
+ * the processor's kernel slot, and keep the result in both caches.
+ *
+ * The compiler is started with an argument vector, never through a
+ * shell, so user defines reach it verbatim; they are still checked (C
+ * identifiers, no newlines) so nothing they contain can become an option.
+ */
+#include <assert.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "elfload.h"
+#include "hw/hart.h"
+#include "hw/l1.h"
+#include "kbuild.h"
+#include "kcache.h"
+#include "ksdk.h"
+#include "sha256.h"
+
+_Static_assert(TT_KPROC_BRISC == (int)TT_HART_BRISC &&
+		       TT_KPROC_NCRISC == (int)TT_HART_NCRISC &&
+		       TT_KPROC_COMPUTE == (int)TT_HART_COMPUTE &&
+		       TT_KPROC_COUNT == (int)TT_TENSIX_HARTS,
+	       "kernel processors are Tensix harts");
+
+#define CT_ARGS_MAX TT_KBUILD_CT_ARGS_MAX
+#define DEFINES_MAX TT_KBUILD_DEFINES_MAX
+#define DEFINE_NAME_MAX TT_KBUILD_DEFINE_NAME_MAX
+#define DEFINE_VALUE_MAX TT_KBUILD_DEFINE_VALUE_MAX
+/* Fixed flags + runtime defines + user defines + paths. */
+#define ARGS_MAX (64u + DEFINES_MAX)
+/* Compiler output kept for the message (tt_error holds 4096 bytes). */
+#define CC_OUTPUT_MAX 16384u
+#define MSG_MAX 4096u
+
+/* Everything one tt_kbuild() call works with. */
+struct kjob {
+	const struct tt_kbuild_opts *o;
+	char name[PATH_MAX + 32]; /* the kernel in messages */
+	char src_path[PATH_MAX]; /* a file kernel's real path */
+	const uint8_t *src; /* source text */
+	size_t src_len;
+	uint8_t *src_buf; /* a file kernel's text, owned */
+	uint8_t src_hash[32];
+	struct tt_ktoolchain tc;
+	struct tt_ksdk sdk;
+	/* Compiler arguments that decide the output: flags before the
+	 * source (pre) and libraries after it (post). */
+	char *pre[ARGS_MAX], *post[4];
+	unsigned npre, npost;
+	uint8_t key[32];
+};
+
+static unsigned long stat_mem, stat_disk, stat_builds;
+
+void tt_kbuild_get_stats(struct tt_kbuild_stats *s)
+{
+	s->mem_hits = __atomic_load_n(&stat_mem, __ATOMIC_RELAXED);
+	s->disk_hits = __atomic_load_n(&stat_disk, __ATOMIC_RELAXED);
+	s->builds = __atomic_load_n(&stat_builds, __ATOMIC_RELAXED);
+}
+
+void tt_kbuild_reset(void)
+{
+	tt_kcache_reset_memory();
+	tt_ksdk_reset();
+}
+
+/* ---- binaries ---- */
+
+void tt_kbinary_get(struct tt_kbinary *b)
+{
+	__atomic_add_fetch(&b->refs, 1, __ATOMIC_RELAXED);
+}
+
+void tt_kbinary_put(struct tt_kbinary *b)
+{
+	if (!b || __atomic_sub_fetch(&b->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	tt_kdeps_free(b->deps);
+	free(b);
+}
+
+/*
+ * The slot image of an ELF built for proc: every segment inside the slot,
+ * entry at its first byte. From the disk cache a failure only means the
+ * entry is bad; after a build it is the kernel's fault.
+ */
+static int make_binary(const struct kjob *j, const uint8_t *elf, size_t len,
+		       struct tt_kbinary **out)
+{
+	uint32_t slot = TT_L1_KERNEL_SLOT(j->o->proc), lo = UINT32_MAX;
+	uint64_t hi = 0, end;
+	struct elf_image img;
+	struct tt_kbinary *b;
+	uint8_t *image;
+	char err[256];
+	unsigned i;
+
+	if (elf_load(elf, len, &img, err, sizeof(err)))
+		return tt_error(-ENOEXEC, "kernel %s: the compiler's output is not a kernel: %s",
+				j->name, err);
+	for (i = 0; i < img.count; i++) {
+		end = (uint64_t)img.seg[i].vaddr + img.seg[i].memsz;
+		lo = img.seg[i].vaddr < lo ? img.seg[i].vaddr : lo;
+		hi = end > hi ? end : hi;
+	}
+	if (lo < slot)
+		return tt_error(-ENOEXEC, "kernel %s: linked at 0x%x, below its slot at 0x%x (wrong linker script?)",
+				j->name, lo, slot);
+	if (hi - slot > TT_L1_KERNEL_SLOT_SIZE)
+		return tt_error(-EFBIG, "kernel %s needs %llu bytes, the slot holds %u",
+				j->name, (unsigned long long)(hi - slot),
+				TT_L1_KERNEL_SLOT_SIZE);
+	if (img.entry != slot)
+		return tt_error(-ENOEXEC, "kernel %s: entry point 0x%x is not the start of its slot 0x%x",
+				j->name, img.entry, slot);
+	b = calloc(1, sizeof(*b) + (size_t)(hi - slot));
+	if (!b)
+		return tt_error(-ENOMEM, "out of memory loading kernel %s",
+				j->name);
+	image = (uint8_t *)(b + 1);
+	for (i = 0; i < img.count; i++)
+		if (img.seg[i].filesz)
+			memcpy(image + (img.seg[i].vaddr - slot),
+			       img.seg[i].file_data, img.seg[i].filesz);
+	memcpy(b->hash, j->key, sizeof(b->hash));
+	b->proc = j->o->proc;
+	b->load_addr = b->entry = slot;
+	b->image = image;
+	b->image_len = (size_t)(hi - slot);
+	b->refs = 1;
+	*out = b;
+	return 0;
+}
+
+/* ---- the request ---- */
+
+static bool is_identifier(const char *s)
+{
+	size_t i;
+
+	if (!s || !(*s == '_' || (*s >= 'a' && *s <= 'z') ||
+		    (*s >= 'A' && *s <= 'Z')))
+		return false;
+	for (i = 1; s[i]; i++)
+		if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') ||
+		      (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (s[i] >= '0' && s[i] <= '9')))
+			return false;
+	return true;
+}
+
+/* Names the runtime defines itself for a kernel on proc. */
+static bool reserved(const char *name, enum tt_kproc proc)
+{
+	static const char *const all[] = {
+		"TT_KERNEL_PROC", "COMPILE_FOR_BRISC", "COMPILE_FOR_NCRISC",
+		"COMPILE_FOR_TRISC", "NOC_INDEX", "KERNEL_COMPILE_TIME_ARGS",
+		"KERNEL_COMPILE_TIME_ARG_COUNT",
+	};
+	static const char *const compute[] = {
+		"MATH_FIDELITY", "DST_ACCUM_MODE", "APPROX", "DST_SYNC_FULL",
+	};
+	unsigned i;
+
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(name, all[i]))
+			return true;
+	for (i = 0; proc == TT_KPROC_COMPUTE &&
+		    i < sizeof(compute) / sizeof(compute[0]);
+	     i++)
+		if (!strcmp(name, compute[i]))
+			return true;
+	return false;
+}
+
+static int check_define(const struct kjob *j, unsigned i)
+{
+	const struct tt_kdefine *d = &j->o->defines[i];
+	unsigned k;
+
+	if (!is_identifier(d->name) || strlen(d->name) > DEFINE_NAME_MAX)
+		return tt_error(-EINVAL, "kernel %s: define %u name '%s' is not a C identifier of at most %u characters",
+				j->name, i, d->name ? d->name : "(null)",
+				DEFINE_NAME_MAX);
+	if (reserved(d->name, j->o->proc))
+		return tt_error(-EINVAL, "kernel %s: define %s is set by the runtime and cannot be given",
+				j->name, d->name);
+	for (k = 0; k < i; k++)
+		if (!strcmp(j->o->defines[k].name, d->name))
+			return tt_error(-EINVAL, "kernel %s: define %s is given twice (%u and %u)",
+					j->name, d->name, k, i);
+	if (d->value && (strlen(d->value) > DEFINE_VALUE_MAX ||
+			 strpbrk(d->value, "\n\r")))
+		return tt_error(-EINVAL, "kernel %s: define %s: value '%.64s' has a line break or more than %u characters",
+				j->name, d->name, d->value, DEFINE_VALUE_MAX);
+	return 0;
+}
+
+static bool opt_level_ok(const char *l)
+{
+	static const char *const ok[] = { "O0", "O1", "O2", "O3", "Os" };
+	unsigned i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (!strcmp(l, ok[i]))
+			return true;
+	return false;
+}
+
+static int check_opts(const struct kjob *j)
+{
+	const struct tt_kbuild_opts *o = j->o;
+	unsigned i;
+	int ret;
+
+	if (o->noc > 1)
+		return tt_error(-EINVAL, "kernel %s: NOC %u is not 0 or 1",
+				j->name, o->noc);
+	if (o->proc == TT_KPROC_COMPUTE &&
+	    (o->math_fidelity == 1 || o->math_fidelity > 4))
+		return tt_error(-EINVAL, "kernel %s: math fidelity %u is not one of 0 (LoFi), 2 (HiFi2), 3 (HiFi3), 4 (HiFi4)",
+				j->name, o->math_fidelity);
+	if (o->opt_level && !opt_level_ok(o->opt_level))
+		return tt_error(-EINVAL, "kernel %s: optimisation level '%.16s' is not one of O0, O1, O2, O3, Os",
+				j->name, o->opt_level);
+	if (o->ct_arg_count > CT_ARGS_MAX || (o->ct_arg_count && !o->ct_args))
+		return tt_error(-EINVAL, "kernel %s: %u compile-time arguments%s (at most %u)",
+				j->name, o->ct_arg_count,
+				o->ct_args ? "" : " but no array", CT_ARGS_MAX);
+	if (o->define_count > DEFINES_MAX || (o->define_count && !o->defines))
+		return tt_error(-EINVAL, "kernel %s: %u defines%s (at most %u)",
+				j->name, o->define_count,
+				o->defines ? "" : " but no array", DEFINES_MAX);
+	for (i = 0; i < o->define_count; i++) {
+		ret = check_define(j, i);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The source text and the kernel's name for messages. */
+static int read_source(struct kjob *j)
+{
+	const struct tt_kbuild_opts *o = j->o;
+	char hex[TT_SHA256_HEX_LEN + 1];
+	int ret;
+
+	if (!o->path == !o->source)
+		return tt_error(-EINVAL, "kernel %s: give exactly one of a file and a source text",
+				j->name);
+	if (o->source) {
+		j->src = (const uint8_t *)o->source;
+		j->src_len = o->source_len ? o->source_len : strlen(o->source);
+	} else {
+		snprintf(j->name, sizeof(j->name), "%s", o->name ? o->name : o->path);
+		if (!realpath(o->path, j->src_path))
+			return tt_error(-errno, "kernel %s: %s", j->name,
+					strerror(errno));
+		ret = tt_kcache_read_file(j->src_path, TT_KCACHE_FILE_MAX,
+					  &j->src_buf, &j->src_len);
+		if (ret)
+			return tt_error(ret, "kernel %s: cannot read %s: %s",
+					j->name, j->src_path, strerror(-ret));
+		j->src = j->src_buf;
+	}
+	tt_sha256(j->src, j->src_len, j->src_hash);
+	if (o->source) {
+		tt_sha256_hex(j->src_hash, hex);
+		snprintf(j->name, sizeof(j->name), o->name ? "%s" : "<source %.12s>",
+			 o->name ? o->name : hex);
+	}
+	return 0;
+}
+
+/* ---- arguments and key ---- */
+
+static __attribute__((format(printf, 2, 3))) int add_arg(char **v,
+							   const char *fmt,
+							   ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(v, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		*v = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+#define PRE(...)                                                        \
+	do {                                                            \
+		if (!ret)                                               \
+			ret = add_arg(&j->pre[j->npre++], __VA_ARGS__); \
+	} while (0)
+
+/* -DKERNEL_COMPILE_TIME_ARGS=a,b,c */
+static int ct_args_define(struct kjob *j)
+{
+	const struct tt_kbuild_opts *o = j->o;
+	size_t cap = 40 + 11 * (size_t)o->ct_arg_count, n;
+	char *s = malloc(cap);
+	unsigned i;
+
+	if (!s)
+		return -ENOMEM;
+	n = (size_t)snprintf(s, cap, "-DKERNEL_COMPILE_TIME_ARGS=");
+	for (i = 0; i < o->ct_arg_count; i++)
+		n += (size_t)snprintf(s + n, cap - n, "%s%u", i ? "," : "",
+				      o->ct_args[i]);
+	j->pre[j->npre++] = s;
+	return 0;
+}
+
+static int make_args(struct kjob *j)
+{
+	static const char *const fixed[] = {
+		"-march=rv32im", "-mabi=ilp32", "-mcmodel=medlow",
+		/* Nothing is addressed through gp (no start-up code sets
+		 * it), a hart faults on misaligned accesses, and address 0
+		 * is L1: as for the firmware (firmware/cross/rv32im.ini). */
+		"-mno-relax", "-msmall-data-limit=0", "-mstrict-align",
+		"-fno-delete-null-pointer-checks",
+		"-ffreestanding", "-nostdlib", "-nostartfiles", "-static",
+		"-fno-common", "-fno-pic",
+		/* Keep memset/memcpy loops from becoming calls. */
+		"-fno-tree-loop-distribute-patterns",
+		"-ffunction-sections", "-fdata-sections", "-Wall",
+	};
+	static const char *const proc_define[] = {
+		"-DCOMPILE_FOR_BRISC", "-DCOMPILE_FOR_NCRISC",
+		"-DCOMPILE_FOR_TRISC",
+	};
+	const struct tt_kbuild_opts *o = j->o;
+	unsigned i;
+	int ret = 0;
+
+	PRE("-%s", o->opt_level ? o->opt_level : "O2");
+	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		PRE("%s", fixed[i]);
+	PRE("-I%s", j->sdk.include_dir);
+	PRE("-DTT_KERNEL_PROC=%u", (unsigned)o->proc);
+	PRE("%s", proc_define[o->proc]);
+	PRE("-DNOC_INDEX=%u", o->noc);
+	if (!ret && o->ct_arg_count)
+		ret = ct_args_define(j);
+	PRE("-DKERNEL_COMPILE_TIME_ARG_COUNT=%u", o->ct_arg_count);
+	if (o->proc == TT_KPROC_COMPUTE) {
+		PRE("-DMATH_FIDELITY=%u", o->math_fidelity);
+		PRE("-DDST_ACCUM_MODE=%d", o->fp32_dest_acc);
+		PRE("-DAPPROX=%d", o->math_approx);
+		PRE("-DDST_SYNC_FULL=%d", o->dst_full_sync);
+	}
+	for (i = 0; i < o->define_count; i++) {
+		if (o->defines[i].value)
+			PRE("-D%s=%s", o->defines[i].name, o->defines[i].value);
+		else
+			PRE("-D%s", o->defines[i].name);
+	}
+	PRE("-T%s/%s", j->sdk.ld_dir, tt_ksdk_ld_script(o->proc));
+	PRE("-Wl,-u,_start");
+	PRE("-Wl,--no-warn-rwx-segments");
+	PRE("-Wl,--no-relax");
+	PRE("-Wl,--gc-sections");
+	PRE("-Wl,--build-id=none");
+	if (!ret) {
+		ret = add_arg(&j->post[0], "-L%s", j->sdk.lib_dir);
+		j->npost = 1;
+	}
+	if (!ret) {
+		ret = add_arg(&j->post[1], "-l%s", TT_KSDK_LIB_NAME);
+		j->npost = 2;
+	}
+	if (!ret) {
+		ret = add_arg(&j->post[2], "-lgcc");
+		j->npost = 3;
+	}
+	return ret ? tt_error(ret, "out of memory building kernel %s", j->name)
+		   : 0;
+}
+
+static void make_key(struct kjob *j)
+{
+	struct tt_sha256 s;
+	uint8_t n[8];
+	unsigned i;
+
+	tt_sha256_init(&s);
+	tt_sha256_update(&s, "tt-kbuild 1", 12);
+	tt_sha256_update(&s, j->tc.id, sizeof(j->tc.id));
+	tt_sha256_update(&s, j->sdk.hash, sizeof(j->sdk.hash));
+	for (i = 0; i < j->npre; i++)
+		tt_sha256_update(&s, j->pre[i], strlen(j->pre[i]) + 1);
+	tt_sha256_update(&s, "|", 2);
+	for (i = 0; i < j->npost; i++)
+		tt_sha256_update(&s, j->post[i], strlen(j->post[i]) + 1);
+	/* A file kernel's includes are found next to it: its place matters
+	 * as much as its text. */
+	if (j->o->path)
+		tt_sha256_update(&s, j->src_path, strlen(j->src_path) + 1);
+	else
+		tt_sha256_update(&s, "", 1);
+	for (i = 0; i < 8; i++)
+		n[i] = (uint8_t)((uint64_t)j->src_len >> (8 * i));
+	tt_sha256_update(&s, n, sizeof(n));
+	tt_sha256_update(&s, j->src, j->src_len);
+	tt_sha256_final(&s, j->key);
+}
+
+/* ---- caches ---- */
+
+static bool find_in_memory(const struct kjob *j, struct tt_kbinary **out)
+{
+	struct tt_kbinary *b = tt_kcache_mem_get(j->key);
+
+	if (b && tt_kdeps_current(b->deps)) {
+		__atomic_add_fetch(&stat_mem, 1, __ATOMIC_RELAXED);
+		*out = b;
+		return true;
+	}
+	tt_kbinary_put(b);
+	return false;
+}
+
+static bool find_on_disk(const struct kjob *j, const struct tt_kcache_dir *dir,
+			 struct tt_kbinary **out)
+{
+	struct tt_kbinary *b = NULL;
+	struct tt_kdeps *deps;
+	uint8_t *elf;
+	size_t len;
+
+	if (!dir->persistent ||
+	    tt_kcache_disk_load(dir->path, j->key, &elf, &len, &deps))
+		return false;
+	make_binary(j, elf, len, &b);
+	free(elf);
+	if (!b) {
+		tt_kdeps_free(deps);
+		return false; /* a damaged entry: rebuild it */
+	}
+	b->deps = deps;
+	tt_kcache_mem_put(b);
+	__atomic_add_fetch(&stat_disk, 1, __ATOMIC_RELAXED);
+	*out = b;
+	return true;
+}
+
+/* ---- building ---- */
+
+/* The file the compiler reads: a file kernel in place (its includes and
+ * messages refer to where it is), a source text as <dir>/<hash>.c so the
+ * compiler's messages name a stable file. */
+static int source_file(struct kjob *j, const char *dir, char *path,
+		       size_t len)
+{
+	char hex[TT_SHA256_HEX_LEN + 1];
+	uint8_t *old = NULL;
+	size_t old_len;
+	int ret;
+
+	if (j->o->path) {
+		snprintf(path, len, "%s", j->src_path);
+		return 0;
+	}
+	tt_sha256_hex(j->src_hash, hex);
+	snprintf(path, len, "%s/%s.c", dir, hex);
+	if (!tt_kcache_read_file(path, TT_KCACHE_FILE_MAX, &old, &old_len) &&
+	    old_len == j->src_len && !memcmp(old, j->src, old_len)) {
+		free(old);
+		return 0;
+	}
+	free(old);
+	ret = tt_kcache_write_file(path, j->src, j->src_len);
+	return ret ? tt_error(ret, "kernel %s: cannot write %s: %s", j->name,
+			      path, strerror(-ret))
+		   : 0;
+}
+
+/* A failed compiler run: the slot overflowing the linker's region is a
+ * size error, anything else a compile error with the compiler's words. */
+static int compile_failed(const struct kjob *j, int status, const char *out,
+			  size_t len)
+{
+	const char *over = strstr(out, "' overflowed by ");
+	char prefix[PATH_MAX + 64];
+	size_t room, keep;
+
+	if (!WIFEXITED(status))
+		return tt_error(-ENOEXEC, "kernel %s: the compiler %s was killed by signal %d (%s)",
+				j->name, j->tc.cc, WTERMSIG(status),
+				strsignal(WTERMSIG(status)));
+	if (over)
+		return tt_error(-EFBIG, "kernel %s needs %lu bytes, the slot holds %u",
+				j->name, TT_L1_KERNEL_SLOT_SIZE +
+						 strtoul(over + 16, NULL, 10),
+				TT_L1_KERNEL_SLOT_SIZE);
+	snprintf(prefix, sizeof(prefix), "kernel %s: compilation failed:\n",
+		 j->name);
+	/* Keep the first errors, cut at a line end, and say so. */
+	room = MSG_MAX - 1 - strlen(prefix) - 48;
+	keep = len;
+	if (strlen(prefix) + 48 >= MSG_MAX)
+		keep = 0;
+	else if (len > room) {
+		for (keep = room; keep && out[keep - 1] != '\n'; keep--)
+			;
+		if (!keep) /* one huge line */
+			keep = room;
+	}
+	if (!len)
+		return tt_error(-ENOEXEC, "%sthe compiler exited with status %d and said nothing",
+				prefix, WEXITSTATUS(status));
+	return tt_error(-ENOEXEC, "%s%.*s%s", prefix, (int)keep, out,
+			keep < len ? "[... compiler output cut here]" : "");
+}
+
+/* gcc: compile and link in one run, included files in dep_tmp. */
+static int run_compiler(struct kjob *j, const char *src, const char *elf_tmp,
+			const char *dep_tmp)
+{
+	char *argv[ARGS_MAX + 16], *out;
+	unsigned n = 0, i;
+	size_t len;
+	int status, ret;
+
+	argv[n++] = j->tc.cc;
+	for (i = 0; i < j->npre; i++)
+		argv[n++] = j->pre[i];
+	argv[n++] = "-MD";
+	argv[n++] = "-MF";
+	argv[n++] = (char *)dep_tmp;
+	argv[n++] = "-MT";
+	argv[n++] = "k";
+	argv[n++] = (char *)src;
+	for (i = 0; i < j->npost; i++)
+		argv[n++] = j->post[i];
+	argv[n++] = "-o";
+	argv[n++] = (char *)elf_tmp;
+	argv[n] = NULL;
+	out = malloc(CC_OUTPUT_MAX);
+	if (!out)
+		return tt_error(-ENOMEM, "out of memory building kernel %s",
+				j->name);
+	__atomic_add_fetch(&stat_builds, 1, __ATOMIC_RELAXED);
+	ret = tt_ksdk_run(argv, out, CC_OUTPUT_MAX, &len, &status);
+	if (ret)
+		ret = tt_error(ret == -ENOENT ? -ENOENT : -ENOEXEC,
+			       "kernel %s: cannot run the compiler %s: %s",
+			       j->name, j->tc.cc, strerror(-ret));
+	else if (!WIFEXITED(status) || WEXITSTATUS(status))
+		ret = compile_failed(j, status, out, len);
+	free(out);
+	return ret;
+}
+
+static int check_ld_script(const struct kjob *j)
+{
+	char path[PATH_MAX + 32];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", j->sdk.ld_dir,
+		 tt_ksdk_ld_script(j->o->proc));
+	if (stat(path, &st) == 0)
+		return 0;
+	return tt_error(-ENOENT, "kernel %s: the kernel SDK (%s) has no linker script %s",
+			j->name, j->sdk.where, path);
+}
+
+static int build_in(struct kjob *j, const struct tt_kcache_dir *dir,
+		    struct tt_kbinary **out)
+{
+	char hex[TT_SHA256_HEX_LEN + 1], src[PATH_MAX + 80];
+	char elf_tmp[PATH_MAX + 128], dep_tmp[PATH_MAX + 128];
+	const char *skip[] = { j->sdk.include_dir, j->tc.install_dir, NULL };
+	struct tt_kdeps *deps = NULL;
+	struct tt_kbinary *b = NULL;
+	uint8_t *elf = NULL;
+	size_t len;
+	int ret;
+
+	tt_sha256_hex(j->key, hex);
+	tt_kcache_tmp_name(elf_tmp, sizeof(elf_tmp), dir->path, hex, ".elf");
+	tt_kcache_tmp_name(dep_tmp, sizeof(dep_tmp), dir->path, hex, ".d");
+	ret = source_file(j, dir->path, src, sizeof(src));
+	if (!ret)
+		ret = run_compiler(j, src, elf_tmp, dep_tmp);
+	if (!ret) {
+		ret = tt_kcache_read_file(elf_tmp, TT_KCACHE_FILE_MAX, &elf,
+					  &len);
+		if (ret)
+			tt_error(ret, "kernel %s: cannot read the compiler's output %s: %s",
+				 j->name, elf_tmp, strerror(-ret));
+	}
+	if (!ret)
+		ret = make_binary(j, elf, len, &b);
+	if (!ret)
+		ret = tt_kdeps_from_depfile(dep_tmp, src, skip, &deps);
+	if (!ret && dir->persistent)
+		tt_kcache_disk_store(dir->path, j->key, elf_tmp, elf, len, deps);
+	unlink(elf_tmp); /* gone already if stored */
+	unlink(dep_tmp);
+	free(elf);
+	if (ret) {
+		tt_kbinary_put(b);
+		return ret;
+	}
+	b->deps = deps;
+	tt_kcache_mem_put(b);
+	*out = b;
+	return 0;
+}
+
+/* From the disk cache, else compiled. */
+static int find_or_build(struct kjob *j, struct tt_kbinary **out)
+{
+	struct tt_kcache_dir dir;
+	int ret = tt_kcache_dir_open(&dir);
+
+	if (ret)
+		return ret;
+	if (!find_on_disk(j, &dir, out)) {
+		ret = check_ld_script(j);
+		if (!ret)
+			ret = build_in(j, &dir, out);
+	}
+	tt_kcache_dir_close(&dir);
+	return ret;
+}
+
+/* ---- the entry point ---- */
+
+static void job_free(struct kjob *j)
+{
+	unsigned i;
+
+	for (i = 0; i < j->npre; i++)
+		free(j->pre[i]);
+	for (i = 0; i < j->npost; i++)
+		free(j->post[i]);
+	free(j->src_buf);
+	free(j);
+}
+
+/* Prefix a message that does not name the kernel yet with its name. */
+static int name_error(const struct kjob *j, int ret)
+{
+	char msg[MSG_MAX], want[sizeof(j->name) + 8];
+
+	snprintf(msg, sizeof(msg), "%s", tt_last_error());
+	snprintf(want, sizeof(want), "kernel %s", j->name);
+	if (!strncmp(msg, want, strlen(want)))
+		return ret;
+	return tt_error(ret, "kernel %s: %s", j->name, msg);
+}
+
+int tt_kbuild(const struct tt_kbuild_opts *o, struct tt_kbinary **out)
+{
+	struct kjob *j;
+	int ret;
+
+	assert(o && out);
+	*out = NULL;
+	if (o->proc >= TT_KPROC_COUNT)
+		return tt_error(-EINVAL, "kernel %s: processor %u is not one of 0 (BRISC), 1 (NCRISC), 2 (compute)",
+				o->name ? o->name : o->path ? o->path : "(source)",
+				(unsigned)o->proc);
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return tt_error(-ENOMEM, "out of memory building a kernel");
+	j->o = o;
+	snprintf(j->name, sizeof(j->name), "%s",
+		 o->name ? o->name : o->path ? o->path : "<source>");
+	ret = read_source(j);
+	if (!ret)
+		ret = check_opts(j);
+	if (!ret)
+		ret = tt_ktoolchain_find(&j->tc);
+	if (!ret)
+		ret = tt_ksdk_find(&j->sdk);
+	if (!ret)
+		ret = make_args(j);
+	if (!ret) {
+		make_key(j);
+		if (!find_in_memory(j, out))
+			ret = find_or_build(j, out);
+	}
+	if (ret)
+		ret = name_error(j, ret);
+	job_free(j);
+	return ret;
+}

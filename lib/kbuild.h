@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Kernel compilation (internal): a kernel's C source, built at run time
+ * with the RISC-V cross compiler against the kernel SDK (firmware/include,
+ * the kernel linker scripts and runtime library), linked into the kernel
+ * slot of its processor (hw/l1.h), cached by content.
+ *
+ * The cache key is a SHA-256 of the toolchain's identity, the SDK's
+ * content, the processor, every flag, define and compile-time argument,
+ * and the source text; an entry also records the files the source
+ * included (outside the SDK) with their hashes and is used only while
+ * they are unchanged. Entries live in memory for the process and on disk
+ * in the kernel cache directory (TT_KERNEL_CACHE, else
+ * $XDG_CACHE_HOME/tt/kernels, else ~/.cache/tt/kernels).
+ */
+#ifndef TT_LIB_KBUILD_H
+#define TT_LIB_KBUILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+/* The processor a kernel runs on: its slot and its defines. Values are
+ * enum tt_tensix_hart's. */
+enum tt_kproc {
+	TT_KPROC_BRISC = 0, /* data movement, RISCV_0 */
+	TT_KPROC_NCRISC = 1, /* data movement, RISCV_1 */
+	TT_KPROC_COMPUTE = 2, /* compute (unpack, math, pack) */
+	TT_KPROC_COUNT
+};
+
+/* Limits of a request (TT-Metal has none; these keep the compiler's
+ * command line sane). */
+#define TT_KBUILD_CT_ARGS_MAX 1024u
+#define TT_KBUILD_DEFINES_MAX 256u
+#define TT_KBUILD_DEFINE_NAME_MAX 128u
+#define TT_KBUILD_DEFINE_VALUE_MAX 4096u
+
+struct tt_kdefine {
+	const char *name; /* a C identifier */
+	const char *value; /* NULL: defined as 1 */
+};
+
+struct tt_kbuild_opts {
+	enum tt_kproc proc;
+	/* Exactly one of path and source: a file (resolved by the caller to
+	 * a path that exists), or the source text itself. */
+	const char *path;
+	const char *source;
+	size_t source_len; /* 0: source is NUL-terminated */
+	/* The kernel in messages; NULL: the path, or "<source HASH>". */
+	const char *name;
+	const uint32_t *ct_args; /* compile-time arguments */
+	unsigned ct_arg_count;
+	const struct tt_kdefine *defines;
+	unsigned define_count;
+	unsigned noc; /* 0 or 1: NOC_INDEX */
+	/* Compute kernels only. */
+	unsigned math_fidelity; /* 0 LoFi, 2 HiFi2, 3 HiFi3, 4 HiFi4 */
+	bool fp32_dest_acc;
+	bool math_approx;
+	bool dst_full_sync;
+	/* "O0".."O3", "Os"; NULL = "O2". */
+	const char *opt_level;
+};
+
+struct tt_kdeps;
+
+/* A built kernel: an image to copy to L1 at load_addr (its slot). Shared
+ * and reference-counted: tt_kbinary_put() when done. */
+struct tt_kbinary {
+	uint8_t hash[32]; /* cache key: same hash, same image */
+	enum tt_kproc proc;
+	uint32_t load_addr; /* TT_L1_KERNEL_SLOT(proc) */
+	uint32_t entry; /* == load_addr */
+	const uint8_t *image; /* image_len bytes, zeros for .bss */
+	size_t image_len;
+	unsigned refs;
+	/* Files included outside the SDK (kcache.h); the binary is valid
+	 * only while they are unchanged. NULL if none. */
+	struct tt_kdeps *deps;
+};
+
+/*
+ * Build (or find in the cache) the kernel o describes. On failure returns
+ * a negative errno with tt_last_error() set; a compile error gives
+ * -ENOEXEC and a message that starts with the kernel's name and contains
+ * the compiler's "file:line: error: ..." lines.
+ */
+TT_HIDDEN int tt_kbuild(const struct tt_kbuild_opts *o,
+			struct tt_kbinary **out);
+
+TT_HIDDEN void tt_kbinary_get(struct tt_kbinary *b);
+TT_HIDDEN void tt_kbinary_put(struct tt_kbinary *b);
+
+/* How tt_kbuild() calls were served, since the process started. */
+struct tt_kbuild_stats {
+	unsigned long mem_hits; /* found in memory */
+	unsigned long disk_hits; /* found in the cache directory */
+	unsigned long builds; /* compiled (successfully or not) */
+};
+
+TT_HIDDEN void tt_kbuild_get_stats(struct tt_kbuild_stats *s);
+
+/* Tests: forget the memory cache and the SDK and compiler identities, as
+ * a new process would (the disk cache stays). */
+TT_HIDDEN void tt_kbuild_reset(void);
+
+#endif /* TT_LIB_KBUILD_H */

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Kernel print rings (hw/l1.h struct tt_print_ring), host side: copying
+ * kernels' DPRINT output to the host log, one line at a time, each line
+ * prefixed with the device, core and processor it came from.
+ *
+ * Printing is on when TT_DPRINT is set to anything but "0" (TT-Metal's
+ * TT_METAL_DPRINT_CORES plays that part there); output goes to stderr, or
+ * to the file TT_DPRINT_FILE names (appended). Kernels' error reports go
+ * through the same rings and are read whether printing is on or not.
+ */
+#ifndef TT_LIB_KPRINT_H
+#define TT_LIB_KPRINT_H
+
+#include "launch.h"
+
+TT_HIDDEN bool tt_kprint_enabled(void);
+/* CB misuse checks in kernels: TT_CB_CHECKS set to anything but "0". */
+TT_HIDDEN bool tt_kprint_cb_checks(void);
+
+/* Copy the complete lines waiting in the rings of l's harts to the log. */
+TT_HIDDEN void tt_kprint_drain(struct tt_device *dev,
+			       const struct tt_launch *l);
+
+/* The unread text of one hart's ring (at most len - 1 bytes, the latest
+ * ones, NUL-terminated; "" if none or unreadable). */
+TT_HIDDEN void tt_kprint_peek(struct tt_device *dev, struct tt_xy core,
+			      unsigned hart, char *buf, size_t len);
+
+/* "BRISC", "NCRISC", "COMPUTE". */
+TT_HIDDEN const char *tt_kprint_hart_name(unsigned hart);
+
+#endif /* TT_LIB_KPRINT_H */

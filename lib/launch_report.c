@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "launch_report.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kprint.h"
+#include "runtime.h"
+#include "tt/hart.h"
+#include "tt/noc.h"
+
+/* A report grows line by line; tt_last_error() gets as much as fits and
+ * the whole of it also goes to stderr when it does not. */
+struct report {
+	char text[4096];
+	size_t len;
+	unsigned lines;
+	bool truncated;
+};
+
+static void __attribute__((format(printf, 2, 3)))
+add(struct report *r, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (r->len >= sizeof(r->text) - 1) {
+		r->truncated = true;
+		return;
+	}
+	va_start(ap, fmt);
+	n = vsnprintf(r->text + r->len, sizeof(r->text) - r->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(r->text) - r->len) {
+		r->len = sizeof(r->text) - 1;
+		r->truncated = true;
+	} else {
+		r->len += (size_t)n;
+	}
+}
+
+static int finish(struct report *r, int code)
+{
+	if (r->truncated)
+		fprintf(stderr, "%s\n", r->text);
+	return tt_error(code, "%s", r->text);
+}
+
+static void waypoint_str(uint32_t w, char out[5])
+{
+	for (int i = 0; i < 4; i++) {
+		char ch = (char)(w >> (8 * i));
+
+		out[i] = ch >= 0x20 && ch < 0x7F ? ch : '.';
+	}
+	out[4] = 0;
+	if (!w)
+		strcpy(out, "none");
+}
+
+/* One line on a kernel: where, what, and its last words. */
+static void describe(struct tt_device *dev, struct report *r,
+		     const struct tt_launch_core *c, unsigned h,
+		     const struct tt_hart_status *st)
+{
+	const struct tt_launch_hart *k = &c->hart[h];
+	char wp[5], last[160];
+	uint32_t w = 0;
+
+	tt_noc_read32(dev, 0, c->noc.x, c->noc.y,
+		      TT_L1_MAILBOX_ADDR(h) + offsetof(struct tt_mailbox,
+						       waypoint),
+		      &w);
+	waypoint_str(w, wp);
+	tt_kprint_peek(dev, c->noc, h, last, sizeof(last));
+	add(r, "\n  core (%u,%u) [NOC (%u,%u)] %s kernel '%s' (id %u): ",
+	    c->logical.x, c->logical.y, c->noc.x, c->noc.y,
+	    tt_kprint_hart_name(h), k->name ? k->name : "?", k->kernel_id);
+	if (st->fault)
+		add(r, "%s at pc 0x%x (address 0x%x)", st->fault_name,
+		    st->fault_pc, st->fault_addr);
+	else
+		add(r, "%s at pc 0x%x", st->state_name, st->pc);
+	add(r, ", waypoint %s", wp);
+	if (last[0])
+		add(r, "; it said: \"%s\"", last);
+	r->lines++;
+}
+
+int tt_launch_report_faults(struct tt_device *dev, const struct tt_launch *l)
+{
+	struct report r = { .len = 0 };
+
+	for (unsigned i = 0; i < l->ncores; i++) {
+		const struct tt_launch_core *c = &l->cores[i];
+
+		for (unsigned h = 0; h < TT_TENSIX_HARTS; h++) {
+			struct tt_hart_status st;
+
+			if (!c->hart[h].bin ||
+			    tt_hart_status(dev, c->noc, h, &st) ||
+			    st.state != TT_HART_STATE_HALTED)
+				continue;
+			if (!r.lines)
+				add(&r, "%s: program failed: a kernel halted",
+				    dev->name);
+			describe(dev, &r, c, h, &st);
+		}
+	}
+	if (!r.lines)
+		return 0;
+	add(&r, "\n  (the cores stay halted until tt_device_reset())");
+	return finish(&r, -EFAULT);
+}
+
+static bool hart_done(struct tt_device *dev, const struct tt_launch_core *c,
+		      unsigned h)
+{
+	struct tt_core_state *cs = tt_runtime_core(dev->runtime, c->noc);
+	uint32_t done;
+
+	if (!cs || tt_noc_read32(dev, 0, c->noc.x, c->noc.y,
+				 TT_L1_MAILBOX_ADDR(h) +
+					 offsetof(struct tt_mailbox, done.seq),
+				 &done))
+		return false;
+	return done == cs->next_seq[h] - 1;
+}
+
+int tt_launch_report_hang(struct tt_device *dev, const struct tt_launch *l,
+			  unsigned timeout_ms)
+{
+	struct report r = { .len = 0 };
+	unsigned stuck = 0;
+
+	add(&r, "%s: program did not finish within %u ms; still running:",
+	    dev->name, timeout_ms);
+	for (unsigned i = 0; i < l->ncores; i++) {
+		const struct tt_launch_core *c = &l->cores[i];
+
+		for (unsigned h = 0; h < TT_TENSIX_HARTS; h++) {
+			struct tt_hart_status st;
+
+			if (!c->hart[h].bin || hart_done(dev, c, h))
+				continue;
+			stuck++;
+			if (tt_hart_status(dev, c->noc, h, &st))
+				memset(&st, 0, sizeof(st));
+			if (!st.state_name)
+				st.state_name = "unknown";
+			describe(dev, &r, c, h, &st);
+		}
+	}
+	add(&r, "\n  %u kernel(s) did not finish", stuck);
+	return finish(&r, -ETIMEDOUT);
+}

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cq.h"
+#include "launch.h"
+
+static struct tt_runtime *runtime_new(struct tt_device *dev)
+{
+	struct tt_runtime *rt = calloc(1, sizeof(*rt));
+	struct tt_xy first;
+
+	if (!rt)
+		return NULL;
+	rt->grid_x = dev->info.grid_x;
+	rt->grid_y = dev->info.grid_y;
+	rt->cores = calloc((size_t)rt->grid_x * rt->grid_y,
+			   sizeof(*rt->cores));
+	if (!rt->cores || tt_device_tensix_core(dev, 0, &first)) {
+		free(rt->cores);
+		free(rt);
+		return NULL;
+	}
+	rt->counter_core = first;
+	rt->reset_gen = dev->reset_gen;
+	pthread_mutex_init(&rt->lock, NULL);
+	pthread_mutex_init(&rt->cq_lock, NULL);
+	return rt;
+}
+
+struct tt_runtime *tt_runtime_get(struct tt_device *dev)
+{
+	/* Created under the device lock: two threads may start the first
+	 * program at once. */
+	pthread_mutex_lock(&dev->lock);
+	if (!dev->runtime)
+		dev->runtime = runtime_new(dev);
+	pthread_mutex_unlock(&dev->lock);
+	if (!dev->runtime)
+		tt_error(-ENOMEM, "%s: out of memory for the program runtime",
+			 dev->name);
+	return dev->runtime;
+}
+
+struct tt_core_state *tt_runtime_core(struct tt_runtime *rt, struct tt_xy noc)
+{
+	if (noc.x >= rt->grid_x || noc.y >= rt->grid_y)
+		return NULL;
+	return &rt->cores[noc.y * rt->grid_x + noc.x];
+}
+
+void tt_runtime_forget(struct tt_runtime *rt)
+{
+	memset(rt->cores, 0,
+	       (size_t)rt->grid_x * rt->grid_y * sizeof(*rt->cores));
+}
+
+void tt_runtime_destroy(struct tt_device *dev)
+{
+	struct tt_runtime *rt = dev->runtime;
+
+	if (!rt)
+		return;
+	tt_cq_destroy_all(dev);
+	pthread_mutex_destroy(&rt->cq_lock);
+	pthread_mutex_destroy(&rt->lock);
+	free(rt->cores);
+	free(rt);
+	dev->runtime = NULL;
+}

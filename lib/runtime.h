@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * What libtt knows about the program state of a device's cores (internal):
+ * which kernel binary each slot holds, whether the bank table is there,
+ * the next launch sequence number of each hart. Valid for one chip reset
+ * generation; a reset (or anything that makes it doubtful) clears it.
+ */
+#ifndef TT_LIB_RUNTIME_H
+#define TT_LIB_RUNTIME_H
+
+#include "hw/hart.h"
+#include "internal.h"
+#include "launch.h"
+
+struct tt_core_state {
+	uint8_t slot_hash[TT_TENSIX_HARTS][32]; /* all zero: unknown */
+	bool banks; /* bank table written */
+	bool seq_known;
+	uint32_t next_seq[TT_TENSIX_HARTS]; /* launch.seq to write next */
+};
+
+/* The program a device runs now (one at a time), started by a queue and
+ * not yet waited for. */
+struct tt_inflight {
+	bool active;
+	struct tt_launch launch;
+	struct tt_launch_core *cores; /* owned */
+	struct tt_command_queue *cq;
+	uint64_t seq; /* its command number on cq */
+};
+
+struct tt_runtime {
+	pthread_mutex_t lock; /* one launch at a time per device */
+	/* Command queues (cq.c): created on first use; cq_lock serialises
+	 * every queue operation of the device. */
+	pthread_mutex_t cq_lock;
+	struct tt_command_queue *cqs[2];
+	struct tt_inflight inflight;
+	uint32_t reset_gen; /* dev->reset_gen the state is valid for */
+	unsigned grid_x, grid_y;
+	struct tt_core_state *cores; /* grid_x * grid_y, by NOC 0 (x, y) */
+	struct tt_xy counter_core; /* holds the completion counter */
+};
+
+/* The device's runtime state, created on first use; NULL (message set)
+ * if out of memory. */
+TT_HIDDEN struct tt_runtime *tt_runtime_get(struct tt_device *dev);
+
+/* State of the core at NOC 0 (x, y). */
+TT_HIDDEN struct tt_core_state *tt_runtime_core(struct tt_runtime *rt,
+						struct tt_xy noc);
+
+/* Drop everything known (binaries, sequence numbers). */
+TT_HIDDEN void tt_runtime_forget(struct tt_runtime *rt);
+
+#endif /* TT_LIB_RUNTIME_H */

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * dispatch_latency: enqueue + finish of an empty program (an empty kernel
+ * on each processor of its cores), on one core and on the whole grid, in
+ * microseconds, on the in-process model. The median of many runs, after
+ * a warm-up that builds the kernels and uploads them once.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "tt.h"
+
+#define RUNS 2000
+
+static const char *const empty = "void kernel_main(void) {}\n";
+
+static double now_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int die(const char *what)
+{
+	fprintf(stderr, "bench-dispatch: %s: %s\n", what, tt_last_error());
+	exit(1);
+}
+
+static tt_program *empty_program(const struct tt_core_range_set *cores)
+{
+	struct tt_kernel_config dm0 = tt_data_movement_config(TT_RISCV_0);
+	struct tt_kernel_config dm1 = tt_data_movement_config(TT_RISCV_1);
+	struct tt_kernel_config comp = tt_compute_config();
+	tt_kernel_handle k;
+	tt_program *p;
+
+	if (tt_create_program(&p) ||
+	    tt_create_kernel_from_string(p, empty, cores, &dm0, &k) ||
+	    tt_create_kernel_from_string(p, empty, cores, &dm1, &k) ||
+	    tt_create_kernel_from_string(p, empty, cores, &comp, &k))
+		die("program");
+	return p;
+}
+
+static double median_us(tt_command_queue *cq, tt_program *p)
+{
+	static double t[RUNS];
+
+	for (int i = 0; i < 20; i++)
+		if (tt_enqueue_program(cq, p, false) || tt_finish(cq))
+			die("warm-up");
+	for (int i = 0; i < RUNS; i++) {
+		double t0 = now_us();
+
+		if (tt_enqueue_program(cq, p, false) || tt_finish(cq))
+			die("run");
+		t[i] = now_us() - t0;
+	}
+	qsort(t, RUNS, sizeof(t[0]), cmp);
+	return t[RUNS / 2];
+}
+
+int main(void)
+{
+	struct tt_core_range_set one = tt_core_range_set_of_core(0, 0), grid;
+	tt_command_queue *cq;
+	tt_program *p1, *pg;
+	unsigned w, h;
+	tt_device *dev;
+
+	if (tt_device_open(0, &dev) || tt_device_command_queue(dev, 0, &cq) ||
+	    tt_device_logical_grid(dev, &w, &h))
+		die("device");
+	grid = tt_core_range_set_of_range(0, 0, w - 1, h - 1);
+	p1 = empty_program(&one);
+	pg = empty_program(&grid);
+	printf("BENCH name=dispatch_latency_1core value=%.1f unit=us\n",
+	       median_us(cq, p1));
+	printf("BENCH name=dispatch_latency_grid value=%.1f unit=us\n",
+	       median_us(cq, pg));
+	tt_program_free(p1);
+	tt_program_free(pg);
+	tt_device_close(dev);
+	return 0;
+}

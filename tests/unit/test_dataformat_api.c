@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The public data-format API (tt/dataformat.h): the wrappers reach the
+ * shared implementation (common/dataformat.h, tested in depth by
+ * test_dataformat.c) and add messages naming formats and sizes.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tt.h"
+
+static void test_enum_and_sizes(void **state)
+{
+	(void)state;
+	assert_int_equal(TT_FLOAT16_B, 5);
+	assert_int_equal(TT_BFP8_B, 6);
+	assert_int_equal(TT_UINT8, 30);
+	assert_int_equal(tt_tile_size(TT_FLOAT32), 4096);
+	assert_int_equal(tt_tile_size(TT_FLOAT16_B), 2048);
+	assert_int_equal(tt_tile_size(TT_BFP8_B), 1088);
+	assert_int_equal(tt_tile_size(TT_BFP4_B), 576);
+	assert_int_equal(tt_tile_size(TT_BFP2_B), 320);
+	assert_int_equal(tt_tile_size(TT_UINT8), 1024);
+	assert_int_equal(tt_tile_size(TT_INVALID), 0);
+	assert_int_equal(tt_tile_size((enum tt_data_format)4), 0);
+	assert_int_equal(tt_data_format_elem_size(TT_INT32), 4);
+	assert_int_equal(tt_data_format_elem_size(TT_BFP8_B), 0);
+	assert_true(tt_data_format_is_block(TT_BFP4_B));
+	assert_false(tt_data_format_is_block(TT_FLOAT16));
+}
+
+static void test_names(void **state)
+{
+	enum tt_data_format f = TT_INVALID;
+
+	(void)state;
+	assert_string_equal(tt_data_format_name(TT_FLOAT16_B), "Float16_b");
+	assert_string_equal(tt_data_format_name((enum tt_data_format)99),
+			    "Invalid");
+	assert_int_equal(tt_data_format_parse("bfloat16", &f), 0);
+	assert_int_equal(f, TT_FLOAT16_B);
+	assert_int_equal(tt_data_format_parse("BFP8_B", &f), 0);
+	assert_int_equal(f, TT_BFP8_B);
+	f = TT_FLOAT32;
+	assert_int_equal(tt_data_format_parse("float64", &f), -EINVAL);
+	assert_string_equal(tt_last_error(), "unknown data format \"float64\"");
+	assert_int_equal(f, TT_FLOAT32);
+	assert_int_equal(tt_data_format_parse(NULL, &f), -EINVAL);
+	assert_int_equal(tt_data_format_parse("Invalid", &f), -EINVAL);
+}
+
+static void test_scalars(void **state)
+{
+	(void)state;
+	assert_int_equal(tt_float_to_bf16(1.0f), 0x3F80);
+	/* 1 + 2^-8 is a tie: rounds to even (down); truncation too. */
+	assert_int_equal(tt_float_to_bf16(1.00390625f), 0x3F80);
+	assert_int_equal(tt_float_to_bf16(1.01171875f), 0x3F82);
+	assert_int_equal(tt_float_to_bf16_trunc(1.01171875f), 0x3F81);
+	assert_true(tt_bf16_to_float(0xC000) == -2.0f);
+	assert_int_equal(tt_float_to_f16(1.0f), 0x3C00);
+	assert_true(tt_f16_to_float(0x3C00) == 1.0f);
+	assert_int_equal(tt_float_to_bf16(NAN), 0x7FC0);
+}
+
+static void test_convert(void **state)
+{
+	float in[5] = { 0.5f, -1.0f, 3.0f, 1e30f, -0.0f }, back[5];
+	uint16_t bf[5];
+
+	(void)state;
+	assert_int_equal(tt_convert(TT_FLOAT16_B, bf, sizeof(bf), TT_FLOAT32,
+				    in, sizeof(in), 5), 0);
+	assert_int_equal(bf[0], 0x3F00);
+	assert_int_equal(tt_convert(TT_FLOAT32, back, sizeof(back),
+				    TT_FLOAT16_B, bf, sizeof(bf), 5), 0);
+	assert_true(back[2] == 3.0f);
+	assert_int_equal(tt_convert(TT_FLOAT16_B, bf, 8, TT_FLOAT32, in,
+				    sizeof(in), 5), -ENOBUFS);
+	assert_string_equal(tt_last_error(),
+			    "convert 5 elements from Float32 (0, 20 bytes) to Float16_b (5, 8 bytes): a buffer length is too small");
+	assert_int_equal(tt_convert(TT_BFP8_B, bf, sizeof(bf), TT_FLOAT32, in,
+				    sizeof(in), 5), -EINVAL);
+	assert_non_null(strstr(tt_last_error(), "to Bfp8_b (6,"));
+	assert_int_equal(tt_convert(TT_BFP8, bf, sizeof(bf), TT_FLOAT32, in,
+				    sizeof(in), 5), -ENOTSUP);
+	assert_non_null(strstr(tt_last_error(),
+			       "to Bfp8 (2, 10 bytes): format not supported"));
+}
+
+static void test_tilize_roundtrip(void **state)
+{
+	/* 40 x 50 uint16: padded to 64 x 64, 4 tiles. */
+	static uint16_t m[40 * 50], back[40 * 50], tiles[64 * 64];
+	uint16_t pad = 0xABCD;
+	size_t bytes = 0;
+
+	(void)state;
+	for (size_t i = 0; i < 40 * 50; i++)
+		m[i] = (uint16_t)(i * 7);
+	assert_int_equal(tt_tiled_size(TT_FLOAT16_B, 40, 50, &bytes), 0);
+	assert_int_equal(bytes, 4 * 2048);
+	assert_int_equal(tt_tilize(tiles, sizeof(tiles), m, sizeof(m), 40, 50,
+				   2, &pad), 0);
+	/* Element (0, 16) is face 1's first element. */
+	assert_int_equal(tiles[256], m[16]);
+	/* Row 0 of tile 1 (columns 32..63): columns 50.. are padding. */
+	assert_int_equal(tiles[1024 + 256 + 2], 0xABCD);
+	assert_int_equal(tt_untilize(back, sizeof(back), tiles, sizeof(tiles),
+				     40, 50, 2), 0);
+	assert_memory_equal(back, m, sizeof(m));
+	assert_int_equal(tt_tilize(tiles, 100, m, sizeof(m), 40, 50, 2, NULL),
+			 -ENOBUFS);
+	assert_non_null(strstr(tt_last_error(),
+			       "tilize 40x50 of 2-byte elements (source 4000 bytes, destination 100 bytes)"));
+	assert_int_equal(tt_tiled_size(TT_FLOAT32, 0, 5, &bytes), -EINVAL);
+	assert_non_null(strstr(tt_last_error(), "tiled size of 0x5 Float32 (0)"));
+}
+
+static void test_tilize_convert_bfp(void **state)
+{
+	static float m[32 * 32], back[32 * 32];
+	static uint8_t tile[1088];
+
+	(void)state;
+	for (size_t i = 0; i < 32 * 32; i++)
+		m[i] = (float)(i % 16) * 0.25f;
+	assert_int_equal(tt_tilize_convert(TT_BFP8_B, tile, sizeof(tile),
+					   TT_FLOAT32, m, sizeof(m), 32, 32), 0);
+	assert_int_equal(tt_untilize_convert(TT_FLOAT32, back, sizeof(back),
+					     TT_BFP8_B, tile, sizeof(tile), 32,
+					     32), 0);
+	/* Multiples of 1/4 up to 3.75 are exact in Bfp8_b. */
+	assert_memory_equal(back, m, sizeof(m));
+	assert_int_equal(tt_untilize_convert(TT_BFP8_B, back, sizeof(back),
+					     TT_BFP8_B, tile, sizeof(tile), 32,
+					     32), -EINVAL);
+	assert_non_null(strstr(tt_last_error(), "untilize 32x32 from Bfp8_b tiles"));
+	assert_int_equal(tt_tilize_convert(TT_BFP8_B, tile, 100, TT_FLOAT32, m,
+					   sizeof(m), 32, 32), -ENOBUFS);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_enum_and_sizes),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_scalars),
+		cmocka_unit_test(test_convert),
+		cmocka_unit_test(test_tilize_roundtrip),
+		cmocka_unit_test(test_tilize_convert_bfp),
+	};
+
+	return cmocka_run_group_tests_name("dataformat_api", tests, NULL, NULL);
+}

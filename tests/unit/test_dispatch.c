@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Programs through command queues, end to end on the embedded model:
+ * kernels built at run time, uploaded, launched, waited for; buffers
+ * written and read in queue order; events; runtime-argument updates
+ * between enqueues; hangs and faults reported with core and kernel.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "testutil.h"
+
+#define PAGE 2048u
+
+static const char *const copy_kernel =
+	"#include \"dataflow_api.h\"\n"
+	"void kernel_main(void)\n"
+	"{\n"
+	"	uint32_t src = get_arg_val(0), dst = get_arg_val(1);\n"
+	"	uint32_t n = get_arg_val(2), l1 = get_arg_val(3);\n"
+	"	InterleavedAddrGen s = { .bank_base_address = src, .page_size = 2048, .is_dram = true };\n"
+	"	InterleavedAddrGen d = { .bank_base_address = dst, .page_size = 2048, .is_dram = true };\n"
+	"	for (uint32_t i = 0; i < n; i++) {\n"
+	"		noc_async_read_page(i, s, l1);\n"
+	"		noc_async_read_barrier();\n"
+	"		uint32_t *w = (uint32_t *)l1;\n"
+	"		for (uint32_t j = 0; j < 512; j++) w[j] += get_common_arg_val(0);\n"
+	"		noc_async_write_page(i, d, l1);\n"
+	"		noc_async_write_barrier();\n"
+	"	}\n"
+	"}\n";
+
+static tt_buffer *dram_buffer(tt_device *dev, unsigned pages)
+{
+	struct tt_buffer_config cfg = {
+		.device = dev,
+		.size = (uint64_t)pages * PAGE,
+		.page_size = PAGE,
+		.type = TT_BUFFER_DRAM,
+	};
+	tt_buffer *b = NULL;
+
+	assert_int_equal(tt_create_buffer(&cfg, &b), 0);
+	return b;
+}
+
+static tt_buffer *l1_buffer(tt_device *dev, uint64_t size)
+{
+	struct tt_buffer_config cfg = {
+		.device = dev,
+		.size = size,
+		.page_size = size,
+		.type = TT_BUFFER_L1,
+	};
+	tt_buffer *b = NULL;
+
+	assert_int_equal(tt_create_buffer(&cfg, &b), 0);
+	return b;
+}
+
+/* DRAM -> L1 -> DRAM with +add on every word, through the queue; the
+ * program is enqueued twice with changed args and common args. */
+static void test_copy_program_reuse(void **state)
+{
+	tt_device *dev = *state;
+	struct tt_core_range_set core = tt_core_range_set_of_core(1, 1);
+	enum { N = 24 };
+	uint32_t *in = malloc(N * PAGE), *out = malloc(N * PAGE);
+	tt_buffer *src = dram_buffer(dev, N), *dst = dram_buffer(dev, N);
+	tt_buffer *scratch = l1_buffer(dev, PAGE);
+	tt_command_queue *cq;
+	tt_kernel_handle k;
+	tt_program *p;
+	uint32_t args[4], add = 5, *rta;
+	unsigned count;
+
+	for (unsigned i = 0; i < N * PAGE / 4; i++)
+		in[i] = i * 2654435761u;
+	assert_int_equal(tt_device_command_queue(dev, 0, &cq), 0);
+	assert_int_equal(tt_enqueue_write_buffer(cq, src, in, false), 0);
+	assert_int_equal(tt_create_program(&p), 0);
+	assert_int_equal(tt_create_kernel_from_string(p, copy_kernel, &core,
+						      NULL, &k), 0);
+	args[0] = (uint32_t)tt_buffer_address(src);
+	args[1] = (uint32_t)tt_buffer_address(dst);
+	args[2] = N;
+	args[3] = (uint32_t)tt_buffer_address(scratch);
+	assert_int_equal(tt_set_runtime_args(p, k, (struct tt_xy){ 1, 1 },
+					     args, 4), 0);
+	assert_int_equal(tt_set_common_runtime_args(p, k, &add, 1), 0);
+	assert_int_equal(tt_enqueue_program(cq, p, false), 0);
+	assert_int_equal(tt_enqueue_read_buffer(cq, dst, out, true), 0);
+	for (unsigned i = 0; i < N * PAGE / 4; i++)
+		assert_int_equal(out[i], in[i] + 5);
+
+	/* In place, as TT-Metal's RuntimeArgsData: half the pages, +9. */
+	assert_int_equal(tt_get_runtime_args(p, k, (struct tt_xy){ 1, 1 },
+					     &rta, &count), 0);
+	assert_int_equal(count, 4);
+	rta[2] = N / 2;
+	add = 9;
+	assert_int_equal(tt_set_common_runtime_args(p, k, &add, 1), 0);
+	memset(out, 0, N * PAGE);
+	assert_int_equal(tt_enqueue_write_buffer(cq, dst, out, false), 0);
+	assert_int_equal(tt_enqueue_program(cq, p, true), 0);
+	assert_int_equal(tt_enqueue_read_buffer(cq, dst, out, true), 0);
+	for (unsigned i = 0; i < N * PAGE / 4; i++)
+		assert_int_equal(out[i], i < N / 2 * PAGE / 4 ? in[i] + 9 : 0);
+	assert_int_equal(tt_finish(cq), 0);
+
+	tt_program_free(p);
+	tt_buffer_free(scratch);
+	tt_buffer_free(src);
+	tt_buffer_free(dst);
+	free(in);
+	free(out);
+}
+
+/* An event recorded after a program completes with it. */
+static void test_events(void **state)
+{
+	tt_device *dev = *state;
+	struct tt_core_range_set core = tt_core_range_set_of_core(0, 0);
+	static const char *const spin =
+		"#include \"dataflow_api.h\"\n"
+		"void kernel_main(void) { for (volatile uint32_t i = 0; i < get_arg_val(0); i++) ; }\n";
+	tt_command_queue *cq;
+	tt_kernel_handle k;
+	tt_event *ev, *never;
+	tt_program *p;
+	uint32_t n = 200000;
+
+	assert_int_equal(tt_device_command_queue(dev, 0, &cq), 0);
+	assert_int_equal(tt_event_create(&ev), 0);
+	assert_int_equal(tt_event_create(&never), 0);
+	assert_true(tt_event_query(never) < 0);
+	assert_true(tt_event_synchronize(never) < 0);
+	assert_int_equal(tt_create_program(&p), 0);
+	assert_int_equal(tt_create_kernel_from_string(p, spin, &core, NULL, &k),
+			 0);
+	assert_int_equal(tt_set_runtime_args(p, k, (struct tt_xy){ 0, 0 }, &n,
+					     1), 0);
+	assert_int_equal(tt_enqueue_program(cq, p, false), 0);
+	assert_int_equal(tt_enqueue_record_event(cq, ev), 0);
+	assert_int_equal(tt_event_synchronize(ev), 0);
+	assert_int_equal(tt_event_query(ev), 1);
+	tt_event_free(ev);
+	tt_event_free(never);
+	tt_program_free(p);
+}
+
+/* A kernel that never ends is reported with its core and name, and the
+ * queue stays usable once the core is reset. */
+static void test_hang_report(void **state)
+{
+	tt_device *dev = *state;
+	struct tt_core_range_set core = tt_core_range_set_of_core(2, 0);
+	static const char *const hang =
+		"#include \"dataflow_api.h\"\n"
+		"void kernel_main(void) { WAYPOINT(\"HANG\"); for (;;) noc_semaphore_wait((volatile uint32_t *)get_semaphore(0), 1); }\n";
+	tt_command_queue *cq;
+	tt_kernel_handle k;
+	tt_program *p;
+	uint32_t sem;
+
+	assert_int_equal(tt_device_command_queue(dev, 1, &cq), 0);
+	tt_command_queue_set_timeout(cq, 300);
+	assert_int_equal(tt_create_program(&p), 0);
+	assert_int_equal(tt_create_semaphore(p, &core, 0, TT_CORE_TENSIX, &sem),
+			 0);
+	assert_int_equal(tt_create_kernel_from_string(p, hang, &core, NULL, &k),
+			 0);
+	assert_int_equal(tt_enqueue_program(cq, p, true), -ETIMEDOUT);
+	assert_non_null(strstr(tt_last_error(), "core (2,0)"));
+	assert_non_null(strstr(tt_last_error(), "BRISC"));
+	fprintf(stderr, "# %s\n", tt_last_error());
+	assert_non_null(strstr(tt_last_error(), "waypoint NSW"));
+	assert_non_null(strstr(tt_last_error(), "<string"));
+	tt_program_free(p);
+	assert_int_equal(tt_device_reset(dev, 10000), 0);
+}
+
+/* A kernel that halts is reported with what it said. */
+static void test_fault_report(void **state)
+{
+	tt_device *dev = *state;
+	struct tt_core_range_set core = tt_core_range_set_of_core(0, 1);
+	static const char *const bad =
+		"#include \"dataflow_api.h\"\n"
+		"void kernel_main(void) { ASSERT(get_arg_val(0) == 7); }\n";
+	tt_command_queue *cq;
+	tt_kernel_handle k;
+	tt_program *p;
+	uint32_t v = 3;
+
+	assert_int_equal(tt_device_command_queue(dev, 0, &cq), 0);
+	assert_int_equal(tt_create_program(&p), 0);
+	assert_int_equal(tt_create_kernel_from_string(p, bad, &core, NULL, &k),
+			 0);
+	assert_int_equal(tt_set_runtime_args(p, k, (struct tt_xy){ 0, 1 }, &v,
+					     1), 0);
+	assert_int_equal(tt_enqueue_program(cq, p, false), 0);
+	assert_int_equal(tt_finish(cq), -EFAULT);
+	assert_non_null(strstr(tt_last_error(), "core (0,1)"));
+	assert_non_null(strstr(tt_last_error(), "assert"));
+	/* The error is reported once. */
+	assert_int_equal(tt_finish(cq), 0);
+	tt_program_free(p);
+	assert_int_equal(tt_device_reset(dev, 10000), 0);
+}
+
+/* A compile error surfaces at enqueue with the compiler's line. */
+static void test_compile_error(void **state)
+{
+	tt_device *dev = *state;
+	struct tt_core_range_set core = tt_core_range_set_of_core(0, 0);
+	tt_command_queue *cq;
+	tt_kernel_handle k;
+	tt_program *p;
+
+	assert_int_equal(tt_device_command_queue(dev, 0, &cq), 0);
+	assert_int_equal(tt_create_program(&p), 0);
+	assert_int_equal(tt_create_kernel_from_string(
+				 p, "void kernel_main(void) { oops }\n", &core,
+				 NULL, &k),
+			 0);
+	assert_int_equal(tt_enqueue_program(cq, p, true), -ENOEXEC);
+	assert_non_null(strstr(tt_last_error(), ":1:"));
+	assert_non_null(strstr(tt_last_error(), "error"));
+	tt_program_free(p);
+	assert_int_equal(tt_device_command_queue(dev, 2, &cq), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_copy_program_reuse),
+		cmocka_unit_test(test_events),
+		cmocka_unit_test(test_compile_error),
+		cmocka_unit_test(test_fault_report),
+		cmocka_unit_test(test_hang_report),
+	};
+
+	return cmocka_run_group_tests_name("dispatch", tests, booted_up,
+					   booted_down);
+}
