@@ -11,14 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "fw.h"
 #include "kprint.h"
 #include "launch_report.h"
 #include "runtime.h"
 #include "tt/noc.h"
-
-/* Bank table of a device (banks.c). */
-TT_HIDDEN int tt_banks_table(struct tt_device *dev, struct tt_bank_table *t);
 
 static int write_banks(struct tt_device *dev, struct tt_core_state *cs,
 		       struct tt_xy core)

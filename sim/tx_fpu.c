@@ -21,6 +21,22 @@ static unsigned bits_set(unsigned v)
 
 /* ---- COPY ---- */
 
+/* Operands A and B into the FPU's source registers (TF32). */
+static enum tt_tx_err load_sources(struct tx_cmd *c, float *a, float *b)
+{
+	enum tt_tx_err e = tx_tile_check(c, c->a_addr, c->a_fmt);
+
+	if (!e)
+		e = tx_tile_check(c, c->b_addr, c->b_fmt);
+	if (e)
+		return e;
+	tx_tile_load(c, c->a_addr, c->a_fmt, a);
+	tx_tile_load(c, c->b_addr, c->b_fmt, b);
+	tx_to_src(a);
+	tx_to_src(b);
+	return TT_TX_OK;
+}
+
 enum tt_tx_err tx_copy(struct tx_cmd *c)
 {
 	float t[TX_ELEMS], *d;
@@ -76,15 +92,9 @@ enum tt_tx_err tx_eltwise(struct tx_cmd *c)
 	d = tx_dst(c, c->dst, 1);
 	if (!d)
 		return TT_TX_ERR_DST;
-	e = tx_tile_check(c, c->a_addr, c->a_fmt);
-	if (!e)
-		e = tx_tile_check(c, c->b_addr, c->b_fmt);
+	e = load_sources(c, a, b);
 	if (e)
 		return e;
-	tx_tile_load(c, c->a_addr, c->a_fmt, a);
-	tx_tile_load(c, c->b_addr, c->b_fmt, b);
-	tx_to_src(a);
-	tx_to_src(b);
 	for (unsigned r = 0; r < TX_DIM; r++) {
 		for (unsigned k = 0; k < TX_DIM; k++) {
 			unsigned i = r * TX_DIM + k;
@@ -198,15 +208,9 @@ enum tt_tx_err tx_reduce(struct tx_cmd *c)
 	d = tx_dst(c, c->dst, 1);
 	if (!d)
 		return TT_TX_ERR_DST;
-	e = tx_tile_check(c, c->a_addr, c->a_fmt);
-	if (!e)
-		e = tx_tile_check(c, c->b_addr, c->b_fmt);
+	e = load_sources(c, a, b);
 	if (e)
 		return e;
-	tx_tile_load(c, c->a_addr, c->a_fmt, a);
-	tx_tile_load(c, c->b_addr, c->b_fmt, b);
-	tx_to_src(a);
-	tx_to_src(b);
 	nt = reduce_targets(c->flags, idx);
 	if (c->sub == TT_TX_REDUCE_MAX)
 		reduce_max(c, a, b[0], d, idx, nt);

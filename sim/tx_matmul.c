@@ -256,4 +256,3 @@ enum tt_tx_err tx_matmul(struct tx_cmd *c)
 	c->macs = (uint64_t)TX_ELEMS * TX_DIM * b.rt * b.ct * b.kt;
 	return TT_TX_OK;
 }
-
