@@ -20,7 +20,7 @@ all: build
 help:
 	@echo "make          build everything (userspace, into $(BUILD)/)"
 	@echo "make deps     install the Debian packages the build needs"
-	@echo "make run      boot the embedded chip model, list its devices and telemetry"
+	@echo "make run      boot the embedded chip model, show it, run the multi-core matmul example"
 	@echo "make test     all tests, plain and under ASan+UBSan"
 	@echo "make bench    benchmarks, one BENCH line per figure"
 	@echo "make clean    remove build directories"
@@ -41,6 +41,7 @@ build: $(BUILD)/build.ninja
 run: deps
 	@$(MAKE) --no-print-directory build
 	@$(BUILD)/tools/ttinfo/tt-info
+	@$(BUILD)/tools/examples/example-matmul_multi
 
 test: deps
 	@$(MAKE) --no-print-directory build
@@ -61,6 +62,7 @@ bench: deps
 	@$(BUILD)/tests/bench/bench-kbuild
 	@$(BUILD)/tests/bench/bench-buffer
 	@$(BUILD)/tests/bench/bench-dispatch
+	@$(BUILD)/tests/bench/bench-matmul
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "tt/core.h"
 
 static int dram_banks(struct tt_device *dev, struct tt_bank_layout *b)
 {
@@ -35,24 +36,23 @@ static int dram_banks(struct tt_device *dev, struct tt_bank_layout *b)
 	return 0;
 }
 
-/* Enabled Tensix cores are listed row-major; the logical grid is as wide
- * as the first row (tt/core.h). */
+/* One L1 bank per core of the logical grid (tt/core.h), row-major: the
+ * dispatch row holds none. */
 static int l1_banks(struct tt_device *dev, struct tt_bank_layout *b)
 {
 	const struct soc_desc *s = &dev->soc;
-	unsigned n = s->tensix_count, w = 0;
+	unsigned w, h, n;
+	int ret = tt_device_logical_grid(dev, &w, &h);
 
-	if (!n || n > TT_BANKS_MAX_L1)
+	if (ret)
+		return ret;
+	n = w * h;
+	if (n > TT_BANKS_MAX_L1)
 		return tt_error(-EPROTO, "%s: %u Tensix cores (L1 banks need 1..%u)",
 				dev->name, n, TT_BANKS_MAX_L1);
-	while (w < n && s->tensix[w].y == s->tensix[0].y)
-		w++;
-	if (n % w)
-		return tt_error(-EPROTO, "%s: %u Tensix cores do not form rows of %u",
-				dev->name, n, w);
 	b->l1_banks = n;
 	b->grid_w = w;
-	b->grid_h = n / w;
+	b->grid_h = h;
 	for (unsigned i = 0; i < n; i++) {
 		b->l1_xy[i].x = s->tensix[i].x;
 		b->l1_xy[i].y = s->tensix[i].y;

@@ -398,7 +398,8 @@ int tt_core_range_set_merge(struct tt_core_range_set *s,
 
 /* ---- the device's logical grid ---- */
 
-int tt_device_logical_grid(const tt_device *dev, unsigned *w, unsigned *h)
+/* The whole grid of enabled Tensix cores, the dispatch row included. */
+static int full_grid(const tt_device *dev, unsigned *w, unsigned *h)
 {
 	const struct soc_desc *s;
 	unsigned cols = 0;
@@ -423,6 +424,33 @@ irregular:
 	return tt_error(-EPROTO,
 			"%s: the %u enabled Tensix cores do not form a grid",
 			dev->name, s->tensix_count);
+}
+
+int tt_device_logical_grid(const tt_device *dev, unsigned *w, unsigned *h)
+{
+	int ret;
+
+	if (!dev || !w || !h)
+		return tt_error(-EINVAL, "tt_device_logical_grid: NULL argument");
+	ret = full_grid(dev, w, h);
+	if (!ret && *h < 2)
+		return tt_error(-EPROTO,
+				"%s: %u row of Tensix cores: none left for programs beside the dispatch row",
+				dev->name, *h);
+	if (!ret)
+		*h -= 1;
+	return ret;
+}
+
+int tt_device_dispatch_core(const tt_device *dev, struct tt_xy *noc0)
+{
+	unsigned w, h;
+	int ret;
+
+	if (!dev || !noc0)
+		return tt_error(-EINVAL, "tt_device_dispatch_core: NULL argument");
+	ret = tt_device_logical_grid(dev, &w, &h);
+	return ret ? ret : tt_device_tensix_core(dev, h * w, noc0);
 }
 
 int tt_device_worker_core(const tt_device *dev, struct tt_xy logical,

@@ -87,11 +87,12 @@ void tt_device_close(tt_device *dev)
 {
 	if (!dev)
 		return;
+	/* A program still running is waited for before its memory goes;
+	 * the dispatcher stops and its rings are freed. */
+	tt_runtime_destroy(dev);
 	/* Buffers still alive keep pointers to dev: closing now would leave
 	 * them dangling, so refuse loudly in debug builds. */
 	assert(dev->dma_bufs == 0 && "free DMA buffers before closing");
-	/* A program still running is waited for before its memory goes. */
-	tt_runtime_destroy(dev);
 	tt_allocator_destroy(dev);
 	dev->ops->close(dev);
 	pthread_mutex_destroy(&dev->lock);

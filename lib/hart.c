@@ -557,3 +557,31 @@ int tt_hart_exec_raw(tt_device *dev, struct tt_xy core, unsigned hart,
 		ret = hold_reset(dev, core, hart, false);
 	return ret;
 }
+
+int tt_hart_restart_firmware(struct tt_device *dev, struct tt_xy core,
+			     unsigned hart)
+{
+	struct hart_ctx h = { .core = core, .hart = hart };
+	int ret = hold_reset(dev, core, hart, true);
+
+	if (!ret)
+		ret = wait_in_reset(dev, core, hart);
+	/* The old state must not pass for the new firmware's. */
+	if (!ret)
+		ret = tt_noc_write32(dev, 0, core.x, core.y,
+				     TT_L1_MAILBOX_ADDR(hart) +
+					     offsetof(struct tt_mailbox,
+						      fw_state),
+				     0);
+	if (!ret)
+		ret = hold_reset(dev, core, hart, false);
+	if (!ret)
+		ret = tt_fw_wait(dev, tt_fw_deadline(LAUNCH_BOOT_WAIT_MS),
+				 launchable, &h);
+	if (ret == -ETIMEDOUT)
+		return tt_error(ret,
+				"%s: hart %u of core %u-%u did not come back within %d ms of a firmware restart",
+				dev->name, hart, core.x, core.y,
+				LAUNCH_BOOT_WAIT_MS);
+	return ret == 1 ? 0 : ret;
+}

@@ -120,4 +120,9 @@ TT_HIDDEN int tt_device_check_live(struct tt_device *dev);
 /* Fill the soc-derived parts of dev->info from dev->soc. */
 TT_HIDDEN void tt_device_info_from_soc(struct tt_device *dev);
 
+/* Restart the core firmware of one Tensix hart (hart.c): whatever it runs
+ * stops, and it serves launches again from a clean mailbox. */
+TT_HIDDEN int tt_hart_restart_firmware(struct tt_device *dev,
+				       struct tt_xy core, unsigned hart);
+
 #endif /* TT_LIB_INTERNAL_H */

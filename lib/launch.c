@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Slow dispatch: the host writes each core's program state (hw/l1.h) and
- * launch messages itself. Every hart counts its completion at one word
- * (launch.notify_addr on the runtime's counter core), so waiting for a
- * program on the whole grid reads one word, not every mailbox.
+ * Starting programs. The writes that start a program (hw/l1.h) are
+ * collected in a batch, merged into multicasts, and carried out by the
+ * host (slow dispatch) or by the dispatcher (fast dispatch, fd.c). Every
+ * hart counts its completion at one word (launch.notify_addr: slow
+ * dispatch's counter core, or the dispatch core), so waiting for a program
+ * on the whole grid looks at one word, not every mailbox.
  */
 #include "launch.h"
 
@@ -12,53 +14,91 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "fd.h"
 #include "fw.h"
 #include "kprint.h"
 #include "launch_report.h"
 #include "runtime.h"
 #include "tt/noc.h"
+#include "wbatch.h"
 
-static int write_banks(struct tt_device *dev, struct tt_core_state *cs,
-		       struct tt_xy core)
+/* Phases of a launch's writes (wbatch.h): the start words come last. */
+enum { PHASE_STATE, PHASE_START };
+
+struct launch_ctx {
+	struct tt_device *dev;
+	struct tt_runtime *rt;
+	struct tt_launch *l;
+	struct tt_wbatch *b;
+	struct tt_xy notify_core;
+	uint32_t notify_addr;
+	uint32_t seq;
+};
+
+static int add_banks(struct launch_ctx *x, struct tt_core_state *cs,
+		     struct tt_xy core)
 {
 	struct tt_bank_table t;
 	int ret;
 
 	if (cs->banks)
 		return 0;
-	ret = tt_banks_table(dev, &t);
+	ret = tt_banks_table(x->dev, &t);
 	if (!ret)
-		ret = tt_noc_write(dev, 0, core.x, core.y, TT_L1_BANKS, &t,
-				   sizeof(t));
+		ret = tt_wbatch_copy(x->b, PHASE_STATE, core, TT_L1_BANKS, &t,
+				     sizeof(t));
 	cs->banks = !ret;
 	return ret;
 }
 
-/* Read the mailboxes once, so launch sequence numbers follow on. */
-static int learn_seqs(struct tt_device *dev, struct tt_core_state *cs,
-		      struct tt_xy core)
+/* Harts of a device just opened may still be booting. */
+#define BOOT_WAIT_MS 5000
+
+struct mbox_ctx {
+	struct tt_xy core;
+	unsigned hart;
+	struct tt_mailbox mb;
+};
+
+/* tt_fw_wait condition: the hart's firmware is up (1), booting (0). */
+static int fw_up(struct tt_device *dev, void *arg)
+{
+	struct mbox_ctx *m = arg;
+	int ret = tt_noc_read(dev, 0, m->core.x, m->core.y,
+			      TT_L1_MAILBOX_ADDR(m->hart), &m->mb,
+			      sizeof(m->mb));
+
+	return ret ? ret : m->mb.fw_state == TT_FW_READY;
+}
+
+/* Read the mailboxes once: a new launch.seq must differ from every
+ * hart's current one. */
+static int learn_seqs(struct tt_device *dev, struct tt_runtime *rt,
+		      struct tt_core_state *cs, struct tt_xy core)
 {
 	for (unsigned h = 0; h < TT_TENSIX_HARTS; h++) {
-		struct tt_mailbox mb;
-		int ret = tt_noc_read(dev, 0, core.x, core.y,
-				      TT_L1_MAILBOX_ADDR(h), &mb, sizeof(mb));
+		struct mbox_ctx m = { .core = core, .hart = h };
+		int ret = tt_fw_wait(dev, tt_fw_deadline(BOOT_WAIT_MS), fw_up,
+				     &m);
 
-		if (ret)
+		if (ret < 0 && ret != -ETIMEDOUT)
 			return ret;
-		if (mb.fw_state != TT_FW_READY || mb.done.seq != mb.launch.seq)
+		if (ret < 0 || m.mb.done.seq != m.mb.launch.seq)
 			return tt_error(-EBUSY,
 					"%s: core (%u,%u) hart %u is not ready for a program (firmware state 0x%08x, launch %u, done %u)",
 					dev->name, core.x, core.y, h,
-					mb.fw_state, mb.launch.seq,
-					mb.done.seq);
-		cs->next_seq[h] = mb.launch.seq + 1;
+					m.mb.fw_state, m.mb.launch.seq,
+					m.mb.done.seq);
+		if ((int32_t)(m.mb.launch.seq - rt->last_seq) > 0)
+			rt->last_seq = m.mb.launch.seq;
+		cs->next_seq[h] = m.mb.launch.seq + 1;
 	}
 	cs->seq_known = true;
 	return 0;
 }
 
-static int upload_kernels(struct tt_device *dev, struct tt_core_state *cs,
-			  const struct tt_launch_core *c)
+static int add_kernels(struct launch_ctx *x, struct tt_core_state *cs,
+		       const struct tt_launch_core *c)
 {
 	for (unsigned h = 0; h < TT_TENSIX_HARTS; h++) {
 		const struct tt_kbinary *b = c->hart[h].bin;
@@ -66,9 +106,8 @@ static int upload_kernels(struct tt_device *dev, struct tt_core_state *cs,
 
 		if (!b || !memcmp(cs->slot_hash[h], b->hash, 32))
 			continue;
-		memset(cs->slot_hash[h], 0, 32);
-		ret = tt_noc_write(dev, 0, c->noc.x, c->noc.y, b->load_addr,
-				   b->image, b->image_len);
+		ret = tt_wbatch_ref(x->b, PHASE_STATE, c->noc, b->load_addr,
+				    b->image, (uint32_t)b->image_len);
 		if (ret)
 			return ret;
 		memcpy(cs->slot_hash[h], b->hash, 32);
@@ -82,8 +121,7 @@ static unsigned highest_cb(uint32_t mask)
 }
 
 /* Contexts, semaphores and CB table: one write from TT_L1_PROG. */
-static int write_config(struct tt_device *dev, const struct tt_launch *l,
-			const struct tt_launch_core *c)
+static int add_config(struct launch_ctx *x, const struct tt_launch_core *c)
 {
 	uint8_t area[0x200 + TT_CB_COUNT * sizeof(struct tt_cb_config)];
 	unsigned ncb = highest_cb(c->cb_mask);
@@ -101,8 +139,8 @@ static int write_config(struct tt_device *dev, const struct tt_launch *l,
 			.noc = k->noc,
 			.logical_x = c->logical.x,
 			.logical_y = c->logical.y,
-			.flags = (l->cb_checks ? TT_KCTX_F_CB_CHECKS : 0) |
-				 (l->print ? TT_KCTX_F_PRINT : 0),
+			.flags = (x->l->cb_checks ? TT_KCTX_F_CB_CHECKS : 0) |
+				 (x->l->print ? TT_KCTX_F_PRINT : 0),
 			.kernel_id = k->kernel_id,
 		};
 
@@ -114,10 +152,11 @@ static int write_config(struct tt_device *dev, const struct tt_launch *l,
 			       &c->sem[i], 4);
 	if (ncb)
 		memcpy(area + 0x200, c->cbs, ncb * sizeof(struct tt_cb_config));
-	return tt_noc_write(dev, 0, c->noc.x, c->noc.y, TT_L1_PROG, area, len);
+	return tt_wbatch_copy(x->b, PHASE_STATE, c->noc, TT_L1_PROG, area,
+			      (uint32_t)len);
 }
 
-static int write_args(struct tt_device *dev, const struct tt_launch_core *c)
+static int add_args(struct launch_ctx *x, const struct tt_launch_core *c)
 {
 	for (unsigned h = 0; h < TT_TENSIX_HARTS; h++) {
 		const struct tt_launch_hart *k = &c->hart[h];
@@ -126,13 +165,13 @@ static int write_args(struct tt_device *dev, const struct tt_launch_core *c)
 		if (!k->bin)
 			continue;
 		if (k->rta_count)
-			ret = tt_noc_write(dev, 0, c->noc.x, c->noc.y,
-					   TT_L1_RTA(h), k->rta,
-					   4 * k->rta_count);
+			ret = tt_wbatch_ref(x->b, PHASE_STATE, c->noc,
+					    TT_L1_RTA(h), k->rta,
+					    4 * k->rta_count);
 		if (!ret && k->crta_count)
-			ret = tt_noc_write(dev, 0, c->noc.x, c->noc.y,
-					   TT_L1_RTA(h) + 4 * k->rta_count,
-					   k->crta, 4 * k->crta_count);
+			ret = tt_wbatch_ref(x->b, PHASE_STATE, c->noc,
+					    TT_L1_RTA(h) + 4 * k->rta_count,
+					    k->crta, 4 * k->crta_count);
 		if (ret)
 			return ret;
 	}
@@ -140,74 +179,78 @@ static int write_args(struct tt_device *dev, const struct tt_launch_core *c)
 }
 
 /* CB counters start at zero for every program (hw/tensix.h). */
-static int zero_cb_counters(struct tt_device *dev,
-			    const struct tt_launch_core *c)
+static int add_cb_reset(struct launch_ctx *x, const struct tt_launch_core *c)
 {
-	uint32_t zeros[TT_CB_COUNT * TT_CB_STRIDE / 4] = { 0 };
+	static const uint32_t zeros[TT_CB_COUNT * TT_CB_STRIDE / 4];
 	unsigned ncb = highest_cb(c->cb_mask);
 
 	if (!ncb)
 		return 0;
-	return tt_noc_write(dev, 0, c->noc.x, c->noc.y, TT_REG_CB_ADDR, zeros,
-			    ncb * TT_CB_STRIDE);
+	return tt_wbatch_ref(x->b, PHASE_STATE, c->noc, TT_REG_CB_ADDR, zeros,
+			     ncb * TT_CB_STRIDE);
 }
 
-static int launch_harts(struct tt_device *dev, struct tt_runtime *rt,
-			struct tt_core_state *cs, struct tt_launch *l,
+/* The launch message's body with the rest of the state, its seq in the
+ * last phase: seq starts the run. */
+static int add_launches(struct launch_ctx *x, struct tt_core_state *cs,
 			const struct tt_launch_core *c)
 {
 	for (unsigned h = 0; h < TT_TENSIX_HARTS; h++) {
 		uint32_t base = TT_L1_MAILBOX_ADDR(h) +
 				offsetof(struct tt_mailbox, launch);
 		struct tt_launch_msg m = {
+			.seq = x->seq,
 			.entry = TT_L1_KERNEL_SLOT(h),
 			.args = TT_L1_KCTX(h),
 			.nargs = sizeof(struct tt_kernel_ctx) / 4,
-			.notify_xy = rt->counter_core.x |
-				     rt->counter_core.y << 8,
-			.notify_addr = TT_L1_COUNTERS,
+			.notify_xy = x->notify_core.x |
+				     x->notify_core.y << 8,
+			.notify_addr = x->notify_addr,
 		};
 		int ret;
 
 		if (!c->hart[h].bin)
 			continue;
-		/* Body first, seq last: seq starts the run. */
-		ret = tt_noc_write(dev, 0, c->noc.x, c->noc.y, base + 4,
-				   (uint8_t *)&m + 4, sizeof(m) - 4);
+		ret = tt_wbatch_copy(x->b, PHASE_STATE, c->noc, base + 4,
+				     (uint8_t *)&m + 4, sizeof(m) - 4);
 		if (!ret)
-			ret = tt_noc_write32(dev, 0, c->noc.x, c->noc.y, base,
-					     cs->next_seq[h]);
+			ret = tt_wbatch_copy(x->b, PHASE_START, c->noc, base,
+					     &m.seq, 4);
 		if (ret)
 			return ret;
-		cs->next_seq[h]++;
-		l->harts++;
+		cs->next_seq[h] = x->seq + 1;
+		x->l->harts++;
 	}
 	return 0;
 }
 
-static int start_core(struct tt_device *dev, struct tt_runtime *rt,
-		      struct tt_launch *l, const struct tt_launch_core *c)
+static int add_core(struct launch_ctx *x, const struct tt_launch_core *c)
 {
-	struct tt_core_state *cs = tt_runtime_core(rt, c->noc);
+	struct tt_core_state *cs = tt_runtime_core(x->rt, c->noc);
 	int ret;
 
-	if (!cs)
-		return tt_error(-EINVAL, "%s: core (%u,%u) is outside the grid",
-				dev->name, c->noc.x, c->noc.y);
-	ret = cs->seq_known ? 0 : learn_seqs(dev, cs, c->noc);
+	ret = add_banks(x, cs, c->noc);
 	if (!ret)
-		ret = write_banks(dev, cs, c->noc);
+		ret = add_kernels(x, cs, c);
 	if (!ret)
-		ret = upload_kernels(dev, cs, c);
+		ret = add_config(x, c);
 	if (!ret)
-		ret = write_config(dev, l, c);
+		ret = add_args(x, c);
 	if (!ret)
-		ret = write_args(dev, c);
+		ret = add_cb_reset(x, c);
 	if (!ret)
-		ret = zero_cb_counters(dev, c);
-	if (!ret)
-		ret = launch_harts(dev, rt, cs, l, c);
+		ret = add_launches(x, cs, c);
 	return ret;
+}
+
+static int host_write(void *ctx, struct tt_xy a, struct tt_xy b, uint32_t addr,
+		      const void *data, uint32_t len)
+{
+	struct tt_device *dev = ctx;
+
+	if (a.x == b.x && a.y == b.y)
+		return tt_noc_write(dev, 0, a.x, a.y, addr, data, len);
+	return tt_noc_multicast(dev, 0, a, b, addr, data, len);
 }
 
 static int read_counter(struct tt_device *dev, struct tt_runtime *rt,
@@ -215,6 +258,78 @@ static int read_counter(struct tt_device *dev, struct tt_runtime *rt,
 {
 	return tt_noc_read32(dev, 0, rt->counter_core.x, rt->counter_core.y,
 			     TT_L1_COUNTERS, val);
+}
+
+/* Every core known and ready, and the launch's seq chosen. */
+static int prepare(struct launch_ctx *x)
+{
+	for (unsigned i = 0; i < x->l->ncores; i++) {
+		const struct tt_launch_core *c = &x->l->cores[i];
+		struct tt_core_state *cs = tt_runtime_core(x->rt, c->noc);
+		int ret;
+
+		if (!cs)
+			return tt_error(-EINVAL,
+					"%s: core (%u,%u) is outside the grid",
+					x->dev->name, c->noc.x, c->noc.y);
+		ret = cs->seq_known ? 0 :
+				      learn_seqs(x->dev, x->rt, cs, c->noc);
+		if (ret)
+			return ret;
+	}
+	x->seq = ++x->rt->last_seq;
+	return 0;
+}
+
+static int start_all(struct launch_ctx *x)
+{
+	struct tt_launch *l = x->l;
+	int ret;
+
+	if (l->fast) {
+		tt_fd_notify_target(x->dev, &x->notify_core, &x->notify_addr);
+	} else {
+		x->notify_core = x->rt->counter_core;
+		x->notify_addr = TT_L1_COUNTERS;
+	}
+	ret = prepare(x);
+	if (!ret && !l->fast)
+		ret = read_counter(x->dev, x->rt, &l->counter_base);
+	for (unsigned i = 0; !ret && i < l->ncores; i++)
+		ret = add_core(x, &l->cores[i]);
+	if (ret)
+		return ret;
+	if (!l->fast)
+		return tt_wbatch_emit(x->b, host_write, x->dev);
+	ret = tt_wbatch_emit(x->b, tt_fd_write, x->dev);
+	if (!ret)
+		ret = tt_fd_finish_launch(x->dev, l->harts, &l->done_pos);
+	return ret;
+}
+
+int tt_launch_start_locked(struct tt_device *dev, struct tt_runtime *rt,
+			   struct tt_launch *l, bool fast)
+{
+	struct tt_wbatch b;
+	struct launch_ctx x = { .dev = dev, .rt = rt, .l = l, .b = &b };
+	int ret = fast ? tt_fd_ready(dev, rt) : 0;
+
+	if (ret)
+		return ret;
+	l->fast = fast;
+	l->harts = 0;
+	l->print = tt_kprint_enabled();
+	l->cb_checks = tt_kprint_cb_checks();
+	tt_wbatch_init(&b, dev);
+	ret = start_all(&x);
+	tt_wbatch_free(&b);
+	if (ret) {
+		/* A core may hold part of an upload: trust nothing. */
+		tt_runtime_forget(rt);
+		if (fast)
+			tt_fd_abandon(dev);
+	}
+	return ret;
 }
 
 int tt_launch_start(struct tt_device *dev, struct tt_launch *l)
@@ -230,17 +345,10 @@ int tt_launch_start(struct tt_device *dev, struct tt_launch *l)
 	pthread_mutex_lock(&rt->lock);
 	if (rt->reset_gen != dev->reset_gen) {
 		tt_runtime_forget(rt);
+		tt_fd_abandon(dev);
 		rt->reset_gen = dev->reset_gen;
 	}
-	l->harts = 0;
-	l->print = tt_kprint_enabled();
-	l->cb_checks = tt_kprint_cb_checks();
-	ret = read_counter(dev, rt, &l->counter_base);
-	for (unsigned i = 0; !ret && i < l->ncores; i++)
-		ret = start_core(dev, rt, l, &l->cores[i]);
-	if (ret)
-		/* A core may hold part of an upload: trust nothing. */
-		tt_runtime_forget(rt);
+	ret = tt_launch_start_locked(dev, rt, l, tt_fd_wanted());
 	pthread_mutex_unlock(&rt->lock);
 	return ret;
 }
@@ -248,12 +356,15 @@ int tt_launch_start(struct tt_device *dev, struct tt_launch *l)
 int tt_launch_poll(struct tt_device *dev, struct tt_launch *l)
 {
 	uint32_t now;
-	int ret = read_counter(dev, dev->runtime, &now);
+	int ret;
 
-	if (ret)
-		return ret;
 	if (l->print)
 		tt_kprint_drain(dev, l);
+	if (l->fast)
+		return tt_fd_poll(dev, l->done_pos);
+	ret = read_counter(dev, dev->runtime, &now);
+	if (ret)
+		return ret;
 	return now - l->counter_base >= l->harts;
 }
 
@@ -290,6 +401,9 @@ int tt_launch_wait(struct tt_device *dev, struct tt_launch *l,
 		ret = 0;
 	if (ret == -ETIMEDOUT)
 		ret = tt_launch_report_hang(dev, l, timeout_ms);
+	if (ret && l->fast)
+		/* The dispatcher waits for workers that will not finish. */
+		tt_fd_abandon(dev);
 	if (l->print)
 		tt_kprint_drain(dev, l);
 	if (!ret)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Running a program on cores (internal): the slow dispatch path, where
- * the host itself writes binaries, configuration and launch messages
- * (hw/l1.h) and waits for the kernels to finish.
+ * Running a program on cores (internal): the writes that start a program
+ * (binaries, configuration and launch messages, hw/l1.h), carried out by
+ * the host itself (slow dispatch) or by the dispatcher (fast dispatch,
+ * fd.h), and the wait for the kernels to finish.
  *
  * The caller describes what each core runs (struct tt_launch_core);
  * tt_launch_start() uploads what the core does not hold yet and starts
@@ -44,13 +45,23 @@ struct tt_launch {
 	unsigned ncores;
 	/* Filled by tt_launch_start. */
 	unsigned harts; /* kernels started */
-	uint32_t counter_base; /* completion counter before the start */
+	uint32_t counter_base; /* slow: completion counter before the start */
+	uint32_t done_pos; /* fast: the dispatcher's completion to wait for */
+	bool fast; /* run by the dispatcher (fd.h) */
 	bool print; /* print rings are drained */
 	bool cb_checks;
 };
 
-/* Upload and start; returns at once. */
+/* Upload and start, by fast dispatch unless TT_DISPATCH=slow; returns at
+ * once. */
 TT_HIDDEN int tt_launch_start(struct tt_device *dev, struct tt_launch *l);
+
+struct tt_runtime;
+
+/* The same with the runtime's lock held, in the mode asked for. */
+TT_HIDDEN int tt_launch_start_locked(struct tt_device *dev,
+				     struct tt_runtime *rt,
+				     struct tt_launch *l, bool fast);
 
 /* 1 if every kernel of l finished, 0 if not yet, < 0 on error. */
 TT_HIDDEN int tt_launch_poll(struct tt_device *dev, struct tt_launch *l);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cq.h"
+#include "fd.h"
 #include "launch.h"
 
 static struct tt_runtime *runtime_new(struct tt_device *dev)
@@ -65,6 +66,7 @@ void tt_runtime_destroy(struct tt_device *dev)
 	if (!rt)
 		return;
 	tt_cq_destroy_all(dev);
+	tt_fd_destroy(dev);
 	pthread_mutex_destroy(&rt->cq_lock);
 	pthread_mutex_destroy(&rt->lock);
 	free(rt->cores);

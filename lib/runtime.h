@@ -15,8 +15,8 @@
 struct tt_core_state {
 	uint8_t slot_hash[TT_TENSIX_HARTS][32]; /* all zero: unknown */
 	bool banks; /* bank table written */
-	bool seq_known;
-	uint32_t next_seq[TT_TENSIX_HARTS]; /* launch.seq to write next */
+	bool seq_known; /* its mailboxes were read */
+	uint32_t next_seq[TT_TENSIX_HARTS]; /* last launch.seq written + 1 */
 };
 
 /* The program a device runs now (one at a time), started by a queue and
@@ -39,7 +39,11 @@ struct tt_runtime {
 	uint32_t reset_gen; /* dev->reset_gen the state is valid for */
 	unsigned grid_x, grid_y;
 	struct tt_core_state *cores; /* grid_x * grid_y, by NOC 0 (x, y) */
-	struct tt_xy counter_core; /* holds the completion counter */
+	struct tt_xy counter_core; /* slow dispatch's completion counter */
+	/* The launch.seq of the latest launch: every launch gets a new one
+	 * on all its harts, so the same start words can be multicast. */
+	uint32_t last_seq;
+	struct tt_fd *fd; /* fast dispatch (fd.h); NULL until first used */
 };
 
 /* The device's runtime state, created on first use; NULL (message set)

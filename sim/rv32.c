@@ -366,17 +366,17 @@ static inline uint32_t ld8(const void *p)
 
 static inline void st32(void *p, uint32_t v)
 {
-	__atomic_store_n((uint32_t *)p, v, __ATOMIC_RELAXED);
+	__atomic_store_n((uint32_t *)p, v, __ATOMIC_SEQ_CST);
 }
 
 static inline void st16(void *p, uint32_t v)
 {
-	__atomic_store_n((uint16_t *)p, (uint16_t)v, __ATOMIC_RELAXED);
+	__atomic_store_n((uint16_t *)p, (uint16_t)v, __ATOMIC_SEQ_CST);
 }
 
 static inline void st8(void *p, uint32_t v)
 {
-	__atomic_store_n((uint8_t *)p, (uint8_t)v, __ATOMIC_RELAXED);
+	__atomic_store_n((uint8_t *)p, (uint8_t)v, __ATOMIC_SEQ_CST);
 }
 
 static inline uint32_t mulh(uint32_t a, uint32_t b)
@@ -653,10 +653,10 @@ static enum rv32_cb watched(struct rv32_hart *h, uint32_t a, unsigned size)
 		uint32_t v = x[r->rs2];                                        \
 		if (likely(o < lim##n_bytes && !(o & (n_bytes - 1)))) {        \
 			stfn(g.mem + o, v);                                    \
-			wlo = __atomic_load_n(&watch[0], __ATOMIC_RELAXED);    \
+			wlo = __atomic_load_n(&watch[0], __ATOMIC_SEQ_CST);    \
 			if (likely(a - wlo >=                                  \
 				   __atomic_load_n(&watch[1],                  \
-						   __ATOMIC_RELAXED) - wlo))   \
+						   __ATOMIC_SEQ_CST) - wlo))   \
 				NEXT();                                        \
 			ma = a;                                                \
 			msize = n_bytes;                                       \

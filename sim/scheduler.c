@@ -4,21 +4,21 @@
  * sched->lock; a worker drops the lock only while it runs the hart.
  *
  * Waiting without lost wake-ups: a hart that waits counts itself in its
- * node's TT_HART_WAITERS (a full barrier), makes every other thread of the
- * process pass a barrier too (membarrier: sibling harts store to L1 with
- * plain moves), then looks at the watched word once more. A writer writes
- * first and looks at WAITERS second. Either the writer sees the waiter and
- * sends an event, or the waiter sees the new value. An event that arrives
- * while the hart is still running marks it `woken`, and it does not park.
+ * node's TT_HART_WAITERS and publishes the watched word, then passes a full
+ * barrier and looks at the word once more. Every writer writes first,
+ * passes a full barrier and looks second: other agents through
+ * sim_event_after_write, sibling harts because their L1 stores are
+ * sequentially consistent (rv32.c) and their look at the watched range
+ * comes after. Either the writer sees the waiter and wakes it, or the
+ * waiter sees the new value. An event that arrives while the hart is
+ * still running marks it `woken`, and it does not park.
  */
 #include "scheduler.h"
 
 #include <errno.h>
-#include <linux/membarrier.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,24 +27,6 @@
 
 #define QUANTUM 200000u /* instructions per turn */
 #define NO_WORD UINT32_MAX
-
-static bool membarrier_ok;
-
-static void membarrier_register(void)
-{
-	membarrier_ok = syscall(__NR_membarrier,
-				MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0,
-				0) == 0;
-}
-
-/* A full barrier on every thread of this process. Without membarrier the
- * fallback is the timer's periodic re-check of waiters (timer_main). */
-static void barrier_all_threads(void)
-{
-	if (membarrier_ok)
-		syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-}
 
 static uint32_t *hreg(struct sim_hart *h, unsigned reg)
 {
@@ -254,6 +236,32 @@ static void follow_reset_lines_locked(struct sim_sched *s, unsigned node_index)
 	}
 }
 
+/* Read the word a tt.waitne watches, as the hart would. */
+static bool wait_word_changed(struct sim_hart *h)
+{
+	uint32_t a = h->cpu.wait_addr, v;
+
+	if (a - h->cpu.mem_base < h->cpu.mem_size - 3 && !(a % 4))
+		v = __atomic_load_n((uint32_t *)(void *)(h->cpu.mem + (a -
+						h->cpu.mem_base)),
+				    __ATOMIC_SEQ_CST);
+	else if (sim_hart_ops.load(&h->cpu, a, 4, &v) != RV32_CB_OK)
+		return true; /* let the hart fault on its own re-read */
+	return v != h->cpu.wait_val;
+}
+
+/* A hart that waits on an L1 word that still holds the value it waits
+ * past would only look and sleep again: the event is not for it. If the
+ * word changes later, its writer sends another event (the hart is still
+ * counted in WAITERS). */
+static bool waits_on_same_l1_word(struct sim_hart *h)
+{
+	uint32_t word = __atomic_load_n(&h->wait_word, __ATOMIC_RELAXED);
+
+	return in_fast_region(h, word) && h->cpu.wait_addr == word &&
+	       !wait_word_changed(h);
+}
+
 void sim_sched_node_event(struct sim_sched *s, unsigned node_index)
 {
 	unsigned nodes = s->dev->img->grid_x * s->dev->img->grid_y;
@@ -262,8 +270,12 @@ void sim_sched_node_event(struct sim_sched *s, unsigned node_index)
 		return;
 	pthread_mutex_lock(&s->lock);
 	follow_reset_lines_locked(s, node_index);
-	for (unsigned i = 0; i < s->node_count[node_index]; i++)
-		wake_locked(s, &s->harts[s->node_first[node_index] + i]);
+	for (unsigned i = 0; i < s->node_count[node_index]; i++) {
+		struct sim_hart *h = &s->harts[s->node_first[node_index] + i];
+
+		if (h->st != SIM_HART_WAITING || !waits_on_same_l1_word(h))
+			wake_locked(s, h);
+	}
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -321,22 +333,7 @@ static bool out_of_budget(struct sim_hart *h)
 	return budget && h->cpu.instret >= budget;
 }
 
-/* Read the word a tt.waitne watches, as the hart would. */
-static bool wait_word_changed(struct sim_hart *h)
-{
-	uint32_t a = h->cpu.wait_addr, v;
-
-	if (a - h->cpu.mem_base < h->cpu.mem_size - 3 && !(a % 4))
-		v = __atomic_load_n((uint32_t *)(void *)(h->cpu.mem + (a -
-						h->cpu.mem_base)),
-				    __ATOMIC_SEQ_CST);
-	else if (sim_hart_ops.load(&h->cpu, a, 4, &v) != RV32_CB_OK)
-		return true; /* let the hart fault on its own re-read */
-	return v != h->cpu.wait_val;
-}
-
-/* Count in as a waiter and look once more; false: do not park. Runs
- * without the lock (membarrier is a system call). */
+/* Count in as a waiter and look once more; false: do not park. */
 static bool prepare_wait(struct sim_hart *h, bool cond)
 {
 	struct sim_sched *s = &h->dev->sched;
@@ -351,7 +348,7 @@ static bool prepare_wait(struct sim_hart *h, bool cond)
 	__atomic_fetch_add(waiters(h), 1, __ATOMIC_SEQ_CST);
 	if (!cond)
 		return true;
-	barrier_all_threads();
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (!wait_word_changed(h))
 		return true;
 	__atomic_store_n(&h->wait_word, NO_WORD, __ATOMIC_RELAXED);
@@ -413,6 +410,37 @@ static uint64_t turn_length(struct sim_sched *s, struct sim_hart *h)
 	return s->quantum;
 }
 
+/* How long an idle worker looks for work before it sleeps. Launches come
+ * in bursts (a kernel finishing wakes the next one a few microseconds
+ * later); a futex wake-up costs tens of microseconds in a VM, more than
+ * the whole hand-over. Idle workers still sleep, so an idle device costs
+ * no CPU. */
+#define IDLE_SPIN_NS 200000u
+
+/* Wait for a runnable hart or stop (called and returns with the lock). */
+static void idle_wait_locked(struct sim_sched *s)
+{
+	uint64_t start = sim_mono_ns();
+
+	pthread_mutex_unlock(&s->lock);
+	for (unsigned spin = 1;; spin++) {
+		if (__atomic_load_n(&s->head, __ATOMIC_RELAXED) ||
+		    __atomic_load_n(&s->stop, __ATOMIC_RELAXED)) {
+			pthread_mutex_lock(&s->lock);
+			return;
+		}
+		if (spin % 64 == 0) {
+			if (sim_mono_ns() - start > IDLE_SPIN_NS)
+				break;
+			sched_yield();
+		}
+		__builtin_ia32_pause();
+	}
+	pthread_mutex_lock(&s->lock);
+	if (!s->head && !s->stop)
+		pthread_cond_wait(&s->work, &s->lock);
+}
+
 static void *worker_main(void *arg)
 {
 	struct sim_sched *s = arg;
@@ -425,7 +453,7 @@ static void *worker_main(void *arg)
 		uint64_t n;
 
 		if (!h) {
-			pthread_cond_wait(&s->work, &s->lock);
+			idle_wait_locked(s);
 			continue;
 		}
 		set_state(h, SIM_HART_RUNNING);
@@ -451,10 +479,6 @@ static void *worker_main(void *arg)
 
 /* ---- timers: WAKE_AT and the watchdog ---- */
 
-/* Without membarrier a sibling's store may go unseen: re-check
- * cond-waiters this often. */
-#define RECHECK_US 10000u
-
 static uint64_t timers_locked(struct sim_sched *s)
 {
 	uint64_t now = sim_device_time_us(s->dev), next = UINT64_MAX;
@@ -464,10 +488,6 @@ static uint64_t timers_locked(struct sim_sched *s)
 
 		if (h->st != SIM_HART_WAITING)
 			continue;
-		if (!membarrier_ok && h->wait_word != NO_WORD) {
-			wake_locked(s, h);
-			continue;
-		}
 		if (!h->wake_at)
 			continue;
 		if (h->wake_at <= now)
@@ -482,8 +502,6 @@ static uint64_t timers_locked(struct sim_sched *s)
 	} else if (s->wdt_deadline && s->wdt_deadline < next) {
 		next = s->wdt_deadline;
 	}
-	if (!membarrier_ok && now + RECHECK_US < next)
-		next = now + RECHECK_US;
 	return next == UINT64_MAX ? 0 : next - now;
 }
 
@@ -686,7 +704,6 @@ int sim_sched_start(struct sim_sched *s, struct sim_device *dev,
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&s->timer_cv, &ca);
 	pthread_condattr_destroy(&ca);
-	membarrier_register();
 	ret = make_harts(s, err);
 	if (!ret)
 		ret = start_threads(s, threads ? threads : default_threads(), err);

@@ -15,13 +15,15 @@ uint32_t ttk_flags;
 uint32_t ttk_cb_mask;
 uint32_t ttk_logical_x, ttk_logical_y;
 uint32_t ttk_dram_banks, ttk_l1_banks;
-struct ttk_cb ttk_cb[TT_CB_COUNT];
+/* Set up per launch for the CBs in ttk_cb_mask only: not zeroed at each
+ * start (kstart.S), which would cost more than an empty kernel. */
+struct ttk_cb ttk_cb[TT_CB_COUNT] __attribute__((section(".ttk.noinit")));
 uint8_t noc_index;
 uint8_t my_x[2], my_y[2];
 
 uint32_t ttk_hart;
 uint32_t ttk_grid_x, ttk_grid_y;
-uint32_t ttk_tx_shadow[TT_TX_ARG3 / 4 + 1];
+uint32_t ttk_tx_shadow[TT_TX_ARG3 / 4 + 1] __attribute__((section(".ttk.noinit")));
 uint32_t ttk_eltwise_flags;
 uint32_t ttk_copy_flags;
 

@@ -6,7 +6,7 @@
  * buffers on the embedded n150 model (DRAM bottom-up, L1 top-down below
  * the hart argument areas, the range circular buffers may use).
  *
- * n150 facts used: 6 DRAM channels of 2 GiB; 72 Tensix cores, L1 1499136
+ * n150 facts used: 6 DRAM channels of 2 GiB; 72 Tensix cores (64 in the logical grid, the last row dispatches), L1 1499136
  * bytes.
  */
 #include <setjmp.h>
@@ -268,9 +268,9 @@ static void test_device_layout(void **state)
 
 	assert_int_equal(tt_allocator_get(*state, &a), 0);
 	assert_int_equal(a->banks.dram_banks, 6);
-	assert_int_equal(a->banks.l1_banks, 72);
+	assert_int_equal(a->banks.l1_banks, 64);
 	assert_int_equal(a->banks.grid_w, 8);
-	assert_int_equal(a->banks.grid_h, 9);
+	assert_int_equal(a->banks.grid_h, 8);
 	assert_int_equal(a->dram.lo, 0);
 	assert_int_equal(a->dram.hi, DRAM_CHANNEL);
 	assert_int_equal(a->dram.align, 32);
@@ -291,12 +291,12 @@ static void test_l1_top_down_and_lowest(void **state)
 	tt_buffer *a, *b;
 
 	assert_int_equal(tt_alloc_l1_lowest(dev, core), L1_TOP);
-	/* 100 pages of 1000 bytes over 72 banks: 2 pages of 1008 per bank. */
+	/* 100 pages of 1000 bytes over 64 banks: 2 pages of 1008 per bank. */
 	a = make(dev, TT_BUFFER_L1, 100 * 1000, 1000);
 	assert_int_equal(tt_buffer_aligned_page_size(a), 1008);
 	assert_int_equal(tt_buffer_bank_size(a), 2016);
 	assert_int_equal(tt_buffer_address(a), L1_TOP - 2016);
-	b = make(dev, TT_BUFFER_L1, 72 * 64, 64);
+	b = make(dev, TT_BUFFER_L1, 64 * 64, 64);
 	assert_int_equal(tt_buffer_address(b), L1_TOP - 2016 - 64);
 	assert_int_equal(tt_alloc_l1_lowest(dev, core), L1_TOP - 2016 - 64);
 	tt_buffer_free(b);
@@ -330,7 +330,7 @@ static void test_device_out_of_memory(void **state)
 	tt_buffer *b, *hog;
 
 	/* One page per bank too many. */
-	c.size = (usable / 1024 + 1) * 72 * 1024;
+	c.size = (usable / 1024 + 1) * 64 * 1024;
 	assert_int_equal(tt_create_buffer(&c, &b), -ENOMEM);
 	snprintf(want, sizeof(want),
 		 "L1 buffer (%llu bytes, page size 1024): cannot allocate %llu bytes per bank in L1: largest free block is %llu bytes (total free %llu)",
@@ -339,10 +339,10 @@ static void test_device_out_of_memory(void **state)
 		 (unsigned long long)usable, (unsigned long long)usable);
 	assert_string_equal(tt_last_error(), want);
 	/* Exactly everything fits; then nothing more does. */
-	c.size = usable / 1024 * 72 * 1024;
+	c.size = usable / 1024 * 64 * 1024;
 	assert_int_equal(tt_create_buffer(&c, &hog), 0);
 	assert_int_equal(tt_buffer_address(hog), 0x38000 + usable % 1024);
-	c.size = 72 * 1024;
+	c.size = 64 * 1024;
 	assert_int_equal(tt_create_buffer(&c, &b), -ENOMEM);
 	assert_non_null(strstr(tt_last_error(), "largest free block is"));
 	tt_buffer_free(hog);

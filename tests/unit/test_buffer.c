@@ -7,9 +7,11 @@
  * access, and the device-side bank table of n150 and p150.
  *
  * n150 facts used: 6 DRAM channels (channel c at port 0: 0-0, 0-5, 5-0,
- * 5-2, 5-3, 5-5) of 2 GiB; 72 Tensix cores in a logical 8x9 grid, logical
+ * 5-2, 5-3, 5-5) of 2 GiB; 72 Tensix cores, a logical 8x8 grid (the last
+ * row is the dispatch row), logical
  * core (x, y) at NOC 0 (x < 4 ? x + 1 : x + 2, y < 5 ? y + 1 : y + 2);
- * L1 1499136 bytes. p150: 8 DRAM channels, 120 Tensix, grid 17x12.
+ * L1 1499136 bytes. p150: 8 DRAM channels, 120 Tensix (108 logical),
+ * grid 17x12.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -101,7 +103,7 @@ static void check_interleaved(tt_device *dev, tt_buffer *b, unsigned seed)
 	uint64_t size = tt_buffer_size(b), ps = tt_buffer_page_size(b);
 	uint64_t aps = tt_buffer_aligned_page_size(b);
 	bool dram = tt_buffer_type(b) == TT_BUFFER_DRAM;
-	unsigned n = dram ? 6 : 72;
+	unsigned n = dram ? 6 : 64;
 	uint8_t *data = malloc(size), *back = malloc(size);
 
 	assert_non_null(data);
@@ -490,7 +492,7 @@ static void test_sharded_errors(void **state)
 			   "height_sharded into 5 shards (5x1 of 2x1 pages) but the shard grid has 4 cores");
 	bad = one_range(7, 0, 8, 0);
 	expect_shard_error(dev, L1, H, &bad, 0, 2, 1, 1, 1,
-			   "shard core (8,0) is outside the 8x9 logical grid");
+			   "shard core (8,0) is outside the 8x8 logical grid");
 	bad = one_range(1, 1, 0, 0);
 	expect_shard_error(dev, L1, H, &bad, 0, 2, 1, 1, 1,
 			   "range (1,1)-(0,0) has its start after its end");
@@ -642,7 +644,7 @@ static void test_fixed_address(void **state)
 	tt_buffer_free(a);
 	/* L1: from TT_L1_PROG_UNRESERVED up to the argument areas. */
 	c.type = TT_BUFFER_L1;
-	c.size = 72 * 64;
+	c.size = 64 * 64;
 	c.page_size = 64;
 	c.address = 0x38000;
 	assert_int_equal(tt_create_buffer(&c, &a), 0);
@@ -704,9 +706,9 @@ static void test_page_location_errors(void **state)
  * the creator frees it; the last one releases the memory. */
 static void test_references(void **state)
 {
-	tt_buffer *b = make(*state, TT_BUFFER_L1, 72 * 32, 32), *c;
+	tt_buffer *b = make(*state, TT_BUFFER_L1, 64 * 32, 32), *c;
 	uint64_t addr = tt_buffer_address(b);
-	uint8_t out[72 * 32], in[72 * 32];
+	uint8_t out[64 * 32], in[64 * 32];
 
 	fill(out, sizeof(out), 5);
 	tt_buffer_ref(b);
@@ -714,11 +716,11 @@ static void test_references(void **state)
 	assert_int_equal(tt_write_to_buffer(b, out, sizeof(out)), 0);
 	assert_int_equal(tt_read_from_buffer(b, in, sizeof(in)), 0);
 	assert_memory_equal(in, out, sizeof(in));
-	c = make(*state, TT_BUFFER_L1, 72 * 32, 32);
+	c = make(*state, TT_BUFFER_L1, 64 * 32, 32);
 	assert_int_not_equal(tt_buffer_address(c), addr);
 	tt_buffer_free(c);
 	tt_buffer_unref(b);
-	c = make(*state, TT_BUFFER_L1, 72 * 32, 32);
+	c = make(*state, TT_BUFFER_L1, 64 * 32, 32);
 	assert_int_equal(tt_buffer_address(c), addr);
 	tt_buffer_free(c);
 }
@@ -786,8 +788,8 @@ static void test_direct_l1_and_dram(void **state)
 	core.x = 8;
 	assert_int_equal(tt_write_to_device_l1(dev, core, 0, out, 4), -EINVAL);
 	assert_non_null(strstr(tt_last_error(),
-			       "logical core (8,7) is outside the 8x9 grid"));
-	core = (struct tt_xy){ 0, 9 };
+			       "logical core (8,7) is outside the 8x8 grid"));
+	core = (struct tt_xy){ 0, 8 };
 	assert_int_equal(tt_read_from_device_l1(dev, core, 0, in, 4), -EINVAL);
 	core.y = 0;
 	assert_int_equal(tt_read_from_device_l1(dev, core, L1_SIZE - 4, in, 8),
@@ -822,7 +824,7 @@ static void test_bank_table_n150(void **state)
 	assert_int_equal(tt_device_open(0, &dev), 0);
 	assert_int_equal(tt_banks_table(dev, &t), 0);
 	assert_int_equal(t.dram_banks, 6);
-	assert_int_equal(t.l1_banks, 72);
+	assert_int_equal(t.l1_banks, 64);
 	assert_int_equal(t.grid_x, 10);
 	assert_int_equal(t.grid_y, 12);
 	assert_int_equal(t.dram_xy[0], 0x000);
@@ -832,8 +834,8 @@ static void test_bank_table_n150(void **state)
 	assert_int_equal(t.l1_xy[0], 0x101);
 	assert_int_equal(t.l1_xy[4], 0x106); /* column 5 is not Tensix */
 	assert_int_equal(t.l1_xy[8], 0x201);
-	assert_int_equal(t.l1_xy[71], 0xA09); /* row 6 skipped, 11 harvested */
-	assert_int_equal(t.l1_xy[72], 0);
+	assert_int_equal(t.l1_xy[63], 0x909); /* row 6 skipped; 10 dispatches */
+	assert_int_equal(t.l1_xy[64], 0); /* the dispatch row holds none */
 	tt_device_close(dev);
 }
 
@@ -849,7 +851,7 @@ static void test_bank_table_p150(void **state)
 	unsetenv("TT_SIM_BOARD");
 	assert_int_equal(tt_banks_table(dev, &t), 0);
 	assert_int_equal(t.dram_banks, 8);
-	assert_int_equal(t.l1_banks, 120);
+	assert_int_equal(t.l1_banks, 108);
 	assert_int_equal(t.grid_x, 17);
 	assert_int_equal(t.grid_y, 12);
 	assert_int_equal(t.dram_xy[0], 0x000);
@@ -862,7 +864,7 @@ static void test_bank_table_p150(void **state)
 	b = make(dev, TT_BUFFER_DRAM, 8 * 32, 32);
 	assert_int_equal(tt_buffer_aligned_page_size(b), 64);
 	tt_buffer_free(b);
-	b = make(dev, TT_BUFFER_L1, 120 * 32, 32);
+	b = make(dev, TT_BUFFER_L1, 108 * 32, 32);
 	assert_int_equal(tt_buffer_aligned_page_size(b), 32);
 	assert_int_equal(tt_buffer_address(b), 1572864 - 4096 - 32);
 	tt_buffer_free(b);

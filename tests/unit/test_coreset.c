@@ -306,7 +306,12 @@ static void check_grid(const char *board)
 	assert_int_equal(tt_device_open(0, &dev), 0);
 	i = tt_device_get_info(dev);
 	assert_int_equal(tt_device_logical_grid(dev, &w, &h), 0);
-	assert_int_equal(w * h, i->tensix_count);
+	/* The last row of enabled Tensix cores is the dispatch row. */
+	assert_int_equal(w * (h + 1), i->tensix_count);
+	assert_int_equal(tt_device_dispatch_core(dev, &noc), 0);
+	assert_int_equal(tt_device_tensix_core(dev, h * w, &want), 0);
+	assert_true(noc.x == want.x && noc.y == want.y);
+	assert_int_equal(tt_device_dispatch_core(dev, NULL), -EINVAL);
 	/* Logical (x, y) is enabled Tensix core y * w + x. */
 	for (unsigned y = 0; y < h; y++)
 		for (unsigned x = 0; x < w; x++) {

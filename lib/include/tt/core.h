@@ -157,11 +157,18 @@ TT_API bool tt_core_iter_next(struct tt_core_iter *it, struct tt_xy *core);
 
 /*
  * Size of dev's logical grid of Tensix cores (TT-Metal's
- * logical_grid_size()): w columns, h rows, w * h enabled Tensix cores.
- * -EPROTO if the enabled cores do not form a grid.
+ * compute_with_storage_grid_size()): w columns, h rows. The last row of
+ * enabled Tensix cores is not part of it: it is the dispatch row, where
+ * the fast-dispatch dispatcher runs (docs/dispatch.md), in both dispatch
+ * modes so that a program runs unchanged in either. -EPROTO if the
+ * enabled cores do not form a grid of at least two rows.
  */
 TT_API int tt_device_logical_grid(const tt_device *dev, unsigned *w,
 				  unsigned *h);
+
+/* NOC 0 coordinates of the core the dispatcher runs on: the first core
+ * of the dispatch row. */
+TT_API int tt_device_dispatch_core(const tt_device *dev, struct tt_xy *noc0);
 
 /* NOC 0 coordinates of logical core `logical` (TT-Metal's
  * worker_core_from_logical_core); -EINVAL outside the logical grid. */

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Fast dispatch, host side (internal; hw/dispatch.h, docs/dispatch.md):
+ * the issue and completion rings in a DMA buffer, the dispatcher on the
+ * device's dispatch core, and commands appended for it.
+ *
+ * Everything here runs under the runtime's lock (runtime.h).
+ */
+#ifndef TT_LIB_FD_H
+#define TT_LIB_FD_H
+
+#include "internal.h"
+
+struct tt_runtime;
+
+/* Is fast dispatch the mode of this process (TT_DISPATCH, default fast)? */
+TT_HIDDEN bool tt_fd_wanted(void);
+
+/* Make sure the dispatcher runs (starting it on first use, or again after
+ * it stopped); 0 or an error naming the dispatch core. */
+TT_HIDDEN int tt_fd_ready(struct tt_device *dev, struct tt_runtime *rt);
+
+/* Append a WRITE of data to the rectangle a..b (a tt_wemit_fn; ctx is
+ * the device). */
+TT_HIDDEN int tt_fd_write(void *dev, struct tt_xy a, struct tt_xy b,
+			  uint32_t addr, const void *data, uint32_t len);
+
+/* Append WAIT for `harts` more finished launches and a DONE; publish the
+ * commands. *done_pos gets the position tt_fd_poll compares with. */
+TT_HIDDEN int tt_fd_finish_launch(struct tt_device *dev, unsigned harts,
+				  uint32_t *done_pos);
+
+/* 1 once the dispatcher completed everything up to done_pos, 0 if not
+ * yet; -EFAULT (message set) if the dispatcher halted. */
+TT_HIDDEN int tt_fd_poll(struct tt_device *dev, uint32_t done_pos);
+
+/* The dispatcher will not complete what it has (a worker hung or
+ * faulted): start over with a fresh one at the next launch. */
+TT_HIDDEN void tt_fd_abandon(struct tt_device *dev);
+
+/* Stop the dispatcher and free the rings (device close). */
+TT_HIDDEN void tt_fd_destroy(struct tt_device *dev);
+
+/* The counter the workers of a fast launch count into. */
+TT_HIDDEN void tt_fd_notify_target(struct tt_device *dev, struct tt_xy *core,
+				   uint32_t *addr);
+
+#endif /* TT_LIB_FD_H */

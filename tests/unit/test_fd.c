@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Dispatch under load, in both modes (this suite is registered twice,
+ * the second time with TT_DISPATCH=slow): many launches of a whole-grid
+ * program with per-core arguments, a launch larger than the fast-dispatch
+ * ring, and programs after a hang and after a fault. The fast-dispatch
+ * ring is made small (TT_DISPATCH_RING_KIB) so that it wraps often.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "testutil.h"
+
+/* Each core stores (tag, its index, a word of its common args) in its
+ * own page of an interleaved L1 buffer: page i lives on logical core i. */
+static const char *const stamp =
+	"#include \"dataflow_api.h\"\n"
+	"void kernel_main(void)\n"
+	"{\n"
+	"	volatile uint32_t *p = (volatile uint32_t *)get_arg_val(0);\n"
+	"	p[0] = get_arg_val(1);\n"
+	"	p[1] = get_arg_val(2);\n"
+	"	p[2] = get_common_arg_val(0);\n"
+	"	p[3] = get_arg_val(get_arg_val(3));\n"
+	"}\n";
+
+struct grid_prog {
+	tt_program *p;
+	tt_kernel_handle k;
+	tt_buffer *out;
+	unsigned w, h, nargs;
+};
+
+static void grid_prog(tt_device *dev, struct grid_prog *g, unsigned nargs)
+{
+	struct tt_core_range_set all;
+	struct tt_buffer_config c = { .device = dev, .type = TT_BUFFER_L1,
+				      .page_size = 16 };
+
+	assert_int_equal(tt_device_logical_grid(dev, &g->w, &g->h), 0);
+	c.size = 16ull * g->w * g->h;
+	assert_int_equal(tt_create_buffer(&c, &g->out), 0);
+	all = tt_core_range_set_of_range(0, 0, g->w - 1, g->h - 1);
+	assert_int_equal(tt_create_program(&g->p), 0);
+	assert_int_equal(tt_create_kernel_from_string(g->p, stamp, &all, NULL,
+						      &g->k),
+			 0);
+	g->nargs = nargs;
+}
+
+/* Arguments for run `run`: the last one is what p[3] reads. */
+static void set_args(struct grid_prog *g, uint32_t run)
+{
+	static uint32_t a[255];
+
+	for (unsigned y = 0; y < g->h; y++)
+		for (unsigned x = 0; x < g->w; x++) {
+			for (unsigned i = 0; i < g->nargs; i++)
+				a[i] = run * 1000003u + i * 7u + x + 100 * y;
+			a[0] = (uint32_t)tt_buffer_address(g->out);
+			a[1] = 0x5EED0000u + run;
+			a[2] = y * g->w + x;
+			a[3] = g->nargs - 1;
+			assert_int_equal(tt_set_runtime_args(g->p, g->k,
+							     (struct tt_xy){ x, y },
+							     a, g->nargs),
+					 0);
+		}
+	assert_int_equal(tt_set_common_runtime_args(g->p, g->k, &run, 1), 0);
+}
+
+static void check_run(struct grid_prog *g, uint32_t run)
+{
+	unsigned n = g->w * g->h;
+	uint32_t *got = calloc(n, 16);
+
+	assert_int_equal(tt_read_from_buffer(g->out, got, 16ull * n), 0);
+	for (unsigned i = 0; i < n; i++) {
+		unsigned x = i % g->w, y = i / g->w;
+
+		assert_int_equal(got[4 * i], 0x5EED0000u + run);
+		assert_int_equal(got[4 * i + 1], i);
+		assert_int_equal(got[4 * i + 2], run);
+		assert_int_equal(got[4 * i + 3],
+				 run * 1000003u + (g->nargs - 1) * 7u + x +
+					 100 * y);
+	}
+	free(got);
+}
+
+static void free_prog(struct grid_prog *g)
+{
+	tt_program_free(g->p);
+	tt_buffer_free(g->out);
+}
+
+/* 300 launches with new arguments each time: the ring wraps many times
+ * and every core sees its own arguments of every run. */
+static void test_many_grid_launches(void **state)
+{
+	struct grid_prog g;
+	tt_command_queue *cq;
+
+	grid_prog(*state, &g, 8);
+	assert_int_equal(tt_device_command_queue(*state, 0, &cq), 0);
+	for (uint32_t run = 1; run <= 300; run++) {
+		set_args(&g, run);
+		assert_int_equal(tt_enqueue_program(cq, g.p, false), 0);
+		if (run % 50 == 0) {
+			assert_int_equal(tt_finish(cq), 0);
+			check_run(&g, run);
+		}
+	}
+	free_prog(&g);
+}
+
+/* 255 argument words on every core: one launch is larger than the
+ * 128 KiB ring, so the host must wait for the dispatcher mid-launch. */
+static void test_launch_larger_than_ring(void **state)
+{
+	struct grid_prog g;
+	tt_command_queue *cq;
+
+	grid_prog(*state, &g, 255);
+	assert_int_equal(tt_device_command_queue(*state, 0, &cq), 0);
+	for (uint32_t run = 1; run <= 3; run++) {
+		set_args(&g, run);
+		assert_int_equal(tt_enqueue_program(cq, g.p, true), 0);
+		check_run(&g, run);
+	}
+	free_prog(&g);
+}
+
+static void run_bad(tt_device *dev, unsigned x, const char *src, int want)
+{
+	struct tt_core_range_set core = tt_core_range_set_of_core(x, 2);
+	char where[16];
+	tt_command_queue *cq;
+	tt_kernel_handle k;
+	tt_program *p;
+
+	assert_int_equal(tt_device_command_queue(dev, 1, &cq), 0);
+	tt_command_queue_set_timeout(cq, 300);
+	assert_int_equal(tt_create_program(&p), 0);
+	assert_int_equal(tt_create_kernel_from_string(p, src, &core, NULL, &k),
+			 0);
+	assert_int_equal(tt_enqueue_program(cq, p, true), want);
+	snprintf(where, sizeof(where), "(%u,2)", x);
+	assert_non_null(strstr(tt_last_error(), where));
+	tt_program_free(p);
+}
+
+/* After a program that hangs or faults on one core, programs on the
+ * other cores still run (fast dispatch starts a new dispatcher). */
+static void test_programs_after_hang_and_fault(void **state)
+{
+	tt_device *dev = *state;
+	struct grid_prog g;
+	tt_command_queue *cq;
+	struct tt_core_range_set rest;
+
+	run_bad(dev, 3,
+		"#include \"dataflow_api.h\"\n"
+		"void kernel_main(void) { for (;;) noc_semaphore_wait((volatile uint32_t *)0x40000, 12345); }\n",
+		-ETIMEDOUT);
+	run_bad(dev, 4,
+		"#include \"dataflow_api.h\"\n"
+		"void kernel_main(void) { ASSERT(get_arg_val(0) == 1); }\n",
+		-EFAULT);
+	/* Cores (3,2) and (4,2) are stuck until a reset: leave them out. */
+	grid_prog(dev, &g, 4);
+	rest = tt_core_range_set_of_range(0, 3, g.w - 1, g.h - 1);
+	tt_program_free(g.p);
+	assert_int_equal(tt_create_program(&g.p), 0);
+	assert_int_equal(tt_create_kernel_from_string(g.p, stamp, &rest, NULL,
+						      &g.k),
+			 0);
+	for (unsigned y = 3; y < g.h; y++)
+		for (unsigned x = 0; x < g.w; x++) {
+			uint32_t a[4] = { (uint32_t)tt_buffer_address(g.out),
+					  0xABCD, y * g.w + x, 1 };
+
+			assert_int_equal(tt_set_runtime_args(g.p, g.k,
+							     (struct tt_xy){ x, y },
+							     a, 4),
+					 0);
+		}
+	assert_int_equal(tt_set_common_runtime_args(g.p, g.k,
+						    (uint32_t[]){ 9 }, 1),
+			 0);
+	assert_int_equal(tt_device_command_queue(dev, 0, &cq), 0);
+	assert_int_equal(tt_enqueue_program(cq, g.p, true), 0);
+	{
+		unsigned n = g.w * g.h;
+		uint32_t *got = calloc(n, 16);
+
+		assert_int_equal(tt_read_from_buffer(g.out, got, 16ull * n), 0);
+		for (unsigned i = 3 * g.w; i < n; i++) {
+			assert_int_equal(got[4 * i], 0xABCD);
+			assert_int_equal(got[4 * i + 1], i);
+			assert_int_equal(got[4 * i + 2], 9);
+		}
+		free(got);
+	}
+	free_prog(&g);
+	assert_int_equal(tt_device_reset(dev, 10000), 0);
+}
+
+static int setup(void **state)
+{
+	setenv("TT_DISPATCH_RING_KIB", "128", 1);
+	return booted_up(state);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_many_grid_launches),
+		cmocka_unit_test(test_launch_larger_than_ring),
+		cmocka_unit_test(test_programs_after_hang_and_fault),
+	};
+
+	return cmocka_run_group_tests_name("fd", tests, setup, booted_down);
+}
