@@ -9,10 +9,9 @@
  *         ratio=<model / OpenBLAS> vs=openblas_sgemm_<T>threads
  *
  * The model's time is enqueue + finish of the program; the upload of the
- * inputs and the kernels' build and first load (a warm-up run) are left
- * out. Each side's figure is the median of RUNS runs after a warm-up.
- * The model's result must match OpenBLAS's with PCC >= 0.99, or the
- * bench fails.
+ * inputs and the kernels' build and first load are left out. Each side's
+ * figure is the median of RUNS runs after an untimed one. The model's
+ * result must match OpenBLAS's with PCC >= 0.99, or the bench fails.
  */
 #include "example.h"
 
@@ -133,9 +132,10 @@ static double time_model(tt_device *dev, const float *a, const float *b,
 	if (mm_multi_read_output(mm, c))
 		mm_die("read");
 	p = mm_multi_plan(mm);
-	fprintf(stderr, "# model: %ux%u of %ux%u cores, block %ux%u tiles, sub-block %ux%u, K chunk %u\n",
+	fprintf(stderr, "# model: %ux%u of %ux%u cores, block %ux%u tiles, sub-block %ux%u, K chunk %u, multicast A %s B %s\n",
 		p->cols, p->rows, p->grid_w, p->grid_h, p->bm, p->bn, p->sh,
-		p->sw, p->kb);
+		p->sw, p->kb, p->mcast_a ? "yes" : "no",
+		p->mcast_b ? "yes" : "no");
 	mm_multi_free(mm);
 	return median(ms, RUNS);
 }

@@ -5,9 +5,10 @@
  * A and B are random bf16 matrices (fixed seed). The program runs once
  * without work to build and load its kernels, then twice timed (enqueue +
  * finish, without the upload of the inputs): the best run is reported,
- * since the first also pays for touching the chip model's memory. The result is compared with an fp32
- * host product of the same bf16 inputs; for big sizes on a sample of C's
- * rows, which keeps the host's side to a fraction of a second.
+ * since the first also pays for touching the chip model's memory. The
+ * result is compared with an fp32 host product of the same bf16 inputs;
+ * for big sizes on a sample of C's rows, which keeps the host's side to a
+ * fraction of a second.
  *
  * Usage: example-matmul_multi [-m M] [-n N] [-k K] [--cores N]
  */
@@ -50,7 +51,7 @@ static uint32_t parse_num(const char *opt, const char *s, unsigned mult,
 		else
 			fprintf(stderr, "error: %s %s: want a number in 1..%u\n",
 				opt, s, max);
-		exit(2);
+		exit(1);
 	}
 	return (uint32_t)v;
 }
@@ -84,14 +85,14 @@ static struct opts parse_args(int argc, char **argv)
 			exit(0);
 		default:
 			usage(stderr);
-			exit(2);
+			exit(1);
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "error: unexpected argument '%s'\n",
 			argv[optind]);
 		usage(stderr);
-		exit(2);
+		exit(1);
 	}
 	return o;
 }
@@ -195,6 +196,9 @@ static double run_device(const struct opts *o, const float *a, const float *b,
 	       p->grid_w, p->grid_h);
 	printf("  split: %ux%u cores, %ux%u output tiles each, sub-blocks of %ux%u, K in chunks of %u tiles\n",
 	       p->cols, p->rows, p->bm, p->bn, p->sh, p->sw, p->kb);
+	printf("  inputs: A %s, B %s\n",
+	       p->mcast_a ? "multicast along rows" : "read by every core",
+	       p->mcast_b ? "multicast down columns" : "read by every core");
 	mm_multi_free(mm);
 	tt_device_close(dev);
 	return best;

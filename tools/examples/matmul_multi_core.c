@@ -6,9 +6,10 @@
  * Why this shape is fast on the chip model: the model runs harts on a few
  * host threads, so what counts is host work per FLOP, not overlap between
  * cores. One matmul_block_k does a whole sh x sw x kb block product as
- * one native GEMM, so the RISC-V code (CB handshakes, one NOC read per
- * tile) is a small part of the work, and the sub-block is made as large
- * as DST allows because each K chunk is unpacked once per sub-block.
+ * one native GEMM; the sub-block is as large as DST allows, because each
+ * K chunk is unpacked once per sub-block; and multicasting the chunks
+ * leaves one core per row or column issuing the NOC reads, one command
+ * per tile, which were most of the RISC-V code.
  */
 #include "example.h"
 
@@ -22,12 +23,18 @@
  * that without double buffering). Sums over K chunks are rounded to bf16
  * in DST, which costs far less than the 0.99 PCC allows. */
 #define DST_TILES 16u
-/* K chunk cap: 8 tiles (256 values) is the native GEMM's K block; larger
- * chunks only grow the CBs. */
-#define KB_MAX 8u
+/* K chunk: at most KB_MAX tiles, and the two double-buffered input CBs
+ * within IN_CB_BYTES of L1 (about 1.2 MiB are free). Fewer, larger chunks
+ * save per-command costs (rounding DST, CB hand-overs); beyond 16 tiles
+ * the gain is lost in the noise. */
+#define KB_MAX 16u
+#define IN_CB_BYTES (512u * 1024)
 #define CB_A 0u
 #define CB_B 1u
 #define CB_OUT 16u
+/* Reader args (kernels/matmul_multi/reader.c). */
+#define READER_ARGS 26u
+enum share_role { READ_ALONE = 0, SEND = 1, RECEIVE = 2 };
 
 struct mm_multi {
 	tt_device *dev;
@@ -36,6 +43,7 @@ struct mm_multi {
 	tt_buffer *a, *b, *c;
 	tt_program *prog;
 	tt_kernel_handle kernels[3]; /* reader, compute, writer */
+	uint32_t sems[4]; /* A ready, A valid, B ready, B valid */
 	void *tiles; /* host staging: the largest of A, B, C in tiles */
 };
 
@@ -128,9 +136,88 @@ static void plan_sub_block(struct mm_multi_plan *p)
 	}
 }
 
+/* The NOC rectangle (NOC 0 coordinates) spanned by the logical cores
+ * lr, as a multicast names it. */
+static int noc_bounds(tt_device *dev, struct tt_core_range lr,
+		      struct tt_core_range *out)
+{
+	struct tt_xy xy;
+
+	out->start = (struct tt_xy){ UINT32_MAX, UINT32_MAX };
+	out->end = (struct tt_xy){ 0, 0 };
+	for (unsigned y = lr.start.y; y <= lr.end.y; y++) {
+		for (unsigned x = lr.start.x; x <= lr.end.x; x++) {
+			int ret = mm_tt(tt_device_worker_core(
+				dev, (struct tt_xy){ x, y }, &xy));
+
+			if (ret)
+				return ret;
+			out->start.x = min_u32(out->start.x, xy.x);
+			out->start.y = min_u32(out->start.y, xy.y);
+			out->end.x = xy.x > out->end.x ? xy.x : out->end.x;
+			out->end.y = xy.y > out->end.y ? xy.y : out->end.y;
+		}
+	}
+	return 0;
+}
+
+/*
+ * *only: the NOC rectangle r holds no enabled Tensix core but the n it
+ * was made for. A multicast reaches every one in its rectangle, and the
+ * NOC grid need not hold logical cores in order, nor only them (the
+ * dispatch core is one that is not).
+ */
+static int holds_only(tt_device *dev, const struct tt_core_range *r,
+		      unsigned n, bool *only)
+{
+	unsigned count = tt_device_get_info(dev)->tensix_count, inside = 0;
+	struct tt_xy xy;
+
+	for (unsigned i = 0; i < count; i++) {
+		int ret = mm_tt(tt_device_tensix_core(dev, i, &xy));
+
+		if (ret)
+			return ret;
+		inside += xy.x >= r->start.x && xy.x <= r->end.x &&
+			  xy.y >= r->start.y && xy.y <= r->end.y;
+	}
+	*only = inside == n;
+	return 0;
+}
+
+/* The receivers of a row's A (all but its first core) or of a column's
+ * B (all but its first core). */
+static struct tt_core_range receivers(const struct mm_multi_plan *p,
+				      bool row, unsigned i)
+{
+	return row ? tt_core_range(1, i, p->cols - 1, i)
+		   : tt_core_range(i, 1, i, p->rows - 1);
+}
+
+/* *ok: every row (or column) has receivers, and a rectangle that
+ * reaches exactly them. */
+static int can_share(tt_device *dev, const struct mm_multi_plan *p, bool row,
+		     bool *ok)
+{
+	unsigned lines = row ? p->rows : p->cols;
+	int ret = 0;
+
+	*ok = (row ? p->cols : p->rows) > 1;
+	for (unsigned i = 0; i < lines && *ok && !ret; i++) {
+		struct tt_core_range lr = receivers(p, row, i), r;
+
+		ret = noc_bounds(dev, lr, &r);
+		if (!ret)
+			ret = holds_only(dev, &r, tt_core_range_num_cores(&lr),
+					 ok);
+	}
+	return ret;
+}
+
 static int plan(tt_device *dev, uint32_t m, uint32_t n, uint32_t k,
 		unsigned max_cores, struct mm_multi_plan *p)
 {
+	uint32_t kb_max;
 	int ret;
 
 	if (!m || !n || !k || m % TILE || n % TILE || k % TILE)
@@ -148,9 +235,12 @@ static int plan(tt_device *dev, uint32_t m, uint32_t n, uint32_t k,
 		max_cores = p->grid_w * p->grid_h;
 	plan_grid(p, max_cores);
 	plan_sub_block(p);
+	kb_max = min_u32(KB_MAX,
+			 IN_CB_BYTES / (2 * (p->sh + p->sw) * TILE_BYTES));
 	/* Chunks of equal size (the last one may be a tile short). */
-	p->kb = ceil_div(p->kt, ceil_div(p->kt, KB_MAX));
-	return 0;
+	p->kb = ceil_div(p->kt, ceil_div(p->kt, kb_max));
+	ret = can_share(dev, p, true, &p->mcast_a);
+	return ret ? ret : can_share(dev, p, false, &p->mcast_b);
 }
 
 /* ---- device objects ---- */
@@ -204,37 +294,93 @@ static int add_kernel(struct mm_multi *mm, const char *file,
 				      out));
 }
 
-/* Each core's block: its first tile and size (0 x 0 if empty), and the
- * buffers. */
+/* A core's reader args 10..15 (`row`: A, shared along rows) or 16..21
+ * (B, down columns): how it gets that operand. */
+static int share_args(struct mm_multi *mm, bool row, struct tt_xy core,
+		      uint32_t out[6])
+{
+	const struct mm_multi_plan *p = &mm->plan;
+	unsigned line = row ? core.y : core.x;
+	struct tt_core_range lr = receivers(p, row, line), r;
+	struct tt_xy sender = row ? (struct tt_xy){ 0, line }
+				  : (struct tt_xy){ line, 0 };
+	int ret;
+
+	memset(out, 0, 6 * sizeof(*out));
+	if (!(row ? p->mcast_a : p->mcast_b))
+		return 0; /* READ_ALONE */
+	if (core.x != sender.x || core.y != sender.y) {
+		ret = mm_tt(tt_device_worker_core(mm->dev, sender, &sender));
+		out[0] = RECEIVE;
+		out[1] = sender.x;
+		out[2] = sender.y;
+		return ret;
+	}
+	ret = noc_bounds(mm->dev, lr, &r);
+	out[0] = SEND;
+	out[1] = r.start.x;
+	out[2] = r.start.y;
+	out[3] = r.end.x;
+	out[4] = r.end.y;
+	out[5] = tt_core_range_num_cores(&lr);
+	return ret;
+}
+
+/*
+ * One core's args. Its block: the first tile and size (0 x 0 if empty),
+ * and the plan's block size (0 if empty), which all cores go through.
+ */
+static int core_args(struct mm_multi *mm, struct tt_xy core, bool empty)
+{
+	const struct mm_multi_plan *p = &mm->plan;
+	const tt_kernel_handle *k = mm->kernels;
+	uint32_t r0 = core.y * p->bm, c0 = core.x * p->bn;
+	uint32_t bm = empty ? 0 : min_u32(p->bm, p->mt - r0);
+	uint32_t bn = empty ? 0 : min_u32(p->bn, p->nt - c0);
+	uint32_t big_m = empty ? 0 : p->bm, big_n = empty ? 0 : p->bn;
+	uint32_t rd[READER_ARGS] = {
+		(uint32_t)tt_buffer_address(mm->a),
+		(uint32_t)tt_buffer_address(mm->b),
+		p->kt, p->nt, r0, c0, bm, bn, big_m, big_n,
+	};
+	uint32_t cp[] = { p->kt, bm, bn, big_m, big_n };
+	uint32_t wr[] = { (uint32_t)tt_buffer_address(mm->c), p->nt, r0, c0,
+			  bm, bn };
+	int ret;
+
+	memcpy(&rd[22], mm->sems, sizeof(mm->sems));
+	ret = share_args(mm, true, core, &rd[10]);
+	if (!ret)
+		ret = share_args(mm, false, core, &rd[16]);
+	if (!ret)
+		ret = mm_tt(tt_set_runtime_args(mm->prog, k[0], core, rd,
+						READER_ARGS));
+	if (!ret)
+		ret = mm_tt(tt_set_runtime_args(mm->prog, k[1], core, cp, 5));
+	if (!ret)
+		ret = mm_tt(tt_set_runtime_args(mm->prog, k[2], core, wr, 6));
+	return ret;
+}
+
 static int set_args(struct mm_multi *mm, bool empty)
 {
-	const tt_kernel_handle *k = mm->kernels;
-	const struct mm_multi_plan *p = &mm->plan;
-	uint32_t a = (uint32_t)tt_buffer_address(mm->a);
-	uint32_t b = (uint32_t)tt_buffer_address(mm->b);
-	uint32_t c = (uint32_t)tt_buffer_address(mm->c);
 	int ret = 0;
 
-	for (unsigned y = 0; y < p->rows && !ret; y++) {
-		for (unsigned x = 0; x < p->cols && !ret; x++) {
-			struct tt_xy core = { x, y };
-			uint32_t r0 = y * p->bm, c0 = x * p->bn;
-			uint32_t bm = empty ? 0 : min_u32(p->bm, p->mt - r0);
-			uint32_t bn = empty ? 0 : min_u32(p->bn, p->nt - c0);
-			uint32_t rd[] = { a, b, p->kt, p->nt, r0, c0, bm, bn };
-			uint32_t cp[] = { p->kt, bm, bn };
-			uint32_t wr[] = { c, p->nt, r0, c0, bm, bn };
+	for (unsigned y = 0; y < mm->plan.rows && !ret; y++)
+		for (unsigned x = 0; x < mm->plan.cols && !ret; x++)
+			ret = core_args(mm, (struct tt_xy){ x, y }, empty);
+	return ret;
+}
 
-			ret = mm_tt(tt_set_runtime_args(mm->prog, k[0], core,
-							rd, 8));
-			if (!ret)
-				ret = mm_tt(tt_set_runtime_args(
-					mm->prog, k[1], core, cp, 3));
-			if (!ret)
-				ret = mm_tt(tt_set_runtime_args(
-					mm->prog, k[2], core, wr, 6));
-		}
-	}
+/* The readers' handshake: A ready, A valid, B ready, B valid. */
+static int add_semaphores(struct mm_multi *mm,
+			  const struct tt_core_range_set *cores)
+{
+	int ret = 0;
+
+	for (unsigned i = 0; i < 4 && !ret; i++)
+		ret = mm_tt(tt_create_semaphore(mm->prog, cores, 0,
+						TT_CORE_TENSIX, &mm->sems[i]));
 	return ret;
 }
 
@@ -251,6 +397,8 @@ static int build_program(struct mm_multi *mm)
 	ret = mm_tt(tt_create_program(&mm->prog));
 	if (!ret)
 		ret = add_cbs(mm, &cores);
+	if (!ret)
+		ret = add_semaphores(mm, &cores);
 	if (!ret)
 		ret = add_kernel(mm, "matmul_multi/reader.c", &cores,
 				 tt_reader_config(), &k[0]);

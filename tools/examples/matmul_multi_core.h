@@ -6,17 +6,19 @@
  * into blocks of bm x bn tiles, one per core of a cols x rows corner of
  * the device's logical grid (block (i, j) on logical core (j, i)). A core
  * computes its block in sub-blocks of sh x sw tiles, as many as DST holds;
- * for each, its reader streams A's row panel (sh x Kt tiles) and B's
- * column panel (Kt x sw) through two double-buffered CBs in chunks of kb
- * tiles of K, its compute kernel multiplies a whole chunk with one
- * matmul_block_k and sums the chunks in DST, and its writer stores the
- * sub-block in C. A, B and C are interleaved DRAM buffers of one bf16
- * tile per page.
+ * for each, A's row panel (sh x Kt tiles) and B's column panel (Kt x sw)
+ * arrive through two double-buffered CBs in chunks of kb tiles of K, its
+ * compute kernel multiplies a whole chunk with one matmul_block_k and
+ * sums the chunks in DST, and its writer stores the sub-block in C. The
+ * cores of a row need the same A chunks and the cores of a column the
+ * same B chunks: the first core of each row reads A from DRAM and
+ * multicasts it along the row, the first core of each column does the
+ * same with B (where the NOC allows; else every core reads its own). A,
+ * B and C are interleaved DRAM buffers of one bf16 tile per page.
  *
  * Use: mm_multi_create, mm_multi_write_inputs, mm_multi_run (as often as
  * wanted: the first run also builds and loads the kernels, unless
- * mm_multi_warm_up did),
- * mm_multi_read_output, mm_multi_free.
+ * mm_multi_warm_up did), mm_multi_read_output, mm_multi_free.
  *
  * Errors: 0 or a negative errno; mm_multi_error() then says what failed
  * (libtt's message for a failed libtt call). Not thread-safe: one thread
@@ -35,6 +37,8 @@ struct mm_multi_plan {
 	uint32_t bm, bn; /* output block per core (less at the edges) */
 	uint32_t sh, sw; /* sub-block: what DST holds at once */
 	uint32_t kb; /* K chunk per matmul_block_k */
+	bool mcast_a; /* A read once per row, multicast along it */
+	bool mcast_b; /* B read once per column, multicast down it */
 };
 
 struct mm_multi;

@@ -12,9 +12,9 @@
  *
  * Usage: example-matmul_single [-m M] [-n N] [-k K]   (multiples of 32)
  */
-#include <getopt.h>
-
 #include "example.h"
+
+#include <getopt.h>
 
 #define PCC_MIN 0.99
 #define TILE_BYTES 2048u /* one 32x32 bf16 tile */
@@ -39,7 +39,7 @@ static uint32_t parse_dim(const char *opt, const char *s)
 		fprintf(stderr,
 			"error: %s %s: want a multiple of 32 in 32..4096\n",
 			opt, s);
-		exit(2);
+		exit(1);
 	}
 	return (uint32_t)v;
 }
@@ -69,14 +69,14 @@ static struct shape parse_args(int argc, char **argv)
 			exit(0);
 		default:
 			usage(stderr);
-			exit(2);
+			exit(1);
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "error: unexpected argument '%s'\n",
 			argv[optind]);
 		usage(stderr);
-		exit(2);
+		exit(1);
 	}
 	return s;
 }

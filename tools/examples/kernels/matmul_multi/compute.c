@@ -7,8 +7,11 @@
  * row-major.
  *
  * Compile-time args: SH, SW, KB (as the reader). Runtime args: Kt, bm,
- * bn. The chunks' layout in the CBs is the reader's: A's rows are KB
- * tiles apart, B's SW.
+ * bn, BM, BN (as the reader). The sub-blocks are the plan's (BM x BN on
+ * every core, so that multicasts find every core of a row or column at
+ * the same chunk); those outside this core's bm x bn are empty: their
+ * chunks are taken and dropped. The chunks' layout in the CBs is the
+ * reader's: A's rows are KB tiles apart, B's SW.
  */
 #include "compute_kernel_api.h"
 
@@ -43,13 +46,30 @@ static void sub_block(uint32_t rh, uint32_t cw, uint32_t kt)
 	cb_push_back(16, SH * SW);
 }
 
+/* A sub-block outside the matrix: its chunks, unused. */
+static void skip_block(uint32_t kt)
+{
+	for (uint32_t k0 = 0; k0 < kt; k0 += KB) {
+		cb_wait_front(0, SH * KB);
+		cb_wait_front(1, KB * SW);
+		cb_pop_front(0, SH * KB);
+		cb_pop_front(1, KB * SW);
+	}
+}
+
 void kernel_main(void)
 {
 	uint32_t kt = get_arg_val(0), bm = get_arg_val(1), bn = get_arg_val(2);
+	uint32_t big_m = get_arg_val(3), big_n = get_arg_val(4);
 
 	mm_block_init(0, 1, 16);
-	for (uint32_t sr = 0; sr < bm; sr += SH)
-		for (uint32_t sc = 0; sc < bn; sc += SW)
-			sub_block(min_u32(SH, bm - sr), min_u32(SW, bn - sc),
-				  kt);
+	for (uint32_t sr = 0; sr < big_m; sr += SH) {
+		for (uint32_t sc = 0; sc < big_n; sc += SW) {
+			if (sr < bm && sc < bn)
+				sub_block(min_u32(SH, bm - sr),
+					  min_u32(SW, bn - sc), kt);
+			else
+				skip_block(kt);
+		}
+	}
 }

@@ -5,7 +5,8 @@
  * to its place in C.
  *
  * Compile-time args: SH, SW. Runtime args: c (DRAM address of the tiled
- * output), Nt, row0, col0, bm, bn (as the reader).
+ * output), Nt, row0, col0, bm, bn (as the reader). Compute sends only
+ * the sub-blocks inside this core's bm x bn, in the same order.
  */
 #include "dataflow_api.h"
 
