@@ -99,6 +99,7 @@ int tt_banks_table(struct tt_device *dev, struct tt_bank_table *t)
 	t->grid_y = dev->soc.grid_y;
 	t->dram_align = b.dram_align;
 	t->l1_align = b.l1_align;
+	t->l1_grid_w = b.grid_w;
 	for (unsigned i = 0; i < b.dram_banks; i++)
 		t->dram_xy[i] = packed_xy(b.dram_xy[i]);
 	for (unsigned i = 0; i < b.l1_banks; i++)

@@ -137,8 +137,6 @@ static int add_config(struct launch_ctx *x, const struct tt_launch_core *c)
 			.crta_count = k->crta_count,
 			.cb_mask = c->cb_mask,
 			.noc = k->noc,
-			.logical_x = c->logical.x,
-			.logical_y = c->logical.y,
 			.flags = (x->l->cb_checks ? TT_KCTX_F_CB_CHECKS : 0) |
 				 (x->l->print ? TT_KCTX_F_PRINT : 0),
 			.kernel_id = k->kernel_id,

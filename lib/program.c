@@ -496,8 +496,6 @@ static int fill_core(const tt_program *p, struct layout *l,
 		x->rta = TT_L1_RTA(h);
 		x->crta = x->rta + 4 * x->rta_count;
 		x->cb_mask = t.mask;
-		x->logical_x = c->logical.x;
-		x->logical_y = c->logical.y;
 	}
 	return 0;
 }

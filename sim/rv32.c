@@ -63,7 +63,7 @@
 	X(SLTIU) X(XORI) X(ORI) X(ANDI) X(SLLI) X(SRLI) X(SRAI) X(ADD)     \
 	X(SUB) X(SLL) X(SLT) X(SLTU) X(XOR) X(SRL) X(SRA) X(OR) X(AND)     \
 	X(MUL) X(MULH) X(MULHSU) X(MULHU) X(DIV) X(DIVU) X(REM) X(REMU)    \
-	X(FENCE) X(ECALL) X(EBREAK) X(WFI) X(WAITNE)
+	X(FENCE) X(ECALL) X(EBREAK) X(WFI) X(WAITNE) X(WAITGE)
 /* clang-format on */
 
 #define X_ENUM(name) OP_##name,
@@ -260,7 +260,9 @@ static enum op decode(uint32_t w, uint32_t pc, const struct region *g,
 			return OP_WFI;
 		return OP_ILLEGAL; /* CSRs, xRET, ... */
 	case TT_OPCODE_CUSTOM0:
-		return f3 == 0 && f_funct7(w) == 0 ? OP_WAITNE : OP_ILLEGAL;
+		if (f_funct7(w) != 0)
+			return OP_ILLEGAL;
+		return f3 == 0 ? OP_WAITNE : f3 == 1 ? OP_WAITGE : OP_ILLEGAL;
 	default: /* incl. every 16-bit (compressed) encoding */
 		return OP_ILLEGAL;
 	}
@@ -678,6 +680,7 @@ enum rv32_exit rv32_run(struct rv32_hart *h, uint64_t max_insns)
 	const uint32_t lim4 = fit_limit(g.size, 4);
 	const uint32_t *watch = h->store_watch ? h->store_watch : no_watch;
 	uint32_t wlo;
+	bool wait_ge;
 	const int *stop = h->stop ? h->stop : &zero_int;
 	struct rv32_icache *ic = icache_get(h, &g);
 	struct spare spare;
@@ -849,27 +852,13 @@ L_PAGE_END: /* ran off the page (or the region): look the next word up */
 	}
 	INSN(WAITNE)
 	{
-		uint32_t a = x[r->rs1], o = a - g.base, v;
-
-		cb = RV32_CB_OK;
-		if (unlikely(a & 3))
-			FAULT(TT_HART_FAULT_LOAD_ALIGN, a);
-		if (likely(o < lim4)) {
-			v = ld32(g.mem + o);
-		} else {
-			h->pc = PC();
-			cb = load_slow(h, &g, a, 4, &v);
-			if (cb == RV32_CB_FAULT)
-				FAULT(TT_HART_FAULT_LOAD_ACCESS, a);
-		}
-		if (v == x[r->rs2]) {
-			h->wait_addr = a;
-			h->wait_val = v;
-			EXIT_AFTER(RV32_EXIT_WAIT);
-		}
-		if (cb == RV32_CB_STOP)
-			EXIT_AFTER(RV32_EXIT_STOP);
-		NEXT();
+		wait_ge = false;
+		goto L_wait;
+	}
+	INSN(WAITGE)
+	{
+		wait_ge = true;
+		goto L_wait;
 	}
 
 L_load_slow: /* ma, msize, msigned: r is the load */
@@ -883,6 +872,31 @@ L_load_slow: /* ma, msize, msigned: r is the load */
 	if (cb == RV32_CB_STOP)
 		EXIT_AFTER(RV32_EXIT_STOP);
 	NEXT();
+L_wait: /* r is a tt.waitne or tt.waitge */
+	{
+		uint32_t a = x[r->rs1], o = a - g.base, v, want = x[r->rs2];
+
+		cb = RV32_CB_OK;
+		if (unlikely(a & 3))
+			FAULT(TT_HART_FAULT_LOAD_ALIGN, a);
+		if (likely(o < lim4)) {
+			v = ld32(g.mem + o);
+		} else {
+			h->pc = PC();
+			cb = load_slow(h, &g, a, 4, &v);
+			if (cb == RV32_CB_FAULT)
+				FAULT(TT_HART_FAULT_LOAD_ACCESS, a);
+		}
+		if (wait_ge ? (int32_t)(v - want) < 0 : v == want) {
+			h->wait_addr = a;
+			h->wait_val = wait_ge ? want : v;
+			h->wait_ge = wait_ge;
+			EXIT_AFTER(RV32_EXIT_WAIT);
+		}
+		if (cb == RV32_CB_STOP)
+			EXIT_AFTER(RV32_EXIT_STOP);
+		NEXT();
+	}
 L_store_slow: /* ma, msize, mval: r is the store */
 	if (ma & (msize - 1))
 		FAULT(TT_HART_FAULT_STORE_ALIGN, ma);

@@ -26,8 +26,8 @@ struct rv32_icache;
 enum rv32_exit {
 	RV32_EXIT_BUDGET, /* max instructions executed; pc = next */
 	RV32_EXIT_WFI, /* executed wfi; pc = the instruction after it */
-	RV32_EXIT_WAIT, /* executed tt.waitne with mem[wait_addr] ==
-			 * wait_val; pc = the instruction after it */
+	RV32_EXIT_WAIT, /* executed tt.waitne or tt.waitge that sleeps (see
+			 * wait_addr below); pc = the instruction after it */
 	RV32_EXIT_FAULT, /* fault_cause/addr filled; pc = faulting insn,
 			  * except FETCH_ALIGN/FETCH_ACCESS: pc = the
 			  * address fetched (a jump or branch to a bad
@@ -94,7 +94,10 @@ struct rv32_hart {
 	enum tt_hart_fault fault_cause;
 	uint32_t fault_addr; /* data address, the instruction word
 			      * (ILLEGAL), the pc (FETCH_*), or 0 */
-	uint32_t wait_addr, wait_val; /* RV32_EXIT_WAIT */
+	/* RV32_EXIT_WAIT: the hart sleeps while mem[wait_addr] == wait_val
+	 * (tt.waitne), or while it is below wait_val, wrapping (tt.waitge). */
+	uint32_t wait_addr, wait_val;
+	bool wait_ge;
 
 	struct rv32_icache *icache; /* private to rv32.c */
 };

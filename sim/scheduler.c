@@ -236,8 +236,9 @@ static void follow_reset_lines_locked(struct sim_sched *s, unsigned node_index)
 	}
 }
 
-/* Read the word a tt.waitne watches, as the hart would. */
-static bool wait_word_changed(struct sim_hart *h)
+/* Read the word a tt.waitne or tt.waitge watches, as the hart would: is
+ * the wait over? */
+static bool wait_over(struct sim_hart *h)
 {
 	uint32_t a = h->cpu.wait_addr, v;
 
@@ -247,19 +248,20 @@ static bool wait_word_changed(struct sim_hart *h)
 				    __ATOMIC_SEQ_CST);
 	else if (sim_hart_ops.load(&h->cpu, a, 4, &v) != RV32_CB_OK)
 		return true; /* let the hart fault on its own re-read */
+	if (h->cpu.wait_ge)
+		return (int32_t)(v - h->cpu.wait_val) >= 0;
 	return v != h->cpu.wait_val;
 }
 
-/* A hart that waits on an L1 word that still holds the value it waits
- * past would only look and sleep again: the event is not for it. If the
- * word changes later, its writer sends another event (the hart is still
- * counted in WAITERS). */
+/* A hart whose wait on an L1 word is not over would only look and sleep
+ * again: the event is not for it. If the word changes later, its writer
+ * sends another event (the hart is still counted in WAITERS). */
 static bool waits_on_same_l1_word(struct sim_hart *h)
 {
 	uint32_t word = __atomic_load_n(&h->wait_word, __ATOMIC_RELAXED);
 
 	return in_fast_region(h, word) && h->cpu.wait_addr == word &&
-	       !wait_word_changed(h);
+	       !wait_over(h);
 }
 
 void sim_sched_node_event(struct sim_sched *s, unsigned node_index)
@@ -349,7 +351,7 @@ static bool prepare_wait(struct sim_hart *h, bool cond)
 	if (!cond)
 		return true;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (!wait_word_changed(h))
+	if (!wait_over(h))
 		return true;
 	__atomic_store_n(&h->wait_word, NO_WORD, __ATOMIC_RELAXED);
 	__atomic_fetch_sub(waiters(h), 1, __ATOMIC_SEQ_CST);

@@ -48,11 +48,7 @@ static void write_cmd(const struct tt_dispatch_cmd *c)
 
 static void wait_workers(uint32_t target)
 {
-	volatile uint32_t *counter = (volatile uint32_t *)TT_DISPATCH_COUNTER;
-	uint32_t now = *counter;
-
-	while ((int32_t)(now - target) < 0)
-		now = tt_wait_change(counter, now);
+	tt_wait_reach((volatile uint32_t *)TT_DISPATCH_COUNTER, target);
 }
 
 /* Record first, then the count that makes it visible, then the

@@ -97,8 +97,7 @@ static void setup(const struct tt_kernel_ctx *ctx)
 	ttk_crta_count = ctx->crta_count;
 	ttk_flags = ctx->flags;
 	ttk_cb_mask = ctx->cb_mask;
-	ttk_logical_x = ctx->logical_x;
-	ttk_logical_y = ctx->logical_y;
+	ttk_logical_x = ~0u; /* found on first use (ttk_find_logical) */
 	noc_index = (uint8_t)(ctx->noc & 1);
 	my_x[0] = my_x[1] = (uint8_t)TT_FIELD_GET(TT_TILE_NODE_ID_X_MASK, id);
 	my_y[0] = my_y[1] = (uint8_t)TT_FIELD_GET(TT_TILE_NODE_ID_Y_MASK, id);
@@ -108,8 +107,9 @@ static void setup(const struct tt_kernel_ctx *ctx)
 	ttk_l1_banks = banks->l1_banks <= TT_BANKS_MAX_L1 ? banks->l1_banks : 0;
 	ttk_grid_x = banks->grid_x;
 	ttk_grid_y = banks->grid_y;
-	for (uint32_t i = 0; i < TT_CB_COUNT; i++)
-		if (ttk_cb_mask & (1u << i))
+	/* Only as far as the highest configured CB: most kernels have few. */
+	for (uint32_t m = ttk_cb_mask, i = 0; m; m >>= 1, i++)
+		if (m & 1)
 			setup_cb(i, &table[i]);
 	for (uint32_t i = 0; i < sizeof(ttk_tx_shadow) / 4; i++)
 		ttk_tx_shadow[i] = ~0u;
@@ -117,6 +117,27 @@ static void setup(const struct tt_kernel_ctx *ctx)
 		ttk_tx_set(TT_TX_CFG, ttk_compute_config.cfg);
 	ttk_noc_setup();
 	ttk_print_setup();
+}
+
+/* This core's place in the host's logical grid: its NOC 0 coordinates
+ * in the bank table's list of L1 banks, one per logical core. Looked for
+ * only by kernels that ask. */
+void ttk_find_logical(void)
+{
+	const struct tt_bank_table *banks =
+		(const struct tt_bank_table *)TT_L1_BANKS;
+	uint32_t me = (uint32_t)my_x[0] | (uint32_t)my_y[0] << 8;
+	uint32_t w = banks->l1_grid_w ? banks->l1_grid_w : 1;
+
+	for (uint32_t i = 0; i < ttk_l1_banks; i++)
+		if (banks->l1_xy[i] == me) {
+			ttk_logical_x = i % w;
+			ttk_logical_y = i / w;
+			return;
+		}
+	ttk_fatal("core (%u,%u) is not in the bank table's %u logical cores",
+		  (unsigned)my_x[0], (unsigned)my_y[0],
+		  (unsigned)ttk_l1_banks);
 }
 
 int32_t ttk_main(const struct tt_kernel_ctx *ctx, uint32_t nargs)

@@ -51,9 +51,19 @@ _start:
 	j	2b
 5:	la	t0, __ttk_bss_start
 	la	t1, __ttk_bss_end
-6:	bgeu	t0, t1, 7f
+	/* Four words a turn while they fit (every kernel start pays this),
+	 * then word by word. */
+	addi	t2, t1, -16
+6:	bgtu	t0, t2, 8f
+	sw	zero, 0(t0)
+	sw	zero, 4(t0)
+	sw	zero, 8(t0)
+	sw	zero, 12(t0)
+	addi	t0, t0, 16
+	j	6b
+8:	bgeu	t0, t1, 7f
 	sw	zero, 0(t0)
 	addi	t0, t0, 4
-	j	6b
+	j	8b
 7:	tail	ttk_main
 	.size _start, . - _start

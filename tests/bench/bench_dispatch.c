@@ -2,8 +2,10 @@
 /*
  * dispatch_latency: enqueue + finish of an empty program (an empty kernel
  * on each processor of its cores), on one core and on the whole grid, in
- * microseconds, on the in-process model. The median of many runs, after
- * a warm-up that builds the kernels and uploads them once.
+ * microseconds, on the in-process model, in the dispatch mode TT_DISPATCH
+ * selects (fast by default). The median of many runs, after a warm-up
+ * that builds the kernels and uploads them once. dispatch_latency_grid_1k
+ * is the whole grid with one empty kernel per core (BRISC only).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +38,8 @@ static int die(const char *what)
 	exit(1);
 }
 
-static tt_program *empty_program(const struct tt_core_range_set *cores)
+static tt_program *empty_program(const struct tt_core_range_set *cores,
+				 unsigned kernels)
 {
 	struct tt_kernel_config dm0 = tt_data_movement_config(TT_RISCV_0);
 	struct tt_kernel_config dm1 = tt_data_movement_config(TT_RISCV_1);
@@ -46,8 +49,10 @@ static tt_program *empty_program(const struct tt_core_range_set *cores)
 
 	if (tt_create_program(&p) ||
 	    tt_create_kernel_from_string(p, empty, cores, &dm0, &k) ||
-	    tt_create_kernel_from_string(p, empty, cores, &dm1, &k) ||
-	    tt_create_kernel_from_string(p, empty, cores, &comp, &k))
+	    (kernels > 1 &&
+	     tt_create_kernel_from_string(p, empty, cores, &dm1, &k)) ||
+	    (kernels > 2 &&
+	     tt_create_kernel_from_string(p, empty, cores, &comp, &k)))
 		die("program");
 	return p;
 }
@@ -74,7 +79,7 @@ int main(void)
 {
 	struct tt_core_range_set one = tt_core_range_set_of_core(0, 0), grid;
 	tt_command_queue *cq;
-	tt_program *p1, *pg;
+	tt_program *p1, *pg, *pg1;
 	unsigned w, h;
 	tt_device *dev;
 
@@ -82,14 +87,18 @@ int main(void)
 	    tt_device_logical_grid(dev, &w, &h))
 		die("device");
 	grid = tt_core_range_set_of_range(0, 0, w - 1, h - 1);
-	p1 = empty_program(&one);
-	pg = empty_program(&grid);
+	p1 = empty_program(&one, 3);
+	pg = empty_program(&grid, 3);
+	pg1 = empty_program(&grid, 1);
 	printf("BENCH name=dispatch_latency_1core value=%.1f unit=us\n",
 	       median_us(cq, p1));
 	printf("BENCH name=dispatch_latency_grid value=%.1f unit=us\n",
 	       median_us(cq, pg));
+	printf("BENCH name=dispatch_latency_grid_1k value=%.1f unit=us\n",
+	       median_us(cq, pg1));
 	tt_program_free(p1);
 	tt_program_free(pg);
+	tt_program_free(pg1);
 	tt_device_close(dev);
 	return 0;
 }

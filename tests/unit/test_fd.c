@@ -16,15 +16,16 @@
 
 #include "testutil.h"
 
-/* Each core stores (tag, its index, a word of its common args) in its
- * own page of an interleaved L1 buffer: page i lives on logical core i. */
+/* Each core stores (tag, its index and logical coordinates, a word of its
+ * common args, its last unique arg) in its own page of an interleaved L1
+ * buffer: page i lives on logical core i. */
 static const char *const stamp =
 	"#include \"dataflow_api.h\"\n"
 	"void kernel_main(void)\n"
 	"{\n"
 	"	volatile uint32_t *p = (volatile uint32_t *)get_arg_val(0);\n"
 	"	p[0] = get_arg_val(1);\n"
-	"	p[1] = get_arg_val(2);\n"
+	"	p[1] = get_arg_val(2) * 1000000u + get_absolute_logical_y() * 1000u + get_absolute_logical_x();\n"
 	"	p[2] = get_common_arg_val(0);\n"
 	"	p[3] = get_arg_val(get_arg_val(3));\n"
 	"}\n";
@@ -84,7 +85,8 @@ static void check_run(struct grid_prog *g, uint32_t run)
 		unsigned x = i % g->w, y = i / g->w;
 
 		assert_int_equal(got[4 * i], 0x5EED0000u + run);
-		assert_int_equal(got[4 * i + 1], i);
+		/* The core's own idea of its logical coordinates. */
+		assert_int_equal(got[4 * i + 1], i * 1000000u + y * 1000u + x);
 		assert_int_equal(got[4 * i + 2], run);
 		assert_int_equal(got[4 * i + 3],
 				 run * 1000003u + (g->nargs - 1) * 7u + x +
@@ -202,7 +204,9 @@ static void test_programs_after_hang_and_fault(void **state)
 		assert_int_equal(tt_read_from_buffer(g.out, got, 16ull * n), 0);
 		for (unsigned i = 3 * g.w; i < n; i++) {
 			assert_int_equal(got[4 * i], 0xABCD);
-			assert_int_equal(got[4 * i + 1], i);
+			assert_int_equal(got[4 * i + 1], i * 1000000u +
+							 i / g.w * 1000u +
+							 i % g.w);
 			assert_int_equal(got[4 * i + 2], 9);
 		}
 		free(got);

@@ -74,6 +74,7 @@ static void make_bank_table(tt_device *dev)
 		banks.dram_xy[i] = xy.x | xy.y << 8;
 	}
 	banks.l1_banks = L1_BANKS;
+	banks.l1_grid_w = 4; /* bank i is logical core (i % 4, i / 4) */
 	for (unsigned i = 0; i < L1_BANKS; i++) {
 		struct tt_xy xy = tensix_xy(dev, i);
 
@@ -195,8 +196,6 @@ static struct tt_kernel_ctx make_ctx(const struct prog *p, unsigned h)
 		.crta_count = k->ncrta,
 		.cb_mask = p->cb_mask,
 		.noc = k->noc,
-		.logical_x = p->logical.x,
-		.logical_y = p->logical.y,
 		.flags = k->flags,
 		.kernel_id = 100 + h,
 	};
@@ -327,12 +326,12 @@ static void test_args(void **state)
 	tt_device *dev = *state;
 	const uint32_t rta[] = { RESULT, 111, 222, 1 };
 	const uint32_t crta[] = { 333, 444 };
-	struct prog p = one_kernel(dev, 3, TT_HART_BRISC, "args", rta, 4);
+	/* Tensix core 6: logical (2, 1) by the bank table. */
+	struct prog p = one_kernel(dev, 6, TT_HART_BRISC, "args", rta, 4);
 	uint32_t out[25];
 
 	p.hart[0].crta = crta;
 	p.hart[0].ncrta = 2;
-	p.logical = (struct tt_xy){ 6, 2 };
 	for (int round = 0; round < 4; round++) {
 		uint64_t self = (uint64_t)p.core.y << 42 |
 				(uint64_t)p.core.x << 36 | 0x1234;
@@ -359,10 +358,10 @@ static void test_args(void **state)
 		assert_int_equal(out[10], 13);
 		assert_int_equal(out[11], 3);
 		assert_int_equal(out[12], 11); /* arg 3 = 1 at run time */
-		assert_int_equal(out[13], 6);
-		assert_int_equal(out[14], 2);
-		assert_int_equal(out[15], 6);
-		assert_int_equal(out[16], 2);
+		assert_int_equal(out[13], 2);
+		assert_int_equal(out[14], 1);
+		assert_int_equal(out[15], 2);
+		assert_int_equal(out[16], 1);
 		assert_int_equal(out[17], p.core.x);
 		assert_int_equal(out[18], p.core.y);
 		assert_int_equal(out[19], p.core.x); /* NOC 0 terms on NOC 1 */

@@ -220,8 +220,6 @@ static void test_layout(void **state)
 	assert_int_equal(x->ctx[TT_HART_NCRISC].crta_count, 2);
 	assert_int_equal(x->ctx[TT_HART_NCRISC].noc, 1);
 	assert_int_equal(x->ctx[TT_HART_NCRISC].kernel_id, r);
-	assert_int_equal(x->ctx[TT_HART_NCRISC].logical_x, 1);
-	assert_int_equal(x->ctx[TT_HART_NCRISC].logical_y, 1);
 	assert_int_equal(x->ctx[TT_HART_NCRISC].cb_mask, 1);
 	assert_int_equal(x->ctx[TT_HART_NCRISC].flags, 0);
 	assert_int_equal(tt_get_runtime_args(f->p, r, xy(1, 1), &got, &n), 0);

@@ -814,7 +814,7 @@ static void test_illegal(void **state)
 		0x30200073,			/* mret */
 		0x00008073,			/* ecall with rs1 set */
 		0x10500073 | 1 << 7,		/* wfi with rd set */
-		0x0000000b | 1 << 12,		/* custom-0, funct3 1 */
+		0x0000000b | 2 << 12,		/* custom-0, funct3 2 */
 		0x0000000b | 1 << 25,		/* custom-0, funct7 1 */
 		0x0000002b,			/* custom-1 */
 		0x0000005b,			/* custom-2 */
@@ -1161,6 +1161,44 @@ static void test_waitne_continues(void **state)
 	run_to_ebreak(e);
 	assert_int_equal(X(A2), 1);
 	assert_int_equal(e->h.instret, 5);
+}
+
+/* tt.waitge sleeps while the word is below the target (wrapping). */
+static void test_waitge(void **state)
+{
+	struct env *e = *state;
+
+	put32(e, BASE + DATA, 0xFFFFFFFE);
+	li(e, S0, BASE + DATA);
+	emit(e, addi(A1, ZERO, 2)); /* 2 is 4 past 0xFFFFFFFE */
+	emit(e, TT_INSN_WAIT_GE(S0, A1));
+	emit(e, addi(A2, ZERO, 1));
+	emit(e, EBREAK);
+	load(e);
+	assert_int_equal(run(e, 100), RV32_EXIT_WAIT);
+	assert_int_equal(e->h.wait_addr, BASE + DATA);
+	assert_int_equal(e->h.wait_val, 2);
+	assert_true(e->h.wait_ge);
+	assert_int_equal(X(A2), 0);
+	/* At the target it falls through. */
+	put32(e, BASE + DATA, 2);
+	e->h.pc = BASE + 12;
+	assert_int_equal(run(e, 100), RV32_EXIT_FAULT);
+	assert_int_equal(X(A2), 1);
+}
+
+static void test_waitge_past_target(void **state)
+{
+	struct env *e = *state;
+
+	put32(e, BASE + DATA, 9);
+	li(e, S0, BASE + DATA);
+	emit(e, addi(A1, ZERO, 7));
+	emit(e, TT_INSN_WAIT_GE(S0, A1));
+	emit(e, addi(A2, ZERO, 1));
+	emit(e, EBREAK);
+	run_to_ebreak(e);
+	assert_int_equal(X(A2), 1);
 }
 
 static void test_waitne_slow_path(void **state)
@@ -1648,6 +1686,8 @@ int main(void)
 		T(test_waitne_waits),
 		T(test_waitne_continues),
 		T(test_waitne_slow_path),
+		T(test_waitge),
+		T(test_waitge_past_target),
 		T(test_wfi),
 		T(test_budget_resume),
 		T(test_budget_infinite_loop),

@@ -34,4 +34,29 @@ static inline uint32_t tt_wait_change(const volatile uint32_t *addr,
 	return now;
 }
 
+/*
+ * "tt.waitge addr, val": sleep while the word at addr is below val in
+ * wrapping order, or until WAKE_AT. Custom-0 R-type, funct3 1, funct7 0
+ * (TT_INSN_WAIT_GE). It may return early.
+ */
+static inline void tt_wait_ge(const volatile uint32_t *addr, uint32_t val)
+{
+	__asm__ volatile(".insn r 0x0B, 1, 0, x0, %0, %1"
+			 :
+			 : "r"(addr), "r"(val)
+			 : "memory");
+}
+
+/* Sleep until the counter at addr reaches target (wrapping); returns its
+ * value. Woken once, not at every increment. WAKE_AT must be 0. */
+static inline uint32_t tt_wait_reach(const volatile uint32_t *addr,
+				     uint32_t target)
+{
+	uint32_t now;
+
+	while ((int32_t)((now = *addr) - target) < 0)
+		tt_wait_ge(addr, target);
+	return now;
+}
+
 #endif /* TT_FW_WAIT_H */

@@ -21,6 +21,11 @@
  *                    a register) equals rs2, or until WAKE_AT. It may return
  *                    early; callers loop. No wake-up is lost: a writer that
  *                    changes the word wakes the hart.
+ *   TT_WAIT_GE       custom-0 R-type, funct3 1, funct7 0: "tt.waitge rs1, rs2":
+ *                    the same, but sleep while the word is below rs2 in
+ *                    wrapping order ((int32_t)(word - rs2) < 0): a counter
+ *                    that many agents increment wakes the waiter once, when
+ *                    it reaches rs2, not at every increment.
  *
  * An event on a node is any write to its memory or register pages by the
  * host or the NOC (including the end of a NOC command the node issued), a
@@ -100,7 +105,7 @@ static inline uint32_t tt_hart_reset_bit(unsigned h)
 enum tt_hart_state {
 	TT_HART_IN_RESET = 0, /* reset line asserted */
 	TT_HART_RUNNING = 1, /* runnable or running */
-	TT_HART_WAITING = 2, /* in wfi or TT_WAIT_NE */
+	TT_HART_WAITING = 2, /* in wfi, TT_WAIT_NE or TT_WAIT_GE */
 	TT_HART_HALTED = 3, /* faulted; see the fault record */
 };
 
@@ -119,9 +124,10 @@ enum tt_hart_fault {
 	TT_HART_FAULT_COUNT
 };
 
-/* "tt.waitne rs1, rs2" (custom-0 opcode 0x0B). */
+/* "tt.waitne rs1, rs2" and "tt.waitge rs1, rs2" (custom-0 opcode 0x0B). */
 #define TT_OPCODE_CUSTOM0 0x0Bu
 #define TT_INSN_WAIT_NE(rs1, rs2) \
 	(TT_OPCODE_CUSTOM0 | ((uint32_t)(rs1) << 15) | ((uint32_t)(rs2) << 20))
+#define TT_INSN_WAIT_GE(rs1, rs2) (TT_INSN_WAIT_NE(rs1, rs2) | (1u << 12))
 
 #endif /* TT_HW_HART_H */

@@ -100,7 +100,10 @@ struct tt_kernel_ctx {
 	uint32_t crta_count;
 	uint32_t cb_mask; /* bit i: CB i is configured in the CB table */
 	uint32_t noc; /* the NOC this kernel uses by default, 0 or 1 */
-	uint32_t logical_x, logical_y; /* the core, in the host's terms */
+	/* Formerly the core's logical coordinates: they made every core's
+	 * context different, so a launch could not multicast it. The bank
+	 * table gives them now (l1_grid_w). Written as 0. */
+	uint32_t unused[2];
 	uint32_t flags; /* TT_KCTX_F_* */
 	uint32_t kernel_id; /* the host's id of the kernel, for reports */
 	uint32_t reserved[6];
@@ -132,7 +135,10 @@ struct tt_bank_table {
 	/* Page alignment of interleaved buffers: a page takes its size
 	 * rounded up to this in each bank (0: 32 for DRAM, 16 for L1). */
 	uint32_t dram_align, l1_align;
-	uint32_t reserved[2];
+	/* Width of the host's logical grid: L1 bank i is on logical core
+	 * (i % l1_grid_w, i / l1_grid_w); how a kernel finds its own. */
+	uint32_t l1_grid_w;
+	uint32_t reserved;
 	uint32_t dram_xy[TT_BANKS_MAX_DRAM];
 	uint32_t l1_xy[TT_BANKS_MAX_L1];
 };

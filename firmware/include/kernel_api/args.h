@@ -96,22 +96,26 @@ static inline uint32_t ttk_ct_arg(uint32_t i)
  * and absolute coordinates are the same. */
 static inline uint32_t get_absolute_logical_x(void)
 {
+	if (ttk_logical_x == ~0u)
+		ttk_find_logical();
 	return ttk_logical_x;
 }
 
 static inline uint32_t get_absolute_logical_y(void)
 {
+	if (ttk_logical_x == ~0u)
+		ttk_find_logical();
 	return ttk_logical_y;
 }
 
 static inline uint32_t get_relative_logical_x(void)
 {
-	return ttk_logical_x;
+	return get_absolute_logical_x();
 }
 
 static inline uint32_t get_relative_logical_y(void)
 {
-	return ttk_logical_y;
+	return get_absolute_logical_y();
 }
 
 #endif /* TT_KERNEL_API_ARGS_H */

@@ -92,7 +92,8 @@ extern const uint32_t *ttk_rta, *ttk_crta;
 extern uint32_t ttk_rta_count, ttk_crta_count;
 extern uint32_t ttk_flags; /* TT_KCTX_F_* */
 extern uint32_t ttk_cb_mask;
-extern uint32_t ttk_logical_x, ttk_logical_y;
+extern uint32_t ttk_logical_x, ttk_logical_y; /* ~0u: not looked for yet */
+void ttk_find_logical(void);
 extern uint32_t ttk_dram_banks, ttk_l1_banks;
 extern struct ttk_cb ttk_cb[TT_CB_COUNT];
 /* TT-Metal's names: the kernel's default NOC, and this core's NOC
