@@ -13,7 +13,7 @@
  * their command (and so every earlier one) completed.
  *
  * Programs are dispatched the way TT_DISPATCH selects (docs/dispatch.md):
- * "fast" (the default where available) or "slow"; both give the same
+ * "fast" (the default) or "slow"; both give the same
  * results. A program's kernels are built on its first enqueue; kernel
  * binaries already on a core are not uploaded again.
  *
