@@ -94,8 +94,9 @@ static bool reached(uint32_t now, uint32_t pos)
 	return (int32_t)(now - pos) >= 0;
 }
 
-static int dispatcher_halted(struct tt_device *dev, struct tt_fd *fd)
+int tt_fd_check(struct tt_device *dev)
 {
+	struct tt_fd *fd = fd_of(dev);
 	struct tt_hart_status st;
 
 	if (tt_hart_status(dev, fd->core, TT_HART_BRISC, &st) ||
@@ -110,17 +111,17 @@ static int dispatcher_halted(struct tt_device *dev, struct tt_fd *fd)
 
 int tt_fd_poll(struct tt_device *dev, uint32_t done_pos)
 {
-	struct tt_fd *fd = fd_of(dev);
-
-	if (reached(consumed(fd), done_pos))
-		return 1;
-	return dispatcher_halted(dev, fd);
+	return reached(consumed(fd_of(dev)), done_pos);
 }
 
-/* tt_fw_wait condition: the dispatcher completed up to *pos. */
+/* tt_fw_wait condition: the dispatcher completed up to *pos. Used only
+ * when the ring is full or the dispatcher stops, so it may look at the
+ * dispatcher's state every time. */
 static int completed(struct tt_device *dev, void *pos)
 {
-	return tt_fd_poll(dev, *(uint32_t *)pos);
+	int ret = tt_fd_poll(dev, *(uint32_t *)pos);
+
+	return ret ? ret : tt_fd_check(dev);
 }
 
 /* ---- the issue ring ---- */

@@ -31,8 +31,12 @@ TT_HIDDEN int tt_fd_finish_launch(struct tt_device *dev, unsigned harts,
 				  uint32_t *done_pos);
 
 /* 1 once the dispatcher completed everything up to done_pos, 0 if not
- * yet; -EFAULT (message set) if the dispatcher halted. */
+ * yet. Reads host memory only: cheap enough for every poll. */
 TT_HIDDEN int tt_fd_poll(struct tt_device *dev, uint32_t done_pos);
+
+/* 0, or -EFAULT (message set) if the dispatcher halted: it will complete
+ * nothing more. Reads the device: for periodic checks. */
+TT_HIDDEN int tt_fd_check(struct tt_device *dev);
 
 /* The dispatcher will not complete what it has (a worker hung or
  * faulted): start over with a fresh one at the next launch. */

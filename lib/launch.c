@@ -384,7 +384,8 @@ static int launch_done(struct tt_device *dev, void *arg)
 	if (tt_fw_now_ms() < w->next_scan)
 		return 0;
 	w->next_scan = tt_fw_now_ms() + FAULT_SCAN_MS;
-	return tt_launch_report_faults(dev, w->l);
+	ret = w->l->fast ? tt_fd_check(dev) : 0;
+	return ret ? ret : tt_launch_report_faults(dev, w->l);
 }
 
 int tt_launch_wait(struct tt_device *dev, struct tt_launch *l,

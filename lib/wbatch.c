@@ -29,12 +29,6 @@ void tt_wbatch_free(struct tt_wbatch *b)
 	tt_wbatch_init(b, b->dev);
 }
 
-void tt_wbatch_clear(struct tt_wbatch *b)
-{
-	b->n = 0;
-	b->used = 0;
-}
-
 /* Groups candidates only (equal data is confirmed with memcmp): eight
  * bytes a step, as launches hash every core's configuration. */
 static uint64_t hash_bytes(const void *p, uint32_t len)
@@ -150,15 +144,15 @@ static bool same_write(const struct tt_wbatch *b, const struct tt_wentry *x,
 enum { ABSENT, WANTED, COVERED };
 
 struct cover {
-	const struct tt_device *dev;
 	unsigned gx, gy;
 	uint8_t *state; /* gx * gy */
+	uint8_t *tensix; /* gx * gy: an enabled Tensix node, which multicasts
+			  * reach; looked up once per batch */
 };
 
 static bool enabled_tensix(const struct cover *c, unsigned x, unsigned y)
 {
-	return tt_device_core_type(c->dev, x, y) == TT_CORE_TENSIX &&
-	       !tt_device_core_harvested(c->dev, x, y);
+	return c->tensix[y * c->gx + x];
 }
 
 /* May a multicast cover x0..x1, y0..y1? Every enabled Tensix core in it
@@ -222,8 +216,7 @@ static int emit_group(const struct tt_wbatch *b, struct cover *c,
 
 int tt_wbatch_emit(struct tt_wbatch *b, tt_wemit_fn emit, void *ctx)
 {
-	struct cover c = { .dev = b->dev, .gx = b->dev->soc.grid_x,
-			   .gy = b->dev->soc.grid_y };
+	struct cover c = { .gx = b->dev->soc.grid_x, .gy = b->dev->soc.grid_y };
 	int ret = 0;
 
 	for (unsigned i = 0; i < b->n; i++)
@@ -232,9 +225,16 @@ int tt_wbatch_emit(struct tt_wbatch *b, tt_wemit_fn emit, void *ctx)
 					"%s: core (%u,%u) is outside the NOC grid",
 					b->dev->name, b->w[i].core.x,
 					b->w[i].core.y);
-	c.state = malloc((size_t)c.gx * c.gy + 1);
+	c.state = malloc(2 * (size_t)c.gx * c.gy + 1);
 	if (!c.state)
 		return tt_error(-ENOMEM, "out of memory batching writes");
+	c.tensix = c.state + (size_t)c.gx * c.gy;
+	for (unsigned y = 0; y < c.gy; y++)
+		for (unsigned x = 0; x < c.gx; x++)
+			c.tensix[y * c.gx + x] =
+				tt_device_core_type(b->dev, x, y) ==
+					TT_CORE_TENSIX &&
+				!tt_device_core_harvested(b->dev, x, y);
 	qsort(b->w, b->n, sizeof(*b->w), cmp_entry);
 	for (unsigned i = 0, j; i < b->n && !ret; i = j) {
 		for (j = i + 1; j < b->n && same_write(b, &b->w[i], &b->w[j]);

@@ -33,8 +33,6 @@ typedef int (*tt_wemit_fn)(void *ctx, struct tt_xy a, struct tt_xy b,
 
 TT_HIDDEN void tt_wbatch_init(struct tt_wbatch *b, const struct tt_device *dev);
 TT_HIDDEN void tt_wbatch_free(struct tt_wbatch *b);
-/* Forget the writes, keep the memory. */
-TT_HIDDEN void tt_wbatch_clear(struct tt_wbatch *b);
 
 /* Add a write of data (referenced: it must stay unchanged until the batch
  * is emitted) or of a copy of data. */

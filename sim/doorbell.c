@@ -8,13 +8,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#endif
-}
-
 /* Shared (not FUTEX_PRIVATE) operations: waiters may be other processes. */
 static int futex_wait(uint32_t *word, uint32_t val, int timeout_ms)
 {
@@ -71,7 +64,7 @@ static int wait_change(uint32_t *word, uint32_t *sleepers, uint32_t seen,
 			/* Let the agent we wait for run if CPUs are short. */
 			sched_yield();
 		}
-		cpu_relax();
+		sim_cpu_relax();
 	}
 	__atomic_fetch_add(sleepers, 1, __ATOMIC_SEQ_CST);
 	for (;;) {

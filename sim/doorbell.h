@@ -49,4 +49,12 @@ uint32_t sim_irq_seq(struct tt_host_regs *r);
 /* Sleep until the interrupt sequence differs from `seen`. As above. */
 int sim_irq_wait(struct tt_host_regs *r, uint32_t seen, int timeout_ms);
 
+/* One turn of a spin-wait: tell the CPU, where it can be told. */
+static inline void sim_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
 #endif /* TT_SIM_DOORBELL_H */

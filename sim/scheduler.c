@@ -436,7 +436,7 @@ static void idle_wait_locked(struct sim_sched *s)
 				break;
 			sched_yield();
 		}
-		__builtin_ia32_pause();
+		sim_cpu_relax();
 	}
 	pthread_mutex_lock(&s->lock);
 	if (!s->head && !s->stop)

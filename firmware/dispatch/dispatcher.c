@@ -89,7 +89,7 @@ static uint32_t run_staged(struct rings *r, uint32_t off, uint32_t n)
 		uint32_t need = sizeof(*c) + padded(c->len);
 
 		if (c->op == TT_DCMD_WRAP)
-			return p + (r->size - off - p);
+			return r->size - off; /* the rest of the ring */
 		if (p + need > n)
 			break; /* the rest of it is not staged yet */
 		p += need;
