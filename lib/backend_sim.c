@@ -109,7 +109,8 @@ static int get_chip(const struct board_info *b, unsigned chip,
 	ret = soc ? soc_desc_builtin(b->soc[chip], soc, err, sizeof(err)) :
 		    -ENOMEM;
 	if (!ret)
-		ret = sim_device_create(soc, b->id, chip, &c->dev, err);
+		ret = sim_device_create(soc, b->id, chip, SIM_DEVICE_HOST_WAITS,
+					&c->dev, err);
 	free(soc);
 	if (ret) {
 		tt_error(ret, "embedded %s chip %u: %s", b->name, chip, err);
@@ -484,7 +485,11 @@ static uint32_t sim_irq_seq_op(struct tt_device *dev)
 static int sim_irq_wait_op(struct tt_device *dev, uint32_t seen,
 			   int timeout_ms)
 {
-	return sim_irq_wait(simb(dev)->ctx.img->regs, seen, timeout_ms);
+	struct simb *s = simb(dev);
+
+	if (s->hosted)
+		return sim_device_wait_irq(s->hosted, seen, timeout_ms);
+	return sim_irq_wait(s->ctx.img->regs, seen, timeout_ms);
 }
 
 static uint32_t sim_reset_gen(struct tt_device *dev)

@@ -120,8 +120,16 @@ static unsigned highest_cb(uint32_t mask)
 	return mask ? 32u - (unsigned)__builtin_clz(mask) : 0;
 }
 
-/* Contexts, semaphores and CB table: one write from TT_L1_PROG. */
-static int add_config(struct launch_ctx *x, const struct tt_launch_core *c)
+static unsigned highest_sem(uint32_t mask)
+{
+	return mask ? 32u - (unsigned)__builtin_clz(mask) : 0;
+}
+
+/* Contexts, semaphores and CB table: one write from TT_L1_PROG, or, if
+ * the core holds the same bytes from its last launch, only the semaphores
+ * (kernels change them). */
+static int add_config(struct launch_ctx *x, struct tt_core_state *cs,
+		      const struct tt_launch_core *c)
 {
 	uint8_t area[0x200 + TT_CB_COUNT * sizeof(struct tt_cb_config)];
 	unsigned ncb = highest_cb(c->cb_mask);
@@ -150,8 +158,17 @@ static int add_config(struct launch_ctx *x, const struct tt_launch_core *c)
 			       &c->sem[i], 4);
 	if (ncb)
 		memcpy(area + 0x200, c->cbs, ncb * sizeof(struct tt_cb_config));
-	return tt_wbatch_copy(x->b, PHASE_STATE, c->noc, TT_L1_PROG, area,
-			      (uint32_t)len);
+	if (cs->prog_len != len || memcmp(cs->prog, area, len)) {
+		memcpy(cs->prog, area, len);
+		cs->prog_len = (uint16_t)len;
+		return tt_wbatch_copy(x->b, PHASE_STATE, c->noc, TT_L1_PROG,
+				      area, (uint32_t)len);
+	}
+	if (!c->sem_mask)
+		return 0;
+	return tt_wbatch_copy(x->b, PHASE_STATE, c->noc, TT_L1_SEM,
+			      area + TT_L1_SEM - TT_L1_PROG,
+			      highest_sem(c->sem_mask) * TT_SEM_STRIDE);
 }
 
 static int add_args(struct launch_ctx *x, const struct tt_launch_core *c)
@@ -204,13 +221,22 @@ static int add_launches(struct launch_ctx *x, struct tt_core_state *cs,
 			.notify_xy = x->notify_core.x |
 				     x->notify_core.y << 8,
 			.notify_addr = x->notify_addr,
+			/* The dispatcher interrupts once for all harts. */
+			.flags = x->l->fast ? TT_LAUNCH_F_NO_IRQ : 0,
 		};
 		int ret;
 
 		if (!c->hart[h].bin)
 			continue;
-		ret = tt_wbatch_copy(x->b, PHASE_STATE, c->noc, base + 4,
-				     (uint8_t *)&m + 4, sizeof(m) - 4);
+		m.seq = 0;
+		ret = 0;
+		if (!cs->msg_known[h] || memcmp(&cs->msg[h], &m, sizeof(m)))
+			ret = tt_wbatch_copy(x->b, PHASE_STATE, c->noc,
+					     base + 4, (uint8_t *)&m + 4,
+					     sizeof(m) - 4);
+		cs->msg[h] = m;
+		cs->msg_known[h] = !ret;
+		m.seq = x->seq;
 		if (!ret)
 			ret = tt_wbatch_copy(x->b, PHASE_START, c->noc, base,
 					     &m.seq, 4);
@@ -231,7 +257,7 @@ static int add_core(struct launch_ctx *x, const struct tt_launch_core *c)
 	if (!ret)
 		ret = add_kernels(x, cs, c);
 	if (!ret)
-		ret = add_config(x, c);
+		ret = add_config(x, cs, c);
 	if (!ret)
 		ret = add_args(x, c);
 	if (!ret)

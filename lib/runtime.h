@@ -17,6 +17,14 @@ struct tt_core_state {
 	bool banks; /* bank table written */
 	bool seq_known; /* its mailboxes were read */
 	uint32_t next_seq[TT_TENSIX_HARTS]; /* last launch.seq written + 1 */
+	/* What the last launch wrote to the program area from TT_L1_PROG
+	 * (contexts, semaphores, CB table) and to each launch message after
+	 * seq; prog_len 0: unknown. A launch that would write the same
+	 * bytes again writes only what kernels may change (semaphores). */
+	uint16_t prog_len;
+	uint8_t prog[0x200 + TT_CB_COUNT * sizeof(struct tt_cb_config)];
+	bool msg_known[TT_TENSIX_HARTS];
+	struct tt_launch_msg msg[TT_TENSIX_HARTS];
 };
 
 /* The program a device runs now (one at a time), started by a queue and

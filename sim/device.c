@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "chip.h"
 #include "doorbell.h"
@@ -97,6 +98,11 @@ static void *engine_main(void *arg)
 	return NULL;
 }
 
+static void node_event_now(void *arg, unsigned node_index)
+{
+	sim_sched_node_event(&((struct sim_device *)arg)->sched, node_index);
+}
+
 /* One ATU region maps the whole host window onto the bus range that host
  * memory mappings are given, as an IOMMU-backed driver would. */
 static void program_atu(struct sim_device *dev)
@@ -154,9 +160,19 @@ static int build_flash(struct sim_device *dev, const struct soc_desc *d,
 	return sim_flash_build(bundle, len, &dev->board, dev->flash, err);
 }
 
-static int start_threads(struct sim_device *dev, char *err)
+static int start_threads(struct sim_device *dev, unsigned flags, char *err)
 {
-	int ret = sim_sched_start(&dev->sched, dev, threads_from_env(), err);
+	unsigned threads = threads_from_env();
+	bool assist = !threads && (flags & SIM_DEVICE_HOST_WAITS);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int ret;
+
+	/* A thread that waits for the chip runs harts itself (and an explicit
+	 * count is kept exactly: TT_SIM_THREADS=1 is the deterministic
+	 * mode). */
+	if (assist)
+		threads = cpus > 2 ? (unsigned)(cpus - 1) : 1;
+	ret = sim_sched_start(&dev->sched, dev, threads, assist, err);
 
 	if (ret)
 		return ret;
@@ -172,7 +188,8 @@ static int start_threads(struct sim_device *dev, char *err)
 }
 
 int sim_device_create(const struct soc_desc *d, enum tt_hw_board board,
-		      unsigned chip, struct sim_device **out, char *err)
+		      unsigned chip, unsigned flags, struct sim_device **out,
+		      char *err)
 {
 	struct sim_device *dev;
 	int ret;
@@ -201,11 +218,14 @@ int sim_device_create(const struct soc_desc *d, enum tt_hw_board board,
 	program_atu(dev);
 	ret = build_flash(dev, d, board, chip, err);
 	if (!ret)
-		ret = start_threads(dev, err);
+		ret = start_threads(dev, flags, err);
 	if (ret) {
 		sim_device_destroy(dev);
 		return ret;
 	}
+	dev->img->node_event_arg = dev;
+	__atomic_store_n(&dev->img->node_event, node_event_now,
+			 __ATOMIC_RELEASE);
 	sim_chip_power_on(dev);
 	__atomic_store_n(&dev->img->id->state, TT_DEV_STATE_READY,
 			 __ATOMIC_RELEASE);
@@ -223,6 +243,7 @@ void sim_device_destroy(struct sim_device *dev)
 	if (!dev)
 		return;
 	/* The engine first: it calls into the scheduler. */
+	__atomic_store_n(&dev->img->node_event, NULL, __ATOMIC_RELEASE);
 	__atomic_store_n(&dev->stop, true, __ATOMIC_RELEASE);
 	sim_doorbell_kick(dev->img->regs);
 	if (dev->engine_started)
@@ -279,4 +300,25 @@ int sim_device_dma_unmap(struct sim_device *dev, uint32_t id, uint64_t owner)
 void sim_device_release_owner(struct sim_device *dev, uint64_t owner)
 {
 	sim_hostmem_release_owner(&dev->hostmem, owner);
+}
+
+/* How long a waiting thread looks for harts to run before it sleeps. */
+#define ASSIST_IDLE_NS 200000u
+
+int sim_device_wait_irq(struct sim_device *dev, uint32_t seen, int timeout_ms)
+{
+	uint64_t start = sim_mono_ns();
+	uint64_t deadline = timeout_ms < 0 ? UINT64_MAX :
+			    start + (uint64_t)timeout_ms * 1000000u;
+	uint64_t left_ms;
+
+	if (sim_sched_assist(&dev->sched, &dev->img->regs->irq_seq, seen,
+			     ASSIST_IDLE_NS, deadline))
+		return 0;
+	if (timeout_ms < 0)
+		return sim_irq_wait(dev->img->regs, seen, -1);
+	left_ms = (deadline - sim_mono_ns() + 999999u) / 1000000u;
+	if (sim_mono_ns() >= deadline)
+		return sim_irq_seq(dev->img->regs) != seen ? 0 : -ETIMEDOUT;
+	return sim_irq_wait(dev->img->regs, seen, (int)left_ms);
 }

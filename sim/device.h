@@ -66,14 +66,29 @@ struct sim_dma_map {
  * firmware bundle (sim_firmware_bundle) and this board's factory data.
  * The image is READY on return (the firmware needs a little longer).
  * TT_SIM_THREADS in the environment sets the number of hart threads
- * (default: one per online CPU; 1 is the deterministic mode).
+ * (1 is the deterministic mode). Without it: one per online CPU, or, with
+ * SIM_DEVICE_HOST_WAITS, one fewer (at least one), and threads that wait
+ * in sim_device_wait_irq run harts too.
  * Returns 0 or a negative errno with a message in err.
  */
 int sim_device_create(const struct soc_desc *d, enum tt_hw_board board,
-		      unsigned chip, struct sim_device **out, char *err);
+		      unsigned chip, unsigned flags, struct sim_device **out,
+		      char *err);
+
+/* sim_device_create flags: the process that hosts the chip also uses it
+ * and waits for it through sim_device_wait_irq (libtt's embedded model). */
+#define SIM_DEVICE_HOST_WAITS (1u << 0)
 
 /* Stop the engine, mark the image STOPPED, release everything. NULL ok. */
 void sim_device_destroy(struct sim_device *dev);
+
+/*
+ * Wait until the interrupt sequence differs from seen (sim_irq_wait) or
+ * timeout_ms passes (< 0: no limit); 0 or -ETIMEDOUT. The waiting thread
+ * runs harts meanwhile: in a process that hosts the chip, a thread that
+ * waits for the device is one more CPU for it, not one fewer.
+ */
+int sim_device_wait_irq(struct sim_device *dev, uint32_t seen, int timeout_ms);
 
 /*
  * Make `size` bytes of the shared-memory object fd (not consumed) reachable

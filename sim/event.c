@@ -12,6 +12,7 @@ static bool has_harts(const struct tt_node_desc *n)
 void sim_event_after_write(struct sim_image *img, const struct tt_node_desc *n,
 			   bool always)
 {
+	void (*now)(void *, unsigned);
 	uint32_t *waiters;
 
 	if (!has_harts(n))
@@ -23,5 +24,11 @@ void sim_event_after_write(struct sim_image *img, const struct tt_node_desc *n,
 		if (!__atomic_load_n(waiters, __ATOMIC_RELAXED))
 			return;
 	}
-	sim_event_ring(img->regs, sim_image_node_index(img, n));
+	/* The ARC node's events may reset the chip, which waits for every
+	 * hart to stop: only the engine may run them. */
+	now = __atomic_load_n(&img->node_event, __ATOMIC_ACQUIRE);
+	if (now && n->type == TT_NODE_TENSIX)
+		now(img->node_event_arg, sim_image_node_index(img, n));
+	else
+		sim_event_ring(img->regs, sim_image_node_index(img, n));
 }

@@ -2,8 +2,10 @@
 /*
  * Node events: how a write to a node reaches the harts that wait there
  * (hw/hart.h, hw/host.h). Every writer other than the node's own harts
- * calls sim_event_after_write after changing the node; the model's engine
- * takes the events and wakes, resets or restarts harts.
+ * calls sim_event_after_write after changing the node. In the process
+ * that runs the chip, events for Tensix nodes are handled at once, in the
+ * writer's thread (img->node_event); otherwise the model's engine takes
+ * them. Either way harts are woken, reset or restarted.
  */
 #ifndef TT_SIM_EVENT_H
 #define TT_SIM_EVENT_H

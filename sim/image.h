@@ -31,6 +31,11 @@ struct sim_image {
 	 * the shared one may be scribbled on by any client. */
 	struct tt_node_desc *nodes;
 	unsigned grid_x, grid_y;
+	/* Set in the process that runs the chip (device.c): node events for
+	 * Tensix nodes are delivered at once, in the writer's thread, not
+	 * through the engine. NULL in a client's attachment. */
+	void (*node_event)(void *arg, unsigned node_index);
+	void *node_event_arg;
 };
 
 /*

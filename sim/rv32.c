@@ -6,15 +6,23 @@
  * the offset of a label inside rv32_run, for GCC's computed goto), the
  * register numbers, an immediate, and the raw word it was decoded from.
  * Records live in per-page arrays allocated the first time code on that
- * page runs, so a hart that executes 8 KiB of code in a 1.5 MiB region
+ * page runs, so a thread that executes 8 KiB of code in a 1.5 MiB region
  * holds 8 pages, not 1536.
+ *
+ * The records belong to the thread that runs the harts, not to a hart:
+ * every hart whose region has the same local addresses shares them. The
+ * harts of a chip run the same firmware and mostly the same kernels at
+ * the same addresses, so one set of records serves them all and stays in
+ * the CPU's caches; two harts with different code at one address only
+ * decode again, which the check below does anyway. A thread alone writes
+ * its records, so no record is ever seen half written.
  *
  * Code memory is shared with the host and other harts, who may rewrite it
  * at any time without fence.i. Every handler therefore starts by comparing
  * the current word in memory with the record's raw word, and decodes again
  * on a mismatch. Everything a record derives from its address (AUIPC
  * results, branch targets) stays valid because a page array only ever
- * describes one address range of one region.
+ * describes one address range of one region layout.
  *
  * Straight-line execution walks the records and the code words side by
  * side; each page array ends with a sentinel record that looks the next
@@ -24,6 +32,7 @@
  */
 #include "rv32.h"
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,29 +302,95 @@ static void icache_free_pages(struct rv32_icache *ic)
 		free(ic->pages[i]);
 }
 
-/* The hart's icache for region g, (re)made if the region changed; NULL
- * when out of memory (the caller then works from a scratch page). */
-static struct rv32_icache *icache_get(struct rv32_hart *h,
-				      const struct region *g)
+/* Region layouts a thread keeps records for: a chip has two (Tensix
+ * nodes and the ARC node); more only in tests. */
+#define THREAD_CACHES 4
+
+struct thread_caches {
+	struct rv32_icache *ic[THREAD_CACHES]; /* most recently used first */
+};
+
+static pthread_key_t caches_key;
+static pthread_once_t caches_once = PTHREAD_ONCE_INIT;
+static int caches_key_err;
+
+static void icache_free(struct rv32_icache *ic)
 {
-	struct rv32_icache *ic = h->icache;
+	if (!ic)
+		return;
+	icache_free_pages(ic);
+	free(ic);
+}
+
+/* Thread exit: the thread's records. */
+static void caches_release(void *p)
+{
+	struct thread_caches *tc = p;
+
+	for (unsigned i = 0; i < THREAD_CACHES; i++)
+		icache_free(tc->ic[i]);
+	free(tc);
+}
+
+static void caches_make_key(void)
+{
+	caches_key_err = pthread_key_create(&caches_key, caches_release);
+}
+
+static struct thread_caches *thread_caches(void)
+{
+	struct thread_caches *tc;
+
+	pthread_once(&caches_once, caches_make_key);
+	if (caches_key_err)
+		return NULL;
+	tc = pthread_getspecific(caches_key);
+	if (tc)
+		return tc;
+	tc = calloc(1, sizeof(*tc));
+	if (tc && pthread_setspecific(caches_key, tc)) {
+		free(tc);
+		tc = NULL;
+	}
+	return tc;
+}
+
+static bool same_layout(const struct region *a, const struct region *b)
+{
+	return a->base == b->base && a->size == b->size && a->code == b->code;
+}
+
+/* This thread's icache for regions laid out as g, made if there is none
+ * (the least recently used one makes room); NULL when out of memory (the
+ * caller then works from a scratch page). */
+static struct rv32_icache *icache_get(const struct region *g)
+{
+	struct thread_caches *tc = thread_caches();
+	struct rv32_icache *ic;
+	unsigned i;
 	uint32_t np;
 
-	if (ic && ic->g.mem == g->mem && ic->g.base == g->base &&
-	    ic->g.size == g->size)
-		return ic;
-	if (ic) {
-		icache_free_pages(ic);
-		free(ic);
-		h->icache = NULL;
-	}
-	np = (uint32_t)(((uint64_t)g->code + PAGE_BYTES - 1) >> PAGE_SHIFT);
-	ic = calloc(1, sizeof(*ic) + (size_t)np * sizeof(ic->pages[0]));
-	if (!ic)
+	if (!tc)
 		return NULL;
-	ic->g = *g;
-	ic->npages = np;
-	h->icache = ic;
+	for (i = 0; i < THREAD_CACHES && tc->ic[i]; i++)
+		if (same_layout(&tc->ic[i]->g, g))
+			break;
+	if (i == THREAD_CACHES || !tc->ic[i]) {
+		i = i == THREAD_CACHES ? THREAD_CACHES - 1 : i;
+		icache_free(tc->ic[i]);
+		tc->ic[i] = NULL;
+		np = (uint32_t)(((uint64_t)g->code + PAGE_BYTES - 1) >>
+				PAGE_SHIFT);
+		ic = calloc(1, sizeof(*ic) + (size_t)np * sizeof(ic->pages[0]));
+		if (!ic)
+			return NULL;
+		ic->g = *g;
+		ic->npages = np;
+	} else {
+		ic = tc->ic[i];
+	}
+	memmove(&tc->ic[1], &tc->ic[0], i * sizeof(tc->ic[0]));
+	tc->ic[0] = ic;
 	return ic;
 }
 
@@ -473,11 +548,7 @@ void rv32_init(struct rv32_hart *h, uint32_t reset_pc)
 
 void rv32_fini(struct rv32_hart *h)
 {
-	if (h->icache) {
-		icache_free_pages(h->icache);
-		free(h->icache);
-		h->icache = NULL;
-	}
+	(void)h; /* records belong to threads (see the top of the file) */
 }
 
 /* Slow-path load outside the fast region (or straddling its end). */
@@ -682,7 +753,7 @@ enum rv32_exit rv32_run(struct rv32_hart *h, uint64_t max_insns)
 	uint32_t wlo;
 	bool wait_ge;
 	const int *stop = h->stop ? h->stop : &zero_int;
-	struct rv32_icache *ic = icache_get(h, &g);
+	struct rv32_icache *ic = icache_get(&g);
 	struct spare spare;
 	uint32_t x[XZERO_SINK + 1];
 	uint64_t rem = max_insns;

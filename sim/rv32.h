@@ -20,7 +20,6 @@
 #include "hw/hart.h"
 
 struct rv32_hart;
-struct rv32_icache;
 
 /* Why rv32_run() returned. The pc is left as documented per reason. */
 enum rv32_exit {
@@ -73,7 +72,7 @@ struct rv32_hart {
 	 * mem[0 .. mem_size). mem_size is a multiple of 4; mem and mem_base
 	 * are 4-byte aligned (else the region is treated as empty). Shared
 	 * with other threads: accessed with relaxed atomics for aligned
-	 * words. Read at each rv32_run; changing them drops the icache. */
+	 * words. Read at each rv32_run. */
 	uint8_t *mem;
 	uint32_t mem_base;
 	uint32_t mem_size;
@@ -98,15 +97,14 @@ struct rv32_hart {
 	 * (tt.waitne), or while it is below wait_val, wrapping (tt.waitge). */
 	uint32_t wait_addr, wait_val;
 	bool wait_ge;
-
-	struct rv32_icache *icache; /* private to rv32.c */
 };
 
-/* Set up a hart: registers zero, pc = reset_pc, no icache yet. The caller
+/* Set up a hart: registers zero, pc = reset_pc. The caller
  * then fills mem, ops and the optional fields. */
 void rv32_init(struct rv32_hart *h, uint32_t reset_pc);
 
-/* Free what rv32_run allocated (the decoded-instruction cache). */
+/* Release the hart. Decoded instructions belong to the threads that ran
+ * it and are freed when they exit. */
 void rv32_fini(struct rv32_hart *h);
 
 /*

@@ -443,6 +443,34 @@ static void idle_wait_locked(struct sim_sched *s)
 		pthread_cond_wait(&s->work, &s->lock);
 }
 
+/* One turn of h, just taken from the run queue, of at most max
+ * instructions. Called and returns with the lock held. */
+static void run_turn_locked(struct sim_sched *s, struct sim_hart *h,
+			    uint64_t max)
+{
+	enum rv32_exit why;
+	bool waiting = false;
+	uint64_t n;
+
+	set_state(h, SIM_HART_RUNNING);
+	h->woken = false;
+	h->stop = 0;
+	s->running++;
+	n = turn_length(s, h);
+	n = n < max ? n : max;
+	pthread_mutex_unlock(&s->lock);
+
+	why = rv32_run(&h->cpu, n);
+	if (why == RV32_EXIT_WFI || why == RV32_EXIT_WAIT)
+		waiting = prepare_wait(h, why == RV32_EXIT_WAIT);
+
+	pthread_mutex_lock(&s->lock);
+	s->running--;
+	after_turn_locked(s, h, why, waiting);
+	if (!s->running)
+		pthread_cond_broadcast(&s->idle);
+}
+
 static void *worker_main(void *arg)
 {
 	struct sim_sched *s = arg;
@@ -450,33 +478,58 @@ static void *worker_main(void *arg)
 	pthread_mutex_lock(&s->lock);
 	while (!s->stop) {
 		struct sim_hart *h = s->paused ? NULL : pop_locked(s);
-		enum rv32_exit why;
-		bool waiting = false;
-		uint64_t n;
 
-		if (!h) {
+		if (h)
+			run_turn_locked(s, h, UINT64_MAX);
+		else
 			idle_wait_locked(s);
-			continue;
-		}
-		set_state(h, SIM_HART_RUNNING);
-		h->woken = false;
-		h->stop = 0;
-		s->running++;
-		n = turn_length(s, h);
-		pthread_mutex_unlock(&s->lock);
-
-		why = rv32_run(&h->cpu, n);
-		if (why == RV32_EXIT_WFI || why == RV32_EXIT_WAIT)
-			waiting = prepare_wait(h, why == RV32_EXIT_WAIT);
-
-		pthread_mutex_lock(&s->lock);
-		s->running--;
-		after_turn_locked(s, h, why, waiting);
-		if (!s->running)
-			pthread_cond_broadcast(&s->idle);
 	}
 	pthread_mutex_unlock(&s->lock);
 	return NULL;
+}
+
+/* Turns of a thread that assists are short: it looks at its word between
+ * them. About 30 us each. */
+#define ASSIST_QUANTUM 20000u
+
+int sim_sched_assist(struct sim_sched *s, const uint32_t *word, uint32_t seen,
+		     uint64_t idle_ns, uint64_t deadline_ns)
+{
+	uint64_t idle_since = 0, now;
+
+	if (!s->assist)
+		return 0;
+	for (unsigned spin = 1;; spin++) {
+		struct sim_hart *h = NULL;
+
+		if (__atomic_load_n(word, __ATOMIC_ACQUIRE) != seen)
+			return 1;
+		if (__atomic_load_n(&s->head, __ATOMIC_RELAXED)) {
+			pthread_mutex_lock(&s->lock);
+			if (!s->paused && !s->stop)
+				h = pop_locked(s);
+			if (h) {
+				s->assisted++;
+				run_turn_locked(s, h, ASSIST_QUANTUM);
+			}
+			pthread_mutex_unlock(&s->lock);
+		}
+		if (h) {
+			idle_since = 0;
+			if (sim_mono_ns() >= deadline_ns)
+				return 0;
+			continue;
+		}
+		if (spin % 64)
+			continue;
+		now = sim_mono_ns();
+		if (!idle_since)
+			idle_since = now;
+		if (now - idle_since >= idle_ns || now >= deadline_ns ||
+		    __atomic_load_n(&s->stop, __ATOMIC_RELAXED))
+			return 0;
+		sched_yield();
+	}
 }
 
 /* ---- timers: WAKE_AT and the watchdog ---- */
@@ -581,6 +634,16 @@ void sim_sched_resume(struct sim_sched *s)
 			follow_reset_lines_locked(s, n);
 	pthread_cond_broadcast(&s->work);
 	pthread_mutex_unlock(&s->lock);
+}
+
+uint64_t sim_sched_assisted_turns(struct sim_sched *s)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&s->lock);
+	n = s->assisted;
+	pthread_mutex_unlock(&s->lock);
+	return n;
 }
 
 uint64_t sim_sched_busy_ns(struct sim_sched *s)
@@ -691,14 +754,21 @@ fail:
 }
 
 int sim_sched_start(struct sim_sched *s, struct sim_device *dev,
-		    unsigned threads, char *err)
+		    unsigned threads, bool assist, char *err)
 {
 	int ret;
 
 	memset(s, 0, sizeof(*s));
 	s->dev = dev;
 	s->quantum = QUANTUM;
-	pthread_mutex_init(&s->lock, NULL);
+	s->assist = assist;
+	/* Held for short spells by every worker and every writer that wakes
+	 * a hart: spinning a little beats a futex sleep and wake-up. */
+	pthread_mutexattr_t ma;
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ADAPTIVE_NP);
+	pthread_mutex_init(&s->lock, &ma);
+	pthread_mutexattr_destroy(&ma);
 	pthread_cond_init(&s->work, NULL);
 	pthread_cond_init(&s->idle, NULL);
 	pthread_condattr_t ca;

@@ -77,6 +77,8 @@ struct sim_sched {
 	bool wdt_fired;
 
 	unsigned nworkers;
+	bool assist; /* waiting threads may run harts (sim_sched_assist) */
+	uint64_t assisted; /* turns they ran (under the lock) */
 	pthread_t workers[SIM_SCHED_MAX_WORKERS];
 	pthread_t timer;
 	bool timer_started;
@@ -84,10 +86,11 @@ struct sim_sched {
 
 /*
  * Create the harts of every enabled Tensix node and of the ARC node, all
- * in reset, and start `threads` workers (0: one per online CPU).
+ * in reset, and start `threads` workers (0: one per online CPU). With
+ * `assist`, sim_sched_assist lends waiting threads to the harts.
  */
 int sim_sched_start(struct sim_sched *s, struct sim_device *dev,
-		    unsigned threads, char *err);
+		    unsigned threads, bool assist, char *err);
 void sim_sched_stop(struct sim_sched *s);
 
 /* An event on a node: follow its reset lines, wake its waiting harts. */
@@ -95,6 +98,20 @@ void sim_sched_node_event(struct sim_sched *s, unsigned node_index);
 
 /* Follow a node's reset lines only (its own hart changed them). */
 void sim_sched_follow_resets(struct sim_sched *s, unsigned node_index);
+
+/*
+ * Lend the calling thread to the harts while it waits for *word to differ
+ * from seen: it runs runnable harts, a short turn at a time, and looks at
+ * the word between turns. Returns 1 once the word changed, 0 when no hart
+ * was runnable for idle_ns, at deadline_ns (CLOCK_MONOTONIC) or at once if
+ * the scheduler was started without `assist`: the caller then sleeps as
+ * it would have.
+ */
+int sim_sched_assist(struct sim_sched *s, const uint32_t *word, uint32_t seen,
+		     uint64_t idle_ns, uint64_t deadline_ns);
+
+/* Turns run by waiting threads so far. */
+uint64_t sim_sched_assisted_turns(struct sim_sched *s);
 
 /* Stop taking harts and wait until none runs; every hart is put in reset.
  * sim_sched_resume lets the workers go on. */

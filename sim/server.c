@@ -623,7 +623,7 @@ static int build_device(struct srv_dev *sd, const struct sim_server_spec *s,
 	char why[SIM_ERR_LEN];
 	int ret;
 
-	ret = sim_device_create(s->soc, s->board, s->chip, &sd->dev, why);
+	ret = sim_device_create(s->soc, s->board, s->chip, 0, &sd->dev, why);
 	if (ret)
 		snprintf(err, SIM_ERR_LEN, "device %s: %.200s", sd->name, why);
 	return ret;

@@ -42,24 +42,19 @@ static uint32_t running_seq;
  * already be writing the next launch. */
 static uint32_t notify_addr, notify_xy;
 
+/* launch.flags of the run in progress. */
+static uint32_t run_flags;
+
 /* Count this run as finished at the launcher's counter, if it asked for
  * one: a dispatcher then waits on one word, not on every mailbox. After
  * done.seq, so a counted run always has its final done record. */
 static void notify_launcher(void)
 {
-	uint32_t addr = notify_addr, xy = notify_xy;
-	struct noc_cmd c = {
-		.noc = 0,
-		.x = xy & 0xFF,
-		.y = (xy >> 8) & 0xFF,
-		.remote = addr,
-		.len = 4,
-		.ctrl = TT_NIU_OP_ATOMIC_INC | TT_FIELD_PREP(TT_NIU_CTRL_WRAP_MASK, 31),
-		.incr = 1,
-	};
+	uint32_t xy = notify_xy;
 
-	if (addr)
-		noc_run(&c);
+	if (notify_addr)
+		noc_post_atomic_inc(0, xy & 0xFF, (xy >> 8) & 0xFF, notify_addr,
+				    1, 31);
 }
 
 /* Wait for a launch and start it. */
@@ -73,6 +68,7 @@ static __attribute__((noreturn)) void next_launch(void)
 	mmio_barrier();
 	notify_addr = mb->launch.notify_addr;
 	notify_xy = mb->launch.notify_xy;
+	run_flags = mb->launch.flags;
 	run_kernel(mb->launch.entry, mb->launch.args, mb->launch.nargs);
 }
 
@@ -86,7 +82,8 @@ void kernel_done(int32_t ret)
 	mmio_barrier();
 	mb->done.seq = running_seq;
 	notify_launcher();
-	hart_host_irq();
+	if (!(run_flags & TT_LAUNCH_F_NO_IRQ))
+		hart_host_irq();
 	next_launch();
 }
 

@@ -39,7 +39,9 @@ struct noc_state {
 };
 
 uint8_t ttk_noc_pending[2];
-static struct noc_state nocs[2];
+/* Not zeroed at each start: ttk_noc_setup() fills what is read before
+ * it is written. */
+static struct noc_state nocs[2] __attribute__((section(".ttk.noinit")));
 
 void ttk_noc_setup(void)
 {

@@ -111,10 +111,12 @@ static void setup(const struct tt_kernel_ctx *ctx)
 	for (uint32_t m = ttk_cb_mask, i = 0; m; m >>= 1, i++)
 		if (m & 1)
 			setup_cb(i, &table[i]);
-	for (uint32_t i = 0; i < sizeof(ttk_tx_shadow) / 4; i++)
-		ttk_tx_shadow[i] = ~0u;
-	if (&ttk_compute_config)
+	/* Only compute kernels drive the coprocessor. */
+	if (&ttk_compute_config) {
+		for (uint32_t i = 0; i < sizeof(ttk_tx_shadow) / 4; i++)
+			ttk_tx_shadow[i] = ~0u;
 		ttk_tx_set(TT_TX_CFG, ttk_compute_config.cfg);
+	}
 	ttk_noc_setup();
 	ttk_print_setup();
 }

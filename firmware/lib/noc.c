@@ -6,12 +6,13 @@
 #include "fw/mmio.h"
 #include "fw/wait.h"
 
-/* Local address of register reg of this hart's command buffer. */
-static uintptr_t cmd_reg(unsigned noc, uint32_t reg)
+/* Local address of this hart's command buffer on `noc`: hart_self() is a
+ * register read, done once per command. */
+static uintptr_t cmd_base(unsigned noc)
 {
 	unsigned buf = hart_self() % TT_NIU_CMD_BUFS;
 
-	return (uintptr_t)TT_REG_NIU_ADDR(noc) + TT_NIU_CMD(buf, reg);
+	return (uintptr_t)TT_REG_NIU_ADDR(noc) + TT_NIU_CMD(buf, 0);
 }
 
 /*
@@ -44,47 +45,62 @@ static void wait_issue(volatile uint32_t *issue, uint32_t state)
 	mmio_write32(lo, saved_lo);
 }
 
-uint32_t noc_wait(unsigned noc)
+static void wait_free(uintptr_t base)
 {
-	volatile uint32_t *issue = mmio_ptr(cmd_reg(noc, TT_NIU_CMD_ISSUE));
+	volatile uint32_t *issue = mmio_ptr(base + TT_NIU_CMD_ISSUE);
 	uint32_t state = *issue;
 
 	/* Usually done already: the model runs a hart's own command as it
 	 * writes ISSUE. */
 	if (state != 0)
 		wait_issue(issue, state);
-	return mmio_read32(cmd_reg(noc, TT_NIU_CMD_STATUS));
 }
 
-void noc_issue(const struct noc_cmd *c)
+static uint32_t wait_at(uintptr_t base)
+{
+	wait_free(base);
+	return mmio_read32(base + TT_NIU_CMD_STATUS);
+}
+
+uint32_t noc_wait(unsigned noc)
+{
+	return wait_at(cmd_base(noc));
+}
+
+static void issue_at(uintptr_t base, const struct noc_cmd *c)
 {
 	uint32_t coord;
 
-	noc_wait(c->noc);
+	wait_free(base);
 	coord = TT_FIELD_PREP(TT_NIU_COORD_X_MASK, c->x) |
 		TT_FIELD_PREP(TT_NIU_COORD_Y_MASK, c->y) |
 		TT_FIELD_PREP(TT_NIU_COORD_X_START_MASK, c->x_start) |
 		TT_FIELD_PREP(TT_NIU_COORD_Y_START_MASK, c->y_start);
-	mmio_write32(cmd_reg(c->noc, TT_NIU_CMD_TARG_LO), (uint32_t)c->remote);
-	mmio_write32(cmd_reg(c->noc, TT_NIU_CMD_TARG_HI),
-		     (uint32_t)(c->remote >> 32));
-	mmio_write32(cmd_reg(c->noc, TT_NIU_CMD_TARG_COORD), coord);
-	mmio_write32(cmd_reg(c->noc, TT_NIU_CMD_RET_LO), c->local);
-	mmio_write32(cmd_reg(c->noc, TT_NIU_CMD_RET_HI), 0);
-	mmio_write32(cmd_reg(c->noc, TT_NIU_CMD_LEN), c->len);
-	mmio_write32(cmd_reg(c->noc, TT_NIU_CMD_CTRL), c->ctrl);
-	mmio_write32(cmd_reg(c->noc, TT_NIU_CMD_INCR), c->incr);
+	mmio_write32(base + TT_NIU_CMD_TARG_LO, (uint32_t)c->remote);
+	mmio_write32(base + TT_NIU_CMD_TARG_HI, (uint32_t)(c->remote >> 32));
+	mmio_write32(base + TT_NIU_CMD_TARG_COORD, coord);
+	mmio_write32(base + TT_NIU_CMD_RET_LO, c->local);
+	mmio_write32(base + TT_NIU_CMD_RET_HI, 0);
+	mmio_write32(base + TT_NIU_CMD_LEN, c->len);
+	mmio_write32(base + TT_NIU_CMD_CTRL, c->ctrl);
+	mmio_write32(base + TT_NIU_CMD_INCR, c->incr);
 	/* The data to send must be in memory before the engine reads it. */
 	mmio_barrier();
-	mmio_write32(cmd_reg(c->noc, TT_NIU_CMD_ISSUE), 1);
+	mmio_write32(base + TT_NIU_CMD_ISSUE, 1);
+}
+
+void noc_issue(const struct noc_cmd *c)
+{
+	issue_at(cmd_base(c->noc), c);
 }
 
 uint32_t noc_run(const struct noc_cmd *c)
 {
+	uintptr_t base = cmd_base(c->noc);
 	uint32_t status;
 
-	noc_issue(c);
-	status = noc_wait(c->noc);
+	issue_at(base, c);
+	status = wait_at(base);
 	/* Data a READ brought in is read only after completion was seen. */
 	mmio_barrier();
 	return status;
@@ -138,4 +154,24 @@ uint32_t noc_mcast_write32(unsigned noc, uint32_t x0, uint32_t y0,
 
 	return noc_mcast_write(noc, x0, y0, x1, y1, addr,
 			       (uint32_t)(uintptr_t)&word, 4);
+}
+
+void noc_post_atomic_inc(unsigned noc, uint32_t x, uint32_t y, uint32_t addr,
+			 uint32_t incr, uint32_t wrap)
+{
+	uintptr_t base = cmd_base(noc);
+
+	wait_free(base);
+	mmio_write32(base + TT_NIU_CMD_TARG_LO, addr);
+	mmio_write32(base + TT_NIU_CMD_TARG_HI, 0);
+	mmio_write32(base + TT_NIU_CMD_TARG_COORD,
+		     TT_FIELD_PREP(TT_NIU_COORD_X_MASK, x) |
+			     TT_FIELD_PREP(TT_NIU_COORD_Y_MASK, y));
+	mmio_write32(base + TT_NIU_CMD_CTRL,
+		     TT_NIU_OP_ATOMIC_INC |
+			     TT_FIELD_PREP(TT_NIU_CTRL_WRAP_MASK, wrap));
+	mmio_write32(base + TT_NIU_CMD_INCR, incr);
+	/* What this hart wrote before must be seen before the count. */
+	mmio_barrier();
+	mmio_write32(base + TT_NIU_CMD_ISSUE, 1);
 }

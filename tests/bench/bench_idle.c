@@ -51,7 +51,7 @@ int main(void)
 	double t0, c0, frac;
 
 	if (!soc || soc_desc_builtin("wormhole_b0_n150", soc, err, sizeof(err)) ||
-	    sim_device_create(soc, TT_HW_BOARD_N150, 0, &dev, err)) {
+	    sim_device_create(soc, TT_HW_BOARD_N150, 0, 0, &dev, err)) {
 		fprintf(stderr, "bench-idle: cannot create the device: %s\n", err);
 		return 1;
 	}

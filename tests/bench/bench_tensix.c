@@ -222,7 +222,7 @@ static void bench_matmul(void)
 	setenv("TT_FIRMWARE", "/dev/null", 1);
 	setenv("TT_SIM_THREADS", "1", 1);
 	if (soc_desc_builtin("wormhole_b0_n150", soc, err, sizeof(err)) ||
-	    sim_device_create(soc, TT_HW_BOARD_N150, 0, &dev, err)) {
+	    sim_device_create(soc, TT_HW_BOARD_N150, 0, 0, &dev, err)) {
 		fprintf(stderr, "bench-tensix: %s\n", err);
 		exit(1);
 	}

@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -215,6 +216,112 @@ static void test_programs_after_hang_and_fault(void **state)
 	assert_int_equal(tt_device_reset(dev, 10000), 0);
 }
 
+/* Each core stores (tag, the semaphore's value at start, CB 3's write
+ * pointer, CB 3's page count) in its page, then changes the semaphore. */
+static const char *const rerun_src =
+	"#include \"dataflow_api.h\"\n"
+	"void kernel_main(void)\n"
+	"{\n"
+	"	volatile uint32_t *p = (volatile uint32_t *)get_arg_val(0);\n"
+	"	volatile uint32_t *sem = (volatile uint32_t *)get_semaphore(0);\n"
+	"	p[0] = TAG;\n"
+	"	p[1] = *sem;\n"
+	"	p[2] = get_write_ptr(3);\n"
+	"	p[3] = get_arg_val(1);\n"
+	"	*sem = *sem + 100;\n"
+	"}\n";
+
+static tt_program *rerun_prog(tt_device *dev, const struct grid_prog *g,
+			      uint32_t tag, uint32_t sem, uint32_t cb_size)
+{
+	struct tt_core_range_set all =
+		tt_core_range_set_of_range(0, 0, g->w - 1, g->h - 1);
+	struct tt_circular_buffer_config cb =
+		tt_circular_buffer_config(cb_size, 3, TT_FLOAT16_B, 2048);
+	struct tt_kernel_config kc = tt_data_movement_config(TT_RISCV_0);
+	char def[32];
+	tt_kernel_handle k;
+	tt_cb_handle h;
+	tt_program *p;
+	uint32_t id;
+
+	struct tt_define d = { .name = "TAG", .value = def };
+
+	snprintf(def, sizeof(def), "%u", tag);
+	kc.defines = &d;
+	kc.define_count = 1;
+	assert_int_equal(tt_create_program(&p), 0);
+	assert_int_equal(tt_create_kernel_from_string(p, rerun_src, &all, &kc,
+						      &k),
+			 0);
+	assert_int_equal(tt_create_semaphore(p, &all, sem, TT_CORE_TENSIX, &id),
+			 0);
+	assert_int_equal(id, 0);
+	assert_int_equal(tt_create_circular_buffer(p, &all, &cb, &h), 0);
+	for (unsigned y = 0; y < g->h; y++)
+		for (unsigned x = 0; x < g->w; x++) {
+			uint32_t a[2] = { (uint32_t)tt_buffer_address(g->out),
+					  cb_size / 2048 };
+
+			assert_int_equal(tt_set_runtime_args(p, k,
+							     (struct tt_xy){ x, y },
+							     a, 2),
+					 0);
+		}
+	(void)dev;
+	return p;
+}
+
+static void check_rerun(const struct grid_prog *g, uint32_t tag,
+			uint32_t sem, uint32_t pages, uint32_t *cb_addr)
+{
+	unsigned n = g->w * g->h;
+	uint32_t *got = calloc(n, 16);
+
+	assert_int_equal(tt_read_from_buffer(g->out, got, 16ull * n), 0);
+	if (!*cb_addr)
+		*cb_addr = got[2];
+	for (unsigned i = 0; i < n; i++) {
+		assert_int_equal(got[4 * i], tag);
+		assert_int_equal(got[4 * i + 1], sem);
+		assert_int_equal(got[4 * i + 2], *cb_addr);
+		assert_int_equal(got[4 * i + 3], pages);
+	}
+	free(got);
+}
+
+/* Programs run again, and two programs taking turns on the same cores:
+ * each run starts with its own semaphore values (which kernels change),
+ * its own kernel and its own CB table, however little the host rewrites
+ * between runs of the same program. */
+static void test_reruns_start_from_their_program(void **state)
+{
+	tt_device *dev = *state;
+	uint32_t cb_a = 0, cb_b = 0;
+	struct grid_prog g;
+	tt_command_queue *cq;
+	tt_program *a, *b;
+
+	grid_prog(dev, &g, 1);
+	a = rerun_prog(dev, &g, 0xA, 5, 4096);
+	b = rerun_prog(dev, &g, 0xB, 7, 8192);
+	assert_int_equal(tt_device_command_queue(dev, 0, &cq), 0);
+	for (unsigned run = 0; run < 6; run++) {
+		bool use_a = run % 3 != 2; /* a, a, b, a, a, b */
+
+		assert_int_equal(tt_enqueue_program(cq, use_a ? a : b, true),
+				 0);
+		if (use_a)
+			check_rerun(&g, 0xA, 5, 2, &cb_a);
+		else
+			check_rerun(&g, 0xB, 7, 4, &cb_b);
+	}
+	assert_int_not_equal(cb_a, 0);
+	tt_program_free(a);
+	tt_program_free(b);
+	free_prog(&g);
+}
+
 static int setup(void **state)
 {
 	setenv("TT_DISPATCH_RING_KIB", "128", 1);
@@ -226,6 +333,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_many_grid_launches),
 		cmocka_unit_test(test_launch_larger_than_ring),
+		cmocka_unit_test(test_reruns_start_from_their_program),
 		cmocka_unit_test(test_programs_after_hang_and_fault),
 	};
 

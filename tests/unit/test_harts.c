@@ -40,14 +40,15 @@ struct fixture {
 	struct xy core, other; /* two Tensix cores */
 };
 
-static int setup(void **state)
+static int setup_flags(void **state, unsigned flags)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 	char err[SIM_ERR_LEN];
 
 	setenv("TT_FIRMWARE", "/dev/null", 1);
 	if (!f || soc_desc_builtin("wormhole_b0_n150", &f->soc, err, sizeof(err)) ||
-	    sim_device_create(&f->soc, TT_HW_BOARD_N150, 0, &f->dev, err)) {
+	    sim_device_create(&f->soc, TT_HW_BOARD_N150, 0, flags, &f->dev,
+			      err)) {
 		free(f);
 		return -1;
 	}
@@ -55,6 +56,11 @@ static int setup(void **state)
 	f->other = (struct xy){ 2, 2 };
 	*state = f;
 	return 0;
+}
+
+static int setup(void **state)
+{
+	return setup_flags(state, 0);
 }
 
 static int teardown(void **state)
@@ -142,6 +148,19 @@ static bool wait_state(struct fixture *f, struct xy c, unsigned h,
 
 	while (now_s() - t0 < 5.0) {
 		if (hart_reg(f, c, h, TT_HART_STATE) == st)
+			return true;
+		usleep(1000);
+	}
+	return false;
+}
+
+/* Wait until hart h of core c has retired an instruction. */
+static bool wait_instret(struct fixture *f, struct xy c, unsigned h)
+{
+	double t0 = now_s();
+
+	while (now_s() - t0 < 5.0) {
+		if (hart_reg(f, c, h, TT_HART_INSTRET_LO))
 			return true;
 		usleep(1000);
 	}
@@ -282,6 +301,9 @@ static void test_reset_line_stops_a_running_hart(void **state)
 
 	start(f, f->core, TT_HART_NCRISC, spin, sizeof(spin) / 4);
 	assert_true(wait_state(f, f->core, 1, TT_HART_RUNNING));
+	/* RUNNING is also shown while it waits for a thread: wait until it
+	 * has had a turn (its count is published after every turn). */
+	assert_true(wait_instret(f, f->core, 1));
 	set_lines(f, f->core, TT_TILE_SOFT_RESET_ALL);
 	assert_true(wait_state(f, f->core, 1, TT_HART_IN_RESET));
 	n1 = hart_reg(f, f->core, 1, TT_HART_INSTRET_LO);
@@ -370,6 +392,102 @@ static void test_host_irq_from_a_hart(void **state)
 	assert_int_equal(sim_irq_wait(r, seen, 5000), 0);
 	assert_true(wait_state(f, f->core, 0, TT_HART_HALTED));
 	assert_true(__atomic_load_n(&r->irq_status, __ATOMIC_ACQUIRE) & TT_IRQ_HART);
+}
+
+/* Harts that count to a million, store the count, interrupt the host
+ * and stop: on hart 0 of 16 cores, more than there are hart threads. */
+#define COUNTERS 16
+#define COUNT 1000000
+
+/* The i-th enabled Tensix node of the image. */
+static struct xy counter_core(struct fixture *f, unsigned i)
+{
+	struct sim_image *img = f->dev->img;
+
+	for (unsigned n = 0; n < img->grid_x * img->grid_y; n++) {
+		struct tt_node_desc *d = &img->nodes[n];
+
+		if (d->type == TT_NODE_TENSIX &&
+		    !(d->flags & TT_NODE_F_HARVESTED) && !i--)
+			return (struct xy){ d->x, d->y };
+	}
+	fail_msg("fewer than %u Tensix nodes", COUNTERS);
+	return (struct xy){ 0, 0 };
+}
+
+static void start_counters(struct fixture *f)
+{
+	const uint32_t prog[] = {
+		RV_LI(5, COUNT), RV_ADDI(6, 6, 1), RV_BNE(6, 5, -4),
+		RV_LI(7, DATA), RV_SW(6, 7, 0),
+		RV_LI(5, NODE_REGS), RV_SW(5, 5, NODE(TT_HART_HOST_IRQ)),
+		RV_EBREAK,
+	};
+
+	for (unsigned i = 0; i < COUNTERS; i++) {
+		wr32(f, counter_core(f, i), DATA, 0);
+		start(f, counter_core(f, i), TT_HART_BRISC, prog,
+		      sizeof(prog) / 4);
+	}
+}
+
+/* Wait as libtt does (sim_device_wait_irq) until every counter is in. */
+static void wait_counters(struct fixture *f)
+{
+	struct tt_host_regs *r = f->dev->img->regs;
+	double t0 = now_s();
+	unsigned done = 0;
+
+	while (done < COUNTERS && now_s() - t0 < 20.0) {
+		uint32_t seen = sim_irq_seq(r);
+
+		done = 0;
+		for (unsigned i = 0; i < COUNTERS; i++)
+			done += rd32(f, counter_core(f, i), DATA) == COUNT;
+		if (done < COUNTERS)
+			sim_device_wait_irq(f->dev, seen, 1000);
+	}
+	assert_int_equal(done, COUNTERS);
+}
+
+static int setup_host_waits(void **state)
+{
+	unsetenv("TT_SIM_THREADS");
+	return setup_flags(state, SIM_DEVICE_HOST_WAITS);
+}
+
+/* A thread that waits for the chip runs harts meanwhile, and still
+ * returns when the interrupt comes (or when nothing comes). */
+static void test_waiting_thread_runs_harts(void **state)
+{
+	struct fixture *f = *state;
+	uint32_t seen;
+
+	start_counters(f);
+	wait_counters(f);
+	assert_true(sim_sched_assisted_turns(&f->dev->sched) > 0);
+	seen = sim_irq_seq(f->dev->img->regs);
+	assert_int_equal(sim_device_wait_irq(f->dev, seen, 50), -ETIMEDOUT);
+}
+
+static int setup_host_waits_one_thread(void **state)
+{
+	int ret;
+
+	setenv("TT_SIM_THREADS", "1", 1);
+	ret = setup_flags(state, SIM_DEVICE_HOST_WAITS);
+	unsetenv("TT_SIM_THREADS");
+	return ret;
+}
+
+/* An explicit thread count is kept: waiting threads only wait. */
+static void test_explicit_threads_keep_waiters_out(void **state)
+{
+	struct fixture *f = *state;
+
+	start_counters(f);
+	wait_counters(f);
+	assert_int_equal(sim_sched_assisted_turns(&f->dev->sched), 0);
 }
 
 static void test_chip_reset_by_key(void **state)
@@ -490,6 +608,11 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_host_irq_from_a_hart, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_waiting_thread_runs_harts,
+						setup_host_waits, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_explicit_threads_keep_waiters_out,
+			setup_host_waits_one_thread, teardown),
 		cmocka_unit_test_setup_teardown(test_chip_reset_by_key, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_bad_register_access_faults,

@@ -1431,6 +1431,47 @@ static void test_region_moved(void **state)
 }
 
 /*
+ * Two harts laid out alike (same local addresses, their own memories) with
+ * different code at the same addresses, run in turns on one thread: they
+ * share its decoded records, and each must still run its own code,
+ * branches and jumps included.
+ */
+static void test_harts_share_decoded_code(void **state)
+{
+	struct env *e = *state;
+	struct rv32_hart other;
+	uint8_t *mem2 = calloc(1, MEM_SIZE);
+	const uint32_t prog1[] = { addi(A0, ZERO, 1), jal(ZERO, 8),
+				   addi(A0, ZERO, 100), addi(A1, A0, 10),
+				   EBREAK };
+	const uint32_t prog2[] = { addi(A0, ZERO, 2), addi(A0, A0, 20),
+				   beq(ZERO, ZERO, 8), addi(A0, ZERO, 200),
+				   addi(A1, A0, 30), EBREAK };
+
+	assert_non_null(mem2);
+	rv32_init(&other, BASE);
+	other.mem = mem2;
+	other.mem_base = BASE;
+	other.mem_size = MEM_SIZE;
+	memcpy(e->mem, prog1, sizeof(prog1));
+	memcpy(mem2, prog2, sizeof(prog2));
+	for (unsigned round = 0; round < 3; round++) {
+		e->h.pc = BASE;
+		other.pc = BASE;
+		assert_int_equal(rv32_run(&e->h, 100), RV32_EXIT_FAULT);
+		assert_int_equal(rv32_run(&other, 100), RV32_EXIT_FAULT);
+		assert_int_equal(e->h.x[A0], 1);
+		assert_int_equal(e->h.x[A1], 11);
+		assert_int_equal(e->h.pc, BASE + 16);
+		assert_int_equal(other.x[A0], 22);
+		assert_int_equal(other.x[A1], 52);
+		assert_int_equal(other.pc, BASE + 20);
+	}
+	rv32_fini(&other);
+	free(mem2);
+}
+
+/*
  * A region whose size is not a multiple of 4 (the header asks for one; the
  * core must still stay inside): an access that starts inside but runs past
  * the end faults without a callback; one wholly past it is a callback.
@@ -1695,6 +1736,7 @@ int main(void)
 		T(test_stop_seen_while_spinning),
 		T(test_code_rewritten_by_host),
 		T(test_code_rewritten_by_guest),
+		T(test_harts_share_decoded_code),
 		T(test_region_moved),
 		T(test_access_straddling_end),
 		T(test_fault_names),

@@ -31,7 +31,7 @@ static int setup(void **state)
 	char err[SIM_ERR_LEN];
 
 	if (!f || soc_desc_builtin("wormhole_b0_n150", &f->soc, err, sizeof(err)) ||
-	    sim_device_create(&f->soc, TT_HW_BOARD_N150, 0, &f->dev, err)) {
+	    sim_device_create(&f->soc, TT_HW_BOARD_N150, 0, 0, &f->dev, err)) {
 		free(f);
 		return -1;
 	}
@@ -256,7 +256,7 @@ static void test_create_needs_pcie(void **state)
 
 	*d = ((struct fixture *)*state)->soc;
 	d->pcie_count = 0;
-	assert_int_equal(sim_device_create(d, TT_HW_BOARD_N150, 0, &dev, err),
+	assert_int_equal(sim_device_create(d, TT_HW_BOARD_N150, 0, 0, &dev, err),
 			 -EINVAL);
 	assert_non_null(strstr(err, "PCIe"));
 	assert_null(dev);

@@ -1941,7 +1941,7 @@ static void test_chip_reset_and_clients(void **state)
 	assert_int_equal(soc_desc_builtin("wormhole_b0_n150", soc, err,
 					  sizeof(err)),
 			 0);
-	if (sim_device_create(soc, TT_HW_BOARD_N150, 0, &dev, err))
+	if (sim_device_create(soc, TT_HW_BOARD_N150, 0, 0, &dev, err))
 		fail_msg("%s", err);
 	/* Some state: a counter, a configuration, a DST tile, counts. */
 	for (unsigned i = 0; i < E; i++)

@@ -67,4 +67,12 @@ uint32_t noc_mcast_write32(unsigned noc, uint32_t x0, uint32_t y0,
 			   uint32_t x1, uint32_t y1, uint64_t addr,
 			   uint32_t val);
 
+/*
+ * Add incr to the 32-bit word at addr of node (x, y), wrapping at
+ * 2^(wrap + 1), without waiting for the result: only the registers an
+ * atomic uses are written. The next command on the buffer waits for it.
+ */
+void noc_post_atomic_inc(unsigned noc, uint32_t x, uint32_t y, uint32_t addr,
+			 uint32_t incr, uint32_t wrap);
+
 #endif /* TT_FW_NOC_H */

@@ -169,8 +169,13 @@ struct tt_launch_msg {
 	 * 0) over NOC 0 -- how a dispatcher core counts finished harts. */
 	uint32_t notify_xy;
 	uint32_t notify_addr;
-	uint32_t reserved[2];
+	uint32_t flags; /* TT_LAUNCH_F_* */
+	uint32_t reserved;
 };
+
+/* The run ends without a host interrupt (TT_HART_HOST_IRQ): whoever
+ * counts the harts (a dispatcher) raises one for all of them. */
+#define TT_LAUNCH_F_NO_IRQ (1u << 0)
 
 struct tt_launch_done {
 	uint32_t seq; /* = launch.seq once the run has returned */
