@@ -98,9 +98,14 @@ static void *engine_main(void *arg)
 	return NULL;
 }
 
-static void node_event_now(void *arg, unsigned node_index)
+static void node_event_now(void *arg, unsigned node_index, bool control)
 {
-	sim_sched_node_event(&((struct sim_device *)arg)->sched, node_index);
+	struct sim_device *dev = arg;
+
+	if (control)
+		sim_sched_node_event(&dev->sched, node_index);
+	else
+		sim_sched_node_wake(&dev->sched, node_index);
 }
 
 /* One ATU region maps the whole host window onto the bus range that host

@@ -12,7 +12,7 @@ static bool has_harts(const struct tt_node_desc *n)
 void sim_event_after_write(struct sim_image *img, const struct tt_node_desc *n,
 			   bool always)
 {
-	void (*now)(void *, unsigned);
+	void (*now)(void *, unsigned, bool);
 	uint32_t *waiters;
 
 	if (!has_harts(n))
@@ -28,7 +28,7 @@ void sim_event_after_write(struct sim_image *img, const struct tt_node_desc *n,
 	 * hart to stop: only the engine may run them. */
 	now = __atomic_load_n(&img->node_event, __ATOMIC_ACQUIRE);
 	if (now && n->type == TT_NODE_TENSIX)
-		now(img->node_event_arg, sim_image_node_index(img, n));
+		now(img->node_event_arg, sim_image_node_index(img, n), always);
 	else
 		sim_event_ring(img->regs, sim_image_node_index(img, n));
 }

@@ -33,8 +33,9 @@ struct sim_image {
 	unsigned grid_x, grid_y;
 	/* Set in the process that runs the chip (device.c): node events for
 	 * Tensix nodes are delivered at once, in the writer's thread, not
-	 * through the engine. NULL in a client's attachment. */
-	void (*node_event)(void *arg, unsigned node_index);
+	 * through the engine; `control` as sim_event_after_write's `always`
+	 * (reset lines may have changed). NULL in a client's attachment. */
+	void (*node_event)(void *arg, unsigned node_index, bool control);
 	void *node_event_arg;
 };
 

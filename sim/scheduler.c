@@ -264,14 +264,16 @@ static bool waits_on_same_l1_word(struct sim_hart *h)
 	       !wait_over(h);
 }
 
-void sim_sched_node_event(struct sim_sched *s, unsigned node_index)
+static void node_event(struct sim_sched *s, unsigned node_index,
+		       bool resets)
 {
 	unsigned nodes = s->dev->img->grid_x * s->dev->img->grid_y;
 
 	if (node_index >= nodes || !s->node_count[node_index])
 		return;
 	pthread_mutex_lock(&s->lock);
-	follow_reset_lines_locked(s, node_index);
+	if (resets)
+		follow_reset_lines_locked(s, node_index);
 	for (unsigned i = 0; i < s->node_count[node_index]; i++) {
 		struct sim_hart *h = &s->harts[s->node_first[node_index] + i];
 
@@ -279,6 +281,16 @@ void sim_sched_node_event(struct sim_sched *s, unsigned node_index)
 			wake_locked(s, h);
 	}
 	pthread_mutex_unlock(&s->lock);
+}
+
+void sim_sched_node_event(struct sim_sched *s, unsigned node_index)
+{
+	node_event(s, node_index, true);
+}
+
+void sim_sched_node_wake(struct sim_sched *s, unsigned node_index)
+{
+	node_event(s, node_index, false);
 }
 
 void sim_sched_follow_resets(struct sim_sched *s, unsigned node_index)

@@ -96,6 +96,10 @@ void sim_sched_stop(struct sim_sched *s);
 /* An event on a node: follow its reset lines, wake its waiting harts. */
 void sim_sched_node_event(struct sim_sched *s, unsigned node_index);
 
+/* An event on a node from a write that cannot change its reset lines
+ * (memory, NIU, CB counters): wake its waiting harts only. */
+void sim_sched_node_wake(struct sim_sched *s, unsigned node_index);
+
 /* Follow a node's reset lines only (its own hart changed them). */
 void sim_sched_follow_resets(struct sim_sched *s, unsigned node_index);
 
