@@ -11,7 +11,8 @@ DEPS_STAMP := $(BUILD)/.deps-ok
 # Debian packages the build and the tests need (docs/dependencies.md).
 DEB_PKGS := gcc make meson ninja-build pkg-config python3 \
 	    libyaml-dev libcmocka-dev gcc-riscv64-unknown-elf \
-	    libopenblas-dev
+	    libopenblas-dev libncurses-dev libxlsxwriter-dev \
+	    python3-jsonschema tmux
 
 .PHONY: all build deps run test test-unit test-san bench clean distclean help
 
@@ -63,6 +64,7 @@ bench: deps
 	@$(BUILD)/tests/bench/bench-buffer
 	@$(BUILD)/tests/bench/bench-dispatch
 	@$(BUILD)/tests/bench/bench-matmul
+	@python3 tests/bench/bench_smi.py $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include "internal.h"
 #include "proto.h"
 #include "rundir.h"
+#include "server.h"
 
 /* Host windows on the model: big enough that a whole L1 fits one. */
 #define SIM_WINDOW_SIZE (16ull << 20)
@@ -193,6 +195,15 @@ static void embedded_close(struct tt_device *dev)
 	free(s);
 }
 
+/* The model lives in this process: nobody else can have it open. */
+static int embedded_processes(struct tt_device *dev, int *pids, unsigned max)
+{
+	(void)dev;
+	if (max)
+		pids[0] = (int)getpid();
+	return 1;
+}
+
 /* ---- ttsim: chips hosted by a daemon ---- */
 
 static int ttsim_count(unsigned *count)
@@ -305,6 +316,65 @@ static void ttsim_close(struct tt_device *dev)
 	sim_image_destroy(s->ctx.img);
 	close(s->sock); /* the daemon releases what we held */
 	free(s);
+}
+
+/* Walks of the daemon's client list tried before giving up on a list
+ * that keeps changing under us. */
+#define CLIENTS_TRIES 4
+
+/*
+ * One walk over the daemon's list of processes (SIM_OP_CLIENTS, each
+ * listed once by the daemon), up to max of them. Returns their number,
+ * -EAGAIN if the list changed between two replies, or an error.
+ */
+static int clients_walk(struct tt_device *dev, int *pids, unsigned max)
+{
+	uint64_t count = 0;
+
+	for (uint64_t i = 0;; i += SIM_CLIENTS_PER_REPLY) {
+		struct sim_req req = { .op = SIM_OP_CLIENTS, .arg = { i } };
+		struct sim_resp resp;
+		int ret = ttsim_call(dev, &req, -1, &resp, NULL);
+
+		if (ret)
+			return ret;
+		if (i && resp.val[0] != count)
+			return -EAGAIN;
+		count = resp.val[0];
+		if (count > SIM_SERVER_MAX_CLIENTS)
+			return tt_error(-EPROTO,
+					"%s: ttsim reports %llu processes (at most %d)",
+					dev->name, (unsigned long long)count,
+					SIM_SERVER_MAX_CLIENTS);
+		for (unsigned k = 0; k < SIM_CLIENTS_PER_REPLY; k++) {
+			uint64_t at = i + k, pid = resp.val[1 + k];
+
+			if (at >= count || at >= max)
+				break;
+			if (!pid || pid > INT_MAX)
+				return tt_error(-EPROTO,
+						"%s: ttsim reports pid %llu for process %llu",
+						dev->name, (unsigned long long)pid,
+						(unsigned long long)at);
+			pids[at] = (int)pid;
+		}
+		if (i + SIM_CLIENTS_PER_REPLY >= count ||
+		    i + SIM_CLIENTS_PER_REPLY >= max)
+			return (int)count;
+	}
+}
+
+static int ttsim_processes(struct tt_device *dev, int *pids, unsigned max)
+{
+	for (int tries = 0; tries < CLIENTS_TRIES; tries++) {
+		int ret = clients_walk(dev, pids, max);
+
+		if (ret != -EAGAIN)
+			return ret;
+	}
+	return tt_error(-EAGAIN,
+			"%s: the processes using the device kept changing while being listed; try again",
+			dev->name);
 }
 
 /* ---- windows, shared ---- */
@@ -514,6 +584,7 @@ const struct tt_backend_ops tt_backend_embedded = {
 	.irq_seq = sim_irq_seq_op,
 	.irq_wait = sim_irq_wait_op,
 	.reset_gen = sim_reset_gen,
+	.processes = embedded_processes,
 };
 
 const struct tt_backend_ops tt_backend_ttsim = {
@@ -532,4 +603,5 @@ const struct tt_backend_ops tt_backend_ttsim = {
 	.irq_seq = sim_irq_seq_op,
 	.irq_wait = sim_irq_wait_op,
 	.reset_gen = sim_reset_gen,
+	.processes = ttsim_processes,
 };

@@ -205,6 +205,18 @@ int tt_device_errors(tt_device *dev, struct tt_device_error *out, unsigned max)
 	return n;
 }
 
+/* No liveness check: who has the device open does not change with a chip
+ * reset, and tt-smi asks exactly around resets. */
+int tt_device_processes(tt_device *dev, int *pids, unsigned max)
+{
+	assert(dev);
+	if (!pids && max)
+		return tt_error(-EINVAL,
+				"%s: pids is NULL but max is %u in tt_device_processes",
+				dev->name, max);
+	return dev->ops->processes(dev, pids, max);
+}
+
 int tt_device_check_live(struct tt_device *dev)
 {
 	uint32_t now = dev->ops->reset_gen(dev);

@@ -67,6 +67,9 @@ struct tt_backend_ops {
 	int (*irq_wait)(struct tt_device *dev, uint32_t seen, int timeout_ms);
 	/* Chip resets so far (identity page reset_gen). */
 	uint32_t (*reset_gen)(struct tt_device *dev);
+	/* Processes that have the device open, each once: up to max pids
+	 * stored, the full count returned (tt_device_processes()). */
+	int (*processes)(struct tt_device *dev, int *pids, unsigned max);
 };
 
 struct tt_device {

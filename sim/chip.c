@@ -7,6 +7,10 @@
  * to their power-on values, reload the management firmware from flash and
  * release its hart. Memories other than CSM keep their contents, as SRAM
  * does across a warm reset; the firmware reloads what it needs.
+ *
+ * With the reset-dead fault injected (TT_SIM_INJECT, device.h) every reset
+ * after power-on stops short of releasing the management hart: the reset
+ * unit shows the reset done, but no firmware ever runs again.
  */
 #include "chip.h"
 
@@ -107,6 +111,13 @@ static bool load_arc_firmware(struct sim_device *dev)
 	return true;
 }
 
+/* The injected reset-dead fault: the firmware never comes back. */
+static bool stays_dead(const struct sim_device *dev,
+		       enum tt_arc_reset_cause cause)
+{
+	return dev->inject_reset_dead && cause != TT_ARC_RESET_POWER_ON;
+}
+
 static void power_on_state(struct sim_device *dev,
 			   enum tt_arc_reset_cause cause)
 {
@@ -125,7 +136,7 @@ static void power_on_state(struct sim_device *dev,
 	/* Coprocessors and CB counters: registers, DST. */
 	sim_tensix_reset(img);
 	/* A blank flash is not an error: the chip just stays quiet. */
-	if (load_arc_firmware(dev))
+	if (load_arc_firmware(dev) && !stays_dead(dev, cause))
 		wr(reg(dev, dev->arc, TT_REG_TILE_CTRL, TT_TILE_SOFT_RESET), 0);
 }
 
@@ -243,6 +254,8 @@ static void publish_sensors(struct sim_device *dev)
 	   (uint32_t)fixed16(s->asic_c));
 	wr(reg(dev, arc, TT_REG_ARC_SENSORS, TT_SENS_INLET_TEMP),
 	   (uint32_t)fixed16(amb));
+	wr(reg(dev, arc, TT_REG_ARC_SENSORS, TT_SENS_OUTLET_TEMP),
+	   (uint32_t)fixed16(s->outlet_c));
 	wr(reg(dev, arc, TT_REG_ARC_SENSORS, TT_SENS_VREG_TEMP),
 	   (uint32_t)fixed16(s->vreg_c));
 	wr(reg(dev, arc, TT_REG_ARC_SENSORS, TT_SENS_VCORE),

@@ -140,6 +140,24 @@ static unsigned threads_from_env(void)
 	return *end || n > SIM_SCHED_MAX_WORKERS ? 0 : (unsigned)n;
 }
 
+/* TT_SIM_INJECT (device.h). An unknown fault is an error rather than a
+ * warning: a test that asked for a fault must not pass on a healthy chip. */
+static int inject_from_env(struct sim_device *dev, char *err)
+{
+	const char *v = getenv("TT_SIM_INJECT");
+
+	if (!v || !*v)
+		return 0;
+	if (!strcmp(v, "reset-dead")) {
+		dev->inject_reset_dead = true;
+		return 0;
+	}
+	snprintf(err, SIM_ERR_LEN,
+		 "TT_SIM_INJECT='%.64s' is not a fault the model can inject (known: reset-dead)",
+		 v);
+	return -EINVAL;
+}
+
 static int build_flash(struct sim_device *dev, const struct soc_desc *d,
 		       enum tt_hw_board board, unsigned chip, char *err)
 {
@@ -211,7 +229,9 @@ int sim_device_create(const struct soc_desc *d, enum tt_hw_board board,
 	}
 	pthread_mutex_init(&dev->sens_lock, NULL);
 	dev->t0_ns = sim_mono_ns();
-	ret = sim_image_create(d, board, chip, &dev->img, err);
+	ret = inject_from_env(dev, err);
+	if (!ret)
+		ret = sim_image_create(d, board, chip, &dev->img, err);
 	if (ret)
 		goto err_free;
 	sim_hostmem_init(&dev->hostmem);

@@ -44,6 +44,8 @@ struct sim_device {
 	uint64_t sens_last_us, sens_busy_ns, sens_noc_bytes;
 	/* Watchdog registers as last seen by the engine. */
 	uint32_t wdt_pet, wdt_timeout;
+	/* Faults injected for tests (TT_SIM_INJECT), fixed at creation. */
+	bool inject_reset_dead; /* resets after power-on leave ARC held */
 };
 
 /* CLOCK_MONOTONIC in nanoseconds: the model's one host clock. */
@@ -69,6 +71,12 @@ struct sim_dma_map {
  * (1 is the deterministic mode). Without it: one per online CPU, or, with
  * SIM_DEVICE_HOST_WAITS, one fewer (at least one), and threads that wait
  * in sim_device_wait_irq run harts too.
+ *
+ * TT_SIM_INJECT, a test hook, makes a faulty chip; it is read here only,
+ * so changing it later does not change an existing chip. Unset or empty:
+ * none. "reset-dead": every chip reset after power-on (host, firmware or
+ * watchdog) leaves the management hart in reset, as a card that does not
+ * come back from a warm reset. Any other value fails with -EINVAL.
  * Returns 0 or a negative errno with a message in err.
  */
 int sim_device_create(const struct soc_desc *d, enum tt_hw_board board,

@@ -15,6 +15,14 @@
  * throttle limit of the board info (flash.c), and at 60 degC ambient the
  * same load crosses it. Hart counts: 3 harts per enabled Tensix node
  * (n150 216, n300 192 per chip, p150 360, e150 360).
+ *
+ * Airflow (g_air): with the firmware's fan policy (30% up to 40 degC ASIC,
+ * 100% at the throttle limit) an idle board settles near 35-45% duty and
+ * a fully busy one near 92%; the conductances put the outlet about 5 degC
+ * above the inlet when idle and about 13 degC above under full load
+ * (test_power checks 2-8 and 10-20). 8 W/degC is about 6.6 l/s (14 CFM)
+ * of air, a blower card's; the larger p150 fan moves half as much again.
+ * Still air: natural convection only.
  */
 static const struct sim_power_params wormhole = {
 	.idle_w = 20.0,
@@ -31,6 +39,8 @@ static const struct sim_power_params wormhole = {
 	.vreg_efficiency = 0.90,
 	.r_th_vreg = 3.0,
 	.fan_max_rpm = 4800.0,
+	.g_air = 8.0, /* idle 20 W at 36%: +4.8 degC; 100 W at 93%: +13 */
+	.g_air_still = 2.0,
 };
 
 static const struct sim_power_params blackhole = {
@@ -48,6 +58,8 @@ static const struct sim_power_params blackhole = {
 	.vreg_efficiency = 0.92,
 	.r_th_vreg = 2.5,
 	.fan_max_rpm = 3600.0,
+	.g_air = 12.0, /* idle 40 W at 45%: +5.6 degC; 148 W at 91%: +13 */
+	.g_air_still = 3.0,
 };
 
 static const struct sim_power_params grayskull = {
@@ -65,6 +77,8 @@ static const struct sim_power_params grayskull = {
 	.vreg_efficiency = 0.90,
 	.r_th_vreg = 3.0,
 	.fan_max_rpm = 4000.0,
+	.g_air = 8.0, /* idle 25 W at 42%: +5.6 degC; 101 W at 93%: +13 */
+	.g_air_still = 2.0,
 };
 
 void sim_power_defaults(enum tt_hw_board board, struct sim_power_params *p)
@@ -149,12 +163,40 @@ static double r_th_at(const struct sim_power_params *p, double duty)
 	return p->r_th_still + (p->r_th - p->r_th_still) * duty / 100.0;
 }
 
+/* Highest outlet reading: the air sensor's range, as for the ambient. */
+#define OUTLET_MAX_C 150.0
+
+/* Airflow conductance at a fan duty: linear between still air and full. */
+static double g_air_at(const struct sim_power_params *p, double duty)
+{
+	return p->g_air_still + (p->g_air - p->g_air_still) * duty / 100.0;
+}
+
+double sim_power_outlet_c(const struct sim_power_params *p, double ambient_c,
+			  double board_w, double fan_duty)
+{
+	/* sane_ambient() keeps amb at or below OUTLET_MAX_C. */
+	double amb = sane_ambient(ambient_c);
+	double g = g_air_at(p, sane_duty(fan_duty));
+
+	/* No heat, no rise, whatever the airflow (NaN compares false). */
+	if (!(board_w > 0.0))
+		return amb;
+	/* No airflow (or nonsense parameters): the air cannot carry the heat
+	 * away, so the sensor pegs at the top of its range. */
+	if (!(g > 0.0))
+		return OUTLET_MAX_C;
+	/* fmin also drops the NaN of an infinite power over an infinite g. */
+	return fmin(amb + board_w / g, OUTLET_MAX_C);
+}
+
 void sim_power_init(const struct sim_power_params *p, double ambient_c,
 		    struct sim_power_state *s)
 {
 	double amb = sane_ambient(ambient_c);
 
-	*s = (struct sim_power_state){.asic_c = amb, .vreg_c = amb};
+	*s = (struct sim_power_state){.asic_c = amb, .vreg_c = amb,
+				      .outlet_c = amb};
 	electrical(p, s, p->aiclk_min);
 }
 
@@ -177,6 +219,7 @@ void sim_power_step(const struct sim_power_params *p, struct sim_power_state *s,
 	}
 	electrical(p, s, sane_clock(p, aiclk_mhz));
 	s->fan_rpm = duty / 100.0 * p->fan_max_rpm;
+	s->outlet_c = sim_power_outlet_c(p, amb, s->power_w, duty);
 	if (dt == 0.0)
 		return;
 

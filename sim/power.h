@@ -12,6 +12,13 @@
  *   asic    = first order: T approaches ambient + R_th(fan) x power with
  *             time constant tau
  *   vreg    = the same, towards ambient + r_th_vreg x power x (1 - eff)
+ *   outlet  = ambient + power / G_air(fan): the air leaving the board
+ *             carries the board's power away; its conductance G_air (W per
+ *             degC of rise, airflow x heat capacity) is linear in the fan
+ *             duty between still air and full fan. Air has no thermal mass
+ *             here, so the outlet follows power at once, not over tau. The
+ *             board's power is the modelled power: the ASIC's, as the
+ *             firmware's INPUT_POWER shows (the rest is not modelled).
  *
  * Idle power does not depend on the clock: idle_w is the floor the chip
  * shows at any AICLK, so "idle" reads the same at aiclk_min and aiclk_max.
@@ -42,6 +49,8 @@ struct sim_power_params {
 	double vreg_efficiency; /* VREG dissipates power x (1 - eff) */
 	double r_th_vreg; /* VREG degC per W it dissipates */
 	double fan_max_rpm;
+	double g_air; /* W per degC of outlet rise, at full fan */
+	double g_air_still; /* the same with the fan stopped (convection) */
 };
 
 #define SIM_POWER_AMBIENT_C 25.0 /* default inlet air */
@@ -57,6 +66,7 @@ struct sim_power_activity {
 struct sim_power_state {
 	double asic_c; /* ASIC temperature */
 	double vreg_c; /* voltage regulator temperature */
+	double outlet_c; /* board outlet air (sim_power_outlet_c) */
 	double power_w;
 	double vcore_v;
 	double current_a;
@@ -70,7 +80,8 @@ struct sim_power_state {
  * board gets the n150's. */
 void sim_power_defaults(enum tt_hw_board board, struct sim_power_params *p);
 
-/* Power-on state: everything at ambient, idle. */
+/* Power-on state: everything at ambient (the outlet too, until the first
+ * sim_power_step), idle. */
 void sim_power_init(const struct sim_power_params *p, double ambient_c,
 		    struct sim_power_state *s);
 
@@ -79,15 +90,27 @@ void sim_power_init(const struct sim_power_params *p, double ambient_c,
  * with the given activity, clock (MHz), fan duty (0..100) and ambient.
  *
  * With dt == 0 the activity (may be NULL) is ignored and the rates of the
- * last step are kept, so a new clock shows at once. Clamping: dt NaN or
- * negative -> 0; negative or NaN activity -> 0; AICLK non-finite ->
- * aiclk_min, negative -> 0 (above aiclk_max is allowed, the voltage stays
- * at vdd_max); duty NaN -> 100 (fail safe), else clamped to 0..100;
- * ambient NaN -> SIM_POWER_AMBIENT_C, else clamped to -55..150.
+ * last step are kept, so a new clock shows at once (in the outlet too).
+ * Clamping: dt NaN or negative -> 0; negative or NaN activity -> 0; AICLK
+ * non-finite -> aiclk_min, negative -> 0 (above aiclk_max is allowed, the
+ * voltage stays at vdd_max); duty NaN -> 100 (fail safe), else clamped to
+ * 0..100; ambient NaN -> SIM_POWER_AMBIENT_C, else clamped to -55..150.
  */
 void sim_power_step(const struct sim_power_params *p,
 		    struct sim_power_state *s,
 		    const struct sim_power_activity *a, double dt,
 		    double aiclk_mhz, double fan_duty, double ambient_c);
+
+/*
+ * Outlet air temperature for a board dissipating board_w watts into its
+ * airflow at the given fan duty (0..100) and inlet (ambient) temperature.
+ * Equals the inlet at zero power, rises with power, falls with more fan.
+ * Clamping as sim_power_step (ambient, duty); board_w NaN or negative ->
+ * 0, +infinity allowed. The result is held at or below 150 degC, the top
+ * of the air sensor's range (as for the ambient), so a board with no
+ * airflow at all (g_air_still 0, fan stopped) reads 150 under any load.
+ */
+double sim_power_outlet_c(const struct sim_power_params *p, double ambient_c,
+			  double board_w, double fan_duty);
 
 #endif /* TT_SIM_POWER_H */

@@ -15,6 +15,18 @@
  *              -> val = {id, bus address, noc x, noc y, noc local address}
  *   DMA_UNMAP  arg[0] = id
  *   SHUTDOWN   stop the daemon (every device it serves)
+ *   CLIENTS    arg[0] = index i
+ *              -> val[0] = number of processes connected to this device
+ *                 now, val[1 + k] = pid of process i + k for k below
+ *                 SIM_CLIENTS_PER_REPLY (0 where i + k is out of range)
+ *
+ * CLIENTS lists each process once, however many connections it holds
+ * (libtt opens one per device handle), in ascending pid order, the asking
+ * process included. Pids are learnt at connect time (SO_PEERCRED) and are
+ * those of the daemon's pid namespace, so a process the daemon cannot see
+ * is not listed, nor is a connection that has hung up. Each reply is a
+ * consistent snapshot; a walk over several replies is not, so a client
+ * restarts it when val[0] changes.
  *
  * Everything a client holds is released when its connection closes, so a
  * crashed client leaves nothing behind in the daemon.
@@ -34,6 +46,7 @@ enum sim_op {
 	SIM_OP_DMA_MAP = 2,
 	SIM_OP_DMA_UNMAP = 3,
 	SIM_OP_SHUTDOWN = 4,
+	SIM_OP_CLIENTS = 5,
 };
 
 struct sim_req {
@@ -48,6 +61,12 @@ struct sim_resp {
 	uint64_t val[5];
 	char msg[SIM_ERR_LEN]; /* NUL-terminated when status != 0 */
 };
+
+/* Pids in one CLIENTS reply: val[1] .. val[4]. */
+#define SIM_CLIENTS_PER_REPLY 4
+_Static_assert(SIM_CLIENTS_PER_REPLY <
+		       sizeof(((struct sim_resp *)0)->val) / sizeof(uint64_t),
+	       "CLIENTS pids must fit in val[] after the count");
 
 /* Send msg (len bytes) with an optional fd (-1: none). 0 or -errno. */
 int sim_proto_send(int sock, const void *msg, size_t len, int fd);

@@ -61,6 +61,7 @@ struct srv_client {
 	int fd; /* -1: free slot */
 	struct srv_dev *sd;
 	uint64_t owner; /* DMA owner tag, unique per connection, never 0 */
+	pid_t pid; /* the process that connected (SO_PEERCRED); 0: unknown */
 };
 
 struct sim_server {
@@ -341,6 +342,7 @@ static void drop_client(struct sim_server *srv, struct srv_client *c)
 	hang_up(c->fd);
 	c->fd = -1;
 	c->sd = NULL;
+	c->pid = 0;
 	srv->nclients--;
 }
 
@@ -358,6 +360,22 @@ static void refuse(struct srv_dev *sd, int fd)
 		 sd->name, SIM_SERVER_MAX_CLIENTS);
 	sim_proto_send(fd, &r, sizeof(r), -1);
 	hang_up(fd);
+}
+
+/*
+ * The process at the other end of a new connection, in our pid namespace;
+ * 0 if it has none there. It is the process that called connect(): a
+ * socket passed on or inherited still names its first owner.
+ */
+static pid_t peer_pid(int fd)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 ||
+	    len != sizeof(cred) || cred.pid <= 0)
+		return 0;
+	return cred.pid;
 }
 
 /* At most a backlog's worth per round, so that a flood of connections
@@ -390,6 +408,7 @@ static void accept_clients(struct sim_server *srv, struct srv_dev *sd)
 		c->fd = fd;
 		c->sd = sd;
 		c->owner = srv->next_owner++;
+		c->pid = peer_pid(fd);
 		srv->nclients++;
 	}
 }
@@ -450,6 +469,64 @@ static void do_dma_unmap(struct srv_client *c, const struct sim_req *q,
 			   (unsigned long long)q->arg[0]);
 }
 
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The distinct pids of sd's clients into out[], ascending; returns how
+ * many. A connection that has hung up but that this loop has not dropped
+ * yet is left out: a process that has closed the device must not be
+ * reported a moment later (tt-smi refuses a reset while one is listed).
+ */
+static unsigned client_pids(const struct sim_server *srv,
+			    const struct srv_dev *sd, pid_t *out)
+{
+	struct pollfd pfd[SIM_SERVER_MAX_CLIENTS];
+	pid_t pid[SIM_SERVER_MAX_CLIENTS];
+	unsigned n = 0, live = 0, i;
+
+	for (i = 0; i < SIM_SERVER_MAX_CLIENTS; i++) {
+		const struct srv_client *c = &srv->clients[i];
+
+		if (c->fd < 0 || c->sd != sd || !c->pid)
+			continue;
+		/* POLLHUP and POLLERR come whatever the events asked. */
+		pfd[n] = (struct pollfd){ .fd = c->fd };
+		pid[n++] = c->pid;
+	}
+	if (n && poll(pfd, n, 0) < 0)
+		memset(pfd, 0, n * sizeof(pfd[0])); /* cannot tell: list all */
+	for (i = 0; i < n; i++)
+		if (!(pfd[i].revents & (POLLHUP | POLLERR | POLLNVAL)))
+			pid[live++] = pid[i];
+	qsort(pid, live, sizeof(pid[0]), cmp_pid);
+	n = 0;
+	for (i = 0; i < live; i++)
+		if (!n || out[n - 1] != pid[i])
+			out[n++] = pid[i];
+	return n;
+}
+
+static void do_clients(const struct sim_server *srv,
+		       const struct srv_client *c, const struct sim_req *q,
+		       struct sim_resp *r)
+{
+	pid_t pid[SIM_SERVER_MAX_CLIENTS];
+	unsigned n = client_pids(srv, c->sd, pid);
+	uint64_t first = q->arg[0];
+
+	r->val[0] = n;
+	/* Any index is fine; compare without adding so that one near
+	 * UINT64_MAX cannot wrap around into the table. */
+	for (unsigned k = 0; k < SIM_CLIENTS_PER_REPLY; k++)
+		if (first < n && k < n - first)
+			r->val[1 + k] = (uint64_t)pid[first + k];
+}
+
 /* Answer a well-formed request. */
 static void dispatch(struct sim_server *srv, struct srv_client *c,
 		     const struct sim_req *q, int fd, struct sim_resp *r,
@@ -469,6 +546,9 @@ static void dispatch(struct sim_server *srv, struct srv_client *c,
 		srv_log("stopping: a client asked to shut down (device %s)",
 			c->sd->name);
 		srv->stop = true;
+		break;
+	case SIM_OP_CLIENTS:
+		do_clients(srv, c, q, r);
 		break;
 	default:
 		resp_error(r, -EOPNOTSUPP, "unknown operation %u", q->op);

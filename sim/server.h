@@ -16,6 +16,8 @@
  * is checked, sockets are non-blocking, and a client that breaks the
  * protocol or cannot take its reply is dropped. Whatever a client held
  * (DMA mappings) is released when its connection closes, however it ends.
+ * Each connection's process is learnt when it connects (SO_PEERCRED), so
+ * that CLIENTS can say which processes use a device.
  */
 #ifndef TT_SIM_SERVER_H
 #define TT_SIM_SERVER_H

@@ -7,6 +7,7 @@ void sensors_read(struct arc_sensors *s)
 {
 	s->asic_temp = (int32_t)sens_read(TT_SENS_ASIC_TEMP);
 	s->inlet_temp = (int32_t)sens_read(TT_SENS_INLET_TEMP);
+	s->outlet_temp = (int32_t)sens_read(TT_SENS_OUTLET_TEMP);
 	s->vreg_temp = (int32_t)sens_read(TT_SENS_VREG_TEMP);
 	s->vcore_mv = sens_read(TT_SENS_VCORE);
 	s->current_ma = sens_read(TT_SENS_CURRENT);

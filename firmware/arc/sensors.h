@@ -7,7 +7,8 @@
 
 struct arc_sensors {
 	int32_t asic_temp; /* s16.16 degC */
-	int32_t inlet_temp; /* s16.16 degC */
+	int32_t inlet_temp; /* s16.16 degC, board inlet air (ambient) */
+	int32_t outlet_temp; /* s16.16 degC, board outlet air */
 	int32_t vreg_temp; /* s16.16 degC */
 	uint32_t vcore_mv;
 	uint32_t current_ma;

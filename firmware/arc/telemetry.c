@@ -60,6 +60,7 @@ static const uint16_t telem_tags[] = {
 	TT_TAG_POWER_MW,
 	TT_TAG_CURRENT_MA,
 	TT_TAG_WDT_TIMEOUT,
+	TT_TAG_OUTLET_TEMPERATURE,
 };
 
 #define TELEM_COUNT (sizeof(telem_tags) / sizeof(telem_tags[0]))
@@ -199,6 +200,10 @@ static uint32_t telem_value(uint16_t tag)
 		return arc.sens.current_ma;
 	case TT_TAG_WDT_TIMEOUT:
 		return arc.wdt_ms;
+	case TT_TAG_OUTLET_TEMPERATURE:
+		/* s16.16 like ASIC_TEMPERATURE: our own tag has no whole-degree
+		 * format to stay compatible with, unlike BOARD_TEMPERATURE. */
+		return (uint32_t)arc.sens.outlet_temp;
 	default:
 		return 0;
 	}

@@ -38,6 +38,7 @@
 #include "server.h"
 #include "soc_desc.h"
 #include "tmpdir.h"
+#include "tt/device.h"
 
 #define MAX_ARGS 16
 #define RUN_TIMEOUT_MS 20000
@@ -1004,6 +1005,312 @@ static void test_no_shared_memory_is_leaked(void **state)
 	assert_int_equal(count_dev_shm(), before);
 }
 
+/* ---- which processes use a device (CLIENTS, tt_device_processes) ---- */
+
+/* A child process that holds a device open until told to go. */
+struct holder {
+	pid_t pid;
+	int go; /* one byte written here lets it exit */
+};
+
+/* Child: open `name` (through libtt: device 0 of TT_BACKEND=ttsim; else a
+ * bare connection) and complete a HELLO, so the daemon has accepted it. */
+static int hold_open(const char *name, bool via_libtt)
+{
+	struct sim_req req = { .magic = SIM_PROTO_MAGIC, .op = SIM_OP_HELLO };
+	char err[SIM_ERR_LEN];
+	struct sim_resp resp;
+	tt_device *dev;
+	int s, fd = -1;
+
+	if (via_libtt)
+		return tt_device_open(0, &dev);
+	s = sim_rundir_connect(name, err);
+	if (s < 0 || sim_proto_send(s, &req, sizeof(req), -1) ||
+	    sim_proto_recv(s, &resp, sizeof(resp), &fd) || resp.status)
+		return -1;
+	close(fd);
+	return 0; /* s stays open until we exit */
+}
+
+/*
+ * Fork a holder and wait until it has the device open. It waits for a
+ * byte rather than for end of file: later holders inherit the write end.
+ */
+static struct holder spawn_holder(const char *name, bool via_libtt)
+{
+	int ready[2], go[2];
+	struct holder h;
+	char byte = 0;
+
+	assert_int_equal(pipe2(ready, O_CLOEXEC), 0);
+	assert_int_equal(pipe2(go, O_CLOEXEC), 0);
+	h.pid = fork();
+	assert_true(h.pid >= 0);
+	if (h.pid == 0) {
+		close(ready[0]);
+		close(go[1]);
+		if (hold_open(name, via_libtt) || write(ready[1], "r", 1) != 1)
+			_exit(1);
+		_exit(read(go[0], &byte, 1) == 1 ? 0 : 2);
+	}
+	close(ready[1]);
+	close(go[0]);
+	if (read(ready[0], &byte, 1) != 1)
+		fail_msg("holder %d could not open %s", (int)h.pid, name);
+	close(ready[0]);
+	h.go = go[1];
+	return h;
+}
+
+/* Let a holder go and reap it: its connection is closed on return. */
+static void release_holder(struct holder *h)
+{
+	int st;
+
+	assert_int_equal(write(h->go, "g", 1), 1);
+	close(h->go);
+	while (waitpid(h->pid, &st, 0) < 0)
+		assert_int_equal(errno, EINTR);
+	assert_int_equal(exit_code(st), 0);
+}
+
+/* CLIENTS from index `first` on socket s. */
+static void clients(int s, uint64_t first, struct sim_resp *resp)
+{
+	if (request(s, SIM_OP_CLIENTS, first, -1, resp, NULL))
+		fail_msg("CLIENTS %llu: %s", (unsigned long long)first,
+			 resp->msg);
+}
+
+/* A connection to `name` that the daemon has accepted (HELLO answered). */
+static int accepted(const char *name)
+{
+	struct sim_resp resp;
+	int s = connect_to(name), fd = -1;
+
+	assert_int_equal(request(s, SIM_OP_HELLO, 0, -1, &resp, &fd), 0);
+	close(fd);
+	return s;
+}
+
+static void test_clients_lists_each_process_once(void **state)
+{
+	struct sim_resp resp;
+	int a, b;
+
+	(void)state;
+	start_ok(NULL, NULL, NULL, NULL);
+	a = accepted("tt0");
+	b = accepted("tt0");
+	clients(a, 0, &resp);
+	assert_int_equal(resp.val[0], 1);
+	assert_int_equal(resp.val[1], getpid());
+	for (int k = 2; k <= SIM_CLIENTS_PER_REPLY; k++)
+		assert_int_equal(resp.val[k], 0);
+	clients(b, 1, &resp);
+	assert_int_equal(resp.val[0], 1);
+	assert_int_equal(resp.val[1], 0);
+	/* One of two connections closed: the process is still there. */
+	close(a);
+	clients(b, 0, &resp);
+	assert_int_equal(resp.val[0], 1);
+	assert_int_equal(resp.val[1], getpid());
+	close(b);
+}
+
+static void test_clients_are_per_device(void **state)
+{
+	struct sim_resp resp;
+	struct holder h;
+	int a, b;
+
+	(void)state;
+	start_ok("--count", "2", "--name", "a,b");
+	a = accepted("a");
+	b = accepted("b");
+	h = spawn_holder("a", false);
+	clients(a, 0, &resp);
+	assert_int_equal(resp.val[0], 2);
+	/* Ascending pids, each once. */
+	assert_int_equal(resp.val[1], getpid() < h.pid ? getpid() : h.pid);
+	assert_int_equal(resp.val[2], getpid() < h.pid ? h.pid : getpid());
+	assert_int_equal(resp.val[3], 0);
+	clients(b, 0, &resp);
+	assert_int_equal(resp.val[0], 1);
+	assert_int_equal(resp.val[1], getpid());
+	release_holder(&h);
+	close(a);
+	close(b);
+}
+
+static void test_clients_hostile_index(void **state)
+{
+	static const uint64_t idx[] = { 1, 2, UINT32_MAX, (uint64_t)INT64_MAX,
+					UINT64_MAX - 2, UINT64_MAX - 1, UINT64_MAX };
+	struct sim_resp resp;
+	int s;
+
+	(void)state;
+	start_ok(NULL, NULL, NULL, NULL);
+	s = accepted("tt0");
+	for (size_t i = 0; i < sizeof(idx) / sizeof(idx[0]); i++) {
+		clients(s, idx[i], &resp);
+		assert_int_equal(resp.val[0], 1);
+		/* Past the end, and no index wraps around to the start. */
+		for (int k = 1; k <= SIM_CLIENTS_PER_REPLY; k++)
+			assert_int_equal(resp.val[k], 0);
+	}
+	close(s);
+	expect_alive();
+}
+
+/*
+ * A client that has hung up is not listed even before the daemon has
+ * dropped it. The daemon is stopped while the holder goes and our request
+ * comes, so it sees both at once and serves us (the older connection, an
+ * earlier slot) before it handles the hang-up.
+ */
+static void test_clients_skips_hung_up_connection(void **state)
+{
+	struct sim_resp resp;
+	struct sim_req req = { .magic = SIM_PROTO_MAGIC, .op = SIM_OP_CLIENTS };
+	struct holder h;
+	pid_t daemon;
+	int s;
+
+	(void)state;
+	start_ok(NULL, NULL, NULL, NULL);
+	daemon = daemon_pid("tt0");
+	s = accepted("tt0");
+	h = spawn_holder("tt0", false);
+	clients(s, 0, &resp);
+	assert_int_equal(resp.val[0], 2);
+	assert_int_equal(kill(daemon, SIGSTOP), 0);
+	release_holder(&h);
+	assert_int_equal(sim_proto_send(s, &req, sizeof(req), -1), 0);
+	assert_int_equal(kill(daemon, SIGCONT), 0);
+	assert_int_equal(sim_proto_recv(s, &resp, sizeof(resp), NULL), 0);
+	assert_int_equal(resp.status, 0);
+	assert_int_equal(resp.val[0], 1);
+	assert_int_equal(resp.val[1], getpid());
+	close(s);
+}
+
+static bool has_pid(const int *pids, int n, pid_t pid)
+{
+	for (int i = 0; i < n; i++)
+		if (pids[i] == pid)
+			return true;
+	return false;
+}
+
+static void test_processes_embedded(void **state)
+{
+	int pids[3] = { -1, -1, -1 };
+	tt_device *dev;
+
+	(void)state;
+	setenv("TT_BACKEND", "embedded", 1);
+	/* A blank flash: no firmware needed to ask who uses the chip. */
+	setenv("TT_FIRMWARE", "/dev/null", 1);
+	if (tt_device_open(0, &dev))
+		fail_msg("%s", tt_last_error());
+	assert_int_equal(tt_device_processes(dev, pids, 3), 1);
+	assert_int_equal(pids[0], getpid());
+	assert_int_equal(pids[1], -1);
+	assert_int_equal(tt_device_processes(dev, NULL, 0), 1);
+	assert_int_equal(tt_device_processes(dev, NULL, 2), -EINVAL);
+	assert_contains(tt_last_error(), "embedded0: pids is NULL but max is 2");
+	tt_device_close(dev);
+	unsetenv("TT_FIRMWARE");
+	unsetenv("TT_BACKEND");
+}
+
+static void test_processes_ttsim(void **state)
+{
+	int pids[4] = { -1, -1, -1, -1 };
+	tt_device *dev, *dev2;
+	struct holder h;
+
+	(void)state;
+	start_ok(NULL, NULL, NULL, NULL);
+	setenv("TT_BACKEND", "ttsim", 1);
+	if (tt_device_open(0, &dev))
+		fail_msg("%s", tt_last_error());
+	assert_int_equal(tt_device_processes(dev, pids, 4), 1);
+	assert_int_equal(pids[0], getpid());
+	assert_int_equal(pids[1], -1);
+
+	h = spawn_holder("tt0", true);
+	assert_int_equal(tt_device_processes(dev, pids, 4), 2);
+	assert_true(has_pid(pids, 2, getpid()));
+	assert_true(has_pid(pids, 2, h.pid));
+	assert_int_equal(pids[2], -1);
+	/* A second handle in this process: still counted once. */
+	if (tt_device_open(0, &dev2))
+		fail_msg("%s", tt_last_error());
+	assert_int_equal(tt_device_processes(dev2, pids, 4), 2);
+	/* Room for one: the full count, one pid stored. */
+	pids[0] = pids[1] = -1;
+	assert_int_equal(tt_device_processes(dev, pids, 1), 2);
+	assert_true(pids[0] == getpid() || pids[0] == h.pid);
+	assert_int_equal(pids[1], -1);
+	assert_int_equal(tt_device_processes(dev, NULL, 0), 2);
+	tt_device_close(dev2);
+
+	release_holder(&h);
+	memset(pids, 0xff, sizeof(pids));
+	assert_int_equal(tt_device_processes(dev, pids, 4), 1);
+	assert_int_equal(pids[0], getpid());
+	assert_int_equal(pids[1], -1);
+	assert_int_equal(tt_device_processes(dev, NULL, 1), -EINVAL);
+	assert_contains(tt_last_error(), "tt0: pids is NULL but max is 1");
+	tt_device_close(dev);
+	unsetenv("TT_BACKEND");
+}
+
+/* More processes than one CLIENTS reply holds: libtt walks the list. */
+#define HOLDERS (2 * SIM_CLIENTS_PER_REPLY)
+
+static void test_processes_many(void **state)
+{
+	struct holder h[HOLDERS];
+	int pids[HOLDERS + 2];
+	tt_device *dev;
+
+	(void)state;
+	start_ok(NULL, NULL, NULL, NULL);
+	setenv("TT_BACKEND", "ttsim", 1);
+	if (tt_device_open(0, &dev))
+		fail_msg("%s", tt_last_error());
+	for (int i = 0; i < HOLDERS; i++)
+		h[i] = spawn_holder("tt0", true);
+	memset(pids, 0xff, sizeof(pids));
+	assert_int_equal(tt_device_processes(dev, pids, HOLDERS + 2),
+			 HOLDERS + 1);
+	assert_true(has_pid(pids, HOLDERS + 1, getpid()));
+	for (int i = 0; i < HOLDERS; i++)
+		assert_true(has_pid(pids, HOLDERS + 1, h[i].pid));
+	assert_int_equal(pids[HOLDERS + 1], -1);
+	/* Stop in the middle of a reply: max is honoured exactly. */
+	memset(pids, 0xff, sizeof(pids));
+	assert_int_equal(tt_device_processes(dev, pids,
+					     SIM_CLIENTS_PER_REPLY + 1),
+			 HOLDERS + 1);
+	for (int i = 0; i <= SIM_CLIENTS_PER_REPLY; i++) {
+		assert_true(pids[i] > 0);
+		for (int j = 0; j < i; j++)
+			assert_int_not_equal(pids[i], pids[j]);
+	}
+	assert_int_equal(pids[SIM_CLIENTS_PER_REPLY + 1], -1);
+	for (int i = 0; i < HOLDERS; i++)
+		release_holder(&h[i]);
+	assert_int_equal(tt_device_processes(dev, pids, HOLDERS + 2), 1);
+	tt_device_close(dev);
+	unsetenv("TT_BACKEND");
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -1039,6 +1346,13 @@ int main(void)
 		T(test_stray_descriptors_are_closed),
 		T(test_too_many_clients_are_refused),
 		T(test_no_shared_memory_is_leaked),
+		T(test_clients_lists_each_process_once),
+		T(test_clients_are_per_device),
+		T(test_clients_hostile_index),
+		T(test_clients_skips_hung_up_connection),
+		T(test_processes_embedded),
+		T(test_processes_ttsim),
+		T(test_processes_many),
 	};
 	const char *root = getenv("TT_BUILD_ROOT");
 

@@ -301,18 +301,6 @@ static void test_concurrent_callers(void **state)
 	}
 }
 
-static struct tt_xy arc_node(tt_device *dev)
-{
-	const struct tt_device_info *i = tt_device_get_info(dev);
-
-	for (unsigned y = 0; y < i->grid_y; y++)
-		for (unsigned x = 0; x < i->grid_x; x++)
-			if (tt_device_core_type(dev, x, y) == TT_CORE_ARC)
-				return (struct tt_xy){ x, y };
-	fail_msg("no ARC node");
-	return (struct tt_xy){ 0, 0 };
-}
-
 /*
  * A management hart held in reset answers nothing: the call times out
  * with a clear message, and tt_device_reset still recovers the chip (the

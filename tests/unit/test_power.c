@@ -2,8 +2,9 @@
 /*
  * The power and thermal model (sim/power.c): the electrical formulas, the
  * first-order thermal step and its exactness under any split of time,
- * determinism, the fan, clamping of nonsense inputs, and agreement between
- * each board's defaults and the limits in its board info (sim/flash.c).
+ * determinism, the fan, clamping of nonsense inputs, agreement between
+ * each board's defaults and the limits in its board info (sim/flash.c),
+ * and the outlet air temperature.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -89,6 +90,7 @@ static void test_defaults_are_sane(void **state)
 		assert_true(p.vreg_efficiency > 0 && p.vreg_efficiency < 1);
 		assert_near(p.tau, 1.0, 0);
 		assert_true(p.fan_max_rpm > 0);
+		assert_true(p.g_air_still > 0 && p.g_air_still < p.g_air);
 	}
 }
 
@@ -569,6 +571,196 @@ static void test_hostile_inputs(void **state)
 	assert_finite_state(&s);
 }
 
+/* ---- outlet air ---- */
+
+static void test_outlet_is_inlet_without_power(void **state)
+{
+	static const double ambients[] = { -55, -10.5, 0, 25, 60, 150 };
+	static const double no_power[] = { 0, -0.0, -1, -1e300, -INFINITY,
+					   NAN };
+
+	(void)state;
+	for (unsigned b = 0; b < NBOARDS; b++) {
+		struct sim_power_params p;
+
+		sim_power_defaults(boards[b], &p);
+		for (size_t a = 0; a < sizeof(ambients) / sizeof(*ambients); a++)
+			for (size_t w = 0; w < sizeof(no_power) / sizeof(*no_power);
+			     w++)
+				for (double d = 0; d <= 100; d += 25)
+					assert_near(sim_power_outlet_c(&p, ambients[a],
+								       no_power[w], d),
+						    ambients[a], 0);
+	}
+}
+
+/* amb + P / G, G linear in duty between still air and full fan. */
+static void test_outlet_formula(void **state)
+{
+	struct sim_power_params p;
+
+	(void)state;
+	sim_power_defaults(TT_HW_BOARD_N150, &p);
+	assert_near(sim_power_outlet_c(&p, 25, 80, 100), 25 + 80 / p.g_air,
+		    EPS);
+	assert_near(sim_power_outlet_c(&p, 25, 80, 0),
+		    25 + 80 / p.g_air_still, EPS);
+	assert_near(sim_power_outlet_c(&p, 30, 80, 50),
+		    30 + 80 / ((p.g_air + p.g_air_still) / 2), EPS);
+}
+
+static void test_outlet_rises_with_power(void **state)
+{
+	(void)state;
+	for (unsigned b = 0; b < NBOARDS; b++) {
+		struct sim_power_params p;
+
+		sim_power_defaults(boards[b], &p);
+		for (double d = 0; d <= 100; d += 20) {
+			double last = sim_power_outlet_c(&p, 25, 0, d);
+
+			for (double w = 0.5; w <= 200; w += 0.5) {
+				double t = sim_power_outlet_c(&p, 25, w, d);
+
+				if (!(t > last))
+					fail_msg("board %u duty %g: %g W gives %g degC, not above %g",
+						 boards[b], d, w, t, last);
+				last = t;
+			}
+		}
+	}
+}
+
+static void test_outlet_falls_with_fan(void **state)
+{
+	(void)state;
+	for (unsigned b = 0; b < NBOARDS; b++) {
+		struct sim_power_params p;
+		double last;
+
+		sim_power_defaults(boards[b], &p);
+		last = sim_power_outlet_c(&p, 25, 60, 0);
+		for (double d = 1; d <= 100; d++) {
+			double t = sim_power_outlet_c(&p, 25, 60, d);
+
+			assert_true(t < last && t > 25);
+			last = t;
+		}
+	}
+}
+
+/* The firmware's automatic fan (docs/firmware.md): 30% up to 40 degC,
+ * linear to 100% at the throttle limit. */
+static double fan_policy(double asic_c, double throttle_c)
+{
+	if (asic_c <= 40)
+		return 30;
+	if (asic_c >= throttle_c)
+		return 100;
+	return 30 + 70 * (asic_c - 40) / (throttle_c - 40);
+}
+
+/* Settle under the fan policy with `harts` busy at `aiclk`. */
+static struct sim_power_state settle_with_fan(const struct sim_power_params *p,
+					      unsigned b, double harts,
+					      double aiclk)
+{
+	struct sim_power_state s;
+	struct tt_board_info bi;
+	double duty = 30;
+
+	sim_board_info(boards[b], 0, NULL, &bi);
+	sim_power_init(p, 25, &s);
+	for (int i = 0; i < 600; i++) {
+		struct sim_power_activity a = busy(harts, 0.1);
+
+		sim_power_step(p, &s, &a, 0.1, aiclk, duty, 25);
+		duty = fan_policy(s.asic_c, bi.thm_limit_throttle);
+	}
+	return s;
+}
+
+/* The documented figures: an idle board a few degC above its inlet, a
+ * fully busy one 10-20 degC above, with the firmware's fan policy. */
+static void test_outlet_figures(void **state)
+{
+	(void)state;
+	for (unsigned b = 0; b < NBOARDS; b++) {
+		struct sim_power_params p;
+		struct sim_power_state idle, full;
+
+		sim_power_defaults(boards[b], &p);
+		idle = settle_with_fan(&p, b, 0, p.aiclk_min);
+		full = settle_with_fan(&p, b, harts_of(b), p.aiclk_max);
+		if (!(idle.outlet_c > 25 + 2 && idle.outlet_c < 25 + 8))
+			fail_msg("board %u: idle outlet %g degC", boards[b],
+				 idle.outlet_c);
+		if (!(full.outlet_c > 25 + 10 && full.outlet_c < 25 + 20))
+			fail_msg("board %u: busy outlet %g degC", boards[b],
+				 full.outlet_c);
+	}
+}
+
+/* sim_power_step keeps outlet_c, at once even for dt == 0. */
+static void test_outlet_in_step(void **state)
+{
+	struct sim_power_params p;
+	struct sim_power_state s;
+	struct sim_power_activity a = busy(216, 0.5);
+
+	(void)state;
+	sim_power_defaults(TT_HW_BOARD_N150, &p);
+	sim_power_init(&p, 31, &s);
+	assert_near(s.outlet_c, 31, 0);
+	sim_power_step(&p, &s, &a, 0.5, p.aiclk_max, 70, 31);
+	assert_near(s.outlet_c, sim_power_outlet_c(&p, 31, s.power_w, 70), 0);
+	assert_true(s.outlet_c > 31 + 5);
+	/* A lower clock: less power, a cooler outlet, with no time passing. */
+	sim_power_step(&p, &s, NULL, 0, p.aiclk_min, 70, 31);
+	assert_near(s.outlet_c, sim_power_outlet_c(&p, 31, s.power_w, 70), 0);
+	/* Hostile step inputs reach the outlet clamped as elsewhere. */
+	sim_power_step(&p, &s, NULL, 0, p.aiclk_min, NAN, NAN);
+	assert_near(s.outlet_c,
+		    sim_power_outlet_c(&p, SIM_POWER_AMBIENT_C, s.power_w, 100),
+		    0);
+}
+
+static void test_outlet_hostile_inputs(void **state)
+{
+	struct sim_power_params p, none;
+
+	(void)state;
+	sim_power_defaults(TT_HW_BOARD_N150, &p);
+	/* Duty: NaN is full fan, beyond 0..100 clamped. */
+	assert_near(sim_power_outlet_c(&p, 25, 50, NAN),
+		    sim_power_outlet_c(&p, 25, 50, 100), 0);
+	assert_near(sim_power_outlet_c(&p, 25, 50, 1e9),
+		    sim_power_outlet_c(&p, 25, 50, 100), 0);
+	assert_near(sim_power_outlet_c(&p, 25, 50, -INFINITY),
+		    sim_power_outlet_c(&p, 25, 50, 0), 0);
+	/* Ambient: NaN is the default, absurd values clamped. */
+	assert_near(sim_power_outlet_c(&p, NAN, 50, 100),
+		    sim_power_outlet_c(&p, SIM_POWER_AMBIENT_C, 50, 100), 0);
+	assert_near(sim_power_outlet_c(&p, -1e300, 0, 100), -55, 0);
+	assert_near(sim_power_outlet_c(&p, -INFINITY, 16, 100),
+		    -55 + 16 / p.g_air, EPS);
+	assert_near(sim_power_outlet_c(&p, INFINITY, 0, 100), 150, 0);
+	/* The sensor's range ends at 150 degC: huge or infinite power. */
+	assert_near(sim_power_outlet_c(&p, 25, 1e12, 100), 150, 0);
+	assert_near(sim_power_outlet_c(&p, 25, INFINITY, 0), 150, 0);
+	assert_near(sim_power_outlet_c(&p, 149, 100, 100), 150, 0);
+	/* No airflow at all: pegged under load, the inlet without it. */
+	none = p;
+	none.g_air = none.g_air_still = 0;
+	assert_near(sim_power_outlet_c(&none, 25, 1, 50), 150, 0);
+	assert_near(sim_power_outlet_c(&none, 25, 0, 50), 25, 0);
+	none.g_air = none.g_air_still = NAN;
+	assert_near(sim_power_outlet_c(&none, 25, 1, 50), 150, 0);
+	none.g_air = none.g_air_still = INFINITY; /* inf - inf: NaN */
+	assert_near(sim_power_outlet_c(&none, 25, 50, 50), 150, 0);
+	assert_near(sim_power_outlet_c(&none, 25, 0, 50), 25, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -590,6 +782,13 @@ int main(void)
 		cmocka_unit_test(test_throttling_to_aiclk_min_is_enough),
 		cmocka_unit_test(test_zero_step),
 		cmocka_unit_test(test_hostile_inputs),
+		cmocka_unit_test(test_outlet_is_inlet_without_power),
+		cmocka_unit_test(test_outlet_formula),
+		cmocka_unit_test(test_outlet_rises_with_power),
+		cmocka_unit_test(test_outlet_falls_with_fan),
+		cmocka_unit_test(test_outlet_figures),
+		cmocka_unit_test(test_outlet_in_step),
+		cmocka_unit_test(test_outlet_hostile_inputs),
 	};
 
 	return cmocka_run_group_tests_name("power", tests, NULL, NULL);

@@ -135,18 +135,6 @@ static void test_other_handles_go_stale(void **state)
 	tt_device_close(other);
 }
 
-static struct tt_xy arc_node(tt_device *dev)
-{
-	const struct tt_device_info *i = tt_device_get_info(dev);
-
-	for (unsigned y = 0; y < i->grid_y; y++)
-		for (unsigned x = 0; x < i->grid_x; x++)
-			if (tt_device_core_type(dev, x, y) == TT_CORE_ARC)
-				return (struct tt_xy){ x, y };
-	fail_msg("no ARC node");
-	return (struct tt_xy){ 0, 0 };
-}
-
 /* The firmware did the reset (not the reset-unit fallback) and is back
  * publishing telemetry. */
 static void test_telemetry_after_reset(void **state)

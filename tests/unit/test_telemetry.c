@@ -3,7 +3,8 @@
  * Telemetry: the pure decoding of (tag, raw) pairs with every conversion,
  * then the live table of a booted embedded chip: heartbeat, plausible
  * values, limits, versions, power and temperature under load, thermal
- * throttling from the test-chamber ambient register.
+ * throttling from the test-chamber ambient register, the board's inlet and
+ * outlet air.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,6 +31,7 @@ static void test_decode_every_conversion(void **state)
 		{ TT_TAG_ASIC_TEMPERATURE, fx(-10.25) },
 		{ TT_TAG_VREG_TEMPERATURE, (uint32_t)-5 },
 		{ TT_TAG_BOARD_TEMPERATURE, 31 },
+		{ TT_TAG_OUTLET_TEMPERATURE, fx(38.5) },
 		{ TT_TAG_VCORE, 850 },
 		{ TT_TAG_POWER_MW, 51234 }, /* precise, before the W tag */
 		{ TT_TAG_TDP, 51 },
@@ -76,6 +78,7 @@ static void test_decode_every_conversion(void **state)
 	assert_true(t.asic_temp_c == -10.25);
 	assert_true(t.vreg_temp_c == -5.0);
 	assert_true(t.board_temp_c == 31.0);
+	assert_true(t.outlet_temp_c == 38.5);
 	assert_true(t.vcore_v > 0.8499 && t.vcore_v < 0.8501);
 	assert_true(t.power_w > 51.2339 && t.power_w < 51.2341);
 	assert_true(t.current_a > 60.2499 && t.current_a < 60.2501);
@@ -136,6 +139,54 @@ static void test_decode_temperatures(void **state)
 		tt_telemetry_decode(&e, 1, &t);
 		assert_true(t.asic_temp_c == -1.0);
 	}
+}
+
+/* OUTLET_TEMPERATURE is s16.16 over the whole raw range, unlike the
+ * whole-degree BOARD_TEMPERATURE it goes with. */
+static void test_decode_outlet(void **state)
+{
+	static const struct {
+		uint32_t raw;
+		double c;
+	} cases[] = {
+		{ 0, 0.0 },
+		{ 0x00268000, 38.5 },
+		{ 0x00000001, 1.0 / 65536 },
+		{ 0xFFFFFFFF, -1.0 / 65536 },
+		{ 0xFFF60000, -10.0 },
+		{ 0xFFF5C000, -10.25 },
+		{ 0x7FFFFFFF, 32768.0 - 1.0 / 65536 },
+		{ 0x80000000, -32768.0 },
+	};
+	struct tt_telemetry t;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct tt_telemetry_entry e[] = {
+			{ TT_TAG_OUTLET_TEMPERATURE, cases[i].raw },
+			{ TT_TAG_BOARD_TEMPERATURE, cases[i].raw },
+		};
+
+		tt_telemetry_decode(e, 2, &t);
+		if (t.outlet_temp_c != cases[i].c)
+			fail_msg("raw 0x%08x: %.10g degC, want %.10g", cases[i].raw,
+				 t.outlet_temp_c, cases[i].c);
+		/* The inlet tag keeps its own (whole degree) encoding. */
+		assert_true(t.board_temp_c == (int32_t)cases[i].raw);
+		assert_true(t.valid == ((1ull << TT_TELEM_F_OUTLET_TEMP) |
+					(1ull << TT_TELEM_F_BOARD_TEMP)));
+	}
+	/* Without the tag the field is unset, whatever else is there. */
+	{
+		struct tt_telemetry_entry e = { TT_TAG_BOARD_TEMPERATURE, 30 };
+
+		tt_telemetry_decode(&e, 1, &t);
+		assert_false(TT_TELEM_HAS(&t, TT_TELEM_F_OUTLET_TEMP));
+		assert_true(t.outlet_temp_c == 0);
+	}
+	/* Existing field numbers kept: the new one comes after them. */
+	assert_int_equal(TT_TELEM_F_OUTLET_TEMP, TT_TELEM_F_FW_TT_FLASH + 1);
+	assert_int_equal(TT_TELEM_F_COUNT, TT_TELEM_F_OUTLET_TEMP + 1);
 }
 
 static void test_decode_missing_tags(void **state)
@@ -267,6 +318,8 @@ static void test_plausible_values(void **state)
 	assert_true(t.axiclk_mhz > 0 && t.arcclk_mhz > 0);
 	assert_true(TT_TELEM_HAS(&t, TT_TELEM_F_FAN_PERCENT));
 	assert_true(t.fan_percent >= 0 && t.fan_percent <= 100);
+	assert_true(TT_TELEM_HAS(&t, TT_TELEM_F_BOARD_TEMP));
+	assert_true(t.board_temp_c > 0 && t.board_temp_c < 60);
 	assert_false(t.throttled);
 	assert_int_equal(t.asic_state, 0);
 	assert_true(TT_TELEM_HAS(&t, TT_TELEM_F_BOARD_ID));
@@ -395,6 +448,11 @@ static bool temp_below(const struct tt_telemetry *t, double c)
 	return t->asic_temp_c < c;
 }
 
+static bool outlet_above(const struct tt_telemetry *t, double c)
+{
+	return t->outlet_temp_c > c;
+}
+
 /* Hold (or release) every Tensix hart in reset with one multicast. */
 static void hold_all_harts(tt_device *dev)
 {
@@ -448,6 +506,10 @@ static void test_load_heats_the_chip(void **state)
 	if (!wait_telem(dev, 3000, &t, power_above, idle.power_w * 1.2 + 1))
 		fail_msg("power stayed at %.2f W under load (idle %.2f W)",
 			 t.power_w, idle.power_w);
+	/* The air carries the extra power away: the outlet warms with it. */
+	if (!wait_telem(dev, 3000, &t, outlet_above, idle.outlet_temp_c + 0.5))
+		fail_msg("outlet stayed at %.2f degC under load (idle %.2f degC)",
+			 t.outlet_temp_c, idle.outlet_temp_c);
 	if (!wait_telem(dev, 10000, &t, temp_above, idle.asic_temp_c + 1.0))
 		fail_msg("ASIC stayed at %.2f degC under load (idle %.2f degC)",
 			 t.asic_temp_c, idle.asic_temp_c);
@@ -486,6 +548,38 @@ static int set_ambient(tt_device *dev, double degc)
 							      TT_SENS_AMBIENT,
 						      fx16);
 	return -ENODEV;
+}
+
+/*
+ * The board's air: the inlet is the test chamber's ambient (whole degrees),
+ * the outlet is warmer by the power the board sheds, a few degrees when
+ * idle, and follows the inlet when the chamber changes.
+ */
+static void test_outlet_above_inlet(void **state)
+{
+	tt_device *dev = *state;
+	struct tt_telemetry t = telem(dev);
+
+	assert_true(TT_TELEM_HAS(&t, TT_TELEM_F_OUTLET_TEMP));
+	assert_true(TT_TELEM_HAS(&t, TT_TELEM_F_BOARD_TEMP));
+	assert_true(t.board_temp_c == 25.0);
+	if (!(t.outlet_temp_c >= t.board_temp_c &&
+	      t.outlet_temp_c < t.board_temp_c + 20))
+		fail_msg("outlet %.3f degC, inlet %.0f degC, %.2f W",
+			 t.outlet_temp_c, t.board_temp_c, t.power_w);
+	/* Idle power heats the air a little: strictly above the inlet. */
+	assert_true(t.outlet_temp_c > t.board_temp_c + 0.5);
+	/* A hotter chamber: the outlet rises with it at once. */
+	assert_int_equal(set_ambient(dev, 40.0), 0);
+	if (!wait_telem(dev, 3000, &t, outlet_above, 40.5))
+		fail_msg("outlet %.3f degC with a 40 degC inlet", t.outlet_temp_c);
+	assert_true(t.board_temp_c == 40.0);
+	assert_true(t.outlet_temp_c < 40.0 + 20);
+}
+
+static int ambient_down(void **state)
+{
+	return set_ambient(*state, 25.0);
 }
 
 static bool throttled_is(const struct tt_telemetry *t, double want)
@@ -543,6 +637,7 @@ int main(void)
 	const struct CMUnitTest decode[] = {
 		cmocka_unit_test(test_decode_every_conversion),
 		cmocka_unit_test(test_decode_temperatures),
+		cmocka_unit_test(test_decode_outlet),
 		cmocka_unit_test(test_decode_missing_tags),
 		cmocka_unit_test(test_decode_duplicates_and_unknown),
 		cmocka_unit_test(test_versions_and_card_names),
@@ -553,6 +648,7 @@ int main(void)
 		cmocka_unit_test(test_limits_present),
 		cmocka_unit_test(test_versions_nonzero),
 		cmocka_unit_test(test_raw_and_tags),
+		cmocka_unit_test_teardown(test_outlet_above_inlet, ambient_down),
 		cmocka_unit_test_teardown(test_load_heats_the_chip, load_down),
 		cmocka_unit_test_teardown(test_throttling, throttling_down),
 		cmocka_unit_test(test_open_booted_twice),

@@ -119,6 +119,19 @@ static inline int booted_up(void **state)
 	return 0;
 }
 
+/* NOC 0 coordinates of the device's management (ARC) node. */
+static inline struct tt_xy arc_node(tt_device *dev)
+{
+	const struct tt_device_info *i = tt_device_get_info(dev);
+
+	for (unsigned y = 0; y < i->grid_y; y++)
+		for (unsigned x = 0; x < i->grid_x; x++)
+			if (tt_device_core_type(dev, x, y) == TT_CORE_ARC)
+				return (struct tt_xy){ x, y };
+	fail_msg("no ARC node");
+	return (struct tt_xy){ 0, 0 };
+}
+
 static inline int booted_down(void **state)
 {
 	tt_device_close(*state);

@@ -89,6 +89,7 @@ enum tt_arc_boot_error {
 #define TT_SENS_NOC_BYTES_HI 0x24
 #define TT_SENS_COPROC_OPS_LO 0x28 /* coprocessor ops since power-on */
 #define TT_SENS_COPROC_OPS_HI 0x2C
+#define TT_SENS_OUTLET_TEMP 0x30 /* s16.16 degC, board outlet air */
 
 #define TT_SENS_AICLK 0x40 /* RW: MHz; the firmware's clock setting */
 #define TT_SENS_AXICLK 0x44 /* RW: MHz */

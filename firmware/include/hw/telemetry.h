@@ -63,6 +63,9 @@ enum tt_telem_tag {
 	TT_TAG_POWER_MW = 103, /* mW, the precise figure behind TDP */
 	TT_TAG_CURRENT_MA = 104, /* mA, the precise figure behind TDC */
 	TT_TAG_WDT_TIMEOUT = 105, /* ms, 0 = off */
+	/* s16.16 degC: air leaving the board (BOARD_TEMPERATURE is the air
+	 * coming in), so outlet - inlet shows the heat the card sheds. */
+	TT_TAG_OUTLET_TEMPERATURE = 106,
 	TT_TAG_COUNT_MAX = 128
 };
 

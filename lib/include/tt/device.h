@@ -115,4 +115,15 @@ struct tt_device_error {
 TT_API int tt_device_errors(tt_device *dev, struct tt_device_error *out,
 			    unsigned max);
 
+/*
+ * Processes that have the device open, this one included: their pids, at
+ * most max of them stored in pids (may be NULL when max is 0), in no
+ * particular order. Returns how many there are (may exceed max), or a
+ * negative error. The embedded model is only ever open in this process.
+ * A process is counted once however many handles it holds; the list is a
+ * snapshot, so processes that come or go meanwhile may or may not be in
+ * it. -EINVAL if pids is NULL while max is not 0.
+ */
+TT_API int tt_device_processes(tt_device *dev, int *pids, unsigned max);
+
 #endif /* TT_DEVICE_H */

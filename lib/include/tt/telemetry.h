@@ -9,6 +9,11 @@
  * checked before use (-EPROTO otherwise). A tag the firmware does not
  * publish leaves its fields unset; `valid` says which fields were set.
  *
+ * Board air: board_temp_c (BOARD_TEMPERATURE, whole degrees) is the air
+ * coming into the board, the inlet, which is the ambient; outlet_temp_c
+ * (this chip's OUTLET_TEMPERATURE tag, s16.16) is the air leaving it, so
+ * outlet - inlet is the heat the card sheds into its airflow.
+ *
  * Thread-safety: calls on one device may come from several threads.
  */
 #ifndef TT_TELEMETRY_H
@@ -60,6 +65,7 @@ enum tt_telemetry_field {
 	TT_TELEM_F_FW_DM_BL,
 	TT_TELEM_F_FW_ETH,
 	TT_TELEM_F_FW_TT_FLASH,
+	TT_TELEM_F_OUTLET_TEMP,
 	TT_TELEM_F_COUNT
 };
 
@@ -69,7 +75,9 @@ enum tt_telemetry_field {
 struct tt_telemetry {
 	uint64_t valid; /* bit (1 << enum tt_telemetry_field) per field set */
 
-	double asic_temp_c, vreg_temp_c, board_temp_c;
+	double asic_temp_c, vreg_temp_c;
+	double board_temp_c; /* board inlet air (ambient) */
+	double outlet_temp_c; /* board outlet air */
 	double vcore_v;
 	double power_w, current_a; /* core rail */
 	double input_power_w, input_current_a; /* board input */
