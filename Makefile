@@ -12,9 +12,20 @@ DEPS_STAMP := $(BUILD)/.deps-ok
 DEB_PKGS := gcc make meson ninja-build pkg-config python3 \
 	    libyaml-dev libcmocka-dev gcc-riscv64-unknown-elf \
 	    libopenblas-dev libncurses-dev libxlsxwriter-dev \
-	    python3-jsonschema tmux
+	    python3-jsonschema tmux \
+	    linux-headers-amd64 linux-image-amd64 sparse \
+	    qemu-system-x86 busybox-static g++
 
-.PHONY: all build deps run test test-unit test-san bench clean distclean help
+# The kernel module is built out of tree in $(BUILD)/driver, from links to
+# driver/, so the source tree gets no build products. KDIR: the running
+# kernel's build directory, else the Debian 6.1 kernel the VM tests boot.
+# "make driver W=1 C=2" adds kernel warnings and sparse.
+DRIVER_OUT = $(abspath $(BUILD))/driver
+KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
+	$(shell python3 tests/vm/kernel.py --kdir))
+
+.PHONY: all build deps run test test-unit test-san bench clean distclean help \
+	driver driver-clean vm-test
 
 all: build
 
@@ -22,7 +33,9 @@ help:
 	@echo "make          build everything (userspace, into $(BUILD)/)"
 	@echo "make deps     install the Debian packages the build needs"
 	@echo "make run      boot the embedded chip model, show it, run the multi-core matmul example"
-	@echo "make test     all tests, plain and under ASan+UBSan"
+	@echo "make test     all tests, plain and under ASan+UBSan, and the VM tests"
+	@echo "make driver   build the kernel module tenstorrent.ko (into $(BUILD)/driver/)"
+	@echo "make vm-test  only the VM tests of the kernel module (QEMU)"
 	@echo "make bench    benchmarks, one BENCH line per figure"
 	@echo "make clean    remove build directories"
 
@@ -49,6 +62,22 @@ test: deps
 	@$(MAKE) --no-print-directory $(BUILD_SAN)/build.ninja
 	@$(MESON) compile -C $(BUILD_SAN)
 	@python3 tests/run-suite --build $(BUILD) --build $(BUILD_SAN)
+
+vm-test: deps
+	@python3 tests/vm/run-vm --build $(BUILD)
+
+driver:
+	@test -f "$(KDIR)/Makefile" || { echo "make driver: no kernel build" \
+		"directory (KDIR=$(KDIR)); make deps installs the headers" >&2; \
+		exit 1; }
+	@mkdir -p $(DRIVER_OUT)
+	@find $(DRIVER_OUT) -maxdepth 1 -xtype l -delete
+	@ln -sf $(abspath driver)/Kbuild $(abspath driver)/*.[ch] $(DRIVER_OUT)/
+	$(MAKE) -C $(KDIR) M=$(DRIVER_OUT) modules
+
+driver-clean:
+	@if [ -f "$(KDIR)/Makefile" ] && [ -d $(DRIVER_OUT) ]; then \
+		$(MAKE) -C $(KDIR) M=$(DRIVER_OUT) clean; fi
 
 test-unit: build
 	@python3 tests/run-suite --build $(BUILD)

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: Apache-2.0 */
+/* SPDX-License-Identifier: Apache-2.0 OR GPL-2.0-only */
 /*
  * The ARC node: the management processor (one hart, hw/hart.h), its reset
  * unit, its sensors and clocks, and the flash it boots from.

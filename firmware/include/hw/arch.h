@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: Apache-2.0 */
+/* SPDX-License-Identifier: Apache-2.0 OR GPL-2.0-only */
 /*
  * Architectures, boards and node types known to the contract. These numbers
  * appear in the identity page and in the node table, so they never change

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: Apache-2.0 */
+/* SPDX-License-Identifier: Apache-2.0 OR GPL-2.0-only */
 /*
  * Bit-field helpers for the chip contract. Usable from the kernel, the host
  * and RV32 firmware: nothing here depends on a libc.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: Apache-2.0 */
+/* SPDX-License-Identifier: Apache-2.0 OR GPL-2.0-only */
 /*
  * Fast dispatch: the contract between the host's command queue and the
  * dispatcher, a program that runs on the BRISC hart of a Tensix core the

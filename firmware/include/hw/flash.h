@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: Apache-2.0 */
+/* SPDX-License-Identifier: Apache-2.0 OR GPL-2.0-only */
 /*
  * The flash image the management processor boots from (TT_ARC_FLASH_BASE,
  * hw/arc.h): a header, a table of entries, then their payloads.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: Apache-2.0 */
+/* SPDX-License-Identifier: Apache-2.0 OR GPL-2.0-only */
 /*
  * Harts: the RV32IM cores of a node, and the hart control page through
  * which the host and the harts themselves see them.

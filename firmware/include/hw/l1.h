@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: Apache-2.0 */
+/* SPDX-License-Identifier: Apache-2.0 OR GPL-2.0-only */
 /*
  * What the Tensix core firmware keeps in L1, and the launch protocol by
  * which the host (or another core) runs a binary on a hart.

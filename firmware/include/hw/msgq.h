@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: Apache-2.0 */
+/* SPDX-License-Identifier: Apache-2.0 OR GPL-2.0-only */
 /*
  * Management message queues, after Blackhole's CMFW (reference/device.md
  * section 3): host requests and firmware responses of 32 bytes in rings in

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: Apache-2.0 */
+/* SPDX-License-Identifier: Apache-2.0 OR GPL-2.0-only */
 /*
  * NOC interface unit (NIU): one register page per NOC per node
  * (TT_REG_NIU0_ADDR, TT_REG_NIU1_ADDR in hw/tile.h).

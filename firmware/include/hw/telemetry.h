@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: Apache-2.0 */
+/* SPDX-License-Identifier: Apache-2.0 OR GPL-2.0-only */
 /*
  * Telemetry table, as Blackhole's CMFW publishes it (reference/device.md
  * sections 1.7 and 2.1; tags as in tt-kmd's sysfs, reference/kmd.md 1.10).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: Apache-2.0 */
+/* SPDX-License-Identifier: Apache-2.0 OR GPL-2.0-only */
 /* The whole chip contract. */
 #ifndef TT_HW_H
 #define TT_HW_H

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The "mock" backend: the chip model (ttsim) seen through a QEMU ivshmem
+ * function, whose BAR2 is the model's device image (hw/host.h).
+ *
+ * ivshmem is a generic device that other software uses too, so a function
+ * is ours only if the image begins with the model's identity page: without
+ * the signature the function is left alone with one debug line. A signed
+ * image that this driver cannot use (another contract, or fields that do
+ * not fit the BAR) gets one error line naming the field: the device is
+ * untrusted input, and every value read from it is checked before use.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/io.h>
+#include <linux/pci.h>
+
+#include <hw/host.h>
+#include <hw/noc.h>
+#include <hw/version.h>
+
+#include "tenstorrent.h"
+
+#define TT_MOCK_IMAGE_BAR 2
+
+/**
+ * struct tt_mock - state of one mock device
+ * @image: BAR2, the whole device image (released with the PCI binding)
+ * @image_size: bytes of the image, checked against the BAR
+ */
+struct tt_mock {
+	void __iomem *image;
+	u64 image_size;
+};
+
+#define TT_ID_OFF(field) offsetof(struct tt_identity, field)
+
+static u16 tt_id_read16(void __iomem *image, size_t off)
+{
+	return ioread16(image + TT_IMAGE_IDENTITY_OFF + off);
+}
+
+static u32 tt_id_read32(void __iomem *image, size_t off)
+{
+	return ioread32(image + TT_IMAGE_IDENTITY_OFF + off);
+}
+
+static u64 tt_id_read64(void __iomem *image, size_t off)
+{
+	u64 lo = tt_id_read32(image, off);
+	u64 hi = tt_id_read32(image, off + 4);
+
+	return hi << 32 | lo;
+}
+
+static bool tt_mock_signed(struct device *dev, void __iomem *image)
+{
+	u32 lo = tt_id_read32(image, TT_ID_OFF(magic_lo));
+	u32 hi = tt_id_read32(image, TT_ID_OFF(magic_hi));
+
+	if (lo == TT_IDENTITY_MAGIC_LO && hi == TT_IDENTITY_MAGIC_HI)
+		return true;
+	dev_dbg(dev, "no chip model signature in BAR2 (%08x %08x): not ours\n",
+		lo, hi);
+	return false;
+}
+
+/*
+ * The fields of a signed image that later code relies on. The image size is
+ * returned as checked: the device may change it at any time.
+ */
+static int tt_mock_check_identity(struct device *dev, void __iomem *image,
+				  u64 bar_len, u64 *image_size)
+{
+	u16 major = tt_id_read16(image, TT_ID_OFF(contract_major));
+	u16 minor = tt_id_read16(image, TT_ID_OFF(contract_minor));
+	u64 size = tt_id_read64(image, TT_ID_OFF(image_size));
+	u64 table_off = tt_id_read64(image, TT_ID_OFF(node_table_off));
+	u32 node_size = tt_id_read32(image, TT_ID_OFF(node_size));
+	u32 grid_x = tt_id_read32(image, TT_ID_OFF(grid_x));
+	u32 grid_y = tt_id_read32(image, TT_ID_OFF(grid_y));
+
+	if (major != TT_HW_CONTRACT_MAJOR) {
+		dev_err(dev,
+			"device image uses chip contract %u.%u, this driver knows %u.x: ignored\n",
+			major, minor, TT_HW_CONTRACT_MAJOR);
+		return -ENODEV;
+	}
+	if (size < TT_IMAGE_NODE_TABLE_OFF || size > bar_len) {
+		dev_err(dev,
+			"device image size %llu does not fit BAR2 (%llu bytes): ignored\n",
+			size, bar_len);
+		return -ENODEV;
+	}
+	if (table_off != TT_IMAGE_NODE_TABLE_OFF ||
+	    node_size != sizeof(struct tt_node_desc)) {
+		dev_err(dev,
+			"device image node table at %#llx with %u-byte entries, expected %#x and %zu: ignored\n",
+			table_off, node_size, TT_IMAGE_NODE_TABLE_OFF,
+			sizeof(struct tt_node_desc));
+		return -ENODEV;
+	}
+	if (!grid_x || !grid_y || grid_x > TT_NOC_MAX_COORD + 1 ||
+	    grid_y > TT_NOC_MAX_COORD + 1 ||
+	    (u64)grid_x * grid_y * node_size > size - table_off) {
+		dev_err(dev,
+			"device image grid %u by %u does not fit the image: ignored\n",
+			grid_x, grid_y);
+		return -ENODEV;
+	}
+	*image_size = size;
+	return 0;
+}
+
+static int tt_mock_probe(struct tt_device *tdev)
+{
+	struct pci_dev *pdev = tdev->pdev;
+	struct device *dev = &pdev->dev;
+	u64 bar_len = pci_resource_len(pdev, TT_MOCK_IMAGE_BAR);
+	struct tt_mock *mock;
+	void __iomem *image;
+	u64 image_size;
+	int ret;
+
+	if (!(pci_resource_flags(pdev, TT_MOCK_IMAGE_BAR) & IORESOURCE_MEM) ||
+	    bar_len < TT_IMAGE_NODE_TABLE_OFF) {
+		dev_dbg(dev, "BAR2 (%llu bytes) cannot hold a device image: not ours\n",
+			bar_len);
+		return -ENODEV;
+	}
+	ret = pcim_iomap_regions(pdev, BIT(TT_MOCK_IMAGE_BAR), TT_NAME);
+	if (ret) {
+		dev_err(dev, "cannot map BAR2 (%llu bytes): %d\n", bar_len, ret);
+		return ret;
+	}
+	image = pcim_iomap_table(pdev)[TT_MOCK_IMAGE_BAR];
+
+	if (!tt_mock_signed(dev, image))
+		return -ENODEV;
+	ret = tt_mock_check_identity(dev, image, bar_len, &image_size);
+	if (ret)
+		return ret;
+
+	mock = devm_kzalloc(dev, sizeof(*mock), GFP_KERNEL);
+	if (!mock)
+		return -ENOMEM;
+	mock->image = image;
+	mock->image_size = image_size;
+	tdev->backend_priv = mock;
+	tdev->arch = tt_id_read32(image, TT_ID_OFF(arch));
+	tdev->board = tt_id_read32(image, TT_ID_OFF(board));
+	tdev->chip_index = tt_id_read32(image, TT_ID_OFF(chip_index));
+	return 0;
+}
+
+/* The image goes with the PCI binding; only forget it. */
+static void tt_mock_remove(struct tt_device *tdev)
+{
+	tdev->backend_priv = NULL;
+}
+
+const struct tt_backend tt_mock_backend = {
+	.name = "mock",
+	.probe = tt_mock_probe,
+	.remove = tt_mock_remove,
+};

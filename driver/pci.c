@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Binding to PCI functions: the id table, probe and remove. What a function
+ * is and how to talk to it is the backend's business (tenstorrent.h); here
+ * is only the order of things and their undoing.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+
+#include <hw/arch.h>
+
+#include "tenstorrent.h"
+
+/* QEMU's ivshmem (plain and doorbell); the mock backend checks BAR2. */
+#define TT_PCI_DEVICE_ID_IVSHMEM 0x1110
+
+static const struct pci_device_id tt_pci_ids[] = {
+	{ PCI_DEVICE(PCI_VENDOR_ID_REDHAT_QUMRANET, TT_PCI_DEVICE_ID_IVSHMEM),
+	  .driver_data = (kernel_ulong_t)&tt_mock_backend },
+	{}
+};
+MODULE_DEVICE_TABLE(pci, tt_pci_ids);
+
+static const char *tt_arch_name(u32 arch)
+{
+	switch (arch) {
+	case TT_HW_ARCH_GRAYSKULL:
+		return "grayskull";
+	case TT_HW_ARCH_WORMHOLE_B0:
+		return "wormhole_b0";
+	case TT_HW_ARCH_BLACKHOLE:
+		return "blackhole";
+	default:
+		return "unknown-arch";
+	}
+}
+
+static const char *tt_board_name(u32 board)
+{
+	switch (board) {
+	case TT_HW_BOARD_E150:
+		return "e150";
+	case TT_HW_BOARD_N150:
+		return "n150";
+	case TT_HW_BOARD_N300:
+		return "n300";
+	case TT_HW_BOARD_P150:
+		return "p150";
+	default:
+		return "unknown-board";
+	}
+}
+
+static void tt_device_release(struct device *dev)
+{
+	struct tt_device *tdev = container_of(dev, struct tt_device, dev);
+
+	pci_dev_put(tdev->pdev);
+	mutex_destroy(&tdev->lock);
+	kfree(tdev);
+}
+
+static struct tt_device *tt_device_create(struct pci_dev *pdev,
+					  const struct tt_backend *backend)
+{
+	struct tt_device *tdev = kzalloc(sizeof(*tdev), GFP_KERNEL);
+
+	if (!tdev)
+		return NULL;
+	device_initialize(&tdev->dev);
+	tdev->dev.release = tt_device_release;
+	tdev->pdev = pci_dev_get(pdev);
+	tdev->backend = backend;
+	tdev->ordinal = -1;
+	mutex_init(&tdev->lock);
+	return tdev;
+}
+
+static int tt_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	const struct tt_backend *backend = (const void *)id->driver_data;
+	struct tt_device *tdev;
+	int ret;
+
+	ret = pcim_enable_device(pdev);
+	if (ret) {
+		dev_err(&pdev->dev, "cannot enable PCI function: %d\n", ret);
+		return ret;
+	}
+	tdev = tt_device_create(pdev, backend);
+	if (!tdev)
+		return -ENOMEM;
+
+	ret = tt_backend_probe(tdev);
+	if (ret)
+		goto err_put;
+	ret = tt_chardev_add(tdev);
+	if (ret)
+		goto err_backend_remove;
+	pci_set_drvdata(pdev, tdev);
+
+	dev_info(&pdev->dev, TT_NAME "/%d: %s %s chip %u (%s backend)\n",
+		 tdev->ordinal, tt_arch_name(tdev->arch),
+		 tt_board_name(tdev->board), tdev->chip_index, backend->name);
+	return 0;
+
+err_backend_remove:
+	tt_backend_remove(tdev);
+err_put:
+	put_device(&tdev->dev);
+	return ret;
+}
+
+static void tt_pci_remove(struct pci_dev *pdev)
+{
+	struct tt_device *tdev = pci_get_drvdata(pdev);
+
+	/* No new opens, then no more hardware access by open files. */
+	tt_chardev_del(tdev);
+	mutex_lock(&tdev->lock);
+	tdev->detached = true;
+	mutex_unlock(&tdev->lock);
+	tt_backend_remove(tdev);
+	put_device(&tdev->dev);
+}
+
+struct pci_driver tt_pci_driver = {
+	.name = TT_NAME,
+	.id_table = tt_pci_ids,
+	.probe = tt_pci_probe,
+	.remove = tt_pci_remove,
+};

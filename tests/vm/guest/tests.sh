@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: Apache-2.0
+# Guest side of the VM tests: load tenstorrent.ko and check what it made of
+# the ivshmem functions the host gave this guest. The host says what to
+# expect on the kernel command line:
+#   ttvm.name=NAME        prefix of every test case
+#   ttvm.version=V        expected /sys/module/tenstorrent/version
+#   ttvm.nodes=S:A:B:C,.. functions in slot S (hex) that must become
+#                         /dev/tenstorrent/0, 1, ... announced as arch A,
+#                         board B, chip C
+#   ttvm.others=S,..      functions the driver must leave alone
+# Each case prints "@@TAP ok - NAME: what" or "@@TAP not ok - ..."; the host
+# numbers them.
+
+arg() { sed -n "s/.*ttvm\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
+NAME=$(arg name)
+VERSION=$(arg version)
+NODES=$(arg nodes | tr , ' ')
+OTHERS=$(arg others | tr , ' ')
+KO=/tenstorrent.ko
+DRV=/sys/bus/pci/drivers/tenstorrent
+
+check() {
+	what=$1
+	shift
+	if "$@" >/tmp/out 2>&1; then
+		echo "@@TAP ok - $NAME: $what"
+	else
+		echo "@@TAP not ok - $NAME: $what"
+		sed 's/^/@@TAP # /' /tmp/out
+	fi
+}
+
+fails() { ! "$@"; }
+bdf() { echo "0000:00:$1.0"; }
+dmesg_has() { dmesg | grep -qF "$1"; }
+# out_is WANT CMD...: CMD prints exactly WANT
+out_is() {
+	want=$1
+	shift
+	got=$("$@")
+	[ "$got" = "$want" ] || { echo "got '$got', want '$want'"; return 1; }
+}
+
+# node_ok N SLOT: /dev/tenstorrent/N is SLOT's node and the driver owns SLOT
+node_ok() {
+	dev=/dev/tenstorrent/$1
+	sys=/sys/bus/pci/devices/$(bdf $2)
+	cls="$sys/tenstorrent/tenstorrent!$1"
+	[ -c $dev ] || { echo "$dev is not a character device"; return 1; }
+	[ -d "$cls" ] || { echo "no $cls"; return 1; }
+	out_is "$(cat "$cls/dev")" \
+		printf '%d:%d' 0x$(stat -c %t $dev) 0x$(stat -c %T $dev) || return 1
+	readlink $sys/driver | grep -q '/tenstorrent$' || {
+		echo "driver of $(bdf $2): $(readlink $sys/driver)"
+		return 1
+	}
+}
+
+# left_alone SLOT: bound to no driver, no node
+left_alone() {
+	sys=/sys/bus/pci/devices/$(bdf $1)
+	[ -e $sys ] || { echo "no PCI function $(bdf $1)"; return 1; }
+	[ ! -e $sys/driver ] || { echo "bound to $(readlink $sys/driver)"; return 1; }
+	[ ! -e $sys/tenstorrent ] || { echo "has $(ls $sys/tenstorrent)"; return 1; }
+}
+
+# node_count N: exactly N nodes and N class devices
+node_count() {
+	n=$(ls /dev/tenstorrent 2>/dev/null | wc -l)
+	c=$(ls /sys/class/tenstorrent 2>/dev/null | wc -l)
+	[ $n -eq $1 ] && [ $c -eq $1 ] || { echo "$n nodes, $c class devices"; return 1; }
+}
+
+# each_node CMD: CMD ORDINAL SLOT ARCH BOARD CHIP for every expected node
+each_node() {
+	i=0
+	for n in $NODES; do
+		"$@" $i $(echo $n | tr : ' ') || return 1
+		i=$((i + 1))
+	done
+}
+
+check_node() {
+	check "node $1 is $(bdf $2)" node_ok $1 $2
+	check "node $1 announced as $3 $4 chip $5" dmesg_has \
+		"tenstorrent $(bdf $2): tenstorrent/$1: $3 $4 chip $5 (mock backend)"
+	check "node $1 opens read-write; unknown ioctl is EINVAL" \
+		out_is "ioctl: EINVAL" ttvm-ioctl /dev/tenstorrent/$1
+}
+
+check_other() {
+	check "$(bdf $1) left alone" left_alone $1
+	check "$(bdf $1) logged one line, at debug level or as an error" \
+		out_is 1 sh -c "dmesg | grep -cF 'tenstorrent $(bdf $1):'"
+	check "binding $(bdf $1) by hand is refused" \
+		fails sh -c "echo $(bdf $1) > $DRV/bind"
+}
+
+count=$(echo $NODES | wc -w)
+
+# Loading, and what the first probe made of each function.
+check "module loads" insmod $KO dyndbg=+p
+check "version is $VERSION" out_is "$VERSION" cat /sys/module/tenstorrent/version
+check "class tenstorrent exists" test -d /sys/class/tenstorrent
+each_node check_node
+for s in $OTHERS; do
+	check_other $s
+done
+check "exactly $count nodes" node_count $count
+
+# An open file across unbind, rebind and rmmod.
+if [ $count -gt 0 ]; then
+	s0=$(echo $NODES | cut -d: -f1)
+	exec 3<>/dev/tenstorrent/0
+	check "rmmod refused while a file is open" fails rmmod tenstorrent
+	check "unbind with a file open" sh -c "echo $(bdf $s0) > $DRV/unbind"
+	check "unbind removes node 0" fails test -e /dev/tenstorrent/0
+	check "open file after unbind: ioctl is ENODEV" \
+		out_is "ioctl: ENODEV" ttvm-ioctl 3
+	check "reopening the open file after unbind is ENODEV" \
+		out_is "open: ENODEV" ttvm-ioctl /proc/self/fd/3
+	exec 3>&-
+	check "bind brings node 0 back" sh -c "echo $(bdf $s0) > $DRV/bind"
+	check "node 0 is $(bdf $s0) again" node_ok 0 $s0
+fi
+
+# Unload and reload: everything goes, and comes back the same.
+check "rmmod" rmmod tenstorrent
+check "rmmod removes every node" node_count 0
+check "rmmod removes the class" fails test -e /sys/class/tenstorrent
+check "rmmod removes the module" fails test -e /sys/module/tenstorrent
+check "module loads again" insmod $KO
+check "same nodes after reload" each_node node_ok
+check "rmmod again" rmmod tenstorrent
+
+# Module parameters.
+check "max_devices=0 is refused" fails insmod $KO max_devices=0
+if [ $count -gt 1 ]; then
+	check "max_devices=1 serves one device" insmod $KO max_devices=1
+	check "max_devices=1: one node" node_count 1
+	check "rmmod after max_devices=1" rmmod tenstorrent
+fi

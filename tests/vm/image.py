@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Device image files for the guest's ivshmem functions.
+
+Only the identity page (struct tt_identity, firmware/include/hw/host.h) is
+written: it is what the driver's mock backend checks at probe. The layout is
+repeated here as a struct format; the constants (signature, contract
+version, arch and board numbers) are read from the headers, so they have one
+source. Besides a valid image, a few broken ones that the driver must refuse.
+"""
+import os
+import re
+import struct
+
+# magic_lo, magic_hi, contract_major, contract_minor, state, arch, board,
+# chip_index, grid_x, grid_y, tensix_count, image_size, node_table_off,
+# node_size, dram_channels, dram_bank_size, worker_l1_size, eth_l1_size,
+# soc_name[32], reset_gen, reserved[35]
+IDENTITY = struct.Struct('<2I2H7I2Q2IQ2I32sI140x')
+assert IDENTITY.size == 256, 'struct tt_identity is 256 bytes (hw/host.h)'
+NODE_DESC_SIZE = 48  # sizeof(struct tt_node_desc), asserted in hw/host.h
+
+KINDS = ('valid', 'zero', 'half-magic', 'bad-major', 'bad-size',
+         'bad-size-hi', 'bad-table', 'bad-grid')
+
+
+def hw_constants(root):
+    """#defines and enumerators of the headers the identity page uses."""
+    inc = os.path.join(root, 'firmware', 'include', 'hw')
+    text = ''.join(open(os.path.join(inc, h)).read()
+                   for h in ('host.h', 'version.h', 'arch.h'))
+    pat = r'(?:#define\s+|^\s*)(TT_\w+)\s*=?\s*(0x[0-9a-fA-F]+|\d+)u?\b'
+    return {n: int(v, 0) for n, v in re.findall(pat, text, re.M)}
+
+
+def identity(c, kind, size, arch='WORMHOLE_B0', board='N150', chip=0):
+    """The identity page of one image of `size` bytes."""
+    f = dict(magic_lo=c['TT_IDENTITY_MAGIC_LO'],
+             magic_hi=c['TT_IDENTITY_MAGIC_HI'],
+             major=c['TT_HW_CONTRACT_MAJOR'], minor=c['TT_HW_CONTRACT_MINOR'],
+             image_size=size, table_off=c['TT_IMAGE_NODE_TABLE_OFF'],
+             node_size=NODE_DESC_SIZE, grid_x=10, grid_y=12)
+    if kind == 'zero':
+        return bytes(IDENTITY.size)
+    if kind == 'half-magic':
+        f['magic_hi'] ^= 0x20
+    elif kind == 'bad-major':
+        f['major'] += 1
+    elif kind == 'bad-size':
+        f['image_size'] = 2 * size
+    elif kind == 'bad-size-hi':  # wrong only in the upper 32 bits
+        f['image_size'] = size | 1 << 32
+    elif kind == 'bad-table':
+        f['node_size'] = NODE_DESC_SIZE + 8
+    elif kind == 'bad-grid':
+        f['grid_x'] = 0
+    elif kind != 'valid':
+        raise ValueError(f'unknown image kind {kind!r}')
+    return IDENTITY.pack(
+        f['magic_lo'], f['magic_hi'], f['major'], f['minor'],
+        c['TT_DEV_STATE_READY'], c['TT_HW_ARCH_' + arch],
+        c['TT_HW_BOARD_' + board], chip, f['grid_x'], f['grid_y'], 64,
+        f['image_size'], f['table_off'], f['node_size'], 8, 1 << 30,
+        1 << 20, 256 << 10, b'ttvm-' + arch.lower().encode(), 0)
+
+
+def write(path, page, size):
+    """A sparse file of `size` bytes beginning with `page`."""
+    with open(path, 'wb') as f:
+        f.truncate(size)
+        f.write(page)

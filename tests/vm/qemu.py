@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Boot the guest under QEMU and read its serial console.
+
+TCG only: KVM hangs on the machines this runs on. A guest that does not
+power off within the timeout is killed; the caller sees timed_out.
+"""
+import subprocess
+
+
+def command(kernel, initrd, append, shm):
+    """The QEMU command line; shm is a list of (slot, image file, size):
+    one ivshmem-plain function per image, in PCI slot `slot` of bus 0."""
+    cmd = ['qemu-system-x86_64', '-accel', 'tcg', '-m', '512',
+           '-nodefaults', '-display', 'none', '-serial', 'stdio',
+           '-no-reboot', '-kernel', kernel, '-initrd', initrd,
+           '-append', 'console=ttyS0 quiet panic=-1 ' + append]
+    for slot, path, size in shm:
+        mem = f'shm{slot:x}'
+        cmd += ['-object', f'memory-backend-file,id={mem},share=on,'
+                f'mem-path={path},size={size}',
+                '-device', f'ivshmem-plain,memdev={mem},addr={slot:#x}']
+    return cmd
+
+
+def boot(cmd, timeout):
+    """Run QEMU; return (console output, timed_out, exit status)."""
+    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        out, _ = p.communicate(timeout=timeout)
+        timed_out = False
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, _ = p.communicate()
+        timed_out = True
+    return out.decode(errors='replace'), timed_out, p.returncode
