@@ -14,18 +14,25 @@ DEB_PKGS := gcc make meson ninja-build pkg-config python3 \
 	    libopenblas-dev libncurses-dev libxlsxwriter-dev \
 	    python3-jsonschema tmux \
 	    linux-headers-amd64 linux-image-amd64 sparse \
-	    qemu-system-x86 busybox-static g++
+	    qemu-system-x86 busybox-static g++ \
+	    linux-source-6.1 xz-utils bc flex bison libelf-dev
 
 # The kernel module is built out of tree in $(BUILD)/driver, from links to
 # driver/, so the source tree gets no build products. KDIR: the running
 # kernel's build directory, else the Debian 6.1 kernel the VM tests boot.
-# "make driver W=1 C=2" adds kernel warnings and sparse.
-DRIVER_OUT = $(abspath $(BUILD))/driver
+# "make driver W=1 C=2" adds kernel warnings and sparse; DRIVER_OUT=DIR
+# builds elsewhere (the VM tests build one copy per guest kernel).
+DRIVER_OUT ?= $(abspath $(BUILD))/driver
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 	$(shell python3 tests/vm/kernel.py --kdir))
 
 .PHONY: all build deps run test test-unit test-san bench clean distclean help \
-	driver driver-clean vm-test
+	driver driver-clean vm-test debug-kernel
+
+# The VM tests' guest kernels: both (default), or VM_KERNEL=debian|debug
+# (also for the vm test inside "make test", through the environment).
+VM_KERNEL ?=
+export TT_VM_KERNEL := $(VM_KERNEL)
 
 all: build
 
@@ -35,7 +42,8 @@ help:
 	@echo "make run      boot the embedded chip model, show it, run the multi-core matmul example"
 	@echo "make test     all tests, plain and under ASan+UBSan, and the VM tests"
 	@echo "make driver   build the kernel module tenstorrent.ko (into $(BUILD)/driver/)"
-	@echo "make vm-test  only the VM tests of the kernel module (QEMU)"
+	@echo "make vm-test  only the VM tests of the kernel module (QEMU, both kernels)"
+	@echo "make debug-kernel  build the VM tests' debug kernel if it is not cached"
 	@echo "make bench    benchmarks, one BENCH line per figure"
 	@echo "make clean    remove build directories"
 
@@ -59,12 +67,21 @@ run: deps
 
 test: deps
 	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory debug-kernel
 	@$(MAKE) --no-print-directory $(BUILD_SAN)/build.ninja
 	@$(MESON) compile -C $(BUILD_SAN)
 	@python3 tests/run-suite --build $(BUILD) --build $(BUILD_SAN)
 
 vm-test: deps
+	@$(MAKE) --no-print-directory debug-kernel
 	@python3 tests/vm/run-vm --build $(BUILD)
+
+# The debug kernel (KASAN, lockdep, kmemleak, UBSAN, KUnit) of the VM tests,
+# cached outside the tree (tests/vm/debug_kernel.py). The first time, it takes
+# a few minutes; afterwards a second or so (hashing its inputs).
+debug-kernel:
+	@$(if $(filter debian,$(VM_KERNEL)),true,\
+		python3 tests/vm/debug_kernel.py >/dev/null)
 
 driver:
 	@test -f "$(KDIR)/Makefile" || { echo "make driver: no kernel build" \

@@ -13,6 +13,9 @@
 #include <linux/fs.h>
 #include <linux/idr.h>
 #include <linux/module.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
 #include <linux/version.h>
 
 #include "tenstorrent.h"
@@ -23,46 +26,117 @@ static struct class *tt_class;
 /* N is the lowest free number, so a chip probed again gets its number back. */
 static DEFINE_IDA(tt_ordinals);
 
+/*
+ * May an open with these flags go ahead now? Read without the lock as the
+ * wake-up condition; tt_open_admit() decides under it.
+ */
+static bool tt_open_ready(struct tt_device *tdev, bool excl)
+{
+	if (READ_ONCE(tdev->detached))
+		return true;
+	if (READ_ONCE(tdev->excl_open))
+		return false;
+	return !excl || !READ_ONCE(tdev->open_count);
+}
+
+/*
+ * O_EXCL (reference/kmd.md §1.8): an exclusive open waits until no file is
+ * open, and every open waits while an exclusive file is; O_NONBLOCK turns
+ * the wait into -EAGAIN. The wait ends with -ENODEV if the device goes.
+ * On success the file is counted, under tdev->lock.
+ */
+static int tt_open_admit(struct tt_device *tdev, struct tt_file *tf,
+			 bool nonblock)
+{
+	int ret;
+
+	mutex_lock(&tdev->lock);
+	for (;;) {
+		if (tdev->detached) {
+			ret = -ENODEV;
+			break;
+		}
+		if (!tdev->excl_open && (!tf->excl || !tdev->open_count)) {
+			list_add_tail(&tf->node, &tdev->files);
+			WRITE_ONCE(tdev->open_count, tdev->open_count + 1);
+			if (tf->excl)
+				WRITE_ONCE(tdev->excl_open, true);
+			ret = 0;
+			break;
+		}
+		if (nonblock) {
+			ret = -EAGAIN;
+			break;
+		}
+		mutex_unlock(&tdev->lock);
+		ret = wait_event_interruptible(tdev->open_wait,
+					       tt_open_ready(tdev, tf->excl));
+		mutex_lock(&tdev->lock);
+		if (ret)
+			break;
+	}
+	mutex_unlock(&tdev->lock);
+	return ret;
+}
+
 static int tt_cdev_open(struct inode *inode, struct file *file)
 {
 	struct tt_device *tdev =
 		container_of(inode->i_cdev, struct tt_device, cdev);
-	int ret = 0;
+	struct tt_file *tf;
+	int ret;
 
 	/* The open in progress holds the cdev, which holds tdev. */
-	mutex_lock(&tdev->lock);
-	if (tdev->detached)
-		ret = -ENODEV;
-	else
-		get_device(&tdev->dev);
-	mutex_unlock(&tdev->lock);
-	if (!ret)
-		file->private_data = tdev;
-	return ret;
+	tf = kzalloc(sizeof(*tf), GFP_KERNEL);
+	if (!tf)
+		return -ENOMEM;
+	tf->tdev = tdev;
+	tf->file = file;
+	/* The VFS clears O_EXCL from f_flags only after ->open. */
+	tf->excl = file->f_flags & O_EXCL;
+	tf->power_aware = file->f_flags & O_APPEND;
+	tf->pid = get_pid(task_tgid(current));
+
+	ret = tt_open_admit(tdev, tf, file->f_flags & O_NONBLOCK);
+	if (ret) {
+		put_pid(tf->pid);
+		kfree(tf);
+		return ret;
+	}
+	get_device(&tdev->dev);
+	file->private_data = tf;
+	return 0;
 }
 
+/* The last reference to the file is gone, its mappings with it. */
 static int tt_cdev_release(struct inode *inode, struct file *file)
 {
-	struct tt_device *tdev = file->private_data;
+	struct tt_file *tf = file->private_data;
+	struct tt_device *tdev = tf->tdev;
 
+	mutex_lock(&tdev->lock);
+	list_del(&tf->node);
+	WRITE_ONCE(tdev->open_count, tdev->open_count - 1);
+	if (tf->excl)
+		WRITE_ONCE(tdev->excl_open, false);
+	mutex_unlock(&tdev->lock);
+	wake_up_all(&tdev->open_wait);
+
+	put_pid(tf->pid);
+	kfree(tf);
 	put_device(&tdev->dev);
 	return 0;
 }
 
-/*
- * No commands yet. An unknown command fails with -EINVAL, not -ENOTTY,
- * because that is what tt-kmd's users see (reference/kmd.md §1.1).
- */
 static long tt_cdev_ioctl(struct file *file, unsigned int cmd,
 			  unsigned long arg)
 {
-	struct tt_device *tdev = file->private_data;
-	bool detached;
+	return tt_ioctl(file->private_data, cmd, (void __user *)arg);
+}
 
-	mutex_lock(&tdev->lock);
-	detached = tdev->detached;
-	mutex_unlock(&tdev->lock);
-	return detached ? -ENODEV : -EINVAL;
+static int tt_cdev_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	return tt_mmap(file->private_data, vma);
 }
 
 static const struct file_operations tt_cdev_fops = {
@@ -71,6 +145,7 @@ static const struct file_operations tt_cdev_fops = {
 	.release = tt_cdev_release,
 	.unlocked_ioctl = tt_cdev_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
+	.mmap = tt_cdev_mmap,
 };
 
 int tt_chardev_add(struct tt_device *tdev)
@@ -100,6 +175,7 @@ int tt_chardev_add(struct tt_device *tdev)
 			dev_name(&tdev->dev), ret);
 		goto err_free_ordinal;
 	}
+	tt_procfs_add(tdev);
 	return 0;
 
 err_free_ordinal:
@@ -111,9 +187,25 @@ err_free_ordinal:
 /* Remove the node; files already open keep tdev until they are closed. */
 void tt_chardev_del(struct tt_device *tdev)
 {
+	tt_procfs_del(tdev);
 	cdev_device_del(&tdev->cdev, &tdev->dev);
 	ida_free(&tt_ordinals, tdev->ordinal);
 	tdev->ordinal = -1;
+}
+
+/*
+ * After the node is gone: no more hardware access by open files. Opens
+ * still waiting fail, ioctls and mmaps fail with -ENODEV, and existing
+ * mappings are zapped so that the next access faults (SIGBUS): the BAR may
+ * be given to something else once the PCI function is released.
+ */
+void tt_device_detach(struct tt_device *tdev)
+{
+	mutex_lock(&tdev->lock);
+	tdev->detached = true;
+	tt_zap_mappings(tdev);
+	mutex_unlock(&tdev->lock);
+	wake_up_all(&tdev->open_wait);
 }
 
 int tt_chardev_init(unsigned int max_devices)
@@ -128,6 +220,10 @@ int tt_chardev_init(unsigned int max_devices)
 	}
 	tt_max_devices = max_devices;
 
+	ret = tt_procfs_init();
+	if (ret)
+		goto err_unregister_region;
+
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
 	tt_class = class_create(TT_NAME);
 #else
@@ -136,10 +232,12 @@ int tt_chardev_init(unsigned int max_devices)
 	if (IS_ERR(tt_class)) {
 		ret = PTR_ERR(tt_class);
 		pr_err("cannot create class %s: %d\n", TT_NAME, ret);
-		goto err_unregister_region;
+		goto err_procfs_exit;
 	}
 	return 0;
 
+err_procfs_exit:
+	tt_procfs_exit();
 err_unregister_region:
 	unregister_chrdev_region(tt_devt, max_devices);
 	return ret;
@@ -148,6 +246,7 @@ err_unregister_region:
 void tt_chardev_exit(void)
 {
 	class_destroy(tt_class);
+	tt_procfs_exit();
 	unregister_chrdev_region(tt_devt, tt_max_devices);
 	ida_destroy(&tt_ordinals);
 }

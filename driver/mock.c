@@ -163,4 +163,6 @@ const struct tt_backend tt_mock_backend = {
 	.name = "mock",
 	.probe = tt_mock_probe,
 	.remove = tt_mock_remove,
+	/* BAR0 holds ivshmem's own registers, not the chip's: BAR2 only. */
+	.resources = BIT(1),
 };

@@ -76,6 +76,8 @@ static struct tt_device *tt_device_create(struct pci_dev *pdev,
 	tdev->backend = backend;
 	tdev->ordinal = -1;
 	mutex_init(&tdev->lock);
+	INIT_LIST_HEAD(&tdev->files);
+	init_waitqueue_head(&tdev->open_wait);
 	return tdev;
 }
 
@@ -120,9 +122,7 @@ static void tt_pci_remove(struct pci_dev *pdev)
 
 	/* No new opens, then no more hardware access by open files. */
 	tt_chardev_del(tdev);
-	mutex_lock(&tdev->lock);
-	tdev->detached = true;
-	mutex_unlock(&tdev->lock);
+	tt_device_detach(tdev);
 	tt_backend_remove(tdev);
 	put_device(&tdev->dev);
 }

@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ivshmem.h"
 #include "proto.h"
 #include "rundir.h"
 
@@ -55,6 +56,7 @@ struct srv_dev {
 	int listen_fd; /* -1 until the socket file is ours */
 	char lock_path[PATH_LEN];
 	struct sockaddr_un addr;
+	struct sim_ivshmem *ivshmem; /* NULL: not offered to a VM */
 };
 
 struct srv_client {
@@ -598,8 +600,10 @@ static void serve_client(struct sim_server *srv, struct srv_client *c)
 
 int sim_server_run(struct sim_server *srv, char *err)
 {
-	struct pollfd pfd[1 + SIM_MAX_DEVICES + SIM_SERVER_MAX_CLIENTS];
+	struct pollfd pfd[1 + SIM_MAX_DEVICES + SIM_SERVER_MAX_CLIENTS +
+			  SIM_MAX_DEVICES * SIM_IVSHMEM_POLLFDS];
 	struct srv_client *who[SIM_SERVER_MAX_CLIENTS];
+	unsigned first_iv[SIM_MAX_DEVICES], n_iv[SIM_MAX_DEVICES];
 
 	while (!srv->stop) {
 		unsigned nfd = 0, first_client, i;
@@ -608,6 +612,15 @@ int sim_server_run(struct sim_server *srv, char *err)
 		for (i = 0; i < srv->ndev; i++)
 			pfd[nfd++] = (struct pollfd){ .fd = srv->devs[i].listen_fd,
 						      .events = POLLIN };
+		/* Guests of VMs before the clients, which run to the end. */
+		for (i = 0; i < srv->ndev; i++) {
+			first_iv[i] = nfd;
+			n_iv[i] = srv->devs[i].ivshmem ?
+					  sim_ivshmem_pollfds(srv->devs[i].ivshmem,
+							      &pfd[nfd]) :
+					  0;
+			nfd += n_iv[i];
+		}
 		first_client = nfd;
 		for (i = 0; i < SIM_SERVER_MAX_CLIENTS; i++) {
 			if (srv->clients[i].fd < 0)
@@ -639,6 +652,10 @@ int sim_server_run(struct sim_server *srv, char *err)
 		for (i = 0; i < srv->ndev; i++)
 			if (pfd[1 + i].revents)
 				accept_clients(srv, &srv->devs[i]);
+		for (i = 0; i < srv->ndev; i++)
+			if (n_iv[i])
+				sim_ivshmem_handle(srv->devs[i].ivshmem,
+						   &pfd[first_iv[i]], n_iv[i]);
 	}
 	return 0;
 }
@@ -709,10 +726,26 @@ static int build_device(struct srv_dev *sd, const struct sim_server_spec *s,
 	return ret;
 }
 
-/* Every client and device holds descriptors; make sure they fit. */
+static int offer_to_vm(struct srv_dev *sd, const struct sim_server_spec *s,
+		       char *err)
+{
+	char why[SIM_ERR_LEN];
+	int ret;
+
+	if (!s->ivshmem)
+		return 0;
+	ret = sim_ivshmem_create(s->ivshmem, sd->name, sd->dev->img,
+				 &sd->ivshmem, why);
+	if (ret)
+		snprintf(err, SIM_ERR_LEN, "device %s: %.200s", sd->name, why);
+	return ret;
+}
+
+/* Every client and device holds descriptors (a device offered to a VM
+ * four more: socket, guest, eventfds); make sure they fit. */
 static void raise_fd_limit(unsigned ndev)
 {
-	rlim_t need = SIM_SERVER_MAX_CLIENTS + 4 * (rlim_t)ndev + 64;
+	rlim_t need = SIM_SERVER_MAX_CLIENTS + 8 * (rlim_t)ndev + 64;
 	struct rlimit rl;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= need)
@@ -757,6 +790,8 @@ int sim_server_create(const struct sim_server_spec *spec, unsigned n,
 		ret = build_device(&srv->devs[i], &spec[i], err);
 	for (i = 0; i < n && !ret; i++)
 		ret = publish(&srv->devs[i], err);
+	for (i = 0; i < n && !ret; i++)
+		ret = offer_to_vm(&srv->devs[i], &spec[i], err);
 	if (ret)
 		goto err_destroy;
 	raise_fd_limit(n);
@@ -779,6 +814,9 @@ void sim_server_destroy(struct sim_server *srv)
 			drop_client(srv, &srv->clients[i]);
 	for (i = 0; i < srv->ndev; i++)
 		unpublish(&srv->devs[i]);
+	/* Before the devices: the guest's server borrows the image. */
+	for (i = 0; i < srv->ndev; i++)
+		sim_ivshmem_destroy(srv->devs[i].ivshmem);
 	for (i = 0; i < srv->ndev; i++)
 		sim_device_destroy(srv->devs[i].dev);
 	for (i = 0; i < srv->ndev; i++)

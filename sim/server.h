@@ -18,6 +18,9 @@
  * (DMA mappings) is released when its connection closes, however it ends.
  * Each connection's process is learnt when it connects (SO_PEERCRED), so
  * that CLIENTS can say which processes use a device.
+ *
+ * A device may also be offered to a QEMU guest as an ivshmem-doorbell
+ * device (ivshmem.h): its socket is polled by the same loop.
  */
 #ifndef TT_SIM_SERVER_H
 #define TT_SIM_SERVER_H
@@ -37,13 +40,17 @@ struct sim_server_spec {
 	const struct soc_desc *soc; /* read during sim_server_create only */
 	enum tt_hw_board board;
 	unsigned chip; /* position on the board */
+	/* If not NULL: also serve the device to a QEMU guest on this unix
+	 * socket path (ivshmem.h). */
+	const char *ivshmem;
 };
 
 /*
  * Claim the names, build the devices and publish them, in that order, so
  * that a name already taken fails before any device is built and no client
  * can connect to a half-built set. On return every device is READY and
- * connections queue until sim_server_run().
+ * connections queue until sim_server_run(); so do QEMU guests on the
+ * ivshmem sockets, which listen by then.
  *
  * Blocks SIGTERM, SIGINT and SIGHUP in the calling thread (before any
  * engine thread starts, so every thread inherits the mask) and receives

@@ -44,8 +44,9 @@
 
 static const char help_head[] =
 "Usage: ttsim start [--board BOARD] [--count N] [--name NAME[,NAME...]]\n"
-"                   [--threads N] [--foreground]\n"
+"                   [--threads N] [--ivshmem PATH] [--foreground]\n"
 "       ttsim run [--board BOARD] [--count N] [--name NAME[,NAME...]]\n"
+"                 [--threads N] [--ivshmem PATH]\n"
 "       ttsim stop [--all | NAME...]\n"
 "       ttsim list\n"
 "       ttsim --help\n"
@@ -85,6 +86,21 @@ static const char help_tail[] =
 "  -t, --threads N       Threads that run each device's harts (default: one\n"
 "                        per online CPU; 1 runs them in a reproducible\n"
 "                        order). Also TT_SIM_THREADS.\n"
+"  -i, --ivshmem PATH    Also offer the devices to QEMU guests as\n"
+"                        ivshmem-doorbell PCI devices (BAR2 is the device\n"
+"                        image). If PATH is a directory, device NAME is\n"
+"                        served on the unix socket PATH/NAME.ivshmem;\n"
+"                        otherwise PATH is the socket itself, which needs\n"
+"                        exactly one device. Start QEMU with\n"
+"                          -chardev socket,path=SOCK,id=tt0\n"
+"                          -device ivshmem-doorbell,chardev=tt0,vectors=1\n"
+"                        One guest per socket at a time; another is\n"
+"                        turned away until the first disconnects. A stale\n"
+"                        socket at the path is replaced; any other file\n"
+"                        there is an error. The guest is peer 0, the\n"
+"                        device peer 1: writing 0x10000 to BAR0 offset 12\n"
+"                        rings the device's doorbell, and the device's\n"
+"                        interrupts arrive as MSI-X vector 0.\n"
 "  -f, --foreground      Serve from this process instead of a daemon; log to\n"
 "                        standard error; stop on SIGTERM, SIGINT or SIGHUP\n"
 "                        (a daemon stops on those signals too).\n"
@@ -121,6 +137,7 @@ static const char help_tail[] =
 "  ttsim start                          one n150, as tt0\n"
 "  ttsim start --board n300 --count 2   two n300 boards, as tt0 to tt3\n"
 "  ttsim start --board p150 --name bh0  one p150, as bh0\n"
+"  ttsim start --ivshmem /tmp/tt0.sock  one n150 for a QEMU guest too\n"
 "  ttsim list\n"
 "  ttsim stop tt0\n"
 "  ttsim stop --all\n"
@@ -228,6 +245,8 @@ struct start_opts {
 	unsigned count; /* boards */
 	unsigned ndev; /* count * chips per board */
 	char names[SIM_MAX_DEVICES][SIM_NAME_MAX];
+	const char *ivshmem; /* --ivshmem as given, or NULL */
+	char ivshmem_path[SIM_MAX_DEVICES][PATH_LEN]; /* absolute, per device */
 	bool foreground;
 };
 
@@ -304,6 +323,50 @@ static int check_names(struct start_opts *o, const char *list)
 	return 0;
 }
 
+/*
+ * The ivshmem socket of each device (--ivshmem): PATH/NAME.ivshmem if PATH
+ * is a directory, else PATH itself for the one device. Made absolute: the
+ * daemon leaves the current directory.
+ */
+static int ivshmem_paths(struct start_opts *o)
+{
+	char cwd[PATH_MAX], base[PATH_LEN];
+	struct stat st;
+	bool dir;
+	int n;
+
+	if (!o->ivshmem)
+		return 0;
+	if (!*o->ivshmem)
+		return usage_error("--ivshmem needs a socket path or a directory");
+	if (o->ivshmem[0] == '/') {
+		n = snprintf(base, sizeof(base), "%s", o->ivshmem);
+	} else {
+		if (!getcwd(cwd, sizeof(cwd)))
+			return failure("getcwd: %s", strerror(errno));
+		n = snprintf(base, sizeof(base), "%s/%s", cwd, o->ivshmem);
+	}
+	if (n < 0 || (size_t)n >= sizeof(base))
+		return usage_error("--ivshmem '%s': the path is too long",
+				   o->ivshmem);
+	dir = stat(base, &st) == 0 && S_ISDIR(st.st_mode);
+	if (!dir && o->ndev > 1)
+		return usage_error("--ivshmem '%s' is not a directory, but there are %u devices: give a directory to get one socket per device (DIR/NAME.ivshmem)",
+				   o->ivshmem, o->ndev);
+	for (unsigned i = 0; i < o->ndev; i++) {
+		char path[PATH_LEN];
+
+		n = dir ? snprintf(path, sizeof(path), "%s/%s.ivshmem", base,
+				   o->names[i]) :
+			  snprintf(path, sizeof(path), "%s", base);
+		if (n < 0 || (size_t)n >= sizeof(path))
+			return usage_error("--ivshmem '%s': the path is too long",
+					   o->ivshmem);
+		memcpy(o->ivshmem_path[i], path, sizeof(path));
+	}
+	return 0;
+}
+
 static int parse_start(int argc, char **argv, struct start_opts *o)
 {
 	static const struct option longopts[] = {
@@ -312,16 +375,17 @@ static int parse_start(int argc, char **argv, struct start_opts *o)
 		{ "name", required_argument, NULL, 'n' },
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "threads", required_argument, NULL, 't' },
+		{ "ivshmem", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	const char *board = BOARD_DEFAULT, *names = NULL;
 	unsigned threads;
-	int c;
+	int c, ret;
 
 	o->count = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":b:c:n:ft:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":b:c:n:ft:i:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			board = optarg;
@@ -345,6 +409,9 @@ static int parse_start(int argc, char **argv, struct start_opts *o)
 						   optarg, SIM_MAX_DEVICES);
 			setenv("TT_SIM_THREADS", optarg, 1);
 			break;
+		case 'i':
+			o->ivshmem = optarg;
+			break;
 		case 'h':
 			print_help(stdout);
 			return -1;
@@ -364,7 +431,8 @@ static int parse_start(int argc, char **argv, struct start_opts *o)
 		return usage_error("%u %s boards have %u chips; a daemon serves at most %d",
 				   o->count, o->board->name, o->ndev,
 				   SIM_MAX_DEVICES);
-	return check_names(o, names);
+	ret = check_names(o, names);
+	return ret ? ret : ivshmem_paths(o);
 }
 
 /* Load each chip's descriptor and describe every device to serve. */
@@ -382,6 +450,7 @@ static int build_specs(const struct start_opts *o, struct soc_desc *socs,
 		spec[i].soc = &socs[i % chips];
 		spec[i].board = o->board->id;
 		spec[i].chip = i % chips;
+		spec[i].ivshmem = o->ivshmem ? o->ivshmem_path[i] : NULL;
 	}
 	return 0;
 }

@@ -17,7 +17,7 @@ import tempfile
 import time
 
 BUILD = sys.argv[1] if len(sys.argv) > 1 else 'build'
-SMI = os.path.join(BUILD, 'tools', 'ttsmi', 'tt-smi')
+SMI = os.path.join(BUILD, 'smi', 'tt-smi')
 TTSIM = os.path.join(BUILD, 'sim', 'ttsim')
 TMP = tempfile.mkdtemp(prefix='bench-smi-')
 ENV = dict(os.environ, TT_BACKEND='ttsim',

@@ -45,11 +45,22 @@ class Cpio:
         self._f.close()
 
 
+def _parents(names):
+    """Every directory above the paths in names, parents first (the kernel's
+    unpacker creates no missing directories)."""
+    dirs = set()
+    for name in names:
+        parts = name.strip('/').split('/')[:-1]
+        dirs.update('/'.join(parts[:i + 1]) for i in range(len(parts)))
+    return sorted(dirs, key=lambda d: (d.count('/'), d))
+
+
 def build(path, files):
     """Write an initramfs holding busybox, /dev/console and `files`, a dict
-    of guest path -> (host path, mode)."""
+    of guest path -> (host path, mode); their directories are created."""
     c = Cpio(path)
-    for d in ('bin', 'dev', 'proc', 'sys', 'tmp'):
+    base = ('bin', 'dev', 'proc', 'sys', 'tmp')
+    for d in base + tuple(d for d in _parents(files) if d not in base):
         c.dir(d)
     c.chardev('dev/console', 5, 1)
     for guest, (host, mode) in sorted(files.items()):

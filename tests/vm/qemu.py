@@ -33,4 +33,6 @@ def boot(cmd, timeout):
         p.kill()
         out, _ = p.communicate()
         timed_out = True
-    return out.decode(errors='replace'), timed_out, p.returncode
+    # The serial console ends lines with CR LF.
+    log = out.decode(errors='replace').replace('\r\n', '\n')
+    return log, timed_out, p.returncode

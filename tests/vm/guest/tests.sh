@@ -30,6 +30,26 @@ check() {
 	fi
 }
 
+# sub WHAT CMD...: CMD is a ttvm-ioctl check command printing "ok - x" and
+# "not ok - x: why" lines; each becomes a case "WHAT: x". A command that
+# ran no check or did not exit 0 is a failed case of its own.
+sub() {
+	local group=$1 st line
+	shift
+	"$@" >/tmp/sub 2>&1
+	st=$?
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) echo "@@TAP ok - $NAME: $group: ${line#ok - }" ;;
+		"not ok - "*) echo "@@TAP not ok - $NAME: $group: ${line#not ok - }" ;;
+		*) echo "@@TAP # $line" ;;
+		esac
+	done </tmp/sub
+	if [ $st -ne 0 ] || ! grep -qE '^(not )?ok - ' /tmp/sub; then
+		echo "@@TAP not ok - $NAME: $group: ran to the end (status $st)"
+	fi
+}
+
 fails() { ! "$@"; }
 bdf() { echo "0000:00:$1.0"; }
 dmesg_has() { dmesg | grep -qF "$1"; }
@@ -80,12 +100,53 @@ each_node() {
 	done
 }
 
+# pids_of N: /proc/driver/tenstorrent/N/pids, sorted, on one line
+pids_of() { sort -n /proc/driver/tenstorrent/$1/pids | tr '\n' ' ' | sed 's/ $//'; }
+# sorted PIDS...: the arguments sorted, on one line
+sorted() { echo "$@" | tr ' ' '\n' | sort -n | tr '\n' ' ' | sed 's/ $//'; }
+
+# wait_line FILE LINE: FILE gets LINE within 5 s
+wait_line() {
+	local n
+	for n in $(seq 50); do
+		grep -qxF "$2" $1 2>/dev/null && return 0
+		sleep 0.1
+	done
+	echo "no '$2' in $1: $(cat $1)"
+	return 1
+}
+
+# procfs N: the pids file follows the open files of node N
+procfs() {
+	local node=/dev/tenstorrent/$1 pids="node $1: /proc/driver/tenstorrent/$1/pids" h
+	[ -c $node ] || { check "$pids: $node exists" false; return; }
+	check "$pids is empty with no file open" out_is "" pids_of $1
+	exec 4<>$node 5<>$node
+	check "$pids lists this shell once per open file" \
+		out_is "$$ $$" pids_of $1
+	ttvm-ioctl hold $node append 30 >/tmp/hold &
+	h=$!
+	check "$pids: another process opens the node" wait_line /tmp/hold "open: 0"
+	check "$pids lists the other process too" \
+		out_is "$(sorted $$ $$ $h)" pids_of $1
+	kill $h
+	wait $h
+	check "$pids drops the killed process" out_is "$$ $$" pids_of $1
+	exec 4>&- 5>&-
+	check "$pids is empty after close" out_is "" pids_of $1
+}
+
 check_node() {
+	local dev=/dev/tenstorrent/$1
 	check "node $1 is $(bdf $2)" node_ok $1 $2
 	check "node $1 announced as $3 $4 chip $5" dmesg_has \
 		"tenstorrent $(bdf $2): tenstorrent/$1: $3 $4 chip $5 (mock backend)"
 	check "node $1 opens read-write; unknown ioctl is EINVAL" \
-		out_is "ioctl: EINVAL" ttvm-ioctl /dev/tenstorrent/$1
+		out_is "ioctl: EINVAL" ttvm-ioctl unknown $dev
+	sub "node $1 ioctls" ttvm-ioctl abi $dev
+	sub "node $1 open flags" ttvm-ioctl excl $dev
+	sub "node $1 mmap" ttvm-ioctl mmap $dev
+	procfs $1
 }
 
 check_other() {
@@ -115,13 +176,21 @@ if [ $count -gt 0 ]; then
 	check "rmmod refused while a file is open" fails rmmod tenstorrent
 	check "unbind with a file open" sh -c "echo $(bdf $s0) > $DRV/unbind"
 	check "unbind removes node 0" fails test -e /dev/tenstorrent/0
+	check "unbind removes /proc/driver/tenstorrent/0" \
+		fails test -e /proc/driver/tenstorrent/0
 	check "open file after unbind: ioctl is ENODEV" \
-		out_is "ioctl: ENODEV" ttvm-ioctl 3
+		out_is "ioctl: ENODEV" ttvm-ioctl unknown 3
 	check "reopening the open file after unbind is ENODEV" \
-		out_is "open: ENODEV" ttvm-ioctl /proc/self/fd/3
+		out_is "open: ENODEV" ttvm-ioctl unknown /proc/self/fd/3
 	exec 3>&-
 	check "bind brings node 0 back" sh -c "echo $(bdf $s0) > $DRV/bind"
 	check "node 0 is $(bdf $s0) again" node_ok 0 $s0
+	check "node 0 has its procfs pids again" \
+		test -f /proc/driver/tenstorrent/0/pids
+	sub "unbind in use" ttvm-ioctl unbind /dev/tenstorrent/0 $(bdf $s0)
+	check "bind after unbind in use" sh -c "echo $(bdf $s0) > $DRV/bind"
+	check "node 0 serves again" out_is "ioctl: EINVAL" \
+		ttvm-ioctl unknown /dev/tenstorrent/0
 fi
 
 # Unload and reload: everything goes, and comes back the same.
@@ -129,6 +198,8 @@ check "rmmod" rmmod tenstorrent
 check "rmmod removes every node" node_count 0
 check "rmmod removes the class" fails test -e /sys/class/tenstorrent
 check "rmmod removes the module" fails test -e /sys/module/tenstorrent
+check "rmmod removes /proc/driver/tenstorrent" \
+	fails test -e /proc/driver/tenstorrent
 check "module loads again" insmod $KO
 check "same nodes after reload" each_node node_ok
 check "rmmod again" rmmod tenstorrent

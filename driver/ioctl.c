@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The ioctl commands of <linux/tenstorrent.h>, with tt-kmd's semantics
+ * (reference/kmd.md §1.3 and §1.7, docs/abi.md).
+ *
+ * Every argument is untrusted: only the `in` half is read, and the `out`
+ * half is written following the output_size_bytes rule. No command holds
+ * tdev->lock while it touches user memory: a user pointer may point into
+ * one of this device's own mappings, whose fault handler takes that lock.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/minmax.h>
+#include <linux/overflow.h>
+#include <linux/tenstorrent.h>
+#include <linux/uaccess.h>
+
+#include "tenstorrent.h"
+#include "version.h"
+
+/* log2 of the largest DMA buffer; tt-kmd's value, reported since 1.0. */
+#define TT_MAX_DMA_BUF_SIZE_LOG2 28
+
+/*
+ * The output_size_bytes rule: the caller owns @user_size bytes at @uout.
+ * Zero all of them, then fill as many as both sides know. With 0 nothing
+ * is written, not even a byte past `in`.
+ */
+static int tt_copy_out(void __user *uout, u32 user_size, const void *out,
+		       size_t out_size)
+{
+	if (clear_user(uout, user_size))
+		return -EFAULT;
+	if (copy_to_user(uout, out, min_t(size_t, user_size, out_size)))
+		return -EFAULT;
+	return 0;
+}
+
+static long tt_ioctl_get_device_info(struct tt_device *tdev,
+				     struct tenstorrent_get_device_info __user *arg)
+{
+	struct tenstorrent_get_device_info_out out = {};
+	struct tenstorrent_get_device_info_in in;
+	struct pci_dev *pdev = tdev->pdev;
+
+	if (copy_from_user(&in, &arg->in, sizeof(in)))
+		return -EFAULT;
+
+	/* The function as it reports itself: ivshmem's ids for the mock. */
+	out.output_size_bytes = sizeof(out);
+	out.vendor_id = pdev->vendor;
+	out.device_id = pdev->device;
+	out.subsystem_vendor_id = pdev->subsystem_vendor;
+	out.subsystem_id = pdev->subsystem_device;
+	out.bus_dev_fn = PCI_DEVID(pdev->bus->number, pdev->devfn);
+	out.max_dma_buf_size_log2 = TT_MAX_DMA_BUF_SIZE_LOG2;
+	out.pci_domain = pci_domain_nr(pdev->bus);
+	return tt_copy_out(&arg->out, in.output_size_bytes, &out, sizeof(out));
+}
+
+static long tt_ioctl_get_driver_info(struct tenstorrent_get_driver_info __user *arg)
+{
+	struct tenstorrent_get_driver_info_out out = {};
+	struct tenstorrent_get_driver_info_in in;
+
+	if (copy_from_user(&in, &arg->in, sizeof(in)))
+		return -EFAULT;
+
+	out.output_size_bytes = sizeof(out);
+	out.driver_version = TENSTORRENT_DRIVER_VERSION;
+	out.driver_version_major = TT_DRIVER_VERSION_MAJOR;
+	out.driver_version_minor = TT_DRIVER_VERSION_MINOR;
+	out.driver_version_patch = TT_DRIVER_VERSION_PATCH;
+	return tt_copy_out(&arg->out, in.output_size_bytes, &out, sizeof(out));
+}
+
+/*
+ * A resource user space may map: the backend offers it and its BAR is
+ * memory of a whole number of pages (mmap works in pages).
+ */
+bool tt_resource_mappable(struct tt_device *tdev, unsigned int res)
+{
+	int bar = TT_RESOURCE_BAR(res);
+	resource_size_t len;
+
+	if (res >= TT_NUM_RESOURCES || !(tdev->backend->resources & BIT(res)))
+		return false;
+	len = pci_resource_len(tdev->pdev, bar);
+	return (pci_resource_flags(tdev->pdev, bar) & IORESOURCE_MEM) && len &&
+	       PAGE_ALIGNED(len);
+}
+
+/* UC then WC for each mappable resource, in resource order. */
+static unsigned int tt_list_mappings(struct tt_device *tdev,
+				     struct tenstorrent_mapping *maps)
+{
+	unsigned int res, wc, n = 0;
+
+	for (res = 0; res < TT_NUM_RESOURCES; res++) {
+		if (!tt_resource_mappable(tdev, res))
+			continue;
+		for (wc = 0; wc < 2; wc++) {
+			maps[n].mapping_id = TENSTORRENT_MAPPING_RESOURCE0_UC +
+					     2 * res + wc;
+			maps[n].mapping_base =
+				TENSTORRENT_MMAP_REGION(2 * res + wc);
+			maps[n].mapping_size =
+				pci_resource_len(tdev->pdev,
+						 TT_RESOURCE_BAR(res));
+			n++;
+		}
+	}
+	return n;
+}
+
+/*
+ * The caller provides output_mapping_count entries after `in`: write the
+ * mappings that fit, zero the rest of the entries it asked for.
+ */
+static long tt_ioctl_query_mappings(struct tt_device *tdev,
+				    struct tenstorrent_query_mappings __user *arg)
+{
+	struct tenstorrent_mapping maps[2 * TT_NUM_RESOURCES] = {};
+	struct tenstorrent_mapping __user *umaps = arg->out.mappings;
+	struct tenstorrent_query_mappings_in in;
+	unsigned int n, fill;
+	size_t rest;
+
+	if (copy_from_user(&in, &arg->in, sizeof(in)))
+		return -EFAULT;
+
+	n = tt_list_mappings(tdev, maps);
+	fill = min(n, in.output_mapping_count);
+	if (copy_to_user(umaps, maps, fill * sizeof(maps[0])))
+		return -EFAULT;
+	if (check_mul_overflow((size_t)(in.output_mapping_count - fill),
+			       sizeof(maps[0]), &rest))
+		return -EINVAL;
+	if (clear_user(umaps + fill, rest))
+		return -EFAULT;
+	return 0;
+}
+
+static bool tt_detached(struct tt_device *tdev)
+{
+	bool detached;
+
+	mutex_lock(&tdev->lock);
+	detached = tdev->detached;
+	mutex_unlock(&tdev->lock);
+	return detached;
+}
+
+/*
+ * tt-kmd dispatches on the whole command, so a known number with a size or
+ * direction encoded is unknown too; unknown commands fail with -EINVAL, not
+ * -ENOTTY (reference/kmd.md §1.1). Commands of the ABI that this driver
+ * does not do yet fail with -EOPNOTSUPP (driver/README.md lists them).
+ */
+long tt_ioctl(struct tt_file *tf, unsigned int cmd, void __user *arg)
+{
+	struct tt_device *tdev = tf->tdev;
+
+	/*
+	 * The commands so far read only what the PCI core keeps of the
+	 * function, never the hardware, so a check on entry is enough.
+	 */
+	if (tt_detached(tdev))
+		return -ENODEV;
+
+	switch (cmd) {
+	case TENSTORRENT_IOCTL_GET_DEVICE_INFO:
+		return tt_ioctl_get_device_info(tdev, arg);
+	case TENSTORRENT_IOCTL_GET_DRIVER_INFO:
+		return tt_ioctl_get_driver_info(arg);
+	case TENSTORRENT_IOCTL_QUERY_MAPPINGS:
+		return tt_ioctl_query_mappings(tdev, arg);
+	case TENSTORRENT_IOCTL_ALLOCATE_DMA_BUF:
+	case TENSTORRENT_IOCTL_RESET_DEVICE:
+	case TENSTORRENT_IOCTL_PIN_PAGES:
+	case TENSTORRENT_IOCTL_LOCK_CTL:
+	case TENSTORRENT_IOCTL_MAP_PEER_BAR:
+	case TENSTORRENT_IOCTL_UNPIN_PAGES:
+	case TENSTORRENT_IOCTL_ALLOCATE_TLB:
+	case TENSTORRENT_IOCTL_FREE_TLB:
+	case TENSTORRENT_IOCTL_CONFIGURE_TLB:
+	case TENSTORRENT_IOCTL_SET_NOC_CLEANUP:
+	case TENSTORRENT_IOCTL_SET_POWER_STATE:
+	case TENSTORRENT_IOCTL_EXPORT_TLB_DMABUF:
+	case TENSTORRENT_IOCTL_DMA_QUEUE_SUBMIT:
+	case TENSTORRENT_IOCTL_DMA_QUEUE_WAIT:
+	case TENSTORRENT_IOCTL_DMA_QUEUE_QUERY:
+		return -EOPNOTSUPP;
+	case TENSTORRENT_IOCTL_GET_HARVESTING: /* never implemented by tt-kmd */
+	case TENSTORRENT_IOCTL_FREE_DMA_BUF: /* buffers go at close */
+	default:
+		return -EINVAL;
+	}
+}

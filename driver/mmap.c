@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mmap of the BARs: the offset selects a region of 2^36 bytes
+ * (TENSTORRENT_MMAP_REGION, reference/kmd.md §1.6), region 2 * resource
+ * for uncached access and 2 * resource + 1 for write-combined. A mapping
+ * must lie inside one BAR the backend offers; anything else is -EINVAL.
+ *
+ * Pages are inserted at fault time rather than at mmap: the device may be
+ * unbound at any moment, and then every mapping must lose its pages for
+ * good. The fault handler and the unbind (tt_device_detach) serialise on
+ * tdev->lock, so no page is inserted after the zap. A mapping made in the
+ * window between ->mmap and the kernel linking the VMA is still found by
+ * the zap or faults after it: nothing is mapped before the first fault.
+ *
+ * On x86 with PAT, a WC request may come out as UC- while the kernel holds
+ * its own uncached mapping of the same BAR (the mock's image): the memory
+ * type of a physical range is shared. It is a performance, not a
+ * correctness, matter.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/mm.h>
+#include <linux/tenstorrent.h>
+#include <linux/version.h>
+
+#include "tenstorrent.h"
+
+#define TT_REGION_PGSHIFT (TENSTORRENT_MMAP_REGION_SHIFT - PAGE_SHIFT)
+
+/*
+ * Split a mapping's page offset into region and page offset within the
+ * region, and check that [first page, first page + pages) lies in a BAR
+ * user space may map. Returns the page frame of the first page, or 0.
+ */
+static unsigned long tt_mmap_pfn(struct tt_device *tdev, unsigned long pgoff,
+				 unsigned long pages, bool *wc)
+{
+	unsigned long region = pgoff >> TT_REGION_PGSHIFT;
+	unsigned long first = pgoff & (BIT(TT_REGION_PGSHIFT) - 1);
+	unsigned long res = region / 2;
+	unsigned long bar_pages;
+	int bar;
+
+	if (region >= 2 * TT_NUM_RESOURCES || !tt_resource_mappable(tdev, res))
+		return 0;
+	bar = TT_RESOURCE_BAR(res);
+	bar_pages = pci_resource_len(tdev->pdev, bar) >> PAGE_SHIFT;
+	if (!pages || first >= bar_pages || pages > bar_pages - first)
+		return 0;
+	*wc = region & 1;
+	return (pci_resource_start(tdev->pdev, bar) >> PAGE_SHIFT) + first;
+}
+
+static vm_fault_t tt_mmap_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct tt_file *tf = vma->vm_file->private_data;
+	struct tt_device *tdev = tf->tdev;
+	unsigned long pgoff = (vmf->address - vma->vm_start) >> PAGE_SHIFT;
+	unsigned long pfn;
+	vm_fault_t ret;
+	bool wc;
+
+	mutex_lock(&tdev->lock);
+	pfn = tdev->detached ? 0 :
+			       tt_mmap_pfn(tdev, vma->vm_pgoff, vma_pages(vma),
+					   &wc);
+	if (pfn)
+		ret = vmf_insert_pfn_prot(vma, vmf->address, pfn + pgoff,
+					  vma->vm_page_prot);
+	else
+		ret = VM_FAULT_SIGBUS;
+	mutex_unlock(&tdev->lock);
+	return ret;
+}
+
+static const struct vm_operations_struct tt_mmap_ops = {
+	.fault = tt_mmap_fault,
+};
+
+static void tt_mmap_set_flags(struct vm_area_struct *vma)
+{
+	const unsigned long flags = VM_IO | VM_PFNMAP | VM_DONTEXPAND |
+				    VM_DONTDUMP;
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	vm_flags_set(vma, flags);
+#else
+	vma->vm_flags |= flags;
+#endif
+}
+
+int tt_mmap(struct tt_file *tf, struct vm_area_struct *vma)
+{
+	struct tt_device *tdev = tf->tdev;
+	unsigned long pages = vma_pages(vma);
+	bool detached, wc = false;
+	unsigned long pfn;
+
+	/* Device memory cannot be copied on write. */
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+
+	mutex_lock(&tdev->lock);
+	detached = tdev->detached;
+	pfn = detached ? 0 : tt_mmap_pfn(tdev, vma->vm_pgoff, pages, &wc);
+	mutex_unlock(&tdev->lock);
+	if (detached)
+		return -ENODEV;
+	if (!pfn)
+		return -EINVAL;
+
+	vma->vm_page_prot = wc ? pgprot_writecombine(vma->vm_page_prot) :
+				 pgprot_device(vma->vm_page_prot);
+	tt_mmap_set_flags(vma);
+	vma->vm_ops = &tt_mmap_ops;
+	return 0;
+}
+
+/*
+ * Take every page out of every mapping of the device's files; called with
+ * tdev->lock held and detached set, so no fault puts one back. The files
+ * of one node share their inode's mapping: zapping it twice is harmless.
+ */
+void tt_zap_mappings(struct tt_device *tdev)
+{
+	struct tt_file *tf;
+
+	lockdep_assert_held(&tdev->lock);
+	list_for_each_entry(tf, &tdev->files, node)
+		unmap_mapping_range(tf->file->f_mapping, 0, 0, 1);
+}
