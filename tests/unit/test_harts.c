@@ -466,6 +466,10 @@ static void test_waiting_thread_runs_harts(void **state)
 	start_counters(f);
 	wait_counters(f);
 	assert_true(sim_sched_assisted_turns(&f->dev->sched) > 0);
+	/* Every counter has interrupted and stopped: nothing more comes. */
+	for (unsigned i = 0; i < COUNTERS; i++)
+		assert_true(wait_state(f, counter_core(f, i), 0,
+				       TT_HART_HALTED));
 	seen = sim_irq_seq(f->dev->img->regs);
 	assert_int_equal(sim_device_wait_irq(f->dev, seen, 50), -ETIMEDOUT);
 }
