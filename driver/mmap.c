@@ -13,9 +13,9 @@
  * the zap or faults after it: nothing is mapped before the first fault.
  *
  * On x86 with PAT, a WC request may come out as UC- while the kernel holds
- * its own uncached mapping of the same BAR (the mock's image): the memory
- * type of a physical range is shared. It is a performance, not a
- * correctness, matter.
+ * its own uncached mapping of part of the BAR (the mock's identity page and
+ * host registers): the memory type of a physical range is shared. It is a
+ * performance, not a correctness, matter.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -23,9 +23,19 @@
 
 #define TT_MOCK_IMAGE_BAR 2
 
+/*
+ * What the driver maps of BAR2: the identity page and the host registers.
+ * The image is as large as the chip's memory (16 GiB for ttsim's n150),
+ * too much to map whole: a KASAN kernel needs shadow memory for every
+ * mapped byte, and the driver reads nothing past the host registers. User
+ * mappings (mmap.c) reach the rest through the BAR's pages.
+ */
+#define TT_MOCK_MAP_SIZE TT_IMAGE_NODE_TABLE_OFF
+
 /**
  * struct tt_mock - state of one mock device
- * @image: BAR2, the whole device image (released with the PCI binding)
+ * @image: the first TT_MOCK_MAP_SIZE bytes of BAR2 (the whole BAR is
+ *	claimed; both are released with the PCI binding)
  * @image_size: bytes of the image, checked against the BAR
  */
 struct tt_mock {
@@ -117,6 +127,7 @@ static int tt_mock_probe(struct tt_device *tdev)
 	struct pci_dev *pdev = tdev->pdev;
 	struct device *dev = &pdev->dev;
 	u64 bar_len = pci_resource_len(pdev, TT_MOCK_IMAGE_BAR);
+	resource_size_t start = pci_resource_start(pdev, TT_MOCK_IMAGE_BAR);
 	struct tt_mock *mock;
 	void __iomem *image;
 	u64 image_size;
@@ -128,12 +139,17 @@ static int tt_mock_probe(struct tt_device *tdev)
 			bar_len);
 		return -ENODEV;
 	}
-	ret = pcim_iomap_regions(pdev, BIT(TT_MOCK_IMAGE_BAR), TT_NAME);
-	if (ret) {
-		dev_err(dev, "cannot map BAR2 (%llu bytes): %d\n", bar_len, ret);
-		return ret;
+	if (!devm_request_mem_region(dev, start, bar_len, TT_NAME)) {
+		dev_err(dev, "cannot claim BAR2 (%llu bytes at %pa): in use\n",
+			bar_len, &start);
+		return -EBUSY;
 	}
-	image = pcim_iomap_table(pdev)[TT_MOCK_IMAGE_BAR];
+	image = devm_ioremap(dev, start, TT_MOCK_MAP_SIZE);
+	if (!image) {
+		dev_err(dev, "cannot map the first %u bytes of BAR2\n",
+			TT_MOCK_MAP_SIZE);
+		return -ENOMEM;
+	}
 
 	if (!tt_mock_signed(dev, image))
 		return -ENODEV;

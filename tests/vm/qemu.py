@@ -7,9 +7,12 @@ power off within the timeout is killed; the caller sees timed_out.
 import subprocess
 
 
-def command(kernel, initrd, append, shm):
+def command(kernel, initrd, append, shm, doorbell=()):
     """The QEMU command line; shm is a list of (slot, image file, size):
-    one ivshmem-plain function per image, in PCI slot `slot` of bus 0."""
+    one ivshmem-plain function per image, in PCI slot `slot` of bus 0;
+    doorbell a list of (slot, socket): one ivshmem-doorbell function per
+    ivshmem server socket (ttsim --ivshmem), with the one vector ttsim
+    uses."""
     cmd = ['qemu-system-x86_64', '-accel', 'tcg', '-m', '512',
            '-nodefaults', '-display', 'none', '-serial', 'stdio',
            '-no-reboot', '-kernel', kernel, '-initrd', initrd,
@@ -19,6 +22,11 @@ def command(kernel, initrd, append, shm):
         cmd += ['-object', f'memory-backend-file,id={mem},share=on,'
                 f'mem-path={path},size={size}',
                 '-device', f'ivshmem-plain,memdev={mem},addr={slot:#x}']
+    for slot, sock in doorbell:
+        chardev = f'ivs{slot:x}'
+        cmd += ['-chardev', f'socket,path={sock},id={chardev}',
+                '-device', f'ivshmem-doorbell,chardev={chardev},vectors=1,'
+                f'addr={slot:#x}']
     return cmd
 
 

@@ -8,6 +8,10 @@
 #                         /dev/tenstorrent/0, 1, ... announced as arch A,
 #                         board B, chip C
 #   ttvm.others=S,..      functions the driver must leave alone
+#   ttvm.model=A:B:C:X:Y:T  node 0 is the chip model that ttsim serves
+#                         (ivshmem-doorbell): its identity must say READY,
+#                         arch A, board B, chip C (hw/ numbers), grid XxY,
+#                         T Tensix, and its doorbell must ring
 # Each case prints "@@TAP ok - NAME: what" or "@@TAP not ok - ..."; the host
 # numbers them.
 
@@ -16,6 +20,7 @@ NAME=$(arg name)
 VERSION=$(arg version)
 NODES=$(arg nodes | tr , ' ')
 OTHERS=$(arg others | tr , ' ')
+MODEL=$(arg model | tr : ' ')
 KO=/tenstorrent.ko
 DRV=/sys/bus/pci/drivers/tenstorrent
 
@@ -168,6 +173,16 @@ for s in $OTHERS; do
 	check_other $s
 done
 check "exactly $count nodes" node_count $count
+
+# The live model behind node 0: one announcement, its running firmware's
+# identity through mmap, and its doorbell through BAR0.
+if [ -n "$MODEL" ]; then
+	set -- $(echo $NODES | cut -d' ' -f1 | tr : ' ')
+	check "node 0 announced exactly once" out_is 1 sh -c \
+		"dmesg | grep -cF 'tenstorrent $(bdf $1): tenstorrent/0: $2 $3 chip $4'"
+	sub "node 0 is the running model" \
+		ttvm-ioctl model /dev/tenstorrent/0 $(bdf $1) $MODEL
+fi
 
 # An open file across unbind, rebind and rmmod.
 if [ $count -gt 0 ]; then

@@ -14,6 +14,10 @@
  *   excl PATH              O_EXCL / O_NONBLOCK across fds and processes
  *   mmap PATH              mmap of the BAR2 resource
  *   unbind PATH BDF        unbind the device under an open file and mapping
+ *   model PATH BDF ARCH BOARD CHIP GX GY TENSIX
+ *                          the node is a running chip model (ttsim behind
+ *                          ivshmem-doorbell): its identity says READY and
+ *                          these numbers, and its doorbell rings
  *
  * The check commands print one line per check, "ok - what" or
  * "not ok - what: detail", which tests.sh turns into TAP cases; they exit
@@ -940,6 +944,110 @@ static int cmd_unbind(const char *path, const char *bdf)
 }
 
 /* ---------------------------------------------------------------------- */
+/* model: the node is the chip model, served by ttsim over ivshmem-doorbell */
+
+/* ivshmem's BAR0 registers (QEMU docs/specs/ivshmem-spec.rst). */
+#define IVSHMEM_IVPOSITION 8
+#define IVSHMEM_DOORBELL 12
+/* Peer 1 (the device, ttsim), vector 0. */
+#define IVSHMEM_RING_DEVICE ((1u << 16) | 0u)
+
+struct model_want {
+	uint32_t arch, board, chip, grid_x, grid_y, tensix;
+};
+
+static void model_identity(const volatile unsigned char *img,
+			   const struct model_want *w)
+{
+	const volatile struct tt_identity *id =
+		(const volatile void *)(img + TT_IMAGE_IDENTITY_OFF);
+
+	check(signed_image(img), "BAR2 starts with the identity signature",
+	      "%#llx %#llx", (long long)peek32(&id->magic_lo),
+	      (long long)peek32(&id->magic_hi));
+	check(id->state == TT_DEV_STATE_READY,
+	      "device state is READY (the model's firmware runs)", "state %u",
+	      id->state);
+	check(id->arch == w->arch && id->board == w->board &&
+		      id->chip_index == w->chip,
+	      "arch, board and chip equal what ttsim printed",
+	      "arch %u board %u chip %u, want %u %u %u", id->arch, id->board,
+	      id->chip_index, w->arch, w->board, w->chip);
+	check(id->grid_x == w->grid_x && id->grid_y == w->grid_y &&
+		      id->tensix_count == w->tensix,
+	      "grid and Tensix count equal what ttsim printed",
+	      "grid %ux%u, %u Tensix, want %ux%u, %u", id->grid_x, id->grid_y,
+	      id->tensix_count, w->grid_x, w->grid_y, w->tensix);
+}
+
+/* BAR0 of the function through sysfs: the driver offers only BAR2. */
+static volatile uint32_t *map_bar0(const char *bdf, int *err)
+{
+	char path[PATH_MAX];
+	void *p;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/resource0", bdf);
+	fd = open(path, O_RDWR | O_SYNC | O_CLOEXEC);
+	if (fd < 0) {
+		*err = errno;
+		return NULL;
+	}
+	p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	*err = p == MAP_FAILED ? errno : 0;
+	close(fd);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* Ring the device's doorbell; the daemon kicks the model, which bumps
+ * doorbell_seq in the host registers (hw/host.h): the ring's effect. */
+static void model_doorbell(const volatile unsigned char *img, const char *bdf)
+{
+	const volatile struct tt_host_regs *regs =
+		(const volatile void *)(img + TT_IMAGE_HOST_REGS_OFF);
+	volatile uint32_t *bar0;
+	uint32_t seq;
+	int err, ms;
+
+	bar0 = map_bar0(bdf, &err);
+	if (!check(bar0, "BAR0 (ivshmem registers) maps through sysfs", "%s",
+		   err_name(err)))
+		return;
+	check(bar0[IVSHMEM_IVPOSITION / 4] == 0, "IVPosition is 0 (peer 0)",
+	      "%u", bar0[IVSHMEM_IVPOSITION / 4]);
+	seq = regs->doorbell_seq;
+	bar0[IVSHMEM_DOORBELL / 4] = IVSHMEM_RING_DEVICE;
+	for (ms = 0; ms < 5000 && regs->doorbell_seq == seq; ms += 10)
+		sleep_ms(10);
+	check(regs->doorbell_seq != seq,
+	      "ringing the doorbell (BAR0+12) moves the model's doorbell_seq",
+	      "still %u after 5 s", seq);
+	munmap((void *)bar0, PAGE);
+}
+
+static int cmd_model(const char *path, int fd, const char *bdf, char **num)
+{
+	struct tenstorrent_get_device_info_out o;
+	struct model_want w;
+	volatile unsigned char *img;
+	int err;
+
+	w = (struct model_want){ atoi(num[0]), atoi(num[1]), atoi(num[2]),
+				 atoi(num[3]), atoi(num[4]), atoi(num[5]) };
+	err = -get_device_info(fd, &o);
+	check(!err && o.vendor_id == 0x1af4 && o.device_id == 0x1110,
+	      "GET_DEVICE_INFO gives ivshmem's ids", "%s, ids %04x:%04x",
+	      err_name(err), o.vendor_id, o.device_id);
+	img = map(fd, TENSTORRENT_MMAP_BAR2_UC, TT_IMAGE_NODE_TABLE_OFF,
+		  MAP_SHARED, &err);
+	if (!check(img, "mmap of BAR2's first pages", "%s on %s",
+		   err_name(err), path))
+		return 0;
+	model_identity(img, &w);
+	model_doorbell(img, bdf);
+	munmap((void *)img, TT_IMAGE_NODE_TABLE_OFF);
+	return 0;
+}
 
 static int cmd_unknown(const char *arg)
 {
@@ -980,7 +1088,8 @@ static int usage(void)
 	fprintf(stderr,
 		"usage: ttvm-ioctl unknown PATH|FD | open PATH FLAGS |\n"
 		"       hold PATH FLAGS SECS | info|driver|abi|excl|mmap PATH |\n"
-		"       unbind PATH BDF\n");
+		"       unbind PATH BDF |\n"
+		"       model PATH BDF ARCH BOARD CHIP GRID_X GRID_Y TENSIX\n");
 	return 2;
 }
 
@@ -1000,6 +1109,12 @@ int main(int argc, char **argv)
 		return cmd_unbind(argv[2], argv[3]);
 	if (argc == 3 && is(cmd, "excl"))
 		return cmd_excl(argv[2]);
+	if (argc == 10 && is(cmd, "model")) {
+		fd = open_dev(argv[2], 0);
+		if (fd < 0)
+			return !check(false, "open", "%s", err_name(-fd));
+		return cmd_model(argv[2], fd, argv[3], argv + 4);
+	}
 	if (argc != 3 || !(is(cmd, "info") || is(cmd, "driver") ||
 			   is(cmd, "abi") || is(cmd, "mmap")))
 		return usage();

@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The chip model behind a guest: a ttsim daemon serving QEMU.
+
+The `model` scenario boots a guest whose PCI function is an
+ivshmem-doorbell device on ttsim's ivshmem socket (docs/ttsim.md, "Serving
+QEMU"): BAR2 is the running model's device image. The daemon runs as
+`ttsim run` (start --foreground) in a child process, so that this harness
+owns its log (standard error, into a file) and its exit status, with a
+private runtime directory so that it meets no other daemon. `ttsim stop`
+ends it as a user would.
+"""
+import os
+import re
+import select
+import shutil
+import subprocess
+import tempfile
+
+# What `ttsim start` prints per device once it is ready.
+READY = re.compile(r'^(?P<name>\S+): (?P<board>\w+) chip (?P<chip>\d+), '
+                   r'(?P<arch>\w+), grid (?P<gx>\d+)x(?P<gy>\d+), '
+                   r'(?P<tensix>\d+) Tensix, pid (?P<pid>\d+)$')
+# The daemon's log lines that one guest's visit explains; any other line
+# (a refused or dropped peer, a failed signal, an accept error) is a fault.
+EXPECTED_LOG = re.compile(
+    r'^ttsim: \S+: ivshmem \S+: guest (connected|disconnected \(hang-up\))$|'
+    r'^ttsim: stopping: a client asked to shut down \(device \S+\)$')
+NAME = 'ttvm0'
+
+
+class Daemon:
+    """One ttsim daemon serving one n150 on an ivshmem socket."""
+
+    def __init__(self, ttsim, log_path):
+        self.ttsim = ttsim
+        self.log_path = log_path
+        self.tmp = tempfile.mkdtemp(prefix='ttvm-model-')
+        self.sock = os.path.join(self.tmp, 'ivs.sock')
+        self.env = dict(os.environ,
+                        TTSIM_RUNTIME_DIR=os.path.join(self.tmp, 'run'))
+        self.proc = None
+        self.device = None
+
+    def start(self, timeout=60):
+        """Start the daemon; return (ok, diagnostics). On success
+        self.device holds the fields of its ready line."""
+        log = open(self.log_path, 'w')
+        try:
+            self.proc = subprocess.Popen(
+                [self.ttsim, 'run', '--board', 'n150', '--name', NAME,
+                 '--ivshmem', self.sock], env=self.env,
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=log, text=True)
+        except OSError as e:
+            return False, [f'cannot run {self.ttsim}: {e}']
+        finally:
+            log.close()
+        line = self._first_line(timeout)
+        m = READY.match(line or '')
+        if not m:
+            return False, [f'ttsim printed {line!r}, want a ready line',
+                           *self.log_lines()[-20:]]
+        self.device = m.groupdict()
+        return True, [line]
+
+    def _first_line(self, timeout):
+        """The first line of the daemon's standard output, or None."""
+        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+        return self.proc.stdout.readline().strip() if ready else None
+
+    def serving(self):
+        """Whether the daemon still runs and `ttsim list` shows its device
+        (not stale); with the list's output."""
+        if self.proc is None or self.proc.poll() is not None:
+            return False, ['the daemon has exited'
+                           f' (status {self.proc and self.proc.returncode})']
+        p = subprocess.run([self.ttsim, 'list'], env=self.env,
+                           capture_output=True, text=True, timeout=30)
+        out = (p.stdout + p.stderr).splitlines()
+        ok = p.returncode == 0 and any(
+            ln.startswith(f'{NAME}: ') and 'stale' not in ln for ln in out)
+        return ok, out
+
+    def stop(self, timeout=30):
+        """`ttsim stop`, then wait for the daemon; return its exit status
+        (None if it had to be killed) and diagnostics. Always leaves no
+        process and no temporary files behind."""
+        diag = []
+        status = None
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                p = subprocess.run([self.ttsim, 'stop', NAME], env=self.env,
+                                   capture_output=True, text=True,
+                                   timeout=timeout)
+                diag += (p.stdout + p.stderr).splitlines()
+            try:
+                status = self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+                diag.append(f'the daemon did not exit within {timeout} s: '
+                            f'killed')
+            self.proc.stdout.close()
+        if os.path.exists(self.sock):
+            diag.append(f'the daemon left its socket {self.sock}')
+            status = status or -1
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        return status, diag
+
+    def log_lines(self):
+        try:
+            with open(self.log_path) as f:
+                return f.read().splitlines()
+        except OSError as e:
+            return [f'no daemon log: {e}']
+
+    def unexpected_log(self):
+        """The daemon's log lines that are not a guest's normal visit."""
+        return [ln for ln in self.log_lines() if not EXPECTED_LOG.match(ln)]
+
+
+def kernel_args(dev, hw):
+    """ttvm.model= for guest/tests.sh: the identity numbers (hw/ headers)
+    of what ttsim printed."""
+    arch = hw[f'TT_HW_ARCH_{dev["arch"].upper()}']
+    board = hw[f'TT_HW_BOARD_{dev["board"].upper()}']
+    return (f'ttvm.model={arch}:{board}:{dev["chip"]}:{dev["gx"]}:'
+            f'{dev["gy"]}:{dev["tensix"]}')
+
