@@ -139,13 +139,10 @@ static int do_list(struct smi_dev *d, unsigned n)
 static bool wait_until(double t, bool watch_stdin)
 {
 	for (;;) {
-		struct timespec ts;
 		struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
-		double now;
+		double now = smi_mono_s();
 		int ms;
 
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		now = ts.tv_sec + ts.tv_nsec / 1e9;
 		if (now >= t)
 			return false;
 		ms = (int)((t - now) * 1000.0) + 1;
@@ -161,14 +158,6 @@ static bool wait_until(double t, bool watch_stdin)
 				return true;
 		}
 	}
-}
-
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static int do_dump(const struct smi_args *a, struct smi_dev *d, unsigned n)
@@ -190,7 +179,7 @@ static int do_dump(const struct smi_args *a, struct smi_dev *d, unsigned n)
 	else
 		fprintf(stderr, "tt-smi: dumping to %s; press Enter to stop\n",
 			smi_dump_dir(dp));
-	t0 = mono_s();
+	t0 = smi_mono_s();
 	for (next = t0;; next += a->interval_s) {
 		if (a->duration_s && next - t0 > a->duration_s + 1e-9)
 			break;
@@ -198,7 +187,7 @@ static int do_dump(const struct smi_args *a, struct smi_dev *d, unsigned n)
 			break;
 		for (unsigned i = 0; i < n; i++)
 			smi_refresh(&d[i]);
-		if (smi_dump_row(dp, mono_s() - t0, d, n)) {
+		if (smi_dump_row(dp, smi_mono_s() - t0, d, n)) {
 			fprintf(stderr,
 				"\ntt-smi: cannot write the dump in %s\n",
 				smi_dump_dir(dp));

@@ -15,10 +15,7 @@
 
 static double now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+	return smi_mono_s() * 1e3;
 }
 
 static void describe(const struct smi_dev *d, char *buf, size_t len)

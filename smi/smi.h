@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "tt.h"
 
@@ -58,6 +59,15 @@ struct smi_host {
 	uint64_t memory_bytes;
 	char driver[64]; /* tenstorrent module version, "" if not loaded */
 };
+
+/* CLOCK_MONOTONIC in seconds: readings, dumps and waits are timed by it. */
+static inline double smi_mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 /* ---- collect.c: opening devices and reading them ---- */
 

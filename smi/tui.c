@@ -48,14 +48,6 @@ struct ui {
 	unsigned *count;
 };
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void status(struct ui *u, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -119,7 +111,7 @@ static void read_all(struct ui *u)
 		smi_refresh(&u->d[i]);
 	accumulate(u);
 	if (u->dump &&
-	    smi_dump_row(u->dump, mono_s() - u->dump_t0, u->d, u->n)) {
+	    smi_dump_row(u->dump, smi_mono_s() - u->dump_t0, u->d, u->n)) {
 		smi_dump_finish(u->dump, err, sizeof(err));
 		u->dump = NULL;
 		status(u, "dump stopped: cannot write to its files");
@@ -576,7 +568,7 @@ static void dump_key(struct ui *u)
 		status(u, "dump: %s", err);
 		return;
 	}
-	u->dump_t0 = mono_s();
+	u->dump_t0 = smi_mono_s();
 	status(u, "dumping to %s (d to stop)", smi_dump_dir(u->dump));
 }
 
@@ -629,7 +621,6 @@ int smi_tui(struct smi_dev *d, unsigned n, const struct smi_host *h,
 		       .o = o,
 		       .tab = TAB_TELEMETRY,
 		       .sidebar = true};
-	int wait_ms = (int)lround(o->interval_s * 1000.0);
 	double next;
 	char err[SMI_ERR_LEN];
 
@@ -649,9 +640,9 @@ int smi_tui(struct smi_dev *d, unsigned n, const struct smi_host *h,
 	curs_set(0);
 	setup_colors(&u);
 	accumulate(&u);
-	next = mono_s() + o->interval_s;
+	next = smi_mono_s() + o->interval_s;
 	for (;;) {
-		double left = next - mono_s();
+		double left = next - smi_mono_s();
 		int c;
 
 		draw(&u);
@@ -659,11 +650,11 @@ int smi_tui(struct smi_dev *d, unsigned n, const struct smi_host *h,
 		c = getch();
 		if (c != ERR && !key(&u, c))
 			break;
-		if (mono_s() >= next) {
+		if (smi_mono_s() >= next) {
 			read_all(&u);
 			next += o->interval_s;
-			if (next < mono_s())
-				next = mono_s() + o->interval_s;
+			if (next < smi_mono_s())
+				next = smi_mono_s() + o->interval_s;
 		}
 	}
 	endwin();
@@ -671,6 +662,5 @@ int smi_tui(struct smi_dev *d, unsigned n, const struct smi_host *h,
 		smi_dump_finish(u.dump, err, sizeof(err));
 	free(u.sum);
 	free(u.count);
-	(void)wait_ms;
 	return SMI_EXIT_OK;
 }

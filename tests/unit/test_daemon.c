@@ -32,6 +32,7 @@
 
 #include <cmocka.h>
 
+#include "clock.h"
 #include "hw/tt_hw.h"
 #include "proto.h"
 #include "rundir.h"
@@ -57,22 +58,6 @@ struct run {
 };
 
 /* ---- helpers ---- */
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000,
-			       .tv_nsec = (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
 
 static int exit_code(int st)
 {

@@ -31,6 +31,7 @@
 
 #include <cmocka.h>
 
+#include "clock.h"
 #include "doorbell.h"
 #include "hw/tt_hw.h"
 #include "image.h"
@@ -62,22 +63,6 @@ struct guest {
 };
 
 /* ---- helpers ---- */
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000,
-			       .tv_nsec = (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
 
 /* Append what the daemon has written to stderr to fx->log. */
 static void pump_log(struct fixture *fx)

@@ -126,4 +126,3 @@ def kernel_args(dev, hw):
     board = hw[f'TT_HW_BOARD_{dev["board"].upper()}']
     return (f'ttvm.model={arch}:{board}:{dev["chip"]}:{dev["gx"]}:'
             f'{dev["gy"]}:{dev["tensix"]}')
-

@@ -62,6 +62,27 @@ static inline const char *ex_kernel(const char *rel)
 	return path;
 }
 
+static inline void *ex_xmalloc(size_t n)
+{
+	void *p = malloc(n);
+
+	if (!p) {
+		fprintf(stderr, "error: out of memory (%zu bytes)\n", n);
+		exit(1);
+	}
+	return p;
+}
+
+/* n values in [-1, 1), already bf16 values (what the device sees). */
+static inline void ex_fill_bf16(float *p, size_t n, uint32_t seed)
+{
+	for (size_t i = 0; i < n; i++) {
+		seed = seed * 1664525u + 1013904223u;
+		p[i] = tt_bf16_to_float(tt_float_to_bf16(
+			(float)(seed >> 8) / 8388608.0f - 1.0f));
+	}
+}
+
 static inline double ex_now_ms(void)
 {
 	struct timespec ts;

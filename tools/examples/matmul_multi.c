@@ -97,27 +97,6 @@ static struct opts parse_args(int argc, char **argv)
 	return o;
 }
 
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n);
-
-	if (!p) {
-		fprintf(stderr, "error: out of memory (%zu bytes)\n", n);
-		exit(1);
-	}
-	return p;
-}
-
-/* n values in [-1, 1), already bf16 values (what the device sees). */
-static void fill_bf16(float *p, size_t n, uint32_t seed)
-{
-	for (size_t i = 0; i < n; i++) {
-		seed = seed * 1664525u + 1013904223u;
-		p[i] = tt_bf16_to_float(tt_float_to_bf16(
-			(float)(seed >> 8) / 8388608.0f - 1.0f));
-	}
-}
-
 /* Row i of a x b (fp32) into out: i-k-j, every inner loop sequential. */
 static void host_row(const float *a, const float *b, float *out, uint32_t i,
 		     const struct opts *o)
@@ -142,8 +121,8 @@ static double check(const float *a, const float *b, const float *c,
 {
 	uint64_t macs = (uint64_t)o->m * o->n * o->k;
 	uint32_t stride = (uint32_t)((macs + REF_MACS - 1) / REF_MACS);
-	float *got = xmalloc(sizeof(float) * o->m * o->n);
-	float *want = xmalloc(sizeof(float) * o->m * o->n);
+	float *got = ex_xmalloc(sizeof(float) * o->m * o->n);
+	float *want = ex_xmalloc(sizeof(float) * o->m * o->n);
 	size_t n = 0;
 	double pcc;
 
@@ -207,15 +186,15 @@ static double run_device(const struct opts *o, const float *a, const float *b,
 int main(int argc, char **argv)
 {
 	struct opts o = parse_args(argc, argv);
-	float *a = xmalloc(sizeof(float) * o.m * o.k);
-	float *b = xmalloc(sizeof(float) * o.k * o.n);
-	float *c = xmalloc(sizeof(float) * o.m * o.n);
+	float *a = ex_xmalloc(sizeof(float) * o.m * o.k);
+	float *b = ex_xmalloc(sizeof(float) * o.k * o.n);
+	float *c = ex_xmalloc(sizeof(float) * o.m * o.n);
 	char detail[64];
 	unsigned rows;
 	double ms, pcc;
 
-	fill_bf16(a, (size_t)o.m * o.k, 1);
-	fill_bf16(b, (size_t)o.k * o.n, 2);
+	ex_fill_bf16(a, (size_t)o.m * o.k, 1);
+	ex_fill_bf16(b, (size_t)o.k * o.n, 2);
 	ms = run_device(&o, a, b, c);
 	printf("  device: %.2f ms (enqueue + finish, best of %d runs), %.1f GFLOPS\n",
 	       ms, RUNS, 2.0 * o.m * o.n * o.k / (ms * 1e6));

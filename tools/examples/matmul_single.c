@@ -81,27 +81,6 @@ static struct shape parse_args(int argc, char **argv)
 	return s;
 }
 
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n);
-
-	if (!p) {
-		fprintf(stderr, "error: out of memory (%zu bytes)\n", n);
-		exit(1);
-	}
-	return p;
-}
-
-/* n values in [-1, 1), already bf16 values (what the device sees). */
-static void fill_bf16(float *p, size_t n, uint32_t seed)
-{
-	for (size_t i = 0; i < n; i++) {
-		seed = seed * 1664525u + 1013904223u;
-		p[i] = tt_bf16_to_float(tt_float_to_bf16(
-			(float)(seed >> 8) / 8388608.0f - 1.0f));
-	}
-}
-
 /* c = a x b in fp32, row-major (i-k-j: every inner loop is sequential). */
 static void host_matmul(const float *a, const float *b, float *c,
 			struct shape s)
@@ -137,7 +116,7 @@ static void upload(tt_command_queue *cq, tt_buffer *buf, const float *src,
 		   uint32_t rows, uint32_t cols)
 {
 	size_t len = tt_buffer_size(buf);
-	void *tiles = xmalloc(len);
+	void *tiles = ex_xmalloc(len);
 
 	EX_TRY(tt_tilize_convert(TT_FLOAT16_B, tiles, len, TT_FLOAT32, src,
 				 sizeof(float) * rows * cols, rows, cols));
@@ -149,7 +128,7 @@ static void download(tt_command_queue *cq, tt_buffer *buf, float *dst,
 		     uint32_t rows, uint32_t cols)
 {
 	size_t len = tt_buffer_size(buf);
-	void *tiles = xmalloc(len);
+	void *tiles = ex_xmalloc(len);
 
 	EX_TRY(tt_enqueue_read_buffer(cq, buf, tiles, true));
 	EX_TRY(tt_untilize_convert(TT_FLOAT32, dst, sizeof(float) * rows * cols,
@@ -236,15 +215,15 @@ static double run_device(struct shape s, const float *a, const float *b,
 int main(int argc, char **argv)
 {
 	struct shape s = parse_args(argc, argv);
-	float *a = xmalloc(sizeof(float) * s.m * s.k);
-	float *b = xmalloc(sizeof(float) * s.k * s.n);
-	float *c = xmalloc(sizeof(float) * s.m * s.n);
-	float *want = xmalloc(sizeof(float) * s.m * s.n);
+	float *a = ex_xmalloc(sizeof(float) * s.m * s.k);
+	float *b = ex_xmalloc(sizeof(float) * s.k * s.n);
+	float *c = ex_xmalloc(sizeof(float) * s.m * s.n);
+	float *want = ex_xmalloc(sizeof(float) * s.m * s.n);
 	char detail[64];
 	double ms, pcc;
 
-	fill_bf16(a, (size_t)s.m * s.k, 1);
-	fill_bf16(b, (size_t)s.k * s.n, 2);
+	ex_fill_bf16(a, (size_t)s.m * s.k, 1);
+	ex_fill_bf16(b, (size_t)s.k * s.n, 2);
 	ms = run_device(s, a, b, c);
 	host_matmul(a, b, want, s);
 	pcc = ex_pcc(c, want, (size_t)s.m * s.n);
