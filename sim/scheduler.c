@@ -10,8 +10,11 @@
  * sim_event_after_write, sibling harts because their L1 stores are
  * sequentially consistent (rv32.c) and their look at the watched range
  * comes after. Either the writer sees the waiter and wakes it, or the
- * waiter sees the new value. An event that arrives while the hart is
- * still running marks it `woken`, and it does not park.
+ * waiter sees the new value. A hart publishes its wait, looks once more
+ * and parks in one critical section, so a writer that holds the lock and
+ * finds it RUNNING can leave it alone: its own look comes after the write.
+ * Only a control event (TT_HART_WAKE, a control page) marks a running hart
+ * `woken`, so that it does not park: wfi has no word to look at.
  */
 #include "scheduler.h"
 
@@ -55,6 +58,7 @@ static bool busy_state(enum sim_hart_st st)
 	return st == SIM_HART_RUNNABLE || st == SIM_HART_RUNNING;
 }
 
+/* Written under the lock; read without it by node_event()'s look. */
 static void set_state(struct sim_hart *h, enum sim_hart_st st)
 {
 	bool was = busy_state(h->st), now = busy_state(st);
@@ -63,7 +67,7 @@ static void set_state(struct sim_hart *h, enum sim_hart_st st)
 		h->busy_ns += sim_mono_ns() - h->busy_since;
 	else if (!was && now)
 		h->busy_since = sim_mono_ns();
-	h->st = st;
+	__atomic_store_n(&h->st, st, __ATOMIC_RELEASE);
 }
 
 /* ---- run queue ---- */
@@ -153,12 +157,12 @@ static void leave_wait_locked(struct sim_hart *h)
 	rewatch_locked(&h->dev->sched, h->node_index);
 }
 
-static void wake_locked(struct sim_sched *s, struct sim_hart *h)
+static void wake_locked(struct sim_sched *s, struct sim_hart *h, bool control)
 {
 	if (h->st == SIM_HART_WAITING) {
 		leave_wait_locked(h);
 		enqueue_locked(s, h);
-	} else if (h->st == SIM_HART_RUNNING) {
+	} else if (h->st == SIM_HART_RUNNING && control) {
 		h->woken = true;
 	}
 }
@@ -258,10 +262,47 @@ static bool wait_over(struct sim_hart *h)
  * sends another event (the hart is still counted in WAITERS). */
 static bool waits_on_same_l1_word(struct sim_hart *h)
 {
-	uint32_t word = __atomic_load_n(&h->wait_word, __ATOMIC_RELAXED);
+	/* Each field read once: node_event() may look while h runs. */
+	uint32_t word = __atomic_load_n(&h->wait_word, __ATOMIC_ACQUIRE);
+	uint32_t addr = __atomic_load_n(&h->cpu.wait_addr, __ATOMIC_RELAXED);
+	uint32_t val = __atomic_load_n(&h->cpu.wait_val, __ATOMIC_RELAXED);
+	bool ge = __atomic_load_n(&h->cpu.wait_ge, __ATOMIC_RELAXED);
+	uint32_t v;
 
-	return in_fast_region(h, word) && h->cpu.wait_addr == word &&
-	       !wait_over(h);
+	if (!in_fast_region(h, word) || addr != word)
+		return false;
+	v = __atomic_load_n((uint32_t *)(void *)(h->cpu.mem + (word -
+						h->cpu.mem_base)),
+			    __ATOMIC_SEQ_CST);
+	return ge ? (int32_t)(v - val) < 0 : v == val;
+}
+
+/* Would a write's event change anything for the node's harts? Looked at
+ * without the lock. No for a hart parked on an L1 word whose wait is not
+ * over, and for one running that has not published a wait: its own look
+ * after publishing sees the write, or this look sees the publication
+ * (the header's protocol). A hart that leaves WAITING meanwhile was woken
+ * by someone else and rereads its word when it runs. */
+static bool wake_is_moot(struct sim_sched *s, unsigned node_index)
+{
+	for (unsigned i = 0; i < s->node_count[node_index]; i++) {
+		struct sim_hart *h = &s->harts[s->node_first[node_index] + i];
+
+		switch (__atomic_load_n(&h->st, __ATOMIC_ACQUIRE)) {
+		case SIM_HART_WAITING:
+			if (!waits_on_same_l1_word(h))
+				return false;
+			break;
+		case SIM_HART_RUNNING:
+			if (__atomic_load_n(&h->wait_word, __ATOMIC_ACQUIRE) !=
+			    NO_WORD)
+				return false;
+			break;
+		default:
+			break;
+		}
+	}
+	return true;
 }
 
 static void node_event(struct sim_sched *s, unsigned node_index,
@@ -271,6 +312,8 @@ static void node_event(struct sim_sched *s, unsigned node_index,
 
 	if (node_index >= nodes || !s->node_count[node_index])
 		return;
+	if (!resets && wake_is_moot(s, node_index))
+		return;
 	pthread_mutex_lock(&s->lock);
 	if (resets)
 		follow_reset_lines_locked(s, node_index);
@@ -278,7 +321,7 @@ static void node_event(struct sim_sched *s, unsigned node_index,
 		struct sim_hart *h = &s->harts[s->node_first[node_index] + i];
 
 		if (h->st != SIM_HART_WAITING || !waits_on_same_l1_word(h))
-			wake_locked(s, h);
+			wake_locked(s, h, resets);
 	}
 	pthread_mutex_unlock(&s->lock);
 }
@@ -316,7 +359,7 @@ void sim_sched_watched_store(struct sim_hart *h, uint32_t addr)
 				      (addr & ~3u))
 			continue;
 		pthread_mutex_lock(&s->lock);
-		wake_locked(s, o);
+		wake_locked(s, o, false);
 		pthread_mutex_unlock(&s->lock);
 	}
 }
@@ -348,17 +391,13 @@ static bool out_of_budget(struct sim_hart *h)
 }
 
 /* Count in as a waiter and look once more; false: do not park. */
-static bool prepare_wait(struct sim_hart *h, bool cond)
+static bool prepare_wait_locked(struct sim_sched *s, struct sim_hart *h,
+				bool cond)
 {
-	struct sim_sched *s = &h->dev->sched;
-
 	__atomic_store_n(&h->wait_word, cond ? h->cpu.wait_addr & ~3u : NO_WORD,
 			 __ATOMIC_RELAXED);
-	if (cond && in_fast_region(h, h->wait_word)) {
-		pthread_mutex_lock(&s->lock);
+	if (cond && in_fast_region(h, h->wait_word))
 		rewatch_locked(s, h->node_index);
-		pthread_mutex_unlock(&s->lock);
-	}
 	__atomic_fetch_add(waiters(h), 1, __ATOMIC_SEQ_CST);
 	if (!cond)
 		return true;
@@ -473,10 +512,10 @@ static void run_turn_locked(struct sim_sched *s, struct sim_hart *h,
 	pthread_mutex_unlock(&s->lock);
 
 	why = rv32_run(&h->cpu, n);
-	if (why == RV32_EXIT_WFI || why == RV32_EXIT_WAIT)
-		waiting = prepare_wait(h, why == RV32_EXIT_WAIT);
 
 	pthread_mutex_lock(&s->lock);
+	if (why == RV32_EXIT_WFI || why == RV32_EXIT_WAIT)
+		waiting = prepare_wait_locked(s, h, why == RV32_EXIT_WAIT);
 	s->running--;
 	after_turn_locked(s, h, why, waiting);
 	if (!s->running)
@@ -558,7 +597,7 @@ static uint64_t timers_locked(struct sim_sched *s)
 		if (!h->wake_at)
 			continue;
 		if (h->wake_at <= now)
-			wake_locked(s, h);
+			wake_locked(s, h, false);
 		else if (h->wake_at < next)
 			next = h->wake_at;
 	}

@@ -14,6 +14,8 @@
 
 #include "hw/hart.h"
 #include "hw/l1.h"
+#include "hw/niu.h"
+#include "hw/tile.h"
 #include "fw/hart.h"
 #include "fw/mmio.h"
 #include "fw/noc.h"
@@ -28,11 +30,15 @@ _Static_assert(TT_FW_HART >= 0 && TT_FW_HART < TT_TENSIX_HARTS,
 
 #define MAILBOX ((volatile struct tt_mailbox *)TT_L1_MAILBOX_ADDR(TT_FW_HART))
 
-/* launch.S: call entry(args, nargs) with sp at the top of the stack, then
- * continue in kernel_done(ret) with sp reset again. */
+/* launch.S: call entry(args, nargs, hart, node_id) with sp at the top of
+ * the stack, then continue in kernel_done(ret) with sp reset again. */
 __attribute__((noreturn)) void run_kernel(uint32_t entry, uint32_t args,
-					  uint32_t nargs);
+					  uint32_t nargs, uint32_t hart,
+					  uint32_t node_id);
 __attribute__((noreturn)) void kernel_done(int32_t ret);
+
+/* TT_TILE_NODE_ID, read once at start: every kernel gets it (hw/l1.h). */
+static uint32_t node_id;
 
 /* launch.seq of the run in progress. */
 static uint32_t running_seq;
@@ -47,14 +53,30 @@ static uint32_t run_flags;
 
 /* Count this run as finished at the launcher's counter, if it asked for
  * one: a dispatcher then waits on one word, not on every mailbox. After
- * done.seq, so a counted run always has its final done record. */
+ * done.seq, so a counted run always has its final done record. Every
+ * hart of a program does this, so it is noc_post_atomic_inc() with this
+ * hart's command buffer known at build time. */
 static void notify_launcher(void)
 {
+	uintptr_t buf = TT_REG_NIU_ADDR(0) + TT_NIU_CMD(TT_FW_HART, 0);
 	uint32_t xy = notify_xy;
 
-	if (notify_addr)
-		noc_post_atomic_inc(0, xy & 0xFF, (xy >> 8) & 0xFF, notify_addr,
-				    1, 31);
+	if (!notify_addr)
+		return;
+	if (mmio_read32(buf + TT_NIU_CMD_ISSUE))
+		noc_wait(0);
+	mmio_write32(buf + TT_NIU_CMD_TARG_LO, notify_addr);
+	mmio_write32(buf + TT_NIU_CMD_TARG_HI, 0);
+	mmio_write32(buf + TT_NIU_CMD_TARG_COORD,
+		     TT_FIELD_PREP(TT_NIU_COORD_X_MASK, xy & 0xFF) |
+			     TT_FIELD_PREP(TT_NIU_COORD_Y_MASK,
+					   (xy >> 8) & 0xFF));
+	mmio_write32(buf + TT_NIU_CMD_CTRL,
+		     TT_NIU_OP_ATOMIC_INC |
+			     TT_FIELD_PREP(TT_NIU_CTRL_WRAP_MASK, 31));
+	mmio_write32(buf + TT_NIU_CMD_INCR, 1);
+	mmio_barrier();
+	mmio_write32(buf + TT_NIU_CMD_ISSUE, 1);
 }
 
 /* Wait for a launch and start it. */
@@ -69,7 +91,8 @@ static __attribute__((noreturn)) void next_launch(void)
 	notify_addr = mb->launch.notify_addr;
 	notify_xy = mb->launch.notify_xy;
 	run_flags = mb->launch.flags;
-	run_kernel(mb->launch.entry, mb->launch.args, mb->launch.nargs);
+	run_kernel(mb->launch.entry, mb->launch.args, mb->launch.nargs,
+		   TT_FW_HART, node_id);
 }
 
 void kernel_done(int32_t ret)
@@ -99,6 +122,7 @@ int main(void)
 	if (self != TT_FW_HART)
 		hart_halt();
 	hart_set_wake_at(0);
+	node_id = mmio_read32(TT_REG_TILE_CTRL_ADDR + TT_TILE_NODE_ID);
 	mb->fw_version = TT_FW_CORE_VERSION;
 	mb->done.ret = 0;
 	mb->done.runs = 0;

@@ -28,9 +28,7 @@ static inline void ttk_set_waypoint(uint32_t word)
 
 #define TTK_SET_WAYPOINT(s) ttk_set_waypoint(TTK_WAYPOINT_WORD("" s ""))
 
-/* knoc.c: the command buffers, before the kernel runs; everything
- * issued done and checked, after it. */
-void ttk_noc_setup(void);
+/* knoc.c: everything issued done and checked, after the kernel ran. */
 void ttk_noc_teardown(void);
 
 /* kreport.c: the print ring. A new run starts at the beginning of a

@@ -12,7 +12,8 @@
  *
  * Command registers keep their values, so only the ones that change are
  * written (the shadow); the core firmware uses the buffers between runs,
- * so the shadow starts unknown every run.
+ * so the shadow starts unknown every run: at a NOC's first command, so
+ * a kernel that uses one NOC or none pays nothing for the other.
  */
 #include "kinternal.h"
 
@@ -39,20 +40,21 @@ struct noc_state {
 };
 
 uint8_t ttk_noc_pending[2];
-/* Not zeroed at each start: ttk_noc_setup() fills what is read before
- * it is written. */
+/* Zeroed at each start (kstart.S): 1 once the NOC's state is set up. */
+static uint8_t ready[2];
+/* Not zeroed at each start: setup() fills what is read before it is
+ * written. */
 static struct noc_state nocs[2] __attribute__((section(".ttk.noinit")));
 
-void ttk_noc_setup(void)
+static void setup(uint32_t noc)
 {
-	for (uint32_t noc = 0; noc < 2; noc++) {
-		struct noc_state *s = &nocs[noc];
+	struct noc_state *s = &nocs[noc];
 
-		s->buf = (volatile uint32_t *)(uintptr_t)(
-			TT_REG_NIU_ADDR(noc) + TT_NIU_CMD(ttk_hart, 0));
-		for (uint32_t i = 0; i < NREGS; i++)
-			s->shadow[i] = ~0u;
-	}
+	s->buf = (volatile uint32_t *)(uintptr_t)(TT_REG_NIU_ADDR(noc) +
+						  TT_NIU_CMD(ttk_hart, 0));
+	for (uint32_t i = 0; i < NREGS; i++)
+		s->shadow[i] = ~0u;
+	ready[noc] = 1;
 }
 
 static __attribute__((noreturn)) void refused(const struct noc_op *op,
@@ -122,6 +124,8 @@ static void issue(uint32_t noc, uint32_t ctrl, const struct noc_op *op,
 
 	if (ttk_noc_pending[noc])
 		ttk_noc_finish(noc);
+	if (TTK_UNLIKELY(!ready[noc]))
+		setup(noc);
 	coord = TT_FIELD_PREP(TT_NIU_COORD_X_MASK,
 			      on_noc(noc, op->x, ttk_grid_x)) |
 		TT_FIELD_PREP(TT_NIU_COORD_Y_MASK,

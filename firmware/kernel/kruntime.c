@@ -1,29 +1,35 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * The kernel runtime: kstart.S calls ttk_main(ctx, nargs) with the hart's
- * struct tt_kernel_ctx (hw/l1.h); it fills the state the kernel API reads
- * (kernel_api/base.h), runs kernel_main() and returns 0 to the core
- * firmware. Everything here is .bss, zeroed by kstart.S on every launch.
+ * The kernel runtime: kstart.S calls ttk_main(ctx, nargs, hart, node_id)
+ * with the hart's struct tt_kernel_ctx (hw/l1.h); it fills the state the
+ * kernel API reads (kernel_api/base.h), runs kernel_main() and returns 0
+ * to the core firmware.
+ *
+ * Every kernel start pays for this file, on every hart of a program, so
+ * what setup() assigns anyway is not also zeroed by kstart.S (NOINIT), and
+ * nothing here reads a register.
  */
 #include "kinternal.h"
 
 #include "compute_kernel_api/common.h"
 
-const uint32_t *ttk_rta, *ttk_crta;
-uint32_t ttk_rta_count, ttk_crta_count;
-uint32_t ttk_flags;
-uint32_t ttk_cb_mask;
-uint32_t ttk_logical_x, ttk_logical_y;
-uint32_t ttk_dram_banks, ttk_l1_banks;
-/* Set up per launch for the CBs in ttk_cb_mask only: not zeroed at each
- * start (kstart.S), which would cost more than an empty kernel. */
-struct ttk_cb ttk_cb[TT_CB_COUNT] __attribute__((section(".ttk.noinit")));
-uint8_t noc_index;
-uint8_t my_x[2], my_y[2];
+#define NOINIT __attribute__((section(".ttk.noinit")))
 
-uint32_t ttk_hart;
-uint32_t ttk_grid_x, ttk_grid_y;
-uint32_t ttk_tx_shadow[TT_TX_ARG3 / 4 + 1] __attribute__((section(".ttk.noinit")));
+const uint32_t *ttk_rta NOINIT, *ttk_crta NOINIT;
+uint32_t ttk_rta_count NOINIT, ttk_crta_count NOINIT;
+uint32_t ttk_flags NOINIT;
+uint32_t ttk_cb_mask NOINIT;
+/* ttk_logical_y is valid once ttk_logical_x is not ~0u. */
+uint32_t ttk_logical_x NOINIT, ttk_logical_y NOINIT;
+uint32_t ttk_dram_banks NOINIT, ttk_l1_banks NOINIT;
+/* Set up per launch for the CBs in ttk_cb_mask only. */
+struct ttk_cb ttk_cb[TT_CB_COUNT] NOINIT;
+uint8_t noc_index NOINIT;
+uint8_t my_x[2] NOINIT, my_y[2] NOINIT;
+
+uint32_t ttk_hart NOINIT;
+uint32_t ttk_grid_x NOINIT, ttk_grid_y NOINIT;
+uint32_t ttk_tx_shadow[TT_TX_ARG3 / 4 + 1] NOINIT;
 uint32_t ttk_eltwise_flags;
 uint32_t ttk_copy_flags;
 
@@ -31,7 +37,8 @@ uint32_t ttk_copy_flags;
 extern const struct ttk_compute_config ttk_compute_config
 	__attribute__((weak));
 
-int32_t ttk_main(const struct tt_kernel_ctx *ctx, uint32_t nargs);
+int32_t ttk_main(const struct tt_kernel_ctx *ctx, uint32_t nargs,
+		 uint32_t hart, uint32_t node_id);
 
 /* Bytes of a 32x32 tile in a data format (reference/metal.md 4.2); the
  * page size for anything else. */
@@ -83,13 +90,12 @@ static void setup_cb(uint32_t i, const struct tt_cb_config *cfg)
 	c->tile_size = tile_size(cfg->format, cfg->page_size);
 }
 
-static void setup(const struct tt_kernel_ctx *ctx)
+static void setup(const struct tt_kernel_ctx *ctx, uint32_t id)
 {
 	const struct tt_cb_config *table =
 		(const struct tt_cb_config *)TT_L1_CB_TABLE;
 	const struct tt_bank_table *banks =
 		(const struct tt_bank_table *)TT_L1_BANKS;
-	uint32_t id = mmio_read32(TT_REG_TILE_CTRL_ADDR + TT_TILE_NODE_ID);
 
 	ttk_rta = (const uint32_t *)(uintptr_t)ctx->rta;
 	ttk_rta_count = ctx->rta_count;
@@ -113,11 +119,11 @@ static void setup(const struct tt_kernel_ctx *ctx)
 			setup_cb(i, &table[i]);
 	/* Only compute kernels drive the coprocessor. */
 	if (&ttk_compute_config) {
+#pragma GCC unroll 16
 		for (uint32_t i = 0; i < sizeof(ttk_tx_shadow) / 4; i++)
 			ttk_tx_shadow[i] = ~0u;
 		ttk_tx_set(TT_TX_CFG, ttk_compute_config.cfg);
 	}
-	ttk_noc_setup();
 	ttk_print_setup();
 }
 
@@ -142,13 +148,19 @@ void ttk_find_logical(void)
 		  (unsigned)ttk_l1_banks);
 }
 
-int32_t ttk_main(const struct tt_kernel_ctx *ctx, uint32_t nargs)
+int32_t ttk_main(const struct tt_kernel_ctx *ctx, uint32_t nargs,
+		 uint32_t hart, uint32_t node_id)
 {
-	ttk_hart = mmio_read32(TT_REG_HART_ADDR + TT_HART_SELF);
+	/* Core firmware before 1.1 passes neither (its a2 is nargs). */
+	if (TTK_UNLIKELY(hart >= TT_TENSIX_HARTS)) {
+		hart = mmio_read32(TT_REG_HART_ADDR + TT_HART_SELF);
+		node_id = mmio_read32(TT_REG_TILE_CTRL_ADDR + TT_TILE_NODE_ID);
+	}
+	ttk_hart = hart;
 	if (nargs < sizeof(*ctx) / 4)
 		ttk_fatal("kernel launched with %u argument words instead of a kernel context (%u words)",
 			  (unsigned)nargs, (unsigned)(sizeof(*ctx) / 4));
-	setup(ctx);
+	setup(ctx, node_id);
 	TTK_SET_WAYPOINT("R");
 	kernel_main();
 	/* What the kernel left in flight must land, and fail here if it

@@ -293,6 +293,48 @@ static void test_sibling_store_wakes(void **state)
 	assert_true(wait_word(f, f->core, DATA + 4, 1));
 }
 
+/* Echo the word at src to dst each time it changes: wait with tt.waitne
+ * on src, store what came to dst. */
+#define ECHO(src, dst)                                                      \
+	{                                                                   \
+		RV_LI(5, src), RV_LI(8, dst), RV_ADDI(6, 0, 0),             \
+			RV_LW(7, 5, 0), RV_BNE(7, 6, 12), RV_WAITNE(5, 6),  \
+			RV_JAL0(-12), RV_SW(7, 8, 0), RV_ADDI(6, 7, 0),     \
+			RV_JAL0(-24),                                       \
+	}
+
+#define PINGS 20000
+
+/* Wake-ups are never lost, however a write and a wait interleave: the
+ * host writes a word a hart is about to wait on, often while that hart is
+ * still running from the last round, and the hart's store wakes a sibling
+ * the same way; writes of other words in between are events that wake
+ * nobody. A lost wake-up stops the echo. */
+static void test_no_lost_wakeups_under_ping_pong(void **state)
+{
+	struct fixture *f = *state;
+	const uint32_t first[] = ECHO(DATA, DATA + 4);
+	const uint32_t second[] = ECHO(DATA + 4, DATA + 8);
+	double t0;
+
+	for (unsigned i = 0; i < 3; i++)
+		wr32(f, f->core, DATA + 4 * i, 0);
+	start(f, f->core, TT_HART_BRISC, first, sizeof(first) / 4);
+	start(f, f->core, TT_HART_NCRISC, second, sizeof(second) / 4);
+	for (uint32_t i = 1; i <= PINGS; i++) {
+		wr32(f, f->core, DATA, i);
+		if (i % 3 == 0)
+			wr32(f, f->core, DATA + 64, i);
+		t0 = now_s();
+		for (unsigned spin = 0; rd32(f, f->core, DATA + 8) != i;
+		     spin++)
+			if (spin % 1024 == 0 && now_s() - t0 > 5.0)
+				fail_msg("round %u: echo stuck at %u, %u", i,
+					 rd32(f, f->core, DATA + 4),
+					 rd32(f, f->core, DATA + 8));
+	}
+}
+
 static void test_reset_line_stops_a_running_hart(void **state)
 {
 	struct fixture *f = *state;
@@ -603,6 +645,8 @@ int main(void)
 			teardown),
 		cmocka_unit_test_setup_teardown(test_sibling_store_wakes, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(
+			test_no_lost_wakeups_under_ping_pong, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reset_line_stops_a_running_hart,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_budget_halts_a_runaway, setup,

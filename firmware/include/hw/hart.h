@@ -14,8 +14,10 @@
  *   ecall, ebreak    debug traps: the hart halts with TT_HART_FAULT_ECALL or
  *                    TT_HART_FAULT_EBREAK and its fault record is filled
  *   wfi              a hint: may sleep until an event on this node (below)
- *                    or WAKE_AT. It cannot tell what happened before it, so
- *                    code that waits for a condition uses TT_WAIT_NE.
+ *                    or WAKE_AT. It cannot tell what happened before it
+ *                    went to sleep (a write may land as it retires), so
+ *                    code that waits for a condition uses TT_WAIT_NE; a
+ *                    write to TT_HART_WAKE is never missed.
  *   TT_WAIT_NE       custom-0 R-type, funct3 0, funct7 0: "tt.waitne rs1, rs2":
  *                    sleep while the 32-bit word at address rs1 (memory or
  *                    a register) equals rs2, or until WAKE_AT. It may return

@@ -42,8 +42,10 @@
  *      TT_L1_UNRESERVED);
  *   3. write launch.entry, .args, .nargs, then launch.seq = done.seq + 1
  *      (last: it starts the run).
- * The firmware calls entry(args, nargs) on its own stack, stores the
- * return value in done.ret, then writes done.seq = launch.seq, writes
+ * The firmware calls entry(args, nargs, hart, node_id) on its own stack
+ * (hart: its enum tt_tensix_hart; node_id: the node's TT_TILE_NODE_ID,
+ * hw/tile.h, so a kernel needs no register read to know either), stores
+ * the return value in done.ret, then writes done.seq = launch.seq, writes
  * TT_HART_HOST_IRQ (hw/hart.h) and waits for the next launch. A hart that
  * faults halts (state TT_HART_HALTED) instead of completing.
  */
@@ -156,8 +158,10 @@ struct tt_print_ring {
 
 #define TT_FW_READY 0x52454459u /* "YDER": waiting for launches */
 
-/* Kernel entry point: returns a value reported in done.ret. */
-typedef int32_t (*tt_kernel_entry)(const uint32_t *args, uint32_t nargs);
+/* Kernel entry point: returns a value reported in done.ret. A kernel
+ * that needs neither hart nor node_id may take only the first two. */
+typedef int32_t (*tt_kernel_entry)(const uint32_t *args, uint32_t nargs,
+				   uint32_t hart, uint32_t node_id);
 
 struct tt_launch_msg {
 	uint32_t seq; /* written last by the launcher */
