@@ -18,6 +18,7 @@
 #include <linux/slab.h>
 #include <linux/version.h>
 
+#include "telemetry.h"
 #include "tenstorrent.h"
 
 static dev_t tt_devt;
@@ -163,6 +164,7 @@ int tt_chardev_add(struct tt_device *tdev)
 	tdev->dev.class = tt_class;
 	tdev->dev.parent = &tdev->pdev->dev;
 	tdev->dev.devt = MKDEV(MAJOR(tt_devt), tdev->ordinal);
+	tdev->dev.groups = tt_telemetry_groups;
 	ret = dev_set_name(&tdev->dev, TT_NAME "/%d", tdev->ordinal);
 	if (ret)
 		goto err_free_ordinal;

@@ -15,10 +15,15 @@
 #include <linux/io.h>
 #include <linux/pci.h>
 
+#include <hw/arc.h>
+#include <hw/arch.h>
 #include <hw/host.h>
 #include <hw/noc.h>
+#include <hw/telemetry.h>
+#include <hw/tile.h>
 #include <hw/version.h>
 
+#include "telemetry.h"
 #include "tenstorrent.h"
 
 #define TT_MOCK_IMAGE_BAR 2
@@ -37,10 +42,16 @@
  * @image: the first TT_MOCK_MAP_SIZE bytes of BAR2 (the whole BAR is
  *	claimed; both are released with the PCI binding)
  * @image_size: bytes of the image, checked against the BAR
+ * @arc_regs: the ARC node's reset-unit page (scratch RAM), or NULL
+ * @csm: the ARC node's memory from local address TT_ARC_CSM_BASE, or NULL
+ * @csm_size: bytes of @csm
  */
 struct tt_mock {
 	void __iomem *image;
 	u64 image_size;
+	void __iomem *arc_regs;
+	void __iomem *csm;
+	u32 csm_size;
 };
 
 #define TT_ID_OFF(field) offsetof(struct tt_identity, field)
@@ -122,6 +133,61 @@ static int tt_mock_check_identity(struct device *dev, void __iomem *image,
 	return 0;
 }
 
+#define TT_NODE_OFF(field) offsetof(struct tt_node_desc, field)
+
+static u64 tt_node_read64(void __iomem *node, size_t off)
+{
+	return (u64)ioread32(node + off + 4) << 32 | ioread32(node + off);
+}
+
+/*
+ * Map the ARC node's scratch RAM and memory, where the management firmware
+ * publishes its telemetry (hw/telemetry.h). Without them the device has no
+ * telemetry; that is not an error of the probe.
+ */
+static void tt_mock_map_arc(struct device *dev, struct tt_mock *mock,
+			    resource_size_t start)
+{
+	u32 grid_x = tt_id_read32(mock->image, TT_ID_OFF(grid_x));
+	u32 grid_y = tt_id_read32(mock->image, TT_ID_OFF(grid_y));
+	u32 count = grid_x * grid_y, i;
+	void __iomem *nodes, *arc;
+	u64 regs, mem, size;
+
+	/* tt_mock_check_identity() found the table inside the image. */
+	nodes = ioremap(start + TT_IMAGE_NODE_TABLE_OFF,
+			(size_t)count * sizeof(struct tt_node_desc));
+	if (!nodes)
+		return;
+	for (i = 0; i < count; i++) {
+		arc = nodes + i * sizeof(struct tt_node_desc);
+		if (ioread8(arc + TT_NODE_OFF(type)) == TT_NODE_ARC)
+			break;
+	}
+	if (i == count)
+		goto out;
+	regs = tt_node_read64(arc, TT_NODE_OFF(regs_off));
+	mem = tt_node_read64(arc, TT_NODE_OFF(mem_off));
+	size = tt_node_read64(arc, TT_NODE_OFF(mem_size));
+	if (tt_node_read64(arc, TT_NODE_OFF(mem_base)) != TT_ARC_CSM_BASE ||
+	    size > TT_ARC_CSM_SIZE || size < 8 || mem > mock->image_size ||
+	    size > mock->image_size - mem || regs > mock->image_size ||
+	    mock->image_size - regs < TT_REG_BLOCK_SIZE) {
+		dev_err(dev, "device image: ARC node %u has memory or registers outside the image: no telemetry\n",
+			i);
+		goto out;
+	}
+	mock->arc_regs = devm_ioremap(dev, start + regs +
+				      TT_REG_ARC_RESET * TT_REG_PAGE_SIZE,
+				      TT_REG_PAGE_SIZE);
+	mock->csm = devm_ioremap(dev, start + mem, size);
+	mock->csm_size = size;
+	if (!mock->arc_regs)
+		mock->csm = NULL;
+out:
+	iounmap(nodes);
+}
+
 static int tt_mock_probe(struct tt_device *tdev)
 {
 	struct pci_dev *pdev = tdev->pdev;
@@ -166,6 +232,50 @@ static int tt_mock_probe(struct tt_device *tdev)
 	tdev->arch = tt_id_read32(image, TT_ID_OFF(arch));
 	tdev->board = tt_id_read32(image, TT_ID_OFF(board));
 	tdev->chip_index = tt_id_read32(image, TT_ID_OFF(chip_index));
+	tt_mock_map_arc(dev, mock, start);
+	return 0;
+}
+
+/* Offset in the CSM of local address addr, if len bytes fit there. */
+static bool tt_mock_csm_off(const struct tt_mock *mock, u32 addr, u32 len,
+			    u32 *off)
+{
+	if (addr < TT_ARC_CSM_BASE || addr - TT_ARC_CSM_BASE > mock->csm_size ||
+	    len > mock->csm_size - (addr - TT_ARC_CSM_BASE) || addr % 4)
+		return false;
+	*off = addr - TT_ARC_CSM_BASE;
+	return true;
+}
+
+static int tt_mock_telemetry(struct tt_device *tdev, struct tt_telemetry *t)
+{
+	struct tt_mock *mock = tdev->backend_priv;
+	u32 table_addr, data_addr, table, data, count, i;
+
+	if (!mock || !mock->csm)
+		return -ENODATA;
+	table_addr = ioread32(mock->arc_regs +
+			      TT_ARC_SCRATCH_RAM(TT_ARC_SR_TELEM_TABLE));
+	data_addr = ioread32(mock->arc_regs +
+			     TT_ARC_SCRATCH_RAM(TT_ARC_SR_TELEM_DATA));
+	if (!tt_mock_csm_off(mock, table_addr, 8, &table) ||
+	    ioread32(mock->csm + table) != TT_TELEM_VERSION)
+		return -ENODATA;
+	count = ioread32(mock->csm + table + 4);
+	if (count > TT_TELEM_MAX_ENTRIES ||
+	    !tt_mock_csm_off(mock, table_addr, 8 + 4 * count, &table))
+		return -ENODATA;
+	bitmap_zero(t->have, TT_TAG_COUNT_MAX);
+	for (i = 0; i < count; i++) {
+		u32 e = ioread32(mock->csm + table + 8 + 4 * i);
+		u32 tag = TT_TELEM_ENTRY_TAG(e), off = TT_TELEM_ENTRY_OFF(e);
+
+		if (tag >= TT_TAG_COUNT_MAX || test_bit(tag, t->have) ||
+		    !tt_mock_csm_off(mock, data_addr + 4 * off, 4, &data))
+			continue;
+		t->value[tag] = ioread32(mock->csm + data);
+		__set_bit(tag, t->have);
+	}
 	return 0;
 }
 
@@ -181,4 +291,5 @@ const struct tt_backend tt_mock_backend = {
 	.remove = tt_mock_remove,
 	/* BAR0 holds ivshmem's own registers, not the chip's: BAR2 only. */
 	.resources = BIT(1),
+	.telemetry = tt_mock_telemetry,
 };

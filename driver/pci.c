@@ -6,12 +6,14 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/hwmon.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
 
 #include <hw/arch.h>
 
+#include "telemetry.h"
 #include "tenstorrent.h"
 
 /* QEMU's ivshmem (plain and doorbell); the mock backend checks BAR2. */
@@ -103,6 +105,7 @@ static int tt_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret)
 		goto err_backend_remove;
 	pci_set_drvdata(pdev, tdev);
+	tt_telemetry_hwmon_add(tdev);
 
 	dev_info(&pdev->dev, TT_NAME "/%d: %s %s chip %u (%s backend)\n",
 		 tdev->ordinal, tt_arch_name(tdev->arch),
@@ -120,6 +123,8 @@ static void tt_pci_remove(struct pci_dev *pdev)
 {
 	struct tt_device *tdev = pci_get_drvdata(pdev);
 
+	if (tdev->hwmon)
+		hwmon_device_unregister(tdev->hwmon);
 	/* No new opens, then no more hardware access by open files. */
 	tt_chardev_del(tdev);
 	tt_device_detach(tdev);

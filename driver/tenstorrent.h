@@ -25,6 +25,7 @@
 #define TT_RESOURCE_BAR(res) (2 * (res))
 
 struct tt_device;
+struct tt_telemetry;
 struct proc_dir_entry;
 
 /**
@@ -40,6 +41,10 @@ struct proc_dir_entry;
  * @resources: bit mask of the resources (BIT(0) for RESOURCE0 = BAR0, ...)
  *	that user space may see in QUERY_MAPPINGS and mmap. A BAR that is not
  *	the device's (another function's registers) stays out of it.
+ * @telemetry: read the firmware's telemetry table into @t (optional).
+ *	Called with tdev->lock held and the device attached. Returns
+ *	-ENODATA when no valid table is published; every value read from the
+ *	device is bounds-checked first.
  *
  * One backend exists today, "mock" (the chip model behind QEMU's ivshmem);
  * Wormhole and Blackhole cards will add theirs.
@@ -49,6 +54,7 @@ struct tt_backend {
 	int (*probe)(struct tt_device *tdev);
 	void (*remove)(struct tt_device *tdev);
 	unsigned int resources;
+	int (*telemetry)(struct tt_device *tdev, struct tt_telemetry *t);
 };
 
 /**
@@ -71,6 +77,7 @@ struct tt_backend {
  * @arch: enum tt_hw_arch, as the backend found it
  * @board: enum tt_hw_board
  * @chip_index: position of the chip on its board
+ * @hwmon: the hwmon device under the PCI function, or NULL
  *
  * Lifetime: allocated at probe with one reference, which remove drops. Each
  * open file holds one more, so the structure outlives an unbind for as long
@@ -95,6 +102,7 @@ struct tt_device {
 	u32 arch;
 	u32 board;
 	u32 chip_index;
+	struct device *hwmon;
 };
 
 /**

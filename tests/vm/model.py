@@ -9,6 +9,7 @@ owns its log (standard error, into a file) and its exit status, with a
 private runtime directory so that it meets no other daemon. `ttsim stop`
 ends it as a user would.
 """
+import json
 import os
 import re
 import select
@@ -126,3 +127,25 @@ def kernel_args(dev, hw):
     board = hw[f'TT_HW_BOARD_{dev["board"].upper()}']
     return (f'ttvm.model={arch}:{board}:{dev["chip"]}:{dev["gx"]}:'
             f'{dev["gy"]}:{dev["tensix"]}')
+
+
+def telemetry_args(daemon, telem_ref):
+    """(ttvm.telem= for guest/tests.sh, diagnostics): what libtt decodes from
+    the same chip (tests/smi/telem_ref), which the driver's tt_* attributes
+    and hwmon channels must match. None if libtt could not read it."""
+    env = dict(daemon.env, TT_BACKEND='ttsim')
+    try:
+        p = subprocess.run([telem_ref], env=env, capture_output=True,
+                           text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return None, [f'{telem_ref}: {e}']
+    if p.returncode:
+        return None, [f'{telem_ref} exited {p.returncode}'] + \
+            p.stderr.splitlines()
+    r = json.loads(p.stdout)
+    fields = [r['board_type'], r['board_id'].upper(), r['fw_bundle_version'],
+              r['cm_fw'], r['dm_app_fw'], r['dm_bl_fw'],
+              r['tt_flash_version'], round(r['vdd_max_v'] * 1000),
+              round(r['tdc_limit_a'] * 1000), round(r['tdp_limit_w'] * 1e6),
+              round(r['thm_limit_c'] * 1000)]
+    return 'ttvm.telem=' + ':'.join(str(f) for f in fields), []

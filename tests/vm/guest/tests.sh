@@ -12,6 +12,10 @@
 #                         (ivshmem-doorbell): its identity must say READY,
 #                         arch A, board B, chip C (hw/ numbers), grid XxY,
 #                         T Tensix, and its doorbell must ring
+#   ttvm.telem=CARD:SERIAL:BUNDLE:ARC:M3APP:M3BL:FLASH:VMAX:IMAX:PMAX:TMAX
+#                         what libtt decoded from node 0's telemetry: its
+#                         tt_* attributes and hwmon limits (mV, mA, uW,
+#                         millidegrees) must say the same
 # Each case prints "@@TAP ok - NAME: what" or "@@TAP not ok - ..."; the host
 # numbers them.
 
@@ -21,6 +25,7 @@ VERSION=$(arg version)
 NODES=$(arg nodes | tr , ' ')
 OTHERS=$(arg others | tr , ' ')
 MODEL=$(arg model | tr : ' ')
+TELEM=$(arg telem | tr : ' ')
 KO=/tenstorrent.ko
 DRV=/sys/bus/pci/drivers/tenstorrent
 
@@ -182,6 +187,63 @@ if [ -n "$MODEL" ]; then
 		"dmesg | grep -cF 'tenstorrent $(bdf $1): tenstorrent/0: $2 $3 chip $4'"
 	sub "node 0 is the running model" \
 		ttvm-ioctl model /dev/tenstorrent/0 $(bdf $1) $MODEL
+fi
+
+# Telemetry: the tt_* attributes and hwmon against what libtt decoded on
+# the host; readings (which move) within their limits.
+attr_is() { out_is "$2" cat "/sys/class/tenstorrent/tenstorrent!0/$1"; }
+hwmon_dir() { ls -d /sys/bus/pci/devices/$(bdf $1)/hwmon/hwmon* 2>/dev/null; }
+# within FILE LO HI: LO <= value <= HI
+within() {
+	v=$(cat "$1") || return 1
+	[ "$v" -ge "$2" ] && [ "$v" -le "$3" ] || {
+		echo "$1 = $v, not within $2..$3"
+		return 1
+	}
+}
+advances() {
+	a=$(cat "$1") && sleep 1 && b=$(cat "$1") || return 1
+	[ "$b" -gt "$a" ] || { echo "$1 stayed at $a"; return 1; }
+}
+if [ -n "$TELEM" ]; then
+	s0=$(echo $NODES | cut -d: -f1)
+	set -- $TELEM
+	check "tt_card_type is $1" attr_is tt_card_type "$1"
+	check "tt_serial is the board id $2" attr_is tt_serial "$2"
+	check "tt_fw_bundle_ver is $3" attr_is tt_fw_bundle_ver "$3"
+	check "tt_arc_fw_ver is $4" attr_is tt_arc_fw_ver "$4"
+	check "tt_m3app_fw_ver is $5" attr_is tt_m3app_fw_ver "$5"
+	check "tt_m3bl_fw_ver is $6" attr_is tt_m3bl_fw_ver "$6"
+	check "tt_ttflash_ver is $7" attr_is tt_ttflash_ver "$7"
+	cls="/sys/class/tenstorrent/tenstorrent!0"
+	for c in aiclk axiclk arcclk; do
+		check "tt_$c is a clock in MHz" within "$cls/tt_$c" 1 10000
+	done
+	check "tt_asic_id is 16 hex digits" \
+		sh -c "grep -qxE '[0-9A-F]{16}' '$cls/tt_asic_id'"
+	check "tt_heartbeat advances" advances "$cls/tt_heartbeat"
+	hw=$(hwmon_dir $s0)
+	check "hwmon under the PCI function" test -d "$hw"
+	check "hwmon name is wormhole" out_is wormhole cat "$hw/name"
+	check "hwmon labels" out_is "asic1_temp vcore1 current1 power1" sh -c \
+		"echo \$(cat $hw/temp1_label $hw/in0_label $hw/curr1_label $hw/power1_label)"
+	check "in0_max is $8 mV" out_is "$8" cat "$hw/in0_max"
+	check "curr1_max is $9 mA" out_is "$9" cat "$hw/curr1_max"
+	check "power1_max is ${10} uW" out_is "${10}" cat "$hw/power1_max"
+	check "temp1_max is ${11} millidegrees" out_is "${11}" cat "$hw/temp1_max"
+	check "temp1_input within 0..150 C" within "$hw/temp1_input" 0 150000
+	check "in0_input within 1..in0_max" within "$hw/in0_input" 1 "$8"
+	check "curr1_input within 0..curr1_max" within "$hw/curr1_input" 0 "$9"
+	check "power1_input within 0..power1_max" \
+		within "$hw/power1_input" 0 "${10}"
+	check "fan1 is the fan in RPM" within "$hw/fan1_input" 0 20000
+	check "fan1 label" out_is fan1_rpm cat "$hw/fan1_label"
+	check "telemetry is read-only" fails sh -c "echo 1 > $cls/tt_aiclk"
+elif [ $count -gt 0 ]; then
+	s0=$(echo $NODES | cut -d: -f1)
+	check "no firmware, no tt_* attributes" \
+		fails test -e "/sys/class/tenstorrent/tenstorrent!0/tt_aiclk"
+	check "no firmware, no hwmon" fails test -n "$(hwmon_dir $s0)"
 fi
 
 # An open file across unbind, rebind and rmmod.

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Telemetry (reference: tt-kmd's sysfs-attributes and hwmon). Every read
+ * takes the table afresh from the device through the backend, under the
+ * device lock, and not at all once the device is detached: the values
+ * change every few milliseconds, and a reset may move the table.
+ *
+ * An attribute or channel exists if its tag was published when the device
+ * was added; a tag that disappears later reads as -ENODATA.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/device.h>
+#include <linux/hwmon.h>
+#include <linux/math64.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+
+#include <hw/arch.h>
+
+#include "tenstorrent.h"
+#include "telemetry.h"
+
+/* ---- conversions ---- */
+
+/* Signed 16.16 fixed point to thousandths, rounded toward minus infinity. */
+long tt_telem_s16_16_to_milli(u32 raw)
+{
+	return (long)(((s64)(s32)raw * 1000) >> 16);
+}
+
+long tt_telem_whole_to_milli(u32 raw)
+{
+	return (long)((s64)raw * 1000);
+}
+
+long tt_telem_whole_to_micro(u32 raw)
+{
+	return (long)((s64)raw * 1000000);
+}
+
+/* Card names by the type in BOARD_ID_HIGH (reference/kmd.md 1.10). */
+const char *tt_telem_card_name(u32 board_id_high)
+{
+	switch ((board_id_high >> 4) & 0xFFFF) {
+	case 0x14: return "n300";
+	case 0x18: return "n150";
+	case 0x35: return "galaxy-wormhole";
+	case 0x36: return "p100";
+	case 0x40: return "p150a";
+	case 0x41: return "p150b";
+	case 0x42: return "p150c";
+	case 0x43: return "p100a";
+	case 0x44: return "p300b";
+	case 0x45: return "p300a";
+	case 0x46: return "p300c";
+	case 0x47: return "galaxy-blackhole";
+	default: return "unknown";
+	}
+}
+
+/* ---- reading ---- */
+
+static int tt_telemetry_read(struct tt_device *tdev, struct tt_telemetry *t)
+{
+	int ret = -ENODATA;
+
+	if (!tdev->backend->telemetry)
+		return -ENODATA;
+	mutex_lock(&tdev->lock);
+	if (!tdev->detached)
+		ret = tdev->backend->telemetry(tdev, t);
+	mutex_unlock(&tdev->lock);
+	return ret;
+}
+
+/* The value of tag, or -ENODATA; t is read from the device each time. */
+static int tt_telemetry_tag(struct tt_device *tdev, unsigned int tag, u32 *v)
+{
+	struct tt_telemetry *t = kmalloc(sizeof(*t), GFP_KERNEL);
+	int ret;
+
+	if (!t)
+		return -ENOMEM;
+	ret = tt_telemetry_read(tdev, t);
+	if (!ret && !test_bit(tag, t->have))
+		ret = -ENODATA;
+	if (!ret)
+		*v = t->value[tag];
+	kfree(t);
+	return ret;
+}
+
+static bool tt_telemetry_has(struct tt_device *tdev, unsigned int tag)
+{
+	u32 v;
+
+	return !tt_telemetry_tag(tdev, tag, &v);
+}
+
+/* ---- tt_* attributes ---- */
+
+enum tt_telem_fmt {
+	TT_FMT_DECIMAL,
+	TT_FMT_VERSION, /* a.b.c.d, one byte each */
+	TT_FMT_ETH_VERSION, /* major [23:16], minor [15:12], patch [11:0] */
+	TT_FMT_HEX64, /* tag is the high word, tag + 1 the low word */
+	TT_FMT_CARD,
+};
+
+struct tt_telem_attr {
+	struct device_attribute attr;
+	u16 tag;
+	u16 fmt;
+};
+
+#define to_telem_attr(a) container_of(a, struct tt_telem_attr, attr)
+
+static ssize_t tt_telem_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	struct tt_device *tdev = container_of(dev, struct tt_device, dev);
+	const struct tt_telem_attr *ta = to_telem_attr(attr);
+	u32 v, lo;
+	int ret;
+
+	ret = tt_telemetry_tag(tdev, ta->tag, &v);
+	if (!ret && ta->fmt == TT_FMT_HEX64)
+		ret = tt_telemetry_tag(tdev, ta->tag + 1, &lo);
+	if (ret)
+		return ret;
+	switch (ta->fmt) {
+	case TT_FMT_VERSION:
+		return sysfs_emit(buf, "%u.%u.%u.%u\n", v >> 24, (v >> 16) & 0xFF,
+				  (v >> 8) & 0xFF, v & 0xFF);
+	case TT_FMT_ETH_VERSION:
+		return sysfs_emit(buf, "%u.%u.%u\n", (v >> 16) & 0xFF,
+				  (v >> 12) & 0xF, v & 0xFFF);
+	case TT_FMT_HEX64:
+		return sysfs_emit(buf, "%08X%08X\n", v, lo);
+	case TT_FMT_CARD:
+		return sysfs_emit(buf, "%s\n", tt_telem_card_name(v));
+	default:
+		return sysfs_emit(buf, "%u\n", v);
+	}
+}
+
+#define TT_TELEM_ATTR(_name, _tag, _fmt)                                     \
+	static struct tt_telem_attr tt_attr_##_name = {                      \
+		.attr = __ATTR(_name, 0444, tt_telem_show, NULL),            \
+		.tag = _tag,                                                 \
+		.fmt = _fmt,                                                 \
+	}
+
+TT_TELEM_ATTR(tt_aiclk, TT_TAG_AICLK, TT_FMT_DECIMAL);
+TT_TELEM_ATTR(tt_axiclk, TT_TAG_AXICLK, TT_FMT_DECIMAL);
+TT_TELEM_ATTR(tt_arcclk, TT_TAG_ARCCLK, TT_FMT_DECIMAL);
+TT_TELEM_ATTR(tt_serial, TT_TAG_BOARD_ID_HIGH, TT_FMT_HEX64);
+TT_TELEM_ATTR(tt_card_type, TT_TAG_BOARD_ID_HIGH, TT_FMT_CARD);
+TT_TELEM_ATTR(tt_fw_bundle_ver, TT_TAG_FLASH_BUNDLE_VERSION, TT_FMT_VERSION);
+TT_TELEM_ATTR(tt_m3app_fw_ver, TT_TAG_DM_APP_FW_VERSION, TT_FMT_VERSION);
+TT_TELEM_ATTR(tt_m3bl_fw_ver, TT_TAG_DM_BL_FW_VERSION, TT_FMT_VERSION);
+TT_TELEM_ATTR(tt_arc_fw_ver, TT_TAG_CM_FW_VERSION, TT_FMT_VERSION);
+TT_TELEM_ATTR(tt_eth_fw_ver, TT_TAG_ETH_FW_VERSION, TT_FMT_ETH_VERSION);
+TT_TELEM_ATTR(tt_ttflash_ver, TT_TAG_TT_FLASH_VERSION, TT_FMT_VERSION);
+TT_TELEM_ATTR(tt_asic_id, TT_TAG_ASIC_ID_HIGH, TT_FMT_HEX64);
+TT_TELEM_ATTR(tt_heartbeat, TT_TAG_TIMER_HEARTBEAT, TT_FMT_DECIMAL);
+TT_TELEM_ATTR(tt_therm_trip_count, TT_TAG_THERM_TRIP_COUNT, TT_FMT_DECIMAL);
+
+static struct attribute *tt_telemetry_attrs[] = {
+	&tt_attr_tt_aiclk.attr.attr,
+	&tt_attr_tt_axiclk.attr.attr,
+	&tt_attr_tt_arcclk.attr.attr,
+	&tt_attr_tt_serial.attr.attr,
+	&tt_attr_tt_card_type.attr.attr,
+	&tt_attr_tt_fw_bundle_ver.attr.attr,
+	&tt_attr_tt_m3app_fw_ver.attr.attr,
+	&tt_attr_tt_m3bl_fw_ver.attr.attr,
+	&tt_attr_tt_arc_fw_ver.attr.attr,
+	&tt_attr_tt_eth_fw_ver.attr.attr,
+	&tt_attr_tt_ttflash_ver.attr.attr,
+	&tt_attr_tt_asic_id.attr.attr,
+	&tt_attr_tt_heartbeat.attr.attr,
+	&tt_attr_tt_therm_trip_count.attr.attr,
+	NULL,
+};
+
+static umode_t tt_telemetry_visible(struct kobject *kobj, struct attribute *a,
+				    int n)
+{
+	struct device *dev = kobj_to_dev(kobj);
+	struct tt_device *tdev = container_of(dev, struct tt_device, dev);
+	struct device_attribute *da = container_of(a, struct device_attribute,
+						   attr);
+	const struct tt_telem_attr *ta = to_telem_attr(da);
+
+	if (!tt_telemetry_has(tdev, ta->tag))
+		return 0;
+	if (ta->fmt == TT_FMT_HEX64 && !tt_telemetry_has(tdev, ta->tag + 1))
+		return 0;
+	return a->mode;
+}
+
+static const struct attribute_group tt_telemetry_group = {
+	.attrs = tt_telemetry_attrs,
+	.is_visible = tt_telemetry_visible,
+};
+
+const struct attribute_group *tt_telemetry_groups[] = {
+	&tt_telemetry_group,
+	NULL,
+};
+
+/* ---- hwmon ---- */
+
+/*
+ * One label set for every chip. A channel reads its precise tag when the
+ * firmware publishes one (mA, mW) and the whole-unit tag otherwise.
+ */
+struct tt_hwmon_channel {
+	enum hwmon_sensor_types type;
+	u32 attr;
+	u16 tag, precise_tag;
+	long (*whole)(u32 raw);
+	long (*precise)(u32 raw);
+};
+
+static long tt_telem_raw(u32 raw)
+{
+	return raw;
+}
+
+static long tt_telem_high_half(u32 raw)
+{
+	return raw >> 16;
+}
+
+static long tt_telem_milli_to_micro(u32 raw)
+{
+	return tt_telem_whole_to_milli(raw);
+}
+
+static const struct tt_hwmon_channel tt_hwmon_channels[] = {
+	{ hwmon_temp, hwmon_temp_input, TT_TAG_ASIC_TEMPERATURE, 0,
+	  tt_telem_s16_16_to_milli },
+	{ hwmon_temp, hwmon_temp_max, TT_TAG_THM_LIMIT_THROTTLE, 0,
+	  tt_telem_whole_to_milli },
+	{ hwmon_in, hwmon_in_input, TT_TAG_VCORE, 0, tt_telem_raw },
+	{ hwmon_in, hwmon_in_max, TT_TAG_VDD_LIMITS, 0, tt_telem_high_half },
+	{ hwmon_curr, hwmon_curr_input, TT_TAG_TDC, TT_TAG_CURRENT_MA,
+	  tt_telem_whole_to_milli, tt_telem_raw },
+	{ hwmon_curr, hwmon_curr_max, TT_TAG_TDC_LIMIT_MAX, 0,
+	  tt_telem_whole_to_milli },
+	{ hwmon_power, hwmon_power_input, TT_TAG_TDP, TT_TAG_POWER_MW,
+	  tt_telem_whole_to_micro, tt_telem_milli_to_micro },
+	{ hwmon_power, hwmon_power_max, TT_TAG_TDP_LIMIT_MAX, 0,
+	  tt_telem_whole_to_micro },
+	{ hwmon_fan, hwmon_fan_input, TT_TAG_FAN_RPM, 0, tt_telem_raw },
+};
+
+static const char *const tt_hwmon_labels[] = {
+	[hwmon_temp] = "asic1_temp",
+	[hwmon_in] = "vcore1",
+	[hwmon_curr] = "current1",
+	[hwmon_power] = "power1",
+	[hwmon_fan] = "fan1_rpm",
+};
+
+static const struct tt_hwmon_channel *
+tt_hwmon_channel(enum hwmon_sensor_types type, u32 attr)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(tt_hwmon_channels); i++)
+		if (tt_hwmon_channels[i].type == type &&
+		    tt_hwmon_channels[i].attr == attr)
+			return &tt_hwmon_channels[i];
+	return NULL;
+}
+
+static u32 tt_hwmon_label_attr(enum hwmon_sensor_types type)
+{
+	switch (type) {
+	case hwmon_temp: return hwmon_temp_label;
+	case hwmon_in: return hwmon_in_label;
+	case hwmon_curr: return hwmon_curr_label;
+	case hwmon_power: return hwmon_power_label;
+	case hwmon_fan: return hwmon_fan_label;
+	default: return U32_MAX;
+	}
+}
+
+/* The input channel of a type: a label exists if the input does. */
+static u32 tt_hwmon_input_attr(enum hwmon_sensor_types type)
+{
+	switch (type) {
+	case hwmon_temp: return hwmon_temp_input;
+	case hwmon_in: return hwmon_in_input;
+	case hwmon_curr: return hwmon_curr_input;
+	case hwmon_power: return hwmon_power_input;
+	case hwmon_fan: return hwmon_fan_input;
+	default: return U32_MAX;
+	}
+}
+
+static umode_t tt_hwmon_visible(const void *data,
+				enum hwmon_sensor_types type, u32 attr,
+				int channel)
+{
+	struct tt_device *tdev = (struct tt_device *)data;
+	const struct tt_hwmon_channel *c;
+
+	if (attr == tt_hwmon_label_attr(type))
+		attr = tt_hwmon_input_attr(type);
+	c = tt_hwmon_channel(type, attr);
+	if (!c || channel)
+		return 0;
+	if (tt_telemetry_has(tdev, c->tag) ||
+	    (c->precise_tag && tt_telemetry_has(tdev, c->precise_tag)))
+		return 0444;
+	return 0;
+}
+
+static int tt_hwmon_read(struct device *dev, enum hwmon_sensor_types type,
+			 u32 attr, int channel, long *val)
+{
+	struct tt_device *tdev = dev_get_drvdata(dev);
+	const struct tt_hwmon_channel *c = tt_hwmon_channel(type, attr);
+	u32 raw;
+	int ret;
+
+	if (!c)
+		return -EOPNOTSUPP;
+	if (c->precise_tag &&
+	    !tt_telemetry_tag(tdev, c->precise_tag, &raw)) {
+		*val = c->precise(raw);
+		return 0;
+	}
+	ret = tt_telemetry_tag(tdev, c->tag, &raw);
+	if (!ret)
+		*val = c->whole(raw);
+	return ret;
+}
+
+static int tt_hwmon_read_string(struct device *dev,
+				enum hwmon_sensor_types type, u32 attr,
+				int channel, const char **str)
+{
+	if (type >= ARRAY_SIZE(tt_hwmon_labels) || !tt_hwmon_labels[type])
+		return -EOPNOTSUPP;
+	*str = tt_hwmon_labels[type];
+	return 0;
+}
+
+static const struct hwmon_ops tt_hwmon_ops = {
+	.is_visible = tt_hwmon_visible,
+	.read = tt_hwmon_read,
+	.read_string = tt_hwmon_read_string,
+};
+
+static const struct hwmon_channel_info *tt_hwmon_info[] = {
+	HWMON_CHANNEL_INFO(temp, HWMON_T_INPUT | HWMON_T_MAX | HWMON_T_LABEL),
+	HWMON_CHANNEL_INFO(in, HWMON_I_INPUT | HWMON_I_MAX | HWMON_I_LABEL),
+	HWMON_CHANNEL_INFO(curr, HWMON_C_INPUT | HWMON_C_MAX | HWMON_C_LABEL),
+	HWMON_CHANNEL_INFO(power, HWMON_P_INPUT | HWMON_P_MAX | HWMON_P_LABEL),
+	HWMON_CHANNEL_INFO(fan, HWMON_F_INPUT | HWMON_F_LABEL),
+	NULL,
+};
+
+static const struct hwmon_chip_info tt_hwmon_chip = {
+	.ops = &tt_hwmon_ops,
+	.info = tt_hwmon_info,
+};
+
+/* hwmon's chip name: the family, as tt-kmd names it. */
+static const char *tt_hwmon_name(u32 arch)
+{
+	switch (arch) {
+	case TT_HW_ARCH_GRAYSKULL:
+		return "grayskull";
+	case TT_HW_ARCH_WORMHOLE_B0:
+		return "wormhole";
+	case TT_HW_ARCH_BLACKHOLE:
+		return "blackhole";
+	default:
+		return "tenstorrent";
+	}
+}
+
+void tt_telemetry_hwmon_add(struct tt_device *tdev)
+{
+	struct device *hwmon;
+
+	if (!tt_telemetry_has(tdev, TT_TAG_TIMER_HEARTBEAT))
+		return;
+	hwmon = hwmon_device_register_with_info(&tdev->pdev->dev,
+						tt_hwmon_name(tdev->arch), tdev,
+						&tt_hwmon_chip, NULL);
+	if (IS_ERR(hwmon)) {
+		dev_warn(&tdev->pdev->dev, "no hwmon device: %ld\n",
+			 PTR_ERR(hwmon));
+		return;
+	}
+	tdev->hwmon = hwmon;
+}

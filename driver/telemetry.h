@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Telemetry: the management firmware's tag table (hw/telemetry.h) as the
+ * tt_* attributes of the class device and as hwmon channels.
+ */
+#ifndef TT_DRIVER_TELEMETRY_H
+#define TT_DRIVER_TELEMETRY_H
+
+#include <linux/bitmap.h>
+#include <linux/types.h>
+
+#include <hw/telemetry.h>
+
+struct attribute_group;
+struct tt_device;
+
+/**
+ * struct tt_telemetry - the first value of each tag the firmware publishes
+ * @value: value of tag t, valid if bit t of @have is set
+ * @have: tags found in the table
+ */
+struct tt_telemetry {
+	u32 value[TT_TAG_COUNT_MAX];
+	DECLARE_BITMAP(have, TT_TAG_COUNT_MAX);
+};
+
+/* Conversions to hwmon units; pure, so that KUnit can test them. */
+long tt_telem_s16_16_to_milli(u32 raw);
+long tt_telem_whole_to_milli(u32 raw);
+long tt_telem_whole_to_micro(u32 raw);
+const char *tt_telem_card_name(u32 board_id_high);
+
+/* The tt_* attributes, for the class device's groups. */
+extern const struct attribute_group *tt_telemetry_groups[];
+
+/* hwmon under the PCI function, if the firmware publishes telemetry. */
+void tt_telemetry_hwmon_add(struct tt_device *tdev);
+
+#endif /* TT_DRIVER_TELEMETRY_H */
