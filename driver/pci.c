@@ -101,6 +101,7 @@ static int tt_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = tt_backend_probe(tdev);
 	if (ret)
 		goto err_put;
+	tt_telemetry_probe(tdev);
 	ret = tt_chardev_add(tdev);
 	if (ret)
 		goto err_backend_remove;

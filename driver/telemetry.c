@@ -6,11 +6,14 @@
  * change every few milliseconds, and a reset may move the table.
  *
  * An attribute or channel exists if its tag was published when the device
- * was added; a tag that disappears later reads as -ENODATA.
+ * was added (tt_telemetry_probe()); a tag that disappears later reads as
+ * -ENODATA.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitmap.h>
 #include <linux/device.h>
+#include <linux/err.h>
 #include <linux/hwmon.h>
 #include <linux/math64.h>
 #include <linux/slab.h>
@@ -74,28 +77,49 @@ static int tt_telemetry_read(struct tt_device *tdev, struct tt_telemetry *t)
 	return ret;
 }
 
-/* The value of tag, or -ENODATA; t is read from the device each time. */
-static int tt_telemetry_tag(struct tt_device *tdev, unsigned int tag, u32 *v)
+/* The table as the device publishes it now; kfree() it. */
+static struct tt_telemetry *tt_telemetry_get(struct tt_device *tdev)
 {
 	struct tt_telemetry *t = kmalloc(sizeof(*t), GFP_KERNEL);
 	int ret;
 
 	if (!t)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	ret = tt_telemetry_read(tdev, t);
-	if (!ret && !test_bit(tag, t->have))
-		ret = -ENODATA;
-	if (!ret)
-		*v = t->value[tag];
-	kfree(t);
-	return ret;
+	if (ret) {
+		kfree(t);
+		return ERR_PTR(ret);
+	}
+	return t;
 }
 
-static bool tt_telemetry_has(struct tt_device *tdev, unsigned int tag)
+static int tt_tag(const struct tt_telemetry *t, unsigned int tag, u32 *v)
 {
-	u32 v;
+	if (!test_bit(tag, t->have))
+		return -ENODATA;
+	*v = t->value[tag];
+	return 0;
+}
 
-	return !tt_telemetry_tag(tdev, tag, &v);
+/*
+ * Which tags the firmware publishes, once, before the device is added:
+ * what tt_telemetry_published() says decides which files exist.
+ */
+void tt_telemetry_probe(struct tt_device *tdev)
+{
+	struct tt_telemetry *t = tt_telemetry_get(tdev);
+
+	bitmap_zero(tdev->telem_tags, TT_TAG_COUNT_MAX);
+	if (IS_ERR(t))
+		return;
+	bitmap_copy(tdev->telem_tags, t->have, TT_TAG_COUNT_MAX);
+	kfree(t);
+}
+
+static bool tt_telemetry_published(const struct tt_device *tdev,
+				   unsigned int tag)
+{
+	return test_bit(tag, tdev->telem_tags);
 }
 
 /* ---- tt_* attributes ---- */
@@ -121,12 +145,16 @@ static ssize_t tt_telem_show(struct device *dev, struct device_attribute *attr,
 {
 	struct tt_device *tdev = container_of(dev, struct tt_device, dev);
 	const struct tt_telem_attr *ta = to_telem_attr(attr);
-	u32 v, lo;
-	int ret;
+	struct tt_telemetry *t = tt_telemetry_get(tdev);
+	u32 v, lo = 0;
+	ssize_t ret;
 
-	ret = tt_telemetry_tag(tdev, ta->tag, &v);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	ret = tt_tag(t, ta->tag, &v);
 	if (!ret && ta->fmt == TT_FMT_HEX64)
-		ret = tt_telemetry_tag(tdev, ta->tag + 1, &lo);
+		ret = tt_tag(t, ta->tag + 1, &lo);
+	kfree(t);
 	if (ret)
 		return ret;
 	switch (ta->fmt) {
@@ -194,9 +222,10 @@ static umode_t tt_telemetry_visible(struct kobject *kobj, struct attribute *a,
 						   attr);
 	const struct tt_telem_attr *ta = to_telem_attr(da);
 
-	if (!tt_telemetry_has(tdev, ta->tag))
+	if (!tt_telemetry_published(tdev, ta->tag))
 		return 0;
-	if (ta->fmt == TT_FMT_HEX64 && !tt_telemetry_has(tdev, ta->tag + 1))
+	if (ta->fmt == TT_FMT_HEX64 &&
+	    !tt_telemetry_published(tdev, ta->tag + 1))
 		return 0;
 	return a->mode;
 }
@@ -313,8 +342,8 @@ static umode_t tt_hwmon_visible(const void *data,
 	c = tt_hwmon_channel(type, attr);
 	if (!c || channel)
 		return 0;
-	if (tt_telemetry_has(tdev, c->tag) ||
-	    (c->precise_tag && tt_telemetry_has(tdev, c->precise_tag)))
+	if (tt_telemetry_published(tdev, c->tag) ||
+	    (c->precise_tag && tt_telemetry_published(tdev, c->precise_tag)))
 		return 0444;
 	return 0;
 }
@@ -324,19 +353,24 @@ static int tt_hwmon_read(struct device *dev, enum hwmon_sensor_types type,
 {
 	struct tt_device *tdev = dev_get_drvdata(dev);
 	const struct tt_hwmon_channel *c = tt_hwmon_channel(type, attr);
+	struct tt_telemetry *t;
 	u32 raw;
 	int ret;
 
 	if (!c)
 		return -EOPNOTSUPP;
-	if (c->precise_tag &&
-	    !tt_telemetry_tag(tdev, c->precise_tag, &raw)) {
+	t = tt_telemetry_get(tdev);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	if (c->precise_tag && !tt_tag(t, c->precise_tag, &raw)) {
 		*val = c->precise(raw);
-		return 0;
+		ret = 0;
+	} else {
+		ret = tt_tag(t, c->tag, &raw);
+		if (!ret)
+			*val = c->whole(raw);
 	}
-	ret = tt_telemetry_tag(tdev, c->tag, &raw);
-	if (!ret)
-		*val = c->whole(raw);
+	kfree(t);
 	return ret;
 }
 
@@ -389,7 +423,7 @@ void tt_telemetry_hwmon_add(struct tt_device *tdev)
 {
 	struct device *hwmon;
 
-	if (!tt_telemetry_has(tdev, TT_TAG_TIMER_HEARTBEAT))
+	if (!tt_telemetry_published(tdev, TT_TAG_TIMER_HEARTBEAT))
 		return;
 	hwmon = hwmon_device_register_with_info(&tdev->pdev->dev,
 						tt_hwmon_name(tdev->arch), tdev,

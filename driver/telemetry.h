@@ -30,6 +30,9 @@ long tt_telem_whole_to_milli(u32 raw);
 long tt_telem_whole_to_micro(u32 raw);
 const char *tt_telem_card_name(u32 board_id_high);
 
+/* Note which tags are published, before the class device is added. */
+void tt_telemetry_probe(struct tt_device *tdev);
+
 /* The tt_* attributes, for the class device's groups. */
 extern const struct attribute_group *tt_telemetry_groups[];
 

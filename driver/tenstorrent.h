@@ -15,6 +15,8 @@
 #include <linux/types.h>
 #include <linux/wait.h>
 
+#include <hw/telemetry.h>
+
 #define TT_NAME "tenstorrent"
 
 /*
@@ -78,6 +80,8 @@ struct tt_backend {
  * @board: enum tt_hw_board
  * @chip_index: position of the chip on its board
  * @hwmon: the hwmon device under the PCI function, or NULL
+ * @telem_tags: the telemetry tags published when the device was added:
+ *	which tt_* attributes and hwmon channels exist
  *
  * Lifetime: allocated at probe with one reference, which remove drops. Each
  * open file holds one more, so the structure outlives an unbind for as long
@@ -103,6 +107,7 @@ struct tt_device {
 	u32 board;
 	u32 chip_index;
 	struct device *hwmon;
+	DECLARE_BITMAP(telem_tags, TT_TAG_COUNT_MAX);
 };
 
 /**

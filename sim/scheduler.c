@@ -240,6 +240,12 @@ static void follow_reset_lines_locked(struct sim_sched *s, unsigned node_index)
 	}
 }
 
+/* Does word value v end a tt.waitge (ge) or tt.waitne on val? */
+static bool ends_wait(uint32_t v, uint32_t val, bool ge)
+{
+	return ge ? (int32_t)(v - val) >= 0 : v != val;
+}
+
 /* Read the word a tt.waitne or tt.waitge watches, as the hart would: is
  * the wait over? */
 static bool wait_over(struct sim_hart *h)
@@ -252,9 +258,7 @@ static bool wait_over(struct sim_hart *h)
 				    __ATOMIC_SEQ_CST);
 	else if (sim_hart_ops.load(&h->cpu, a, 4, &v) != RV32_CB_OK)
 		return true; /* let the hart fault on its own re-read */
-	if (h->cpu.wait_ge)
-		return (int32_t)(v - h->cpu.wait_val) >= 0;
-	return v != h->cpu.wait_val;
+	return ends_wait(v, h->cpu.wait_val, h->cpu.wait_ge);
 }
 
 /* A hart whose wait on an L1 word is not over would only look and sleep
@@ -274,7 +278,7 @@ static bool waits_on_same_l1_word(struct sim_hart *h)
 	v = __atomic_load_n((uint32_t *)(void *)(h->cpu.mem + (word -
 						h->cpu.mem_base)),
 			    __ATOMIC_SEQ_CST);
-	return ge ? (int32_t)(v - val) < 0 : v == val;
+	return !ends_wait(v, val, ge);
 }
 
 /* Would a write's event change anything for the node's harts? Looked at

@@ -14,7 +14,6 @@
 
 #include "hw/hart.h"
 #include "hw/l1.h"
-#include "hw/niu.h"
 #include "hw/tile.h"
 #include "fw/hart.h"
 #include "fw/mmio.h"
@@ -54,29 +53,16 @@ static uint32_t run_flags;
 /* Count this run as finished at the launcher's counter, if it asked for
  * one: a dispatcher then waits on one word, not on every mailbox. After
  * done.seq, so a counted run always has its final done record. Every
- * hart of a program does this, so it is noc_post_atomic_inc() with this
- * hart's command buffer known at build time. */
+ * hart of a program does this: its command buffer is known at build time. */
 static void notify_launcher(void)
 {
-	uintptr_t buf = TT_REG_NIU_ADDR(0) + TT_NIU_CMD(TT_FW_HART, 0);
 	uint32_t xy = notify_xy;
 
-	if (!notify_addr)
-		return;
-	if (mmio_read32(buf + TT_NIU_CMD_ISSUE))
-		noc_wait(0);
-	mmio_write32(buf + TT_NIU_CMD_TARG_LO, notify_addr);
-	mmio_write32(buf + TT_NIU_CMD_TARG_HI, 0);
-	mmio_write32(buf + TT_NIU_CMD_TARG_COORD,
-		     TT_FIELD_PREP(TT_NIU_COORD_X_MASK, xy & 0xFF) |
-			     TT_FIELD_PREP(TT_NIU_COORD_Y_MASK,
-					   (xy >> 8) & 0xFF));
-	mmio_write32(buf + TT_NIU_CMD_CTRL,
-		     TT_NIU_OP_ATOMIC_INC |
-			     TT_FIELD_PREP(TT_NIU_CTRL_WRAP_MASK, 31));
-	mmio_write32(buf + TT_NIU_CMD_INCR, 1);
-	mmio_barrier();
-	mmio_write32(buf + TT_NIU_CMD_ISSUE, 1);
+	if (notify_addr)
+		noc_post_atomic_inc_at(TT_REG_NIU_ADDR(0) +
+					       TT_NIU_CMD(TT_FW_HART, 0),
+				       xy & 0xFF, (xy >> 8) & 0xFF, notify_addr,
+				       1, 31);
 }
 
 /* Wait for a launch and start it. */

@@ -56,7 +56,7 @@ static void wait_free(uintptr_t base)
 		wait_issue(issue, state);
 }
 
-static uint32_t wait_at(uintptr_t base)
+uint32_t noc_wait_at(uintptr_t base)
 {
 	wait_free(base);
 	return mmio_read32(base + TT_NIU_CMD_STATUS);
@@ -64,7 +64,7 @@ static uint32_t wait_at(uintptr_t base)
 
 uint32_t noc_wait(unsigned noc)
 {
-	return wait_at(cmd_base(noc));
+	return noc_wait_at(cmd_base(noc));
 }
 
 static void issue_at(uintptr_t base, const struct noc_cmd *c)
@@ -100,7 +100,7 @@ uint32_t noc_run(const struct noc_cmd *c)
 	uint32_t status;
 
 	issue_at(base, c);
-	status = wait_at(base);
+	status = noc_wait_at(base);
 	/* Data a READ brought in is read only after completion was seen. */
 	mmio_barrier();
 	return status;
@@ -159,19 +159,5 @@ uint32_t noc_mcast_write32(unsigned noc, uint32_t x0, uint32_t y0,
 void noc_post_atomic_inc(unsigned noc, uint32_t x, uint32_t y, uint32_t addr,
 			 uint32_t incr, uint32_t wrap)
 {
-	uintptr_t base = cmd_base(noc);
-
-	wait_free(base);
-	mmio_write32(base + TT_NIU_CMD_TARG_LO, addr);
-	mmio_write32(base + TT_NIU_CMD_TARG_HI, 0);
-	mmio_write32(base + TT_NIU_CMD_TARG_COORD,
-		     TT_FIELD_PREP(TT_NIU_COORD_X_MASK, x) |
-			     TT_FIELD_PREP(TT_NIU_COORD_Y_MASK, y));
-	mmio_write32(base + TT_NIU_CMD_CTRL,
-		     TT_NIU_OP_ATOMIC_INC |
-			     TT_FIELD_PREP(TT_NIU_CTRL_WRAP_MASK, wrap));
-	mmio_write32(base + TT_NIU_CMD_INCR, incr);
-	/* What this hart wrote before must be seen before the count. */
-	mmio_barrier();
-	mmio_write32(base + TT_NIU_CMD_ISSUE, 1);
+	noc_post_atomic_inc_at(cmd_base(noc), x, y, addr, incr, wrap);
 }

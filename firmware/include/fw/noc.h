@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "hw/niu.h"
+#include "fw/mmio.h"
 
 /* A command to issue: see the field comments in hw/niu.h. */
 struct noc_cmd {
@@ -74,5 +75,36 @@ uint32_t noc_mcast_write32(unsigned noc, uint32_t x0, uint32_t y0,
  */
 void noc_post_atomic_inc(unsigned noc, uint32_t x, uint32_t y, uint32_t addr,
 			 uint32_t incr, uint32_t wrap);
+
+/* noc_wait() on the command buffer at local address base. */
+uint32_t noc_wait_at(uintptr_t base);
+
+/*
+ * noc_post_atomic_inc() on the command buffer at local address base
+ * (TT_REG_NIU_ADDR(noc) + TT_NIU_CMD(buffer, 0)), inline: for a caller
+ * that knows its buffer when it is built and runs this for every hart of
+ * every program (the core firmware's completion count).
+ */
+static inline void noc_post_atomic_inc_at(uintptr_t base, uint32_t x,
+					  uint32_t y, uint32_t addr,
+					  uint32_t incr, uint32_t wrap)
+{
+	/* Usually free already: the model runs a hart's own command as it
+	 * writes ISSUE. */
+	if (mmio_read32(base + TT_NIU_CMD_ISSUE))
+		noc_wait_at(base);
+	mmio_write32(base + TT_NIU_CMD_TARG_LO, addr);
+	mmio_write32(base + TT_NIU_CMD_TARG_HI, 0);
+	mmio_write32(base + TT_NIU_CMD_TARG_COORD,
+		     TT_FIELD_PREP(TT_NIU_COORD_X_MASK, x) |
+			     TT_FIELD_PREP(TT_NIU_COORD_Y_MASK, y));
+	mmio_write32(base + TT_NIU_CMD_CTRL,
+		     TT_NIU_OP_ATOMIC_INC |
+			     TT_FIELD_PREP(TT_NIU_CTRL_WRAP_MASK, wrap));
+	mmio_write32(base + TT_NIU_CMD_INCR, incr);
+	/* What this hart wrote before must be seen before the count. */
+	mmio_barrier();
+	mmio_write32(base + TT_NIU_CMD_ISSUE, 1);
+}
 
 #endif /* TT_FW_NOC_H */
