@@ -29,6 +29,14 @@ uint64_t sim_mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t sim_coarse_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 uint64_t sim_device_time_us(const struct sim_device *dev)
 {
 	return (sim_mono_ns() - dev->t0_ns) / 1000u;

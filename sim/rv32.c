@@ -441,19 +441,26 @@ static inline uint32_t ld8(const void *p)
 	return __atomic_load_n((const uint8_t *)p, __ATOMIC_RELAXED);
 }
 
+/*
+ * Stores are relaxed: a sequentially consistent store costs a locked
+ * instruction on x86 and stalls on a cold line, and most of a launch's
+ * instructions are one-off stores to cold lines. Ordering the guest asks
+ * for comes from its fences (FENCE below); waiters are covered by
+ * settle_stores().
+ */
 static inline void st32(void *p, uint32_t v)
 {
-	__atomic_store_n((uint32_t *)p, v, __ATOMIC_SEQ_CST);
+	__atomic_store_n((uint32_t *)p, v, __ATOMIC_RELAXED);
 }
 
 static inline void st16(void *p, uint32_t v)
 {
-	__atomic_store_n((uint16_t *)p, (uint16_t)v, __ATOMIC_SEQ_CST);
+	__atomic_store_n((uint16_t *)p, (uint16_t)v, __ATOMIC_RELAXED);
 }
 
 static inline void st8(void *p, uint32_t v)
 {
-	__atomic_store_n((uint8_t *)p, (uint8_t)v, __ATOMIC_SEQ_CST);
+	__atomic_store_n((uint8_t *)p, (uint8_t)v, __ATOMIC_RELAXED);
 }
 
 static inline uint32_t mulh(uint32_t a, uint32_t b)
@@ -579,6 +586,23 @@ static enum rv32_cb store_slow(struct rv32_hart *h, const struct region *g,
 		v &= (1u << (8 * size)) - 1;
 	cb = h->ops->store(h, a, size, v);
 	return cb == RV32_CB_OK || cb == RV32_CB_STOP ? cb : RV32_CB_FAULT;
+}
+
+/*
+ * A store's look at the watched range is not ordered after the store, so
+ * a waiter that publishes its word meanwhile may neither be reported nor
+ * see the store in its own look. A full barrier and one more look at
+ * the end of each turn and chunk that stored catches that case: either
+ * this look sees the waiter, or the waiter's look (after its barrier)
+ * sees the store.
+ */
+static void settle_stores(struct rv32_hart *h, const uint32_t *watch)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (h->ops && h->ops->stores_settled &&
+	    __atomic_load_n(&watch[0], __ATOMIC_RELAXED) !=
+		    __atomic_load_n(&watch[1], __ATOMIC_RELAXED))
+		h->ops->stores_settled(h);
 }
 
 static enum rv32_cb watched(struct rv32_hart *h, uint32_t a, unsigned size)
@@ -726,10 +750,11 @@ static enum rv32_cb watched(struct rv32_hart *h, uint32_t a, unsigned size)
 		uint32_t v = x[r->rs2];                                        \
 		if (likely(o < lim##n_bytes && !(o & (n_bytes - 1)))) {        \
 			stfn(g.mem + o, v);                                    \
-			wlo = __atomic_load_n(&watch[0], __ATOMIC_SEQ_CST);    \
+			stored = true;                                         \
+			wlo = __atomic_load_n(&watch[0], __ATOMIC_RELAXED);    \
 			if (likely(a - wlo >=                                  \
 				   __atomic_load_n(&watch[1],                  \
-						   __ATOMIC_SEQ_CST) - wlo))   \
+						   __ATOMIC_RELAXED) - wlo))   \
 				NEXT();                                        \
 			ma = a;                                                \
 			msize = n_bytes;                                       \
@@ -751,7 +776,7 @@ enum rv32_exit rv32_run(struct rv32_hart *h, uint64_t max_insns)
 	const uint32_t lim4 = fit_limit(g.size, 4);
 	const uint32_t *watch = h->store_watch ? h->store_watch : no_watch;
 	uint32_t wlo;
-	bool wait_ge;
+	bool wait_ge, stored = false;
 	const int *stop = h->stop ? h->stop : &zero_int;
 	struct rv32_icache *ic = icache_get(&g);
 	struct spare spare;
@@ -802,6 +827,10 @@ fetch_fault:
 L_refill: /* the chunk ran out before this instruction, which has not
 	   * been counted */
 	n = 0;
+	if (stored) {
+		settle_stores(h, watch);
+		stored = false;
+	}
 	if (!rem) {
 		pc = PC();
 		why = RV32_EXIT_BUDGET;
@@ -907,6 +936,7 @@ L_PAGE_END: /* ran off the page (or the region): look the next word up */
 
 	INSN(FENCE)
 	{
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 		NEXT();
 	}
 	INSN(ECALL)
@@ -985,6 +1015,8 @@ store_done:
 	NEXT();
 
 out:
+	if (stored)
+		settle_stores(h, watch);
 	h->pc = pc;
 	memcpy(h->x, x, sizeof(h->x));
 	h->x[0] = 0;

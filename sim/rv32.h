@@ -61,6 +61,14 @@ struct rv32_ops {
 	 */
 	enum rv32_cb (*watched_store)(struct rv32_hart *h, uint32_t addr,
 				      unsigned size);
+	/*
+	 * Called after a full barrier when the watched range is not empty,
+	 * at the end of every run and of every few thousand instructions
+	 * that stored into the fast region: a store's own look at the range
+	 * is not ordered after it, so a waiter published meanwhile may have
+	 * been missed. May be NULL.
+	 */
+	void (*stores_settled)(struct rv32_hart *h);
 };
 
 struct rv32_hart {
@@ -82,7 +90,8 @@ struct rv32_hart {
 	 * whose address lies in [lo, hi) makes the core call
 	 * ops->watched_store. lo == hi watches nothing. The owner may change
 	 * them at any time (relaxed atomics); a store that races with the
-	 * change may or may not be reported. */
+	 * change may or may not be reported (ops->stores_settled then
+	 * follows). */
 	const uint32_t *store_watch;
 	/* Optional: checked at least every few thousand instructions and at
 	 * every taken branch back; non-zero makes rv32_run return STOP. */

@@ -7,10 +7,12 @@
  * node's TT_HART_WAITERS and publishes the watched word, then passes a full
  * barrier and looks at the word once more. Every writer writes first,
  * passes a full barrier and looks second: other agents through
- * sim_event_after_write, sibling harts because their L1 stores are
- * sequentially consistent (rv32.c) and their look at the watched range
- * comes after. Either the writer sees the waiter and wakes it, or the
- * waiter sees the new value. A hart publishes its wait, looks once more
+ * sim_event_after_write, sibling harts at the end of each turn (and chunk)
+ * in which they stored (sim_sched_stores_settled; rv32.c). Either the
+ * writer sees the waiter and wakes it, or the waiter sees the new value.
+ * A sibling's store also looks at the watched range at once, without the
+ * barrier: that is the prompt wake-up, the look at the turn's end the
+ * guarantee. A hart publishes its wait, looks once more
  * and parks in one critical section, so a writer that holds the lock and
  * finds it RUNNING can leave it alone: its own look comes after the write.
  * Only a control event (TT_HART_WAKE, a control page) marks a running hart
@@ -58,15 +60,17 @@ static bool busy_state(enum sim_hart_st st)
 	return st == SIM_HART_RUNNABLE || st == SIM_HART_RUNNING;
 }
 
-/* Written under the lock; read without it by node_event()'s look. */
+/* Written under the lock; read without it by node_event()'s look. A
+ * launch has hundreds of spells of a microsecond or two: the coarse
+ * clock keeps their sum right at a fraction of the cost. */
 static void set_state(struct sim_hart *h, enum sim_hart_st st)
 {
 	bool was = busy_state(h->st), now = busy_state(st);
 
 	if (was && !now)
-		h->busy_ns += sim_mono_ns() - h->busy_since;
+		h->busy_ns += sim_coarse_ns() - h->busy_since;
 	else if (!was && now)
-		h->busy_since = sim_mono_ns();
+		h->busy_since = sim_coarse_ns();
 	__atomic_store_n(&h->st, st, __ATOMIC_RELEASE);
 }
 
@@ -368,6 +372,32 @@ void sim_sched_watched_store(struct sim_hart *h, uint32_t addr)
 	}
 }
 
+/* Would o, parked or about to park on an L1 word, find its wait over?
+ * Also yes when its fields are caught changing: the lock sorts it out. */
+static bool l1_wait_may_be_over(struct sim_hart *o)
+{
+	uint32_t word = __atomic_load_n(&o->wait_word, __ATOMIC_ACQUIRE);
+
+	return in_fast_region(o, word) && !waits_on_same_l1_word(o);
+}
+
+void sim_sched_stores_settled(struct sim_hart *h)
+{
+	struct sim_sched *s = &h->dev->sched;
+	unsigned first = s->node_first[h->node_index];
+
+	for (unsigned i = 0; i < s->node_count[h->node_index]; i++) {
+		struct sim_hart *o = &s->harts[first + i];
+
+		if (o == h || !l1_wait_may_be_over(o))
+			continue;
+		pthread_mutex_lock(&s->lock);
+		if (o->st == SIM_HART_WAITING && !waits_on_same_l1_word(o))
+			wake_locked(s, o, false);
+		pthread_mutex_unlock(&s->lock);
+	}
+}
+
 /* ---- after a turn ---- */
 
 static uint64_t reg64(struct sim_hart *h, unsigned lo)
@@ -547,6 +577,28 @@ static void *worker_main(void *arg)
  * them. About 30 us each. */
 #define ASSIST_QUANTUM 20000u
 
+/* Run turns from the queue, one lock hold for all of them, until it is
+ * empty, *word changes or ASSIST_BATCH turns are done; how many ran. */
+#define ASSIST_BATCH 16u
+
+static unsigned assist_turns(struct sim_sched *s, const uint32_t *word,
+			     uint32_t seen)
+{
+	unsigned turns = 0;
+	struct sim_hart *h;
+
+	pthread_mutex_lock(&s->lock);
+	while (turns < ASSIST_BATCH && !s->paused && !s->stop &&
+	       __atomic_load_n(word, __ATOMIC_ACQUIRE) == seen &&
+	       (h = pop_locked(s)) != NULL) {
+		s->assisted++;
+		run_turn_locked(s, h, ASSIST_QUANTUM);
+		turns++;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return turns;
+}
+
 int sim_sched_assist(struct sim_sched *s, const uint32_t *word, uint32_t seen,
 		     uint64_t idle_ns, uint64_t deadline_ns)
 {
@@ -555,21 +607,13 @@ int sim_sched_assist(struct sim_sched *s, const uint32_t *word, uint32_t seen,
 	if (!s->assist)
 		return 0;
 	for (unsigned spin = 1;; spin++) {
-		struct sim_hart *h = NULL;
+		unsigned turns = 0;
 
 		if (__atomic_load_n(word, __ATOMIC_ACQUIRE) != seen)
 			return 1;
-		if (__atomic_load_n(&s->head, __ATOMIC_RELAXED)) {
-			pthread_mutex_lock(&s->lock);
-			if (!s->paused && !s->stop)
-				h = pop_locked(s);
-			if (h) {
-				s->assisted++;
-				run_turn_locked(s, h, ASSIST_QUANTUM);
-			}
-			pthread_mutex_unlock(&s->lock);
-		}
-		if (h) {
+		if (__atomic_load_n(&s->head, __ATOMIC_RELAXED))
+			turns = assist_turns(s, word, seen);
+		if (turns) {
 			idle_since = 0;
 			if (sim_mono_ns() >= deadline_ns)
 				return 0;
@@ -706,7 +750,7 @@ uint64_t sim_sched_busy_ns(struct sim_sched *s)
 	uint64_t now, total = 0;
 
 	pthread_mutex_lock(&s->lock);
-	now = sim_mono_ns(); /* under the lock: no spell starts after it */
+	now = sim_coarse_ns(); /* under the lock: no spell starts after it */
 	for (unsigned i = 0; i < s->nharts; i++) {
 		struct sim_hart *h = &s->harts[i];
 
@@ -744,6 +788,8 @@ static void init_hart(struct sim_sched *s, struct sim_hart *h,
 	h->dev = s->dev;
 	h->node = n;
 	h->page = sim_image_regs(img, n, TT_REG_HART);
+	h->niu[0] = sim_image_regs(img, n, TT_REG_NIU0);
+	h->niu[1] = sim_image_regs(img, n, TT_REG_NIU1);
 	h->cpu.store_watch = s->watch[sim_image_node_index(img, n)];
 	h->index = index;
 	h->node_index = sim_image_node_index(img, n);

@@ -35,6 +35,7 @@ struct sim_hart {
 	struct sim_device *dev;
 	struct tt_node_desc *node;
 	uint8_t *page; /* the node's hart page, in the image */
+	uint8_t *niu[2]; /* the node's NIU pages, or NULL (hart.c) */
 	unsigned index; /* on its node */
 	unsigned node_index;
 	/* Under sched->lock. */
@@ -132,6 +133,11 @@ uint64_t sim_sched_busy_ns(struct sim_sched *s);
 
 /* A hart store to its fast region hit a watched word: wake siblings. */
 void sim_sched_watched_store(struct sim_hart *h, uint32_t addr);
+
+/* After a full barrier that ends h's stores of a turn or chunk: wake the
+ * siblings whose L1 wait they ended and whose publication their own look
+ * at the watched range missed (rv32.h, stores_settled). */
+void sim_sched_stores_settled(struct sim_hart *h);
 
 /* Hart callbacks (hart.c). */
 extern const struct rv32_ops sim_hart_ops;

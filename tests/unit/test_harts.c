@@ -585,6 +585,40 @@ static void test_bad_register_access_faults(void **state)
 	assert_int_equal(rd32(f, f->core, TT_REG_HART_ADDR + TT_HART_COUNT), 3);
 }
 
+/* A hart's own command-buffer registers take a short path in the model:
+ * the same rules still hold. Words below ISSUE store and read back, a
+ * read-only word and a byte store fault. */
+static void test_own_command_buffer_registers(void **state)
+{
+	struct fixture *f = *state;
+#define CMD1(reg) ((uint32_t)TT_REG_NIU0_ADDR + TT_NIU_CMD(1, reg))
+	const uint32_t targ = CMD1(TT_NIU_CMD_TARG_LO);
+	const uint32_t status = CMD1(TT_NIU_CMD_STATUS);
+	const uint32_t words[] = {
+		RV_LI(5, CMD1(TT_NIU_CMD_TARG_LO)), RV_LI(6, 0x1234), RV_SW(6, 5, 0),
+		RV_LW(7, 5, 0), RV_LI(8, DATA), RV_SW(7, 8, 0),
+		RV_SW(6, 5, TT_NIU_CMD_STATUS - TT_NIU_CMD_TARG_LO), RV_EBREAK,
+	};
+	const uint32_t byte[] = { RV_LI(5, CMD1(TT_NIU_CMD_TARG_LO)),
+				  rv_s(0, 5, 5, 4), RV_EBREAK };
+#undef CMD1
+
+	wr32(f, f->core, DATA, 0);
+	start(f, f->core, TT_HART_BRISC, words, sizeof(words) / 4);
+	start(f, f->core, TT_HART_NCRISC, byte, sizeof(byte) / 4);
+	assert_true(wait_state(f, f->core, 0, TT_HART_HALTED));
+	assert_true(wait_state(f, f->core, 1, TT_HART_HALTED));
+	assert_int_equal(hart_reg(f, f->core, 0, TT_HART_FAULT_CAUSE),
+			 TT_HART_FAULT_STORE_ACCESS);
+	assert_int_equal(hart_reg(f, f->core, 0, TT_HART_FAULT_ADDR), status);
+	assert_int_equal(hart_reg(f, f->core, 1, TT_HART_FAULT_CAUSE),
+			 TT_HART_FAULT_STORE_ACCESS);
+	assert_int_equal(hart_reg(f, f->core, 1, TT_HART_FAULT_ADDR), targ + 4);
+	assert_int_equal(rd32(f, f->core, targ), 0x1234);
+	assert_int_equal(rd32(f, f->core, DATA), 0x1234);
+	assert_int_equal(rd32(f, f->core, status), 0);
+}
+
 /*
  * One worker thread: two harts doing unsynchronised read-modify-writes on
  * one word lose updates only where their turns switch, and those points
@@ -664,6 +698,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_chip_reset_by_key, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_bad_register_access_faults,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_own_command_buffer_registers,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_one_thread_is_deterministic,
 						setup_one_thread, teardown),

@@ -197,6 +197,10 @@ struct env {
 	enum rv32_cb load_ret, store_ret, watch_ret;
 	uint32_t load_val;
 	uint32_t mem_at_watch; /* the stored word as the callback saw it */
+	unsigned settles; /* stores_settled calls */
+	/* cb_store copies this into the watch range, as a waiter that
+	 * publishes its word after a store's own look would. */
+	const uint32_t *watch_on_store;
 };
 
 static enum rv32_cb cb_load(struct rv32_hart *h, uint32_t addr, unsigned size,
@@ -218,6 +222,9 @@ static enum rv32_cb cb_store(struct rv32_hart *h, uint32_t addr, unsigned size,
 	struct env *e = h->user;
 
 	e->stores++;
+	if (e->watch_on_store)
+		memcpy((void *)e->h.store_watch, e->watch_on_store,
+		       2 * sizeof(uint32_t));
 	e->cb_addr = addr;
 	e->cb_size = size;
 	e->cb_val = val;
@@ -238,10 +245,18 @@ static enum rv32_cb cb_watched(struct rv32_hart *h, uint32_t addr,
 	return e->watch_ret;
 }
 
+static void cb_settled(struct rv32_hart *h)
+{
+	struct env *e = h->user;
+
+	e->settles++;
+}
+
 static const struct rv32_ops ops = {
 	.load = cb_load,
 	.store = cb_store,
 	.watched_store = cb_watched,
+	.stores_settled = cb_settled,
 };
 
 static int setup(void **state)
@@ -1124,6 +1139,79 @@ static void test_watched_store(void **state)
 	assert_int_equal(e->watches, 3);
 }
 
+/*
+ * A store's look at the watched range is not ordered after the store, so
+ * a range that grows just after it goes unreported by watched_store. Then
+ * stores_settled must follow before the run ends: the store first, then
+ * a range that covers it, then the end of the run.
+ */
+static void test_stores_settled_after_a_missed_watch(void **state)
+{
+	struct env *e = *state;
+	uint32_t watch[2] = { 0, 0 };
+	const uint32_t later[2] = { BASE + DATA, BASE + DATA + 4 };
+
+	li(e, S0, BASE + DATA);
+	emit(e, addi(A0, ZERO, 7));
+	emit(e, sw(A0, 0, S0));
+	emit(e, sb(A0, OUTSIDE, ZERO)); /* the range grows here */
+	emit(e, EBREAK);
+	load(e);
+	e->h.store_watch = watch;
+	e->watch_on_store = later;
+	e->store_ret = RV32_CB_OK;
+	assert_int_equal(run(e, 100), RV32_EXIT_FAULT);
+	assert_int_equal(e->watches, 0);
+	assert_int_equal(e->stores, 1);
+	assert_int_equal(e->settles, 1);
+	assert_int_equal(get32(e, BASE + DATA), 7);
+}
+
+/* No store into the region, or nothing watched at the end: no call. */
+static void test_stores_settled_only_when_needed(void **state)
+{
+	struct env *e = *state;
+	uint32_t watch[2] = { BASE + DATA, BASE + DATA + 4 };
+
+	li(e, S0, BASE + DATA);
+	emit(e, lw(A0, 0, S0));
+	emit(e, sb(A0, OUTSIDE, ZERO)); /* outside the region */
+	emit(e, sw(A0, 8, S0)); /* in the region */
+	emit(e, EBREAK);
+	load(e);
+	e->h.store_watch = watch;
+	e->store_ret = RV32_CB_OK;
+	assert_int_equal(run(e, 2 + 2), RV32_EXIT_BUDGET); /* li, lw, sb */
+	assert_int_equal(e->stores, 1);
+	assert_int_equal(e->settles, 0);
+	watch[0] = watch[1] = 0;
+	assert_int_equal(run(e, 100), RV32_EXIT_FAULT);
+	assert_int_equal(e->settles, 0);
+	e->h.pc = BASE + 16;
+	watch[1] = BASE + 4;
+	assert_int_equal(run(e, 100), RV32_EXIT_FAULT);
+	assert_int_equal(e->settles, 1);
+}
+
+/* A hart that stores in a long loop settles every few thousand
+ * instructions, not only when its turn ends: a waiter missed meanwhile
+ * is woken within that many. */
+static void test_stores_settle_during_a_long_run(void **state)
+{
+	struct env *e = *state;
+	uint32_t watch[2] = { BASE + DATA + 64, BASE + DATA + 68 };
+
+	li(e, S0, BASE + DATA);
+	emit(e, sw(A0, 0, S0));
+	emit(e, addi(A0, A0, 1));
+	emit(e, jal(ZERO, -8));
+	load(e);
+	e->h.store_watch = watch;
+	assert_int_equal(run(e, 100000), RV32_EXIT_BUDGET);
+	assert_true(e->settles >= 100000 / 3 / 4096);
+	assert_true(e->settles <= 100000 / 4096 + 2);
+}
+
 /* ---- waiting ---- */
 
 static void test_waitne_waits(void **state)
@@ -1724,6 +1812,9 @@ int main(void)
 		T(test_load_callback_stop_and_fault),
 		T(test_store_callback),
 		T(test_watched_store),
+		T(test_stores_settled_after_a_missed_watch),
+		T(test_stores_settled_only_when_needed),
+		T(test_stores_settle_during_a_long_run),
 		T(test_waitne_waits),
 		T(test_waitne_continues),
 		T(test_waitne_slow_path),
