@@ -17,6 +17,7 @@
 #include "fd.h"
 #include "fw.h"
 #include "kprint.h"
+#include "launch_plan.h"
 #include "launch_report.h"
 #include "runtime.h"
 #include "tt/noc.h"
@@ -305,9 +306,44 @@ static int prepare(struct launch_ctx *x)
 	return 0;
 }
 
+/* Every hart of the launch has seq as its latest launch: what a replay
+ * changes in the cores' state. */
+static void replayed(struct launch_ctx *x)
+{
+	for (unsigned i = 0; i < x->l->ncores; i++) {
+		const struct tt_launch_core *c = &x->l->cores[i];
+		struct tt_core_state *cs = tt_runtime_core(x->rt, c->noc);
+
+		for (unsigned h = 0; h < TT_TENSIX_HARTS; h++)
+			if (c->hart[h].bin)
+				cs->next_seq[h] = x->seq + 1;
+	}
+	x->l->harts = x->rt->plan.harts;
+}
+
+/* The launch's writes, made anew or replayed (launch_plan.h). */
+static int emit_all(struct launch_ctx *x, bool planned)
+{
+	struct tt_launch_plan *p = &x->rt->plan;
+	tt_wemit_fn emit = x->l->fast ? tt_fd_write : host_write;
+	int ret = 0;
+
+	if (planned && tt_plan_replayable(p)) {
+		replayed(x);
+		return tt_plan_replay(p, x->seq, emit, x->dev);
+	}
+	for (unsigned i = 0; !ret && i < x->l->ncores; i++)
+		ret = add_core(x, &x->l->cores[i]);
+	if (ret || !planned)
+		return ret ? ret : tt_wbatch_emit(x->b, emit, x->dev);
+	tt_plan_record_start(p, x->seq, emit, x->dev);
+	return tt_wbatch_emit(x->b, tt_plan_record_emit, p);
+}
+
 static int start_all(struct launch_ctx *x)
 {
 	struct tt_launch *l = x->l;
+	bool planned;
 	int ret;
 
 	if (l->fast) {
@@ -316,18 +352,19 @@ static int start_all(struct launch_ctx *x)
 		x->notify_core = x->rt->counter_core;
 		x->notify_addr = TT_L1_COUNTERS;
 	}
+	planned = !tt_plan_describe(&x->rt->plan, l, x->notify_core,
+				    x->notify_addr);
+	if (!planned)
+		tt_plan_forget(&x->rt->plan);
 	ret = prepare(x);
 	if (!ret && !l->fast)
 		ret = read_counter(x->dev, x->rt, &l->counter_base);
-	for (unsigned i = 0; !ret && i < l->ncores; i++)
-		ret = add_core(x, &l->cores[i]);
-	if (ret)
-		return ret;
-	if (!l->fast)
-		return tt_wbatch_emit(x->b, host_write, x->dev);
-	ret = tt_wbatch_emit(x->b, tt_fd_write, x->dev);
 	if (!ret)
+		ret = emit_all(x, planned);
+	if (!ret && l->fast)
 		ret = tt_fd_finish_launch(x->dev, l->harts, &l->done_pos);
+	if (!ret && planned)
+		tt_plan_launched(&x->rt->plan, l->harts);
 	return ret;
 }
 

@@ -57,6 +57,7 @@ void tt_runtime_forget(struct tt_runtime *rt)
 {
 	memset(rt->cores, 0,
 	       (size_t)rt->grid_x * rt->grid_y * sizeof(*rt->cores));
+	tt_plan_forget(&rt->plan);
 }
 
 void tt_runtime_destroy(struct tt_device *dev)
@@ -69,6 +70,7 @@ void tt_runtime_destroy(struct tt_device *dev)
 	tt_fd_destroy(dev);
 	pthread_mutex_destroy(&rt->cq_lock);
 	pthread_mutex_destroy(&rt->lock);
+	tt_plan_free(&rt->plan);
 	free(rt->cores);
 	free(rt);
 	dev->runtime = NULL;

@@ -11,6 +11,7 @@
 #include "hw/hart.h"
 #include "internal.h"
 #include "launch.h"
+#include "launch_plan.h"
 
 struct tt_core_state {
 	uint8_t slot_hash[TT_TENSIX_HARTS][32]; /* all zero: unknown */
@@ -52,6 +53,7 @@ struct tt_runtime {
 	 * on all its harts, so the same start words can be multicast. */
 	uint32_t last_seq;
 	struct tt_fd *fd; /* fast dispatch (fd.h); NULL until first used */
+	struct tt_launch_plan plan; /* valid while cores is */
 };
 
 /* The device's runtime state, created on first use; NULL (message set)

@@ -78,20 +78,24 @@ static void set_state(struct sim_hart *h, enum sim_hart_st st)
 
 static void enqueue_locked(struct sim_sched *s, struct sim_hart *h)
 {
+	struct sim_runq *q = &s->q[h->home];
+
 	set_state(h, SIM_HART_RUNNABLE);
 	h->next = NULL;
-	if (s->tail)
-		s->tail->next = h;
+	if (q->tail)
+		q->tail->next = h;
 	else
-		s->head = h;
-	s->tail = h;
+		q->head = h;
+	q->tail = h;
+	__atomic_store_n(&s->queued, s->queued + 1, __ATOMIC_RELAXED);
 	publish(h, TT_HART_RUNNING);
 	pthread_cond_signal(&s->work);
 }
 
 static void dequeue_locked(struct sim_sched *s, struct sim_hart *h)
 {
-	struct sim_hart **pp = &s->head, *prev = NULL;
+	struct sim_runq *q = &s->q[h->home];
+	struct sim_hart **pp = &q->head, *prev = NULL;
 
 	while (*pp && *pp != h) {
 		prev = *pp;
@@ -100,22 +104,29 @@ static void dequeue_locked(struct sim_sched *s, struct sim_hart *h)
 	if (!*pp)
 		return;
 	*pp = h->next;
-	if (s->tail == h)
-		s->tail = prev;
+	if (q->tail == h)
+		q->tail = prev;
 	h->next = NULL;
+	__atomic_store_n(&s->queued, s->queued - 1, __ATOMIC_RELAXED);
 }
 
-static struct sim_hart *pop_locked(struct sim_sched *s)
+/* The next hart for the thread of queue `self`: its own first. */
+static struct sim_hart *pop_locked(struct sim_sched *s, unsigned self)
 {
-	struct sim_hart *h = s->head;
+	for (unsigned i = 0; i < s->nq; i++) {
+		struct sim_runq *q = &s->q[(self + i) % s->nq];
+		struct sim_hart *h = q->head;
 
-	if (!h)
-		return NULL;
-	s->head = h->next;
-	if (!s->head)
-		s->tail = NULL;
-	h->next = NULL;
-	return h;
+		if (!h)
+			continue;
+		q->head = h->next;
+		if (!q->head)
+			q->tail = NULL;
+		h->next = NULL;
+		__atomic_store_n(&s->queued, s->queued - 1, __ATOMIC_RELAXED);
+		return h;
+	}
+	return NULL;
 }
 
 /* ---- state changes ---- */
@@ -511,7 +522,7 @@ static void idle_wait_locked(struct sim_sched *s)
 
 	pthread_mutex_unlock(&s->lock);
 	for (unsigned spin = 1;; spin++) {
-		if (__atomic_load_n(&s->head, __ATOMIC_RELAXED) ||
+		if (__atomic_load_n(&s->queued, __ATOMIC_RELAXED) ||
 		    __atomic_load_n(&s->stop, __ATOMIC_RELAXED)) {
 			pthread_mutex_lock(&s->lock);
 			return;
@@ -524,7 +535,7 @@ static void idle_wait_locked(struct sim_sched *s)
 		sim_cpu_relax();
 	}
 	pthread_mutex_lock(&s->lock);
-	if (!s->head && !s->stop)
+	if (!s->queued && !s->stop)
 		pthread_cond_wait(&s->work, &s->lock);
 }
 
@@ -558,11 +569,12 @@ static void run_turn_locked(struct sim_sched *s, struct sim_hart *h,
 
 static void *worker_main(void *arg)
 {
-	struct sim_sched *s = arg;
+	struct sim_worker *w = arg;
+	struct sim_sched *s = w->s;
 
 	pthread_mutex_lock(&s->lock);
 	while (!s->stop) {
-		struct sim_hart *h = s->paused ? NULL : pop_locked(s);
+		struct sim_hart *h = s->paused ? NULL : pop_locked(s, w->queue);
 
 		if (h)
 			run_turn_locked(s, h, UINT64_MAX);
@@ -590,7 +602,7 @@ static unsigned assist_turns(struct sim_sched *s, const uint32_t *word,
 	pthread_mutex_lock(&s->lock);
 	while (turns < ASSIST_BATCH && !s->paused && !s->stop &&
 	       __atomic_load_n(word, __ATOMIC_ACQUIRE) == seen &&
-	       (h = pop_locked(s)) != NULL) {
+	       (h = pop_locked(s, s->nworkers)) != NULL) {
 		s->assisted++;
 		run_turn_locked(s, h, ASSIST_QUANTUM);
 		turns++;
@@ -611,7 +623,7 @@ int sim_sched_assist(struct sim_sched *s, const uint32_t *word, uint32_t seen,
 
 		if (__atomic_load_n(word, __ATOMIC_ACQUIRE) != seen)
 			return 1;
-		if (__atomic_load_n(&s->head, __ATOMIC_RELAXED))
+		if (__atomic_load_n(&s->queued, __ATOMIC_RELAXED))
 			turns = assist_turns(s, word, seen);
 		if (turns) {
 			idle_since = 0;
@@ -793,6 +805,7 @@ static void init_hart(struct sim_sched *s, struct sim_hart *h,
 	h->cpu.store_watch = s->watch[sim_image_node_index(img, n)];
 	h->index = index;
 	h->node_index = sim_image_node_index(img, n);
+	h->home = h->node_index % s->nq;
 	h->st = SIM_HART_RESET;
 	h->wait_word = NO_WORD;
 	*sim_reg32(h->page, TT_HART_COUNT) = hart_count(n);
@@ -842,8 +855,10 @@ static int start_threads(struct sim_sched *s, unsigned threads, char *err)
 		goto fail;
 	s->timer_started = true;
 	for (s->nworkers = 0; s->nworkers < threads; s->nworkers++) {
+		s->worker_args[s->nworkers] = (struct sim_worker){
+			.s = s, .queue = s->nworkers };
 		ret = -pthread_create(&s->workers[s->nworkers], NULL,
-				      worker_main, s);
+				      worker_main, &s->worker_args[s->nworkers]);
 		if (ret)
 			goto fail;
 	}
@@ -877,9 +892,11 @@ int sim_sched_start(struct sim_sched *s, struct sim_device *dev,
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&s->timer_cv, &ca);
 	pthread_condattr_destroy(&ca);
+	threads = threads ? threads : default_threads();
+	s->nq = threads + assist;
 	ret = make_harts(s, err);
 	if (!ret)
-		ret = start_threads(s, threads ? threads : default_threads(), err);
+		ret = start_threads(s, threads, err);
 	if (ret)
 		sim_sched_stop(s);
 	return ret;

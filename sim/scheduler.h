@@ -46,6 +46,7 @@ struct sim_hart {
 	uint64_t busy_ns; /* time spent runnable or running, ended spells */
 	uint64_t busy_since; /* start of the current spell (ns) */
 	struct sim_hart *next; /* run queue */
+	unsigned home; /* the run queue it joins (scheduler.c) */
 	/* Address a cond-waiter watches (relaxed atomics: read by siblings'
 	 * store callbacks without the lock). UINT32_MAX = none. */
 	uint32_t wait_word;
@@ -54,13 +55,27 @@ struct sim_hart {
 
 #define SIM_SCHED_MAX_WORKERS 64
 
+struct sim_runq {
+	struct sim_hart *head, *tail;
+};
+
+struct sim_worker {
+	struct sim_sched *s;
+	unsigned queue; /* its own run queue */
+};
+
 struct sim_sched {
 	struct sim_device *dev;
 	pthread_mutex_t lock;
 	pthread_cond_t work; /* a hart became runnable, or stop */
 	pthread_cond_t idle; /* no hart is running */
 	pthread_cond_t timer_cv; /* a new deadline, or stop */
-	struct sim_hart *head, *tail;
+	/* One run queue per worker, and one for assisting threads: a hart
+	 * joins its node's queue, whose thread keeps the node's memory in
+	 * its caches; a thread whose queue is empty takes from the others. */
+	struct sim_runq q[SIM_SCHED_MAX_WORKERS + 1];
+	unsigned nq;
+	unsigned queued; /* harts in all queues (read without the lock) */
 	unsigned running;
 	bool stop;
 	bool paused; /* chip reset in progress: workers take nothing */
@@ -81,6 +96,7 @@ struct sim_sched {
 	bool assist; /* waiting threads may run harts (sim_sched_assist) */
 	uint64_t assisted; /* turns they ran (under the lock) */
 	pthread_t workers[SIM_SCHED_MAX_WORKERS];
+	struct sim_worker worker_args[SIM_SCHED_MAX_WORKERS];
 	pthread_t timer;
 	bool timer_started;
 };

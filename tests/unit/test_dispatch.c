@@ -121,6 +121,110 @@ static void test_copy_program_reuse(void **state)
 }
 
 /* An event recorded after a program completes with it. */
+static const char *const stamp_kernel =
+	"#include \"dataflow_api.h\"\n"
+	"void kernel_main(void)\n"
+	"{\n"
+	"	*(volatile uint32_t *)get_arg_val(1) =\n"
+	"		get_arg_val(0) + get_common_arg_val(0);\n"
+	"}\n";
+
+#define STAMP_W 4u
+#define STAMP_H 2u
+
+static tt_program *stamp_program(uint32_t where, uint32_t base, uint32_t add,
+				 tt_kernel_handle *kernel)
+{
+	struct tt_core_range_set cores =
+		tt_core_range_set_of_range(0, 0, STAMP_W - 1, STAMP_H - 1);
+	tt_kernel_handle k;
+	tt_program *p;
+
+	assert_int_equal(tt_create_program(&p), 0);
+	assert_int_equal(tt_create_kernel_from_string(p, stamp_kernel, &cores,
+						      NULL, &k), 0);
+	for (uint32_t y = 0; y < STAMP_H; y++)
+		for (uint32_t x = 0; x < STAMP_W; x++) {
+			uint32_t args[2] = { base + y * STAMP_W + x, where };
+
+			assert_int_equal(tt_set_runtime_args(p, k,
+							     (struct tt_xy){ x, y },
+							     args, 2), 0);
+		}
+	assert_int_equal(tt_set_common_runtime_args(p, k, &add, 1), 0);
+	*kernel = k;
+	return p;
+}
+
+/* Every core's stamp is base + its index + add, save one: odd. */
+static void expect_stamps(tt_device *dev, uint32_t where, uint32_t base,
+			  uint32_t add, unsigned odd_one, uint32_t odd)
+{
+	for (unsigned i = 0; i < STAMP_W * STAMP_H; i++) {
+		struct tt_xy noc;
+		uint32_t v;
+
+		assert_int_equal(tt_device_worker_core(dev,
+						       (struct tt_xy){ i % STAMP_W,
+								       i / STAMP_W },
+						       &noc), 0);
+		assert_int_equal(tt_noc_read32(dev, 0, noc.x, noc.y, where,
+					       &v), 0);
+		assert_int_equal(v, i == odd_one ? odd : base + i + add);
+	}
+}
+
+/* Runs of an unchanged program after the second are replayed from the
+ * last one's writes (lib/launch_plan.h): each must still see its own
+ * launch, arguments changed in place, and the state another program left
+ * on the cores. */
+static void test_repeated_program_runs(void **state)
+{
+	tt_device *dev = *state;
+	tt_buffer *l1 = l1_buffer(dev, 64);
+	uint32_t where = (uint32_t)tt_buffer_address(l1), *rta, zero = 0;
+	tt_kernel_handle k, kq;
+	tt_program *p = stamp_program(where, 100, 7, &k);
+	tt_program *q = stamp_program(where, 500, 1, &kq);
+	tt_command_queue *cq;
+	unsigned count;
+
+	assert_int_equal(tt_device_command_queue(dev, 0, &cq), 0);
+	for (unsigned run = 0; run < 5; run++) {
+		for (unsigned i = 0; i < STAMP_W * STAMP_H; i++) {
+			struct tt_xy noc;
+
+			assert_int_equal(tt_device_worker_core(
+						 dev, (struct tt_xy){ i % STAMP_W,
+								      i / STAMP_W },
+						 &noc), 0);
+			assert_int_equal(tt_noc_write(dev, 0, noc.x, noc.y,
+						      where, &zero, 4), 0);
+		}
+		assert_int_equal(tt_enqueue_program(cq, p, true), 0);
+		expect_stamps(dev, where, 100, 7, ~0u, 0);
+	}
+	/* In place, between two runs that would otherwise be replayed. */
+	assert_int_equal(tt_get_runtime_args(p, k, (struct tt_xy){ 2, 1 },
+					     &rta, &count), 0);
+	rta[0] = 9000;
+	for (unsigned run = 0; run < 3; run++) {
+		assert_int_equal(tt_enqueue_program(cq, p, true), 0);
+		expect_stamps(dev, where, 100, 7, 6, 9007);
+	}
+	/* Another program in between, then the first again. */
+	assert_int_equal(tt_enqueue_program(cq, q, true), 0);
+	expect_stamps(dev, where, 500, 1, ~0u, 0);
+	for (unsigned run = 0; run < 4; run++) {
+		assert_int_equal(tt_enqueue_program(cq, p, run % 2 == 1), 0);
+		assert_int_equal(tt_finish(cq), 0);
+		expect_stamps(dev, where, 100, 7, 6, 9007);
+	}
+	tt_program_free(q);
+	tt_program_free(p);
+	tt_buffer_free(l1);
+}
+
 static void test_events(void **state)
 {
 	tt_device *dev = *state;
@@ -239,6 +343,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_copy_program_reuse),
+		cmocka_unit_test(test_repeated_program_runs),
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_compile_error),
 		cmocka_unit_test(test_fault_report),
