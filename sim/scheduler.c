@@ -324,6 +324,18 @@ static bool wake_is_moot(struct sim_sched *s, unsigned node_index)
 	return true;
 }
 
+/* Wake the node's harts an event may concern. */
+static void wake_node_locked(struct sim_sched *s, unsigned node_index,
+			     bool control)
+{
+	for (unsigned i = 0; i < s->node_count[node_index]; i++) {
+		struct sim_hart *h = &s->harts[s->node_first[node_index] + i];
+
+		if (h->st != SIM_HART_WAITING || !waits_on_same_l1_word(h))
+			wake_locked(s, h, control);
+	}
+}
+
 static void node_event(struct sim_sched *s, unsigned node_index,
 		       bool resets)
 {
@@ -336,12 +348,7 @@ static void node_event(struct sim_sched *s, unsigned node_index,
 	pthread_mutex_lock(&s->lock);
 	if (resets)
 		follow_reset_lines_locked(s, node_index);
-	for (unsigned i = 0; i < s->node_count[node_index]; i++) {
-		struct sim_hart *h = &s->harts[s->node_first[node_index] + i];
-
-		if (h->st != SIM_HART_WAITING || !waits_on_same_l1_word(h))
-			wake_locked(s, h, resets);
-	}
+	wake_node_locked(s, node_index, resets);
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -539,32 +546,79 @@ static void idle_wait_locked(struct sim_sched *s)
 		pthread_cond_wait(&s->work, &s->lock);
 }
 
-/* One turn of h, just taken from the run queue, of at most max
- * instructions. Called and returns with the lock held. */
-static void run_turn_locked(struct sim_sched *s, struct sim_hart *h,
-			    uint64_t max)
+/* Harts a thread takes from a queue at once: a launch wakes harts by
+ * the hundred, and running a few one after the other takes the lock
+ * twice for all of them, not for each. */
+#define BATCH 4
+
+/* h, just taken from its queue, and the harts right behind it, up to
+ * BATCH while every thread has BATCH more to take: taking harts along
+ * must not leave another thread idle. How many. */
+static unsigned take_batch_locked(struct sim_sched *s, struct sim_hart *h,
+				  struct sim_hart **batch)
 {
-	enum rv32_exit why;
-	bool waiting = false;
-	uint64_t n;
+	struct sim_runq *q = &s->q[h->home];
+	unsigned n = 1;
+
+	batch[0] = h;
+	while (n < BATCH && q->head && s->queued >= s->nq * BATCH) {
+		batch[n++] = q->head;
+		q->head = q->head->next;
+		if (!q->head)
+			q->tail = NULL;
+		batch[n - 1]->next = NULL;
+		__atomic_store_n(&s->queued, s->queued - 1, __ATOMIC_RELAXED);
+	}
+	return n;
+}
+
+static uint64_t start_turn_locked(struct sim_sched *s, struct sim_hart *h,
+				  uint64_t max)
+{
+	uint64_t n = turn_length(s, h);
 
 	set_state(h, SIM_HART_RUNNING);
 	h->woken = false;
 	h->stop = 0;
 	s->running++;
-	n = turn_length(s, h);
-	n = n < max ? n : max;
-	pthread_mutex_unlock(&s->lock);
+	return n < max ? n : max;
+}
 
-	why = rv32_run(&h->cpu, n);
+static void end_turn_locked(struct sim_sched *s, struct sim_hart *h,
+			    enum rv32_exit why)
+{
+	bool waiting = false;
 
-	pthread_mutex_lock(&s->lock);
 	if (why == RV32_EXIT_WFI || why == RV32_EXIT_WAIT)
 		waiting = prepare_wait_locked(s, h, why == RV32_EXIT_WAIT);
 	s->running--;
 	after_turn_locked(s, h, why, waiting);
+}
+
+/* One turn of h, just taken from the run queue, and of the harts queued
+ * right behind it, of at most max instructions each; how
+ * many turns. Called and returns with the lock held. A hart taken along
+ * is RUNNING while it waits for its turn: events find it as they would
+ * find it running, and a reset stops it before its first instruction. */
+static unsigned run_turns_locked(struct sim_sched *s, struct sim_hart *h,
+				 uint64_t max)
+{
+	struct sim_hart *batch[BATCH];
+	enum rv32_exit why[BATCH];
+	uint64_t len[BATCH];
+	unsigned n = take_batch_locked(s, h, batch);
+
+	for (unsigned i = 0; i < n; i++)
+		len[i] = start_turn_locked(s, batch[i], max);
+	pthread_mutex_unlock(&s->lock);
+	for (unsigned i = 0; i < n; i++)
+		why[i] = rv32_run(&batch[i]->cpu, len[i]);
+	pthread_mutex_lock(&s->lock);
+	for (unsigned i = 0; i < n; i++)
+		end_turn_locked(s, batch[i], why[i]);
 	if (!s->running)
 		pthread_cond_broadcast(&s->idle);
+	return n;
 }
 
 static void *worker_main(void *arg)
@@ -577,7 +631,7 @@ static void *worker_main(void *arg)
 		struct sim_hart *h = s->paused ? NULL : pop_locked(s, w->queue);
 
 		if (h)
-			run_turn_locked(s, h, UINT64_MAX);
+			run_turns_locked(s, h, UINT64_MAX);
 		else
 			idle_wait_locked(s);
 	}
@@ -596,16 +650,16 @@ static void *worker_main(void *arg)
 static unsigned assist_turns(struct sim_sched *s, const uint32_t *word,
 			     uint32_t seen)
 {
-	unsigned turns = 0;
+	unsigned turns = 0, n;
 	struct sim_hart *h;
 
 	pthread_mutex_lock(&s->lock);
 	while (turns < ASSIST_BATCH && !s->paused && !s->stop &&
 	       __atomic_load_n(word, __ATOMIC_ACQUIRE) == seen &&
 	       (h = pop_locked(s, s->nworkers)) != NULL) {
-		s->assisted++;
-		run_turn_locked(s, h, ASSIST_QUANTUM);
-		turns++;
+		n = run_turns_locked(s, h, ASSIST_QUANTUM);
+		s->assisted += n;
+		turns += n;
 	}
 	pthread_mutex_unlock(&s->lock);
 	return turns;

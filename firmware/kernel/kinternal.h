@@ -31,9 +31,8 @@ static inline void ttk_set_waypoint(uint32_t word)
 /* knoc.c: everything issued done and checked, after the kernel ran. */
 void ttk_noc_teardown(void);
 
-/* kreport.c: the print ring. A new run starts at the beginning of a
- * line; ttk_ring_write() appends bytes, waiting while the ring is full. */
-void ttk_print_setup(void);
+/* kreport.c: the print ring. ttk_ring_write() appends bytes, waiting
+ * while the ring is full. */
 void ttk_ring_write(const char *s, uint32_t n);
 
 /* *v /= 10, returning the remainder, in 32-bit arithmetic. */

@@ -15,13 +15,9 @@
  */
 #include "kinternal.h"
 
-/* Is the next byte this run prints the first of a line? */
-static bool line_start;
-
-void ttk_print_setup(void)
-{
-	line_start = true;
-}
+/* Is the next byte this run prints in the middle of a line? Zeroed at
+ * each start (kstart.S): a run starts at the beginning of one. */
+static bool mid_line;
 
 uint32_t ttk_divmod10(uint64_t *v)
 {
@@ -77,7 +73,7 @@ void ttk_ring_write(const char *s, uint32_t n)
 			r->data[at + i] = (uint8_t)s[i];
 		ttk_fence();
 		r->wr = wr + chunk;
-		line_start = s[chunk - 1] == '\n';
+		mid_line = s[chunk - 1] != '\n';
 		s += chunk;
 		n -= chunk;
 	}
@@ -161,7 +157,7 @@ void ttk_fatal(const char *fmt, ...)
 	va_list ap;
 
 	/* The report is a line of its own. */
-	if (!line_start)
+	if (mid_line)
 		add(&l, '\n');
 	va_start(ap, fmt);
 	format(&l, fmt, ap);

@@ -124,7 +124,6 @@ static void setup(const struct tt_kernel_ctx *ctx, uint32_t id)
 			ttk_tx_shadow[i] = ~0u;
 		ttk_tx_set(TT_TX_CFG, ttk_compute_config.cfg);
 	}
-	ttk_print_setup();
 }
 
 /* This core's place in the host's logical grid: its NOC 0 coordinates
@@ -151,6 +150,8 @@ void ttk_find_logical(void)
 int32_t ttk_main(const struct tt_kernel_ctx *ctx, uint32_t nargs,
 		 uint32_t hart, uint32_t node_id)
 {
+	volatile struct tt_mailbox *mb;
+
 	/* Core firmware before 1.1 passes neither (its a2 is nargs). */
 	if (TTK_UNLIKELY(hart >= TT_TENSIX_HARTS)) {
 		hart = mmio_read32(TT_REG_HART_ADDR + TT_HART_SELF);
@@ -161,11 +162,13 @@ int32_t ttk_main(const struct tt_kernel_ctx *ctx, uint32_t nargs,
 		ttk_fatal("kernel launched with %u argument words instead of a kernel context (%u words)",
 			  (unsigned)nargs, (unsigned)(sizeof(*ctx) / 4));
 	setup(ctx, node_id);
-	TTK_SET_WAYPOINT("R");
+	/* The mailbox once: ttk_set_waypoint() would find it at each use. */
+	mb = (volatile struct tt_mailbox *)TT_L1_MAILBOX_ADDR(hart);
+	mb->waypoint = TTK_WAYPOINT_WORD("R");
 	kernel_main();
 	/* What the kernel left in flight must land, and fail here if it
 	 * does not. */
 	ttk_noc_teardown();
-	TTK_SET_WAYPOINT("D");
+	mb->waypoint = TTK_WAYPOINT_WORD("D");
 	return 0;
 }
