@@ -84,7 +84,8 @@ static void describe_core(struct tt_plan_bytes *b,
 	put(b, &c->sem_mask, sizeof(c->sem_mask));
 	put(b, c->sem, sizeof(c->sem));
 	if (c->cbs)
-		put(b, c->cbs, cb_count(c->cb_mask) * sizeof(struct tt_cb_config));
+		put(b, c->cbs,
+		    cb_count(c->cb_mask) * sizeof(struct tt_cb_config));
 	for (unsigned h = 0; h < TT_TENSIX_HARTS; h++)
 		describe_hart(b, &c->hart[h]);
 }

@@ -912,7 +912,8 @@ static int start_threads(struct sim_sched *s, unsigned threads, char *err)
 		s->worker_args[s->nworkers] = (struct sim_worker){
 			.s = s, .queue = s->nworkers };
 		ret = -pthread_create(&s->workers[s->nworkers], NULL,
-				      worker_main, &s->worker_args[s->nworkers]);
+				      worker_main,
+				      &s->worker_args[s->nworkers]);
 		if (ret)
 			goto fail;
 	}

@@ -562,6 +562,19 @@ static void test_chip_reset_by_key(void **state)
 	assert_int_equal(rd32(f, arc, TT_REG_ARC_RESET_ADDR + TT_ARC_CHIP_RESET), 0);
 }
 
+/* Run a on BRISC and b on NCRISC: both must halt on a store fault. */
+static void expect_store_faults(struct fixture *f, const uint32_t *a,
+				unsigned na, const uint32_t *b, unsigned nb)
+{
+	start(f, f->core, TT_HART_BRISC, a, na);
+	start(f, f->core, TT_HART_NCRISC, b, nb);
+	for (unsigned h = 0; h < 2; h++) {
+		assert_true(wait_state(f, f->core, h, TT_HART_HALTED));
+		assert_int_equal(hart_reg(f, f->core, h, TT_HART_FAULT_CAUSE),
+				 TT_HART_FAULT_STORE_ACCESS);
+	}
+}
+
 static void test_bad_register_access_faults(void **state)
 {
 	struct fixture *f = *state;
@@ -574,14 +587,8 @@ static void test_bad_register_access_faults(void **state)
 		RV_LI(5, NODE_REGS), RV_SW(5, 5, NODE(TT_HART_COUNT)), RV_EBREAK,
 	};
 
-	start(f, f->core, TT_HART_BRISC, byte_store, sizeof(byte_store) / 4);
-	start(f, f->core, TT_HART_NCRISC, ro_store, sizeof(ro_store) / 4);
-	assert_true(wait_state(f, f->core, 0, TT_HART_HALTED));
-	assert_true(wait_state(f, f->core, 1, TT_HART_HALTED));
-	assert_int_equal(hart_reg(f, f->core, 0, TT_HART_FAULT_CAUSE),
-			 TT_HART_FAULT_STORE_ACCESS);
-	assert_int_equal(hart_reg(f, f->core, 1, TT_HART_FAULT_CAUSE),
-			 TT_HART_FAULT_STORE_ACCESS);
+	expect_store_faults(f, byte_store, sizeof(byte_store) / 4, ro_store,
+			    sizeof(ro_store) / 4);
 	assert_int_equal(rd32(f, f->core, TT_REG_HART_ADDR + TT_HART_COUNT), 3);
 }
 
@@ -604,15 +611,9 @@ static void test_own_command_buffer_registers(void **state)
 #undef CMD1
 
 	wr32(f, f->core, DATA, 0);
-	start(f, f->core, TT_HART_BRISC, words, sizeof(words) / 4);
-	start(f, f->core, TT_HART_NCRISC, byte, sizeof(byte) / 4);
-	assert_true(wait_state(f, f->core, 0, TT_HART_HALTED));
-	assert_true(wait_state(f, f->core, 1, TT_HART_HALTED));
-	assert_int_equal(hart_reg(f, f->core, 0, TT_HART_FAULT_CAUSE),
-			 TT_HART_FAULT_STORE_ACCESS);
+	expect_store_faults(f, words, sizeof(words) / 4, byte,
+			    sizeof(byte) / 4);
 	assert_int_equal(hart_reg(f, f->core, 0, TT_HART_FAULT_ADDR), status);
-	assert_int_equal(hart_reg(f, f->core, 1, TT_HART_FAULT_CAUSE),
-			 TT_HART_FAULT_STORE_ACCESS);
 	assert_int_equal(hart_reg(f, f->core, 1, TT_HART_FAULT_ADDR), targ + 4);
 	assert_int_equal(rd32(f, f->core, targ), 0x1234);
 	assert_int_equal(rd32(f, f->core, DATA), 0x1234);

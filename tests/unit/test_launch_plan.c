@@ -76,7 +76,8 @@ static int setup(void **state)
 		for (unsigned k = 0; k < 3; k++)
 			f->rta[i][k] = 10 * i + k;
 	}
-	f->l = (struct tt_launch){ .cores = f->cores, .ncores = 2, .fast = true };
+	f->l = (struct tt_launch){ .cores = f->cores, .ncores = 2,
+				   .fast = true };
 	f->out.fail_at = -1;
 	*state = f;
 	return 0;
@@ -205,7 +206,8 @@ static void test_forget_stops_replay(void **state)
 	assert_false(tt_plan_replayable(&f->p));
 	launch(f, 5);
 	describe(f);
-	assert_false(tt_plan_replayable(&f->p)); /* made against unknown state */
+	/* Its writes were made against a state nobody knew. */
+	assert_false(tt_plan_replayable(&f->p));
 }
 
 /* A write that fails is not recorded, and an emit error comes back. */
@@ -233,7 +235,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(
-			test_third_launch_replays_with_its_seq, setup, teardown),
+			test_third_launch_replays_with_its_seq, setup,
+			teardown),
 		cmocka_unit_test_setup_teardown(
 			test_args_changed_in_place_stop_replay, setup, teardown),
 		cmocka_unit_test_setup_teardown(
