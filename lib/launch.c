@@ -334,8 +334,10 @@ static int emit_all(struct launch_ctx *x, bool planned)
 	}
 	for (unsigned i = 0; !ret && i < x->l->ncores; i++)
 		ret = add_core(x, &x->l->cores[i]);
-	if (ret || !planned)
-		return ret ? ret : tt_wbatch_emit(x->b, emit, x->dev);
+	if (ret)
+		return ret;
+	if (!planned)
+		return tt_wbatch_emit(x->b, emit, x->dev);
 	tt_plan_record_start(p, x->seq, emit, x->dev);
 	return tt_wbatch_emit(x->b, tt_plan_record_emit, p);
 }

@@ -91,13 +91,14 @@ static enum rv32_cb hart_load(struct rv32_hart *cpu, uint32_t addr,
 			      unsigned size, uint32_t *val)
 {
 	struct sim_hart *h = hart_of(cpu);
-	struct sim_access a = own_node(h, TT_DEV_OP_READ, addr, size);
 	uint32_t v = 0, *word = own_niu_word(h, addr, size, false);
+	struct sim_access a;
 
 	if (word) {
 		*val = __atomic_load_n(word, __ATOMIC_ACQUIRE);
 		return RV32_CB_OK;
 	}
+	a = own_node(h, TT_DEV_OP_READ, addr, size);
 
 	if (in_flash(h, addr, size)) {
 		memcpy(&v, h->dev->flash + (addr - TT_ARC_FLASH_BASE), size);
@@ -139,14 +140,15 @@ static enum rv32_cb hart_store(struct rv32_hart *cpu, uint32_t addr,
 			       unsigned size, uint32_t val)
 {
 	struct sim_hart *h = hart_of(cpu);
-	struct sim_access a = own_node(h, TT_DEV_OP_WRITE, addr, size);
 	uint32_t *word = own_niu_word(h, addr, size, true);
+	struct sim_access a;
 	unsigned noc;
 
 	if (word) {
 		__atomic_store_n(word, val, __ATOMIC_RELEASE);
 		return RV32_CB_OK;
 	}
+	a = own_node(h, TT_DEV_OP_WRITE, addr, size);
 	a.from_hart = true;
 	if (sim_access(&h->dev->ctx, &a, &val))
 		return RV32_CB_FAULT;

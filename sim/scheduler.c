@@ -110,21 +110,31 @@ static void dequeue_locked(struct sim_sched *s, struct sim_hart *h)
 	__atomic_store_n(&s->queued, s->queued - 1, __ATOMIC_RELAXED);
 }
 
+/* The first hart of q, taken out; NULL if q is empty. */
+static struct sim_hart *take_head_locked(struct sim_sched *s,
+					 struct sim_runq *q)
+{
+	struct sim_hart *h = q->head;
+
+	if (!h)
+		return NULL;
+	q->head = h->next;
+	if (!q->head)
+		q->tail = NULL;
+	h->next = NULL;
+	__atomic_store_n(&s->queued, s->queued - 1, __ATOMIC_RELAXED);
+	return h;
+}
+
 /* The next hart for the thread of queue `self`: its own first. */
 static struct sim_hart *pop_locked(struct sim_sched *s, unsigned self)
 {
 	for (unsigned i = 0; i < s->nq; i++) {
-		struct sim_runq *q = &s->q[(self + i) % s->nq];
-		struct sim_hart *h = q->head;
+		struct sim_hart *h =
+			take_head_locked(s, &s->q[(self + i) % s->nq]);
 
-		if (!h)
-			continue;
-		q->head = h->next;
-		if (!q->head)
-			q->tail = NULL;
-		h->next = NULL;
-		__atomic_store_n(&s->queued, s->queued - 1, __ATOMIC_RELAXED);
-		return h;
+		if (h)
+			return h;
 	}
 	return NULL;
 }
@@ -561,14 +571,8 @@ static unsigned take_batch_locked(struct sim_sched *s, struct sim_hart *h,
 	unsigned n = 1;
 
 	batch[0] = h;
-	while (n < BATCH && q->head && s->queued >= s->nq * BATCH) {
-		batch[n++] = q->head;
-		q->head = q->head->next;
-		if (!q->head)
-			q->tail = NULL;
-		batch[n - 1]->next = NULL;
-		__atomic_store_n(&s->queued, s->queued - 1, __ATOMIC_RELAXED);
-	}
+	while (n < BATCH && q->head && s->queued >= s->nq * BATCH)
+		batch[n++] = take_head_locked(s, q);
 	return n;
 }
 
