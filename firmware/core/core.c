@@ -30,10 +30,12 @@ _Static_assert(TT_FW_HART >= 0 && TT_FW_HART < TT_TENSIX_HARTS,
 #define MAILBOX ((volatile struct tt_mailbox *)TT_L1_MAILBOX_ADDR(TT_FW_HART))
 
 /* launch.S: call entry(args, nargs, hart, node_id) with sp at the top of
- * the stack, then continue in kernel_done(ret) with sp reset again. */
-__attribute__((noreturn)) void run_kernel(uint32_t entry, uint32_t args,
-					  uint32_t nargs, uint32_t hart,
-					  uint32_t node_id);
+ * the stack, then continue in kernel_done(ret) with sp reset again. The
+ * entry comes last: the first four are already where the kernel takes
+ * them. */
+__attribute__((noreturn)) void run_kernel(uint32_t args, uint32_t nargs,
+					  uint32_t hart, uint32_t node_id,
+					  uint32_t entry);
 __attribute__((noreturn)) void kernel_done(int32_t ret);
 
 /* TT_TILE_NODE_ID, read once at start: every kernel gets it (hw/l1.h). */
@@ -42,27 +44,17 @@ static uint32_t node_id;
 /* launch.seq of the run in progress. */
 static uint32_t running_seq;
 
-/* The launcher's completion counter for the run in progress (hw/l1.h),
- * taken when the run starts: once the count is in, the launcher may
- * already be writing the next launch. */
-static uint32_t notify_addr, notify_xy;
-
-/* launch.flags of the run in progress. */
-static uint32_t run_flags;
-
 /* Count this run as finished at the launcher's counter, if it asked for
  * one: a dispatcher then waits on one word, not on every mailbox. After
  * done.seq, so a counted run always has its final done record. Every
  * hart of a program does this: its command buffer is known at build time. */
-static void notify_launcher(void)
+static void notify_launcher(uint32_t notify_xy, uint32_t notify_addr)
 {
-	uint32_t xy = notify_xy;
-
 	if (notify_addr)
 		noc_post_atomic_inc_at(TT_REG_NIU_ADDR(0) +
 					       TT_NIU_CMD(TT_FW_HART, 0),
-				       xy & 0xFF, (xy >> 8) & 0xFF, notify_addr,
-				       1, 31);
+				       notify_xy & 0xFF, (notify_xy >> 8) & 0xFF,
+				       notify_addr, 1, 31);
 }
 
 /* Wait for a launch and start it. */
@@ -74,24 +66,26 @@ static __attribute__((noreturn)) void next_launch(void)
 	running_seq = tt_wait_change(&mb->launch.seq, done);
 	/* The launcher wrote entry, args and nargs before seq. */
 	mmio_barrier();
-	notify_addr = mb->launch.notify_addr;
-	notify_xy = mb->launch.notify_xy;
-	run_flags = mb->launch.flags;
-	run_kernel(mb->launch.entry, mb->launch.args, mb->launch.nargs,
-		   TT_FW_HART, node_id);
+	run_kernel(mb->launch.args, mb->launch.nargs, TT_FW_HART, node_id,
+		   mb->launch.entry);
 }
 
 void kernel_done(int32_t ret)
 {
 	volatile struct tt_mailbox *mb = MAILBOX;
+	/* Once done.seq is written the launch message is the launcher's
+	 * again (the next launch may be on its way): read it before. */
+	uint32_t notify_xy = mb->launch.notify_xy;
+	uint32_t notify_addr = mb->launch.notify_addr;
+	uint32_t flags = mb->launch.flags;
 
 	mb->done.ret = ret;
 	mb->done.runs = mb->done.runs + 1;
 	/* seq last: it tells the host that ret and runs are final. */
 	mmio_barrier();
 	mb->done.seq = running_seq;
-	notify_launcher();
-	if (!(run_flags & TT_LAUNCH_F_NO_IRQ))
+	notify_launcher(notify_xy, notify_addr);
+	if (!(flags & TT_LAUNCH_F_NO_IRQ))
 		hart_host_irq();
 	next_launch();
 }

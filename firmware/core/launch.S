@@ -8,19 +8,14 @@
 	.option norelax
 	.text
 
-	/* run_kernel(entry a0, args a1, nargs a2, hart a3, node_id a4):
-	 * kernel(args, nargs, hart, node_id). */
+	/* run_kernel(args a0, nargs a1, hart a2, node_id a3, entry a4):
+	 * entry(args, nargs, hart, node_id). */
 	.globl run_kernel
 	.type run_kernel, @function
 run_kernel:
-	mv	t0, a0
-	mv	a0, a1
-	mv	a1, a2
-	mv	a2, a3
-	mv	a3, a4
 	la	sp, __stack_top
 	la	ra, kernel_return
-	jr	t0
+	jr	a4
 	.size run_kernel, . - run_kernel
 
 	/* The kernel returns here with its result in a0. */

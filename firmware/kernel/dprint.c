@@ -506,7 +506,7 @@ void ttk_dprintf(const char *fmt, ...)
 	struct sink k = { .n = 0 };
 	va_list ap;
 
-	if (!(ttk_flags & TT_KCTX_F_PRINT))
+	if (!(ttk_flags() & TT_KCTX_F_PRINT))
 		return;
 	va_start(ap, fmt);
 	vformat(&k, fmt, ap);

@@ -47,10 +47,10 @@ void ttk_cb_wait_avail(uint32_t cb, uint32_t n)
 
 uint32_t ttk_cb_checked_index(uint32_t cb, const char *op)
 {
-	if (cb >= TT_CB_COUNT || !(ttk_cb_mask & (1u << cb)))
+	if (cb >= TT_CB_COUNT || !(ttk_cb_mask() & (1u << cb)))
 		ttk_fatal("CB misuse: %s(%u): CB %u is not configured on this core (configured: 0x%x)",
 			  op, (unsigned)cb, (unsigned)cb,
-			  (unsigned)ttk_cb_mask);
+			  (unsigned)ttk_cb_mask());
 	return cb;
 }
 

@@ -19,7 +19,7 @@ void ttk_arg_fail(uint32_t i, bool common)
 	ttk_fatal("%s %u out of range: the kernel has %u",
 		  common ? "common runtime argument" : "runtime argument",
 		  (unsigned)i,
-		  (unsigned)(common ? ttk_crta_count : ttk_rta_count));
+		  (unsigned)ttk_arg_count(common));
 }
 
 void ttk_ct_arg_fail(uint32_t i, uint32_t count)
@@ -30,7 +30,7 @@ void ttk_ct_arg_fail(uint32_t i, uint32_t count)
 
 void ttk_bank_fail(uint32_t bank, bool is_dram)
 {
-	uint32_t n = is_dram ? ttk_dram_banks : ttk_l1_banks;
+	uint32_t n = ttk_bank_count(is_dram);
 
 	if (!n)
 		ttk_fatal("no %s banks in the bank table at 0x%x",

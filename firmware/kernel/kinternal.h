@@ -15,7 +15,6 @@
 #include "fw/wait.h"
 
 extern uint32_t ttk_hart; /* enum tt_tensix_hart of this hart */
-extern uint32_t ttk_grid_x, ttk_grid_y; /* NOC grid, from the bank table */
 
 /* The waypoint word of this hart's mailbox. */
 static inline void ttk_set_waypoint(uint32_t word)
@@ -28,7 +27,9 @@ static inline void ttk_set_waypoint(uint32_t word)
 
 #define TTK_SET_WAYPOINT(s) ttk_set_waypoint(TTK_WAYPOINT_WORD("" s ""))
 
-/* knoc.c: everything issued done and checked, after the kernel ran. */
+/* knoc.c: everything issued done and checked, after the kernel ran (only
+ * needed when a NOC is ready: one the kernel never used has nothing in
+ * flight). */
 void ttk_noc_teardown(void);
 
 /* kreport.c: the print ring. ttk_ring_write() appends bytes, waiting

@@ -39,9 +39,7 @@ struct noc_state {
 	uint32_t stage; /* source word of inline writes */
 };
 
-uint8_t ttk_noc_pending[2];
-/* Zeroed at each start (kstart.S): 1 once the NOC's state is set up. */
-static uint8_t ready[2];
+union ttk_noc_flags ttk_noc_flags __attribute__((section(".ttk.noinit")));
 /* Not zeroed at each start: setup() fills what is read before it is
  * written. */
 static struct noc_state nocs[2] __attribute__((section(".ttk.noinit")));
@@ -54,7 +52,7 @@ static void setup(uint32_t noc)
 						  TT_NIU_CMD(ttk_hart, 0));
 	for (uint32_t i = 0; i < NREGS; i++)
 		s->shadow[i] = ~0u;
-	ready[noc] = 1;
+	ttk_noc_flags.ready[noc] = 1;
 }
 
 static __attribute__((noreturn)) void refused(const struct noc_op *op,
@@ -84,7 +82,7 @@ void ttk_noc_finish(uint32_t noc)
 			tt_wait_ne(issue, v);
 		TTK_SET_WAYPOINT("NBD");
 	}
-	ttk_noc_pending[noc & 1] = 0;
+	ttk_noc_flags.pending[noc & 1] = 0;
 	status = s->buf[TT_NIU_CMD_STATUS / 4];
 	if (status)
 		refused(&s->pending, status);
@@ -93,9 +91,9 @@ void ttk_noc_finish(uint32_t noc)
 void ttk_noc_teardown(void)
 {
 	/* A NOC the kernel never used has nothing in flight. */
-	if (ready[0])
+	if (ttk_noc_flags.ready[0])
 		ttk_noc_barrier(0);
-	if (ready[1])
+	if (ttk_noc_flags.ready[1])
 		ttk_noc_barrier(1);
 }
 
@@ -108,10 +106,13 @@ static void set(struct noc_state *s, uint32_t reg, uint32_t val)
 }
 
 /* A coordinate as the command's NOC sees it. */
-static uint32_t on_noc(uint32_t noc, uint32_t c, uint32_t grid)
+static uint32_t on_noc(uint32_t noc, uint32_t c, bool is_y)
 {
+	uint32_t grid;
+
 	if (!noc)
 		return c;
+	grid = is_y ? ttk_bank_table()->grid_y : ttk_bank_table()->grid_x;
 	if (TTK_UNLIKELY(c >= grid))
 		ttk_fatal("NOC 1 command to coordinate %u outside the %u nodes of the grid (bank table at 0x%x)",
 			  (unsigned)c, (unsigned)grid,
@@ -125,19 +126,19 @@ static void issue(uint32_t noc, uint32_t ctrl, const struct noc_op *op,
 	struct noc_state *s = &nocs[noc];
 	uint32_t coord;
 
-	if (ttk_noc_pending[noc])
+	if (ttk_noc_flags.pending[noc])
 		ttk_noc_finish(noc);
-	if (TTK_UNLIKELY(!ready[noc]))
+	if (TTK_UNLIKELY(!ttk_noc_flags.ready[noc]))
 		setup(noc);
 	coord = TT_FIELD_PREP(TT_NIU_COORD_X_MASK,
-			      on_noc(noc, op->x, ttk_grid_x)) |
+			      on_noc(noc, op->x, false)) |
 		TT_FIELD_PREP(TT_NIU_COORD_Y_MASK,
-			      on_noc(noc, op->y, ttk_grid_y));
+			      on_noc(noc, op->y, true));
 	if (op->mcast)
 		coord |= TT_FIELD_PREP(TT_NIU_COORD_X_START_MASK,
-				       on_noc(noc, op->x0, ttk_grid_x)) |
+				       on_noc(noc, op->x0, false)) |
 			 TT_FIELD_PREP(TT_NIU_COORD_Y_START_MASK,
-				       on_noc(noc, op->y0, ttk_grid_y));
+				       on_noc(noc, op->y0, true));
 	set(s, TT_NIU_CMD_TARG_LO, (uint32_t)op->addr);
 	set(s, TT_NIU_CMD_TARG_HI, (uint32_t)(op->addr >> 32));
 	set(s, TT_NIU_CMD_TARG_COORD, coord);
@@ -151,7 +152,7 @@ static void issue(uint32_t noc, uint32_t ctrl, const struct noc_op *op,
 	s->buf[TT_NIU_CMD_ISSUE / 4] = 1;
 	if (TTK_UNLIKELY(s->buf[TT_NIU_CMD_ISSUE / 4] != 0)) {
 		s->pending = *op;
-		ttk_noc_pending[noc] = 1;
+		ttk_noc_flags.pending[noc] = 1;
 		return;
 	}
 	if (TTK_UNLIKELY(s->buf[TT_NIU_CMD_STATUS / 4] != 0))
@@ -197,7 +198,7 @@ void ttk_noc_inline_write(uint32_t noc, uint64_t dst, uint32_t val,
 	uint32_t local = (uint32_t)(uintptr_t)&s->stage;
 
 	/* The staged word is the source of a command still running. */
-	if (ttk_noc_pending[noc & 1])
+	if (ttk_noc_flags.pending[noc & 1])
 		ttk_noc_finish(noc);
 	s->stage = val;
 	if ((be & 0xF) == 0xF) {

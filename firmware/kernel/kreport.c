@@ -46,7 +46,7 @@ void ttk_ring_write(const char *s, uint32_t n)
 {
 	volatile struct tt_print_ring *r =
 		(volatile struct tt_print_ring *)TT_L1_PRINT_RING(ttk_hart);
-	bool drained = ttk_flags & TT_KCTX_F_PRINT;
+	bool drained = ttk_flags() & TT_KCTX_F_PRINT;
 
 	while (n) {
 		uint32_t wr = r->wr, rd = r->rd, room, at, chunk;

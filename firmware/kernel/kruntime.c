@@ -12,23 +12,19 @@
 #include "kinternal.h"
 
 #include "compute_kernel_api/common.h"
+#include "kernel_api/noc.h"
 
 #define NOINIT __attribute__((section(".ttk.noinit")))
 
-const uint32_t *ttk_rta NOINIT, *ttk_crta NOINIT;
-uint32_t ttk_rta_count NOINIT, ttk_crta_count NOINIT;
-uint32_t ttk_flags NOINIT;
-uint32_t ttk_cb_mask NOINIT;
-/* ttk_logical_y is valid once ttk_logical_x is not ~0u. */
+const struct tt_kernel_ctx *ttk_ctx NOINIT;
+bool ttk_logical_known; /* .bss: false at every start */
 uint32_t ttk_logical_x NOINIT, ttk_logical_y NOINIT;
-uint32_t ttk_dram_banks NOINIT, ttk_l1_banks NOINIT;
-/* Set up per launch for the CBs in ttk_cb_mask only. */
+/* Set up per launch for the CBs in the context's cb_mask only. */
 struct ttk_cb ttk_cb[TT_CB_COUNT] NOINIT;
 uint8_t noc_index NOINIT;
 uint8_t my_x[2] NOINIT, my_y[2] NOINIT;
 
 uint32_t ttk_hart NOINIT;
-uint32_t ttk_grid_x NOINIT, ttk_grid_y NOINIT;
 uint32_t ttk_tx_shadow[TT_TX_ARG3 / 4 + 1] NOINIT;
 uint32_t ttk_eltwise_flags;
 uint32_t ttk_copy_flags;
@@ -74,7 +70,7 @@ static void setup_cb(uint32_t i, const struct tt_cb_config *cfg)
 {
 	struct ttk_cb *c = &ttk_cb[i];
 
-	if ((ttk_flags & TT_KCTX_F_CB_CHECKS) &&
+	if ((ttk_flags() & TT_KCTX_F_CB_CHECKS) &&
 	    (!cfg->num_pages || !cfg->page_size ||
 	     cfg->size != cfg->num_pages * cfg->page_size))
 		ttk_fatal("CB %u: configured with %u pages of %u bytes but a size of %u bytes",
@@ -94,27 +90,14 @@ static void setup(const struct tt_kernel_ctx *ctx, uint32_t id)
 {
 	const struct tt_cb_config *table =
 		(const struct tt_cb_config *)TT_L1_CB_TABLE;
-	const struct tt_bank_table *banks =
-		(const struct tt_bank_table *)TT_L1_BANKS;
 
-	ttk_rta = (const uint32_t *)(uintptr_t)ctx->rta;
-	ttk_rta_count = ctx->rta_count;
-	ttk_crta = (const uint32_t *)(uintptr_t)ctx->crta;
-	ttk_crta_count = ctx->crta_count;
-	ttk_flags = ctx->flags;
-	ttk_cb_mask = ctx->cb_mask;
-	ttk_logical_x = ~0u; /* found on first use (ttk_find_logical) */
+	ttk_ctx = ctx;
+	ttk_noc_flags.all = 0;
 	noc_index = (uint8_t)(ctx->noc & 1);
 	my_x[0] = my_x[1] = (uint8_t)TT_FIELD_GET(TT_TILE_NODE_ID_X_MASK, id);
 	my_y[0] = my_y[1] = (uint8_t)TT_FIELD_GET(TT_TILE_NODE_ID_Y_MASK, id);
-	/* The host's table is trusted no further than its bounds. */
-	ttk_dram_banks = banks->dram_banks <= TT_BANKS_MAX_DRAM ?
-				 banks->dram_banks : 0;
-	ttk_l1_banks = banks->l1_banks <= TT_BANKS_MAX_L1 ? banks->l1_banks : 0;
-	ttk_grid_x = banks->grid_x;
-	ttk_grid_y = banks->grid_y;
 	/* Only as far as the highest configured CB: most kernels have few. */
-	for (uint32_t m = ttk_cb_mask, i = 0; m; m >>= 1, i++)
+	for (uint32_t m = ctx->cb_mask, i = 0; m; m >>= 1, i++)
 		if (m & 1)
 			setup_cb(i, &table[i]);
 	/* Only compute kernels drive the coprocessor. */
@@ -131,20 +114,20 @@ static void setup(const struct tt_kernel_ctx *ctx, uint32_t id)
  * only by kernels that ask. */
 void ttk_find_logical(void)
 {
-	const struct tt_bank_table *banks =
-		(const struct tt_bank_table *)TT_L1_BANKS;
+	const volatile struct tt_bank_table *banks = ttk_bank_table();
 	uint32_t me = (uint32_t)my_x[0] | (uint32_t)my_y[0] << 8;
 	uint32_t w = banks->l1_grid_w ? banks->l1_grid_w : 1;
+	uint32_t n = ttk_bank_count(false);
 
-	for (uint32_t i = 0; i < ttk_l1_banks; i++)
+	for (uint32_t i = 0; i < n; i++)
 		if (banks->l1_xy[i] == me) {
 			ttk_logical_x = i % w;
 			ttk_logical_y = i / w;
+			ttk_logical_known = true;
 			return;
 		}
 	ttk_fatal("core (%u,%u) is not in the bank table's %u logical cores",
-		  (unsigned)my_x[0], (unsigned)my_y[0],
-		  (unsigned)ttk_l1_banks);
+		  (unsigned)my_x[0], (unsigned)my_y[0], (unsigned)n);
 }
 
 int32_t ttk_main(const struct tt_kernel_ctx *ctx, uint32_t nargs,
@@ -168,7 +151,8 @@ int32_t ttk_main(const struct tt_kernel_ctx *ctx, uint32_t nargs,
 	kernel_main();
 	/* What the kernel left in flight must land, and fail here if it
 	 * does not. */
-	ttk_noc_teardown();
+	if (ttk_noc_flags.all)
+		ttk_noc_teardown();
 	mb->waypoint = TTK_WAYPOINT_WORD("D");
 	return 0;
 }

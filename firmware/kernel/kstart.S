@@ -25,9 +25,11 @@ __ttk_once:
 	.globl _start
 	.type _start, @function
 _start:
-	/* a0 and a1 are left alone for ttk_main. */
+	/* a0-a3 are left alone for ttk_main. */
 	la	t0, __ttk_data_start
 	la	t1, __ttk_data_end
+	/* Most kernels have no .data: nothing to keep or put back. */
+	beq	t0, t1, 5f
 	la	t2, __ttk_data_copy
 	la	t3, __ttk_once
 	lw	t4, 0(t3)
@@ -51,6 +53,7 @@ _start:
 	j	2b
 5:	la	t0, __ttk_bss_start
 	la	t1, __ttk_bss_end
+	beq	t0, t1, 7f
 	/* Four words a turn while they fit (every kernel start pays this),
 	 * then word by word. */
 	addi	t2, t1, -16

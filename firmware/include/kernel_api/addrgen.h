@@ -57,8 +57,7 @@ typedef struct {
 
 static inline uint32_t ttk_page_align(bool is_dram)
 {
-	const volatile struct tt_bank_table *t =
-		(const volatile struct tt_bank_table *)(uintptr_t)TT_L1_BANKS;
+	const volatile struct tt_bank_table *t = ttk_bank_table();
 	uint32_t a = is_dram ? t->dram_align : t->l1_align;
 
 	return a ? a : (is_dram ? TTK_DRAM_ALIGN : TTK_L1_ALIGN);
@@ -75,7 +74,7 @@ static inline const struct tt_bank_table *ttk_banks(void)
 static inline uint64_t ttk_bank_noc_addr(uint32_t bank, uint32_t offset,
 					 bool is_dram)
 {
-	uint32_t n = is_dram ? ttk_dram_banks : ttk_l1_banks, xy;
+	uint32_t n = ttk_bank_count(is_dram), xy;
 
 	if (TTK_UNLIKELY(bank >= n))
 		ttk_bank_fail(bank, is_dram);
@@ -88,7 +87,7 @@ static inline uint64_t ttk_page_noc_addr(bool is_dram, uint32_t base,
 					 uint32_t page_size, uint32_t id,
 					 uint32_t offset)
 {
-	uint32_t n = is_dram ? ttk_dram_banks : ttk_l1_banks;
+	uint32_t n = ttk_bank_count(is_dram);
 	uint32_t align = ttk_page_align(is_dram);
 	uint32_t stride = (page_size + align - 1) & ~(align - 1);
 

@@ -25,31 +25,31 @@ __attribute__((noreturn)) void ttk_arg_fail(uint32_t i, bool common);
 
 static inline uint32_t get_arg_val(uint32_t i)
 {
-	if (TTK_UNLIKELY(i >= ttk_rta_count))
+	if (TTK_UNLIKELY(i >= ttk_arg_count(false)))
 		ttk_arg_fail(i, false);
-	return ttk_rta[i];
+	return ttk_args(false)[i];
 }
 
 static inline uint32_t get_common_arg_val(uint32_t i)
 {
-	if (TTK_UNLIKELY(i >= ttk_crta_count))
+	if (TTK_UNLIKELY(i >= ttk_arg_count(true)))
 		ttk_arg_fail(i, true);
-	return ttk_crta[i];
+	return ttk_args(true)[i];
 }
 
 /* Addresses may point one past the last argument, as arrays do. */
 static inline uint32_t get_arg_addr(uint32_t i)
 {
-	if (TTK_UNLIKELY(i > ttk_rta_count))
+	if (TTK_UNLIKELY(i > ttk_arg_count(false)))
 		ttk_arg_fail(i, false);
-	return (uint32_t)(uintptr_t)&ttk_rta[i];
+	return (uint32_t)(uintptr_t)&ttk_args(false)[i];
 }
 
 static inline uint32_t get_common_arg_addr(uint32_t i)
 {
-	if (TTK_UNLIKELY(i > ttk_crta_count))
+	if (TTK_UNLIKELY(i > ttk_arg_count(true)))
 		ttk_arg_fail(i, true);
-	return (uint32_t)(uintptr_t)&ttk_crta[i];
+	return (uint32_t)(uintptr_t)&ttk_args(true)[i];
 }
 
 /*
@@ -96,14 +96,14 @@ static inline uint32_t ttk_ct_arg(uint32_t i)
  * and absolute coordinates are the same. */
 static inline uint32_t get_absolute_logical_x(void)
 {
-	if (ttk_logical_x == ~0u)
+	if (!ttk_logical_known)
 		ttk_find_logical();
 	return ttk_logical_x;
 }
 
 static inline uint32_t get_absolute_logical_y(void)
 {
-	if (ttk_logical_x == ~0u)
+	if (!ttk_logical_known)
 		ttk_find_logical();
 	return ttk_logical_y;
 }

@@ -87,15 +87,51 @@ struct ttk_cb {
 	uint32_t reserved; /* pages granted and not pushed (CB checks) */
 };
 
-/* Runtime state (kernel/kruntime.c). */
-extern const uint32_t *ttk_rta, *ttk_crta;
-extern uint32_t ttk_rta_count, ttk_crta_count;
-extern uint32_t ttk_flags; /* TT_KCTX_F_* */
-extern uint32_t ttk_cb_mask;
-extern uint32_t ttk_logical_x, ttk_logical_y; /* ~0u: not looked for yet */
+/* Runtime state (kernel/kruntime.c). The launch's context is read where
+ * it is used, not copied at start: every hart of a program pays for the
+ * start, few kernels read more than a field or two. */
+extern const struct tt_kernel_ctx *ttk_ctx;
+extern bool ttk_logical_known; /* ttk_logical_x/y looked up */
+extern uint32_t ttk_logical_x, ttk_logical_y;
 void ttk_find_logical(void);
-extern uint32_t ttk_dram_banks, ttk_l1_banks;
 extern struct ttk_cb ttk_cb[TT_CB_COUNT];
+
+static inline uint32_t ttk_flags(void) /* TT_KCTX_F_* */
+{
+	return ttk_ctx->flags;
+}
+
+static inline uint32_t ttk_cb_mask(void)
+{
+	return ttk_ctx->cb_mask;
+}
+
+/* The unique (common = false) or common runtime arguments. */
+static inline const uint32_t *ttk_args(bool common)
+{
+	return (const uint32_t *)(uintptr_t)(common ? ttk_ctx->crta :
+						      ttk_ctx->rta);
+}
+
+static inline uint32_t ttk_arg_count(bool common)
+{
+	return common ? ttk_ctx->crta_count : ttk_ctx->rta_count;
+}
+
+/* The bank table (hw/l1.h), trusted no further than its bounds. */
+static inline const volatile struct tt_bank_table *ttk_bank_table(void)
+{
+	return (const volatile struct tt_bank_table *)(uintptr_t)TT_L1_BANKS;
+}
+
+/* Interleaved banks of DRAM or L1; 0 if the table claims too many. */
+static inline uint32_t ttk_bank_count(bool is_dram)
+{
+	const volatile struct tt_bank_table *t = ttk_bank_table();
+	uint32_t n = is_dram ? t->dram_banks : t->l1_banks;
+
+	return n <= (is_dram ? TT_BANKS_MAX_DRAM : TT_BANKS_MAX_L1) ? n : 0;
+}
 /* TT-Metal's names: the kernel's default NOC, and this core's NOC
  * coordinates indexed by NOC. Both entries hold NOC 0 coordinates: kernels
  * speak NOC 0 coordinates on either NOC (kernel_api/noc.h). */

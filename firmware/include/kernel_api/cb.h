@@ -54,7 +54,7 @@ static inline uint32_t ttk_cb_available(uint32_t cb)
 
 static inline bool ttk_cb_checks(void)
 {
-	return ttk_flags & TT_KCTX_F_CB_CHECKS;
+	return ttk_flags() & TT_KCTX_F_CB_CHECKS;
 }
 
 /* Slow paths and checked versions (kernel/kcb.c). */

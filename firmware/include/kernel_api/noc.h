@@ -55,13 +55,23 @@ void ttk_noc_atomic_inc(uint32_t noc, uint64_t dst, uint32_t incr);
 void ttk_noc_inline_write(uint32_t noc, uint64_t dst, uint32_t val,
 			  uint32_t be);
 void ttk_noc_finish(uint32_t noc);
-extern uint8_t ttk_noc_pending[2];
+/* Per NOC: 1 once its state is set up at the kernel's first command
+ * (ready), 1 while a command may still run (pending). The runtime clears
+ * both at each start (all = 0). */
+union ttk_noc_flags {
+	uint32_t all;
+	struct {
+		uint8_t ready[2];
+		uint8_t pending[2];
+	};
+};
+extern union ttk_noc_flags ttk_noc_flags;
 
 /* Wait until this hart's commands on `noc` are done (and checked). */
 static inline void ttk_noc_barrier(uint32_t noc)
 {
 	noc &= 1;
-	if (TTK_UNLIKELY(ttk_noc_pending[noc]))
+	if (TTK_UNLIKELY(ttk_noc_flags.pending[noc]))
 		ttk_noc_finish(noc);
 	/* Reads of what arrived come after this. */
 	ttk_fence();
