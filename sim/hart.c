@@ -63,35 +63,44 @@ static bool computed_load(struct sim_hart *h, uint32_t addr, uint32_t *val)
 /*
  * A word of the hart's own NIU pages that is plain storage for this
  * access, or NULL: every aligned word for a load, the command-buffer
- * words below ISSUE for a store (ISSUE starts the command). These are
- * most of a NOC command's accesses, so they skip the general path; what
- * they do is what sim_access would do (addr.c, access.c).
+ * words up to ISSUE for a store (*noc says which NIU). These are all of
+ * a NOC command's accesses, so they skip the general path; what they do
+ * is what sim_access would do (addr.c, access.c), and a store to ISSUE
+ * then starts the command as there (hart_store).
  */
 static uint32_t *own_niu_word(struct sim_hart *h, uint32_t addr,
-			      unsigned size, bool write)
+			      unsigned size, bool write, unsigned *noc)
 {
 	uint32_t page = addr & ~(TT_REG_PAGE_SIZE - 1), off = addr - page;
-	uint8_t *base;
 
 	if (page == TT_REG_NIU0_ADDR)
-		base = h->niu[0];
+		*noc = 0;
 	else if (page == TT_REG_NIU1_ADDR)
-		base = h->niu[1];
+		*noc = 1;
 	else
 		return NULL;
-	if (!base || size != 4 || off % 4)
+	if (!h->niu[*noc] || size != 4 || off % 4)
 		return NULL;
 	if (write && (off >= TT_NIU_CMD_BUFS * TT_NIU_CMD_STRIDE ||
-		      off % TT_NIU_CMD_STRIDE >= TT_NIU_CMD_ISSUE))
+		      off % TT_NIU_CMD_STRIDE > TT_NIU_CMD_ISSUE))
 		return NULL;
-	return sim_reg32(base, off);
+	return sim_reg32(h->niu[*noc], off);
+}
+
+static bool is_issue(uint32_t addr)
+{
+	uint32_t off = addr & (TT_REG_PAGE_SIZE - 1);
+
+	return off < TT_NIU_CMD_BUFS * TT_NIU_CMD_STRIDE &&
+	       off % TT_NIU_CMD_STRIDE == TT_NIU_CMD_ISSUE;
 }
 
 static enum rv32_cb hart_load(struct rv32_hart *cpu, uint32_t addr,
 			      unsigned size, uint32_t *val)
 {
 	struct sim_hart *h = hart_of(cpu);
-	uint32_t v = 0, *word = own_niu_word(h, addr, size, false);
+	unsigned noc;
+	uint32_t v = 0, *word = own_niu_word(h, addr, size, false, &noc);
 	struct sim_access a;
 
 	if (word) {
@@ -116,17 +125,6 @@ static enum rv32_cb hart_load(struct rv32_hart *cpu, uint32_t addr,
 	return RV32_CB_OK;
 }
 
-static bool is_issue(uint32_t addr, unsigned *noc)
-{
-	uint32_t page = addr & ~(TT_REG_PAGE_SIZE - 1), off = addr - page;
-
-	if (page != TT_REG_NIU0_ADDR && page != TT_REG_NIU1_ADDR)
-		return false;
-	*noc = page == TT_REG_NIU1_ADDR;
-	return off < TT_NIU_CMD_BUFS * TT_NIU_CMD_STRIDE &&
-	       off % TT_NIU_CMD_STRIDE == TT_NIU_CMD_ISSUE;
-}
-
 /* Pages whose changes the model must act on (reset lines, chip reset,
  * watchdog). */
 static bool is_control(uint32_t addr)
@@ -140,23 +138,24 @@ static enum rv32_cb hart_store(struct rv32_hart *cpu, uint32_t addr,
 			       unsigned size, uint32_t val)
 {
 	struct sim_hart *h = hart_of(cpu);
-	uint32_t *word = own_niu_word(h, addr, size, true);
-	struct sim_access a;
 	unsigned noc;
+	uint32_t *word = own_niu_word(h, addr, size, true, &noc);
+	struct sim_access a;
 
 	if (word) {
 		__atomic_store_n(word, val, __ATOMIC_RELEASE);
+		/* A hart's own NOC commands run at once, in its thread: no
+		 * round trip through the engine, and the same order every
+		 * run. */
+		if (is_issue(addr))
+			sim_niu_service(&h->dev->ctx, h->node, noc);
 		return RV32_CB_OK;
 	}
 	a = own_node(h, TT_DEV_OP_WRITE, addr, size);
 	a.from_hart = true;
 	if (sim_access(&h->dev->ctx, &a, &val))
 		return RV32_CB_FAULT;
-	/* A hart's own NOC commands run at once, in its thread: no round
-	 * trip through the engine, and the same order every run. */
-	if (is_issue(addr, &noc))
-		sim_niu_service(&h->dev->ctx, h->node, noc);
-	else if (addr == TT_REG_HART_ADDR + TT_HART_HOST_IRQ)
+	if (addr == TT_REG_HART_ADDR + TT_HART_HOST_IRQ)
 		sim_irq_raise(h->dev->img->regs, TT_IRQ_HART);
 	else if (addr == TT_REG_HART_ADDR + TT_HART_WAKE)
 		sim_event_after_write(h->dev->img, h->node, true);
