@@ -322,13 +322,17 @@ static int alloc_rings(struct tt_device *dev, struct tt_fd *fd)
 static int free_core(struct tt_device *dev, struct tt_fd *fd)
 {
 	struct tt_mailbox mb;
+	uint32_t seq;
 	int ret = tt_noc_read(dev, 0, fd->core.x, fd->core.y,
 			      TT_L1_MAILBOX_ADDR(TT_HART_BRISC), &mb,
 			      sizeof(mb));
 
+	if (!ret)
+		ret = tt_noc_read32(dev, 0, fd->core.x, fd->core.y,
+				    TT_L1_LAUNCH_SEQ(TT_HART_BRISC), &seq);
 	if (ret)
 		return ret;
-	if (mb.fw_state == TT_FW_READY && mb.done.seq == mb.launch.seq)
+	if (mb.fw_state == TT_FW_READY && mb.done.seq == seq)
 		return 0;
 	return tt_hart_restart_firmware(dev, fd->core, TT_HART_BRISC);
 }

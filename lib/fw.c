@@ -201,8 +201,9 @@ int tt_fw_check_tensix(struct tt_device *dev, struct tt_xy core)
 /* Has every hart of this core its firmware idle, waiting for launches? */
 static int core_ready(struct tt_device *dev, struct tt_xy c)
 {
-	/* Mailboxes of all harts in one read: they are consecutive. */
-	uint8_t mb[TT_TENSIX_HARTS * TT_L1_MAILBOX_STRIDE];
+	/* Mailboxes and launch words of all harts in one read: they are
+	 * consecutive (hw/l1.h). */
+	uint8_t mb[TT_L1_LAUNCH_SEQ(TT_TENSIX_HARTS) - TT_L1_MAILBOX];
 	uint32_t state[TT_TENSIX_HARTS * TT_HART_STRIDE / 4];
 	int ret;
 
@@ -211,9 +212,12 @@ static int core_ready(struct tt_device *dev, struct tt_xy c)
 		return ret;
 	for (unsigned h = 0; h < TT_TENSIX_HARTS; h++) {
 		struct tt_mailbox m;
+		uint32_t seq;
 
 		memcpy(&m, mb + h * TT_L1_MAILBOX_STRIDE, sizeof(m));
-		if (m.fw_state != TT_FW_READY || m.done.seq != m.launch.seq)
+		memcpy(&seq, mb + TT_L1_LAUNCH_SEQ(h) - TT_L1_MAILBOX,
+		       sizeof(seq));
+		if (m.fw_state != TT_FW_READY || m.done.seq != seq)
 			return 0;
 	}
 	/* A mailbox left from before a reset may still say READY: the hart

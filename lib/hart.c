@@ -301,11 +301,13 @@ int tt_hart_load_elf_file(tt_device *dev, struct tt_xy core, const char *path,
 
 /* ---- launches ---- */
 
-/* The part of a mailbox the launch protocol uses. */
+/* The part of a mailbox the launch protocol uses, and the hart's launch
+ * word (hw/l1.h). */
 struct mbox {
 	uint32_t fw_state, fw_version, hart, reserved0[5];
 	struct tt_launch_msg launch;
 	struct tt_launch_done done;
+	uint32_t seq; /* not in the mailbox: TT_L1_LAUNCH_SEQ(h) */
 };
 
 _Static_assert(offsetof(struct mbox, launch) ==
@@ -317,8 +319,12 @@ _Static_assert(offsetof(struct mbox, launch) ==
 static int read_mbox(struct tt_device *dev, struct tt_xy core, unsigned hart,
 		     struct mbox *m)
 {
-	return tt_noc_read(dev, 0, core.x, core.y, TT_L1_MAILBOX_ADDR(hart), m,
-			   sizeof(*m));
+	int ret = tt_noc_read(dev, 0, core.x, core.y, TT_L1_MAILBOX_ADDR(hart),
+			      m, offsetof(struct mbox, seq));
+
+	return ret ? ret :
+		     tt_noc_read32(dev, 0, core.x, core.y,
+				   TT_L1_LAUNCH_SEQ(hart), &m->seq);
 }
 
 struct hart_ctx {
@@ -345,11 +351,11 @@ static int launchable(struct tt_device *dev, void *ctx)
 	if (h->st.state == TT_HART_STATE_RESET)
 		return tt_error(-EBUSY, "%s: hart %u of core %u-%u is held in reset",
 				dev->name, h->hart, h->core.x, h->core.y);
-	if (h->m.done.seq != h->m.launch.seq)
+	if (h->m.done.seq != h->m.seq)
 		return tt_error(-EBUSY,
 				"%s: hart %u of core %u-%u is still running launch %u (pc 0x%08x)",
 				dev->name, h->hart, h->core.x, h->core.y,
-				h->m.launch.seq, h->st.pc);
+				h->m.seq, h->st.pc);
 	return 1;
 }
 
@@ -369,8 +375,9 @@ static int check_launch_args(struct tt_device *dev, uint32_t entry,
 	return 0;
 }
 
-/* Arguments first, then entry/args/nargs, then seq: the firmware starts on
- * the change of seq, so everything else must already be there. */
+/* Arguments first, then entry/args/nargs, then the launch word: the
+ * firmware starts on its change, so everything else must already be
+ * there. */
 static int write_launch(struct tt_device *dev, struct hart_ctx *h,
 			uint32_t entry, const uint32_t *args, unsigned nargs)
 {
@@ -388,7 +395,7 @@ static int write_launch(struct tt_device *dev, struct hart_ctx *h,
 				   msg, sizeof(msg));
 	if (!ret)
 		ret = tt_noc_write32(dev, 0, h->core.x, h->core.y,
-				     mb + offsetof(struct mbox, launch.seq),
+				     TT_L1_LAUNCH_SEQ(h->hart),
 				     h->m.done.seq + 1);
 	return ret;
 }
@@ -434,7 +441,7 @@ static int finished(struct tt_device *dev, void *ctx)
 
 	if (ret)
 		return ret;
-	if (h->m.fw_state == TT_FW_READY && h->m.done.seq == h->m.launch.seq)
+	if (h->m.fw_state == TT_FW_READY && h->m.done.seq == h->m.seq)
 		return 1;
 	ret = read_status(dev, h->core, h->hart, &h->st);
 	if (ret)

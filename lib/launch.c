@@ -59,6 +59,7 @@ struct mbox_ctx {
 	struct tt_xy core;
 	unsigned hart;
 	struct tt_mailbox mb;
+	uint32_t seq; /* its launch word */
 };
 
 /* tt_fw_wait condition: the hart's firmware is up (1), booting (0). */
@@ -69,11 +70,14 @@ static int fw_up(struct tt_device *dev, void *arg)
 			      TT_L1_MAILBOX_ADDR(m->hart), &m->mb,
 			      sizeof(m->mb));
 
+	if (!ret)
+		ret = tt_noc_read32(dev, 0, m->core.x, m->core.y,
+				    TT_L1_LAUNCH_SEQ(m->hart), &m->seq);
 	return ret ? ret : m->mb.fw_state == TT_FW_READY;
 }
 
-/* Read the mailboxes once: a new launch.seq must differ from every
- * hart's current one. */
+/* Read the mailboxes once: a new seq must differ from every hart's
+ * current launch word. */
 static int learn_seqs(struct tt_device *dev, struct tt_runtime *rt,
 		      struct tt_core_state *cs, struct tt_xy core)
 {
@@ -84,15 +88,15 @@ static int learn_seqs(struct tt_device *dev, struct tt_runtime *rt,
 
 		if (ret < 0 && ret != -ETIMEDOUT)
 			return ret;
-		if (ret < 0 || m.mb.done.seq != m.mb.launch.seq)
+		if (ret < 0 || m.mb.done.seq != m.seq)
 			return tt_error(-EBUSY,
 					"%s: core (%u,%u) hart %u is not ready for a program (firmware state 0x%08x, launch %u, done %u)",
 					dev->name, core.x, core.y, h,
-					m.mb.fw_state, m.mb.launch.seq,
+					m.mb.fw_state, m.seq,
 					m.mb.done.seq);
-		if ((int32_t)(m.mb.launch.seq - rt->last_seq) > 0)
-			rt->last_seq = m.mb.launch.seq;
-		cs->next_seq[h] = m.mb.launch.seq + 1;
+		if ((int32_t)(m.seq - rt->last_seq) > 0)
+			rt->last_seq = m.seq;
+		cs->next_seq[h] = m.seq + 1;
 	}
 	cs->seq_known = true;
 	return 0;
@@ -206,45 +210,72 @@ static int add_cb_reset(struct launch_ctx *x, const struct tt_launch_core *c)
 			     ncb * TT_CB_STRIDE);
 }
 
-/* The launch message's body with the rest of the state, its seq in the
- * last phase: seq starts the run. */
+/* The launch words of harts [first, end): one write, since they are side
+ * by side (hw/l1.h), in the last phase: the seq starts the runs. */
+static int add_starts(struct launch_ctx *x, const struct tt_launch_core *c,
+		      unsigned first, unsigned end)
+{
+	uint32_t seqs[TT_TENSIX_HARTS];
+
+	for (unsigned h = first; h < end; h++)
+		seqs[h - first] = x->seq;
+	return tt_wbatch_copy(x->b, PHASE_START, c->noc,
+			      TT_L1_LAUNCH_SEQ(first), seqs,
+			      4 * (end - first));
+}
+
+/* Hart h's launch message, with the rest of the state (not written again
+ * while it is the same). */
+static int add_message(struct launch_ctx *x, struct tt_core_state *cs,
+		       const struct tt_launch_core *c, unsigned h)
+{
+	uint32_t base = TT_L1_MAILBOX_ADDR(h) +
+			offsetof(struct tt_mailbox, launch);
+	struct tt_launch_msg m = {
+		.entry = TT_L1_KERNEL_SLOT(h),
+		.args = TT_L1_KCTX(h),
+		.nargs = sizeof(struct tt_kernel_ctx) / 4,
+		.notify_xy = x->notify_core.x | x->notify_core.y << 8,
+		.notify_addr = x->notify_addr,
+		/* The dispatcher interrupts once for all harts. */
+		.flags = x->l->fast ? TT_LAUNCH_F_NO_IRQ : 0,
+	};
+	int ret = 0;
+
+	if (!cs->msg_known[h] || memcmp(&cs->msg[h], &m, sizeof(m)))
+		ret = tt_wbatch_copy(x->b, PHASE_STATE, c->noc, base + 4,
+				     (uint8_t *)&m + 4, sizeof(m) - 4);
+	cs->msg[h] = m;
+	cs->msg_known[h] = !ret;
+	return ret;
+}
+
+/* The launch messages, then the launch words of each run of harts the
+ * program uses: all three in one write when it uses all three. */
 static int add_launches(struct launch_ctx *x, struct tt_core_state *cs,
 			const struct tt_launch_core *c)
 {
-	for (unsigned h = 0; h < TT_TENSIX_HARTS; h++) {
-		uint32_t base = TT_L1_MAILBOX_ADDR(h) +
-				offsetof(struct tt_mailbox, launch);
-		struct tt_launch_msg m = {
-			.seq = x->seq,
-			.entry = TT_L1_KERNEL_SLOT(h),
-			.args = TT_L1_KCTX(h),
-			.nargs = sizeof(struct tt_kernel_ctx) / 4,
-			.notify_xy = x->notify_core.x |
-				     x->notify_core.y << 8,
-			.notify_addr = x->notify_addr,
-			/* The dispatcher interrupts once for all harts. */
-			.flags = x->l->fast ? TT_LAUNCH_F_NO_IRQ : 0,
-		};
-		int ret;
+	unsigned first = 0;
+	int ret;
 
+	for (unsigned h = 0; h < TT_TENSIX_HARTS; h++) {
 		if (!c->hart[h].bin)
 			continue;
-		m.seq = 0;
-		ret = 0;
-		if (!cs->msg_known[h] || memcmp(&cs->msg[h], &m, sizeof(m)))
-			ret = tt_wbatch_copy(x->b, PHASE_STATE, c->noc,
-					     base + 4, (uint8_t *)&m + 4,
-					     sizeof(m) - 4);
-		cs->msg[h] = m;
-		cs->msg_known[h] = !ret;
-		m.seq = x->seq;
-		if (!ret)
-			ret = tt_wbatch_copy(x->b, PHASE_START, c->noc, base,
-					     &m.seq, 4);
+		ret = add_message(x, cs, c, h);
 		if (ret)
 			return ret;
 		cs->next_seq[h] = x->seq + 1;
 		x->l->harts++;
+	}
+	for (unsigned h = 0; h <= TT_TENSIX_HARTS; h++) {
+		if (h < TT_TENSIX_HARTS && c->hart[h].bin)
+			continue;
+		if (first < h) {
+			ret = add_starts(x, c, first, h);
+			if (ret)
+				return ret;
+		}
+		first = h + 1;
 	}
 	return 0;
 }

@@ -9,7 +9,7 @@ struct tt_plan_write {
 	struct tt_xy a, b;
 	uint32_t addr, len;
 	size_t off; /* in data */
-	bool seq; /* a launch word: replayed with the new seq */
+	bool seq; /* launch words: replayed with the new seq */
 };
 
 static bool reserve(struct tt_plan_bytes *b, size_t more)
@@ -123,13 +123,18 @@ bool tt_plan_replayable(const struct tt_launch_plan *p)
 int tt_plan_replay(const struct tt_launch_plan *p, uint32_t seq,
 		   tt_wemit_fn emit, void *ctx)
 {
+	uint32_t seqs[TT_TENSIX_HARTS];
 	int ret = 0;
 
+	for (unsigned h = 0; h < TT_TENSIX_HARTS; h++)
+		seqs[h] = seq;
 	for (unsigned i = 0; i < p->nw && !ret; i++) {
 		const struct tt_plan_write *w = &p->w[i];
 
+		/* A launch-word write is never longer than seqs
+		 * (is_launch_words). */
 		ret = emit(ctx, w->a, w->b, w->addr,
-			   w->seq ? (const void *)&seq : p->data.p + w->off,
+			   w->seq ? (const void *)seqs : p->data.p + w->off,
 			   w->len);
 	}
 	return ret;
@@ -147,21 +152,22 @@ void tt_plan_record_start(struct tt_launch_plan *p, uint32_t seq,
 	p->rec_ok = true;
 }
 
-/* The launch word of some hart's mailbox, written with this launch's
- * seq: every launch writes these and only these differently. */
-static bool is_launch_word(uint32_t addr, const void *data, uint32_t len,
-			   uint32_t seq)
+/* Launch words of harts (hw/l1.h), each written with this launch's seq:
+ * every launch writes these and only these differently. */
+static bool is_launch_words(uint32_t addr, const void *data, uint32_t len,
+			    uint32_t seq)
 {
-	uint32_t v;
-
-	if (len != 4)
+	if (addr < TT_L1_LAUNCH_SEQ(0) || addr % 4 || !len || len % 4 ||
+	    len > TT_L1_LAUNCH_SEQ(TT_TENSIX_HARTS) - addr)
 		return false;
-	memcpy(&v, data, 4);
-	for (unsigned h = 0; h < TT_TENSIX_HARTS; h++)
-		if (addr == TT_L1_MAILBOX_ADDR(h) +
-				    offsetof(struct tt_mailbox, launch.seq))
-			return v == seq;
-	return false;
+	for (uint32_t i = 0; i < len; i += 4) {
+		uint32_t v;
+
+		memcpy(&v, (const uint8_t *)data + i, 4);
+		if (v != seq)
+			return false;
+	}
+	return true;
 }
 
 static void record(struct tt_launch_plan *p, struct tt_xy a, struct tt_xy b,
@@ -186,7 +192,7 @@ static void record(struct tt_launch_plan *p, struct tt_xy a, struct tt_xy b,
 	}
 	p->w[p->nw++] = (struct tt_plan_write){
 		.a = a, .b = b, .addr = addr, .len = len, .off = p->data.len,
-		.seq = is_launch_word(addr, data, len, p->seq),
+		.seq = is_launch_words(addr, data, len, p->seq),
 	};
 	put(&p->data, data, len);
 }

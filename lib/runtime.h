@@ -17,7 +17,7 @@ struct tt_core_state {
 	uint8_t slot_hash[TT_TENSIX_HARTS][32]; /* all zero: unknown */
 	bool banks; /* bank table written */
 	bool seq_known; /* its mailboxes were read */
-	uint32_t next_seq[TT_TENSIX_HARTS]; /* last launch.seq written + 1 */
+	uint32_t next_seq[TT_TENSIX_HARTS]; /* last launch word written + 1 */
 	/* What the last launch wrote to the program area from TT_L1_PROG
 	 * (contexts, semaphores, CB table) and to each launch message after
 	 * seq; prog_len 0: unknown. A launch that would write the same
@@ -49,7 +49,7 @@ struct tt_runtime {
 	unsigned grid_x, grid_y;
 	struct tt_core_state *cores; /* grid_x * grid_y, by NOC 0 (x, y) */
 	struct tt_xy counter_core; /* slow dispatch's completion counter */
-	/* The launch.seq of the latest launch: every launch gets a new one
+	/* The seq of the latest launch: every launch gets a new one
 	 * on all its harts, so the same start words can be multicast. */
 	uint32_t last_seq;
 	struct tt_fd *fd; /* fast dispatch (fd.h); NULL until first used */

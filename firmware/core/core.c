@@ -28,6 +28,7 @@ _Static_assert(TT_FW_HART >= 0 && TT_FW_HART < TT_TENSIX_HARTS,
 	       "TT_FW_HART names a Tensix hart");
 
 #define MAILBOX ((volatile struct tt_mailbox *)TT_L1_MAILBOX_ADDR(TT_FW_HART))
+#define LAUNCH_SEQ ((volatile uint32_t *)TT_L1_LAUNCH_SEQ(TT_FW_HART))
 
 /* launch.S: call entry(args, nargs, hart, node_id) with sp at the top of
  * the stack, then continue in kernel_done(ret) with sp reset again. The
@@ -41,7 +42,7 @@ __attribute__((noreturn)) void kernel_done(int32_t ret);
 /* TT_TILE_NODE_ID, read once at start: every kernel gets it (hw/l1.h). */
 static uint32_t node_id;
 
-/* launch.seq of the run in progress. */
+/* The launch word of the run in progress. */
 static uint32_t running_seq;
 
 /* Count this run as finished at the launcher's counter, if it asked for
@@ -63,8 +64,8 @@ static __attribute__((noreturn)) void next_launch(void)
 	volatile struct tt_mailbox *mb = MAILBOX;
 	uint32_t done = mb->done.seq;
 
-	running_seq = tt_wait_change(&mb->launch.seq, done);
-	/* The launcher wrote entry, args and nargs before seq. */
+	running_seq = tt_wait_change(LAUNCH_SEQ, done);
+	/* The launcher wrote entry, args and nargs before the seq. */
 	mmio_barrier();
 	run_kernel(mb->launch.args, mb->launch.nargs, TT_FW_HART, node_id,
 		   mb->launch.entry);
@@ -107,7 +108,7 @@ int main(void)
 	mb->done.ret = 0;
 	mb->done.runs = 0;
 	/* Whatever is there counts as done: only a new seq starts a run. */
-	mb->done.seq = mb->launch.seq;
+	mb->done.seq = *LAUNCH_SEQ;
 	mmio_barrier();
 	mb->fw_state = TT_FW_READY;
 	next_launch();

@@ -54,8 +54,7 @@ struct fixture {
 	struct sink out;
 };
 
-static const uint32_t seq_addr =
-	TT_L1_MAILBOX_ADDR(1) + offsetof(struct tt_mailbox, launch.seq);
+static const uint32_t seq_addr = TT_L1_LAUNCH_SEQ(1);
 
 static int setup(void **state)
 {
@@ -150,6 +149,48 @@ static void test_third_launch_replays_with_its_seq(void **state)
 	assert_int_equal(v, 77);
 }
 
+/* The launch words of all three harts in one write get the new seq in
+ * every word; a write that only looks like one (a word that is not this
+ * launch's seq, or one past the launch words) is replayed as recorded. */
+static void test_launch_words_in_one_write(void **state)
+{
+	struct fixture *f = *state;
+	uint32_t all[3], other[3], past[2], got[3];
+
+	for (uint32_t seq = 1; seq <= 2; seq++) {
+		describe(f);
+		tt_plan_record_start(&f->p, seq, sink_emit, &f->out);
+		for (unsigned h = 0; h < 3; h++)
+			all[h] = other[h] = seq;
+		other[2] = seq + 100;
+		past[0] = past[1] = seq;
+		assert_int_equal(tt_plan_record_emit(&f->p, f->cores[0].noc,
+						     f->cores[1].noc,
+						     TT_L1_LAUNCH_SEQ(0), all,
+						     12), 0);
+		assert_int_equal(tt_plan_record_emit(&f->p, f->cores[0].noc,
+						     f->cores[0].noc,
+						     TT_L1_LAUNCH_SEQ(0), other,
+						     12), 0);
+		assert_int_equal(tt_plan_record_emit(&f->p, f->cores[1].noc,
+						     f->cores[1].noc,
+						     TT_L1_LAUNCH_SEQ(2), past,
+						     8), 0);
+		tt_plan_launched(&f->p, 6);
+	}
+	describe(f);
+	assert_true(tt_plan_replayable(&f->p));
+	f->out.n = 0;
+	assert_int_equal(tt_plan_replay(&f->p, 9, sink_emit, &f->out), 0);
+	assert_int_equal(f->out.n, 3);
+	memcpy(got, f->out.w[0].data, 12);
+	assert_int_equal(got[0], 9);
+	assert_int_equal(got[1], 9);
+	assert_int_equal(got[2], 9);
+	assert_memory_equal(f->out.w[1].data, other, 12);
+	assert_memory_equal(f->out.w[2].data, past, 8);
+}
+
 /* The input is compared by value: an argument changed in place counts. */
 static void test_args_changed_in_place_stop_replay(void **state)
 {
@@ -237,6 +278,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			test_third_launch_replays_with_its_seq, setup,
 			teardown),
+		cmocka_unit_test_setup_teardown(test_launch_words_in_one_write,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_args_changed_in_place_stop_replay, setup, teardown),
 		cmocka_unit_test_setup_teardown(

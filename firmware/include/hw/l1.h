@@ -7,6 +7,7 @@
  *   0x08000  NCRISC firmware
  *   0x10000  compute firmware
  *   0x18000  mailboxes, one struct tt_mailbox per hart
+ *   0x18300  launch words, one uint32_t per hart (TT_L1_LAUNCH_SEQ)
  *   0x18C00  completion counters (TT_L1_COUNTERS) launchers ask for
  *   0x19000  program area (below), TT_L1_PROG_SIZE
  *   0x1C000  bank table (struct tt_bank_table)
@@ -33,19 +34,22 @@
  * args = its struct tt_kernel_ctx (nargs = its size in words). Whoever
  * launches a program writes slots, CB table, semaphores, arguments and
  * contexts, zeroes the CB counters of the CBs it uses (hw/tensix.h), and
- * only then writes the launch messages.
+ * only then writes the launch messages and the launch words.
  *
  * Launch, host side (for hart h):
  *   1. wait until mailbox[h].fw_state == TT_FW_READY and done.seq ==
- *      launch.seq (the hart is idle);
+ *      the launch word TT_L1_LAUNCH_SEQ(h) (the hart is idle);
  *   2. put the binary and its arguments in L1 (at or above
  *      TT_L1_UNRESERVED);
- *   3. write launch.entry, .args, .nargs, then launch.seq = done.seq + 1
- *      (last: it starts the run).
+ *   3. write launch.entry, .args, .nargs, then the launch word =
+ *      done.seq + 1 (last: it starts the run).
+ * The launch words of a core's harts are side by side, so that one write
+ * starts several of them (the same seq for all: a hart starts on any
+ * value different from its done.seq).
  * The firmware calls entry(args, nargs, hart, node_id) on its own stack
  * (hart: its enum tt_tensix_hart; node_id: the node's TT_TILE_NODE_ID,
  * hw/tile.h, so a kernel needs no register read to know either), stores
- * the return value in done.ret, then writes done.seq = launch.seq, writes
+ * the return value in done.ret, then writes done.seq = its launch word, writes
  * TT_HART_HOST_IRQ (hw/hart.h) and waits for the next launch. A hart that
  * faults halts (state TT_HART_HALTED) instead of completing.
  */
@@ -66,6 +70,9 @@
 #define TT_L1_FW_BASE(h) ((uint32_t)(h) * TT_L1_FW_SIZE)
 /* Mailbox of hart h. */
 #define TT_L1_MAILBOX_ADDR(h) (TT_L1_MAILBOX + (uint32_t)(h) * TT_L1_MAILBOX_STRIDE)
+/* Launch word of hart h: the launch's seq, written last (above). */
+#define TT_L1_LAUNCH_SEQ_BASE (TT_L1_MAILBOX + 3u * TT_L1_MAILBOX_STRIDE)
+#define TT_L1_LAUNCH_SEQ(h) (TT_L1_LAUNCH_SEQ_BASE + 4u * (uint32_t)(h))
 
 /* Words a launcher may name as launch.notify_addr (on any core). */
 #define TT_L1_COUNTERS 0x18C00u
@@ -164,7 +171,9 @@ typedef int32_t (*tt_kernel_entry)(const uint32_t *args, uint32_t nargs,
 				   uint32_t hart, uint32_t node_id);
 
 struct tt_launch_msg {
-	uint32_t seq; /* written last by the launcher */
+	/* Formerly the seq that starts the run; that is the launch word
+	 * TT_L1_LAUNCH_SEQ(h) now, next to the other harts'. Written as 0. */
+	uint32_t unused;
 	uint32_t entry; /* L1 address of the entry point */
 	uint32_t args; /* L1 address of nargs 32-bit arguments */
 	uint32_t nargs;
@@ -182,7 +191,7 @@ struct tt_launch_msg {
 #define TT_LAUNCH_F_NO_IRQ (1u << 0)
 
 struct tt_launch_done {
-	uint32_t seq; /* = launch.seq once the run has returned */
+	uint32_t seq; /* = the launch word once the run has returned */
 	int32_t ret; /* the entry point's return value */
 	uint32_t runs; /* launches completed since the firmware started */
 	uint32_t reserved[5];
@@ -212,6 +221,8 @@ _Static_assert(sizeof(struct tt_bank_table) <= TT_L1_BANKS_SIZE,
 _Static_assert(sizeof(struct tt_print_ring) == TT_L1_PRINT_STRIDE,
 	       "print ring");
 _Static_assert(TT_RTA_MAX_WORDS * 4 <= 0x800, "runtime arguments");
+_Static_assert(TT_L1_LAUNCH_SEQ(3) <= TT_L1_COUNTERS,
+	       "launch words after three mailboxes");
 #endif
 
 #endif /* TT_HW_L1_H */
