@@ -321,18 +321,12 @@ static int alloc_rings(struct tt_device *dev, struct tt_fd *fd)
  * it, or one we gave up on) holds the core: restart its firmware. */
 static int free_core(struct tt_device *dev, struct tt_fd *fd)
 {
-	struct tt_mailbox mb;
-	uint32_t seq;
-	int ret = tt_noc_read(dev, 0, fd->core.x, fd->core.y,
-			      TT_L1_MAILBOX_ADDR(TT_HART_BRISC), &mb,
-			      sizeof(mb));
+	struct tt_fw_launch_state st;
+	int ret = tt_fw_read_launch_state(dev, fd->core, TT_HART_BRISC, &st);
 
-	if (!ret)
-		ret = tt_noc_read32(dev, 0, fd->core.x, fd->core.y,
-				    TT_L1_LAUNCH_SEQ(TT_HART_BRISC), &seq);
 	if (ret)
 		return ret;
-	if (mb.fw_state == TT_FW_READY && mb.done.seq == seq)
+	if (tt_fw_hart_idle(&st))
 		return 0;
 	return tt_hart_restart_firmware(dev, fd->core, TT_HART_BRISC);
 }

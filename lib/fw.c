@@ -198,6 +198,22 @@ int tt_fw_check_tensix(struct tt_device *dev, struct tt_xy core)
 	return 0;
 }
 
+int tt_fw_read_launch_state(struct tt_device *dev, struct tt_xy core,
+			    unsigned hart, struct tt_fw_launch_state *out)
+{
+	int ret = tt_noc_read(dev, 0, core.x, core.y, TT_L1_MAILBOX_ADDR(hart),
+			      &out->mb, sizeof(out->mb));
+
+	return ret ? ret :
+		     tt_noc_read32(dev, 0, core.x, core.y,
+				   TT_L1_LAUNCH_SEQ(hart), &out->seq);
+}
+
+bool tt_fw_hart_idle(const struct tt_fw_launch_state *s)
+{
+	return s->mb.fw_state == TT_FW_READY && s->mb.done.seq == s->seq;
+}
+
 /* Has every hart of this core its firmware idle, waiting for launches? */
 static int core_ready(struct tt_device *dev, struct tt_xy c)
 {
@@ -211,13 +227,12 @@ static int core_ready(struct tt_device *dev, struct tt_xy c)
 	if (ret)
 		return ret;
 	for (unsigned h = 0; h < TT_TENSIX_HARTS; h++) {
-		struct tt_mailbox m;
-		uint32_t seq;
+		struct tt_fw_launch_state st;
 
-		memcpy(&m, mb + h * TT_L1_MAILBOX_STRIDE, sizeof(m));
-		memcpy(&seq, mb + TT_L1_LAUNCH_SEQ(h) - TT_L1_MAILBOX,
-		       sizeof(seq));
-		if (m.fw_state != TT_FW_READY || m.done.seq != seq)
+		memcpy(&st.mb, mb + h * TT_L1_MAILBOX_STRIDE, sizeof(st.mb));
+		memcpy(&st.seq, mb + TT_L1_LAUNCH_SEQ(h) - TT_L1_MAILBOX,
+		       sizeof(st.seq));
+		if (!tt_fw_hart_idle(&st))
 			return 0;
 	}
 	/* A mailbox left from before a reset may still say READY: the hart

@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "hw/l1.h"
 #include "internal.h"
 
 /* Longest single sleep while waiting: a missed interrupt costs at most
@@ -68,6 +69,20 @@ TT_HIDDEN void tt_fw_describe_boot(struct tt_device *dev, char *buf,
 
 /* Is (x, y) an enabled Tensix core? Sets an error naming it if not. */
 TT_HIDDEN int tt_fw_check_tensix(struct tt_device *dev, struct tt_xy core);
+
+/* A hart's mailbox and its launch word, which lies outside the mailbox
+ * (hw/l1.h). */
+struct tt_fw_launch_state {
+	struct tt_mailbox mb;
+	uint32_t seq; /* TT_L1_LAUNCH_SEQ(hart) */
+};
+
+TT_HIDDEN int tt_fw_read_launch_state(struct tt_device *dev, struct tt_xy core,
+				      unsigned hart,
+				      struct tt_fw_launch_state *out);
+
+/* The core firmware is up and the last launch returned. */
+TT_HIDDEN bool tt_fw_hart_idle(const struct tt_fw_launch_state *s);
 
 /* Whether every hart of every enabled Tensix core has its core firmware
  * running and idle: 1, 0 not yet. Used by tt_device_reset. */

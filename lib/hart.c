@@ -301,36 +301,10 @@ int tt_hart_load_elf_file(tt_device *dev, struct tt_xy core, const char *path,
 
 /* ---- launches ---- */
 
-/* The part of a mailbox the launch protocol uses, and the hart's launch
- * word (hw/l1.h). */
-struct mbox {
-	uint32_t fw_state, fw_version, hart, reserved0[5];
-	struct tt_launch_msg launch;
-	struct tt_launch_done done;
-	uint32_t seq; /* not in the mailbox: TT_L1_LAUNCH_SEQ(h) */
-};
-
-_Static_assert(offsetof(struct mbox, launch) ==
-			       offsetof(struct tt_mailbox, launch) &&
-		       offsetof(struct mbox, done) ==
-			       offsetof(struct tt_mailbox, done),
-	       "mailbox prefix");
-
-static int read_mbox(struct tt_device *dev, struct tt_xy core, unsigned hart,
-		     struct mbox *m)
-{
-	int ret = tt_noc_read(dev, 0, core.x, core.y, TT_L1_MAILBOX_ADDR(hart),
-			      m, offsetof(struct mbox, seq));
-
-	return ret ? ret :
-		     tt_noc_read32(dev, 0, core.x, core.y,
-				   TT_L1_LAUNCH_SEQ(hart), &m->seq);
-}
-
 struct hart_ctx {
 	struct tt_xy core;
 	unsigned hart;
-	struct mbox m;
+	struct tt_fw_launch_state m;
 	struct tt_hart_status st;
 };
 
@@ -338,7 +312,7 @@ struct hart_ctx {
 static int launchable(struct tt_device *dev, void *ctx)
 {
 	struct hart_ctx *h = ctx;
-	int ret = read_mbox(dev, h->core, h->hart, &h->m);
+	int ret = tt_fw_read_launch_state(dev, h->core, h->hart, &h->m);
 
 	if (!ret)
 		ret = read_status(dev, h->core, h->hart, &h->st);
@@ -346,12 +320,12 @@ static int launchable(struct tt_device *dev, void *ctx)
 		return ret;
 	if (h->st.state == TT_HART_STATE_HALTED)
 		return fault_error(dev, h->core, h->hart, &h->st);
-	if (h->m.fw_state != TT_FW_READY)
+	if (h->m.mb.fw_state != TT_FW_READY)
 		return 0;
 	if (h->st.state == TT_HART_STATE_RESET)
 		return tt_error(-EBUSY, "%s: hart %u of core %u-%u is held in reset",
 				dev->name, h->hart, h->core.x, h->core.y);
-	if (h->m.done.seq != h->m.seq)
+	if (h->m.mb.done.seq != h->m.seq)
 		return tt_error(-EBUSY,
 				"%s: hart %u of core %u-%u is still running launch %u (pc 0x%08x)",
 				dev->name, h->hart, h->core.x, h->core.y,
@@ -391,12 +365,12 @@ static int write_launch(struct tt_device *dev, struct hart_ctx *h,
 				   nargs * sizeof(uint32_t));
 	if (!ret)
 		ret = tt_noc_write(dev, 0, h->core.x, h->core.y,
-				   mb + offsetof(struct mbox, launch.entry),
+				   mb + offsetof(struct tt_mailbox, launch.entry),
 				   msg, sizeof(msg));
 	if (!ret)
 		ret = tt_noc_write32(dev, 0, h->core.x, h->core.y,
 				     TT_L1_LAUNCH_SEQ(h->hart),
-				     h->m.done.seq + 1);
+				     h->m.mb.done.seq + 1);
 	return ret;
 }
 
@@ -416,7 +390,7 @@ int tt_hart_launch(tt_device *dev, struct tt_xy core, unsigned hart,
 	if (ret == -ETIMEDOUT)
 		return tt_error(-EBUSY,
 				"%s: core firmware on hart %u of core %u-%u is not ready (mailbox state 0x%08x, hart %s)",
-				dev->name, hart, core.x, core.y, h.m.fw_state,
+				dev->name, hart, core.x, core.y, h.m.mb.fw_state,
 				h.st.state_name ? h.st.state_name : "unknown");
 	if (ret)
 		return ret;
@@ -437,11 +411,11 @@ int tt_hart_launch(tt_device *dev, struct tt_xy core, unsigned hart,
 static int finished(struct tt_device *dev, void *ctx)
 {
 	struct hart_ctx *h = ctx;
-	int ret = read_mbox(dev, h->core, h->hart, &h->m);
+	int ret = tt_fw_read_launch_state(dev, h->core, h->hart, &h->m);
 
 	if (ret)
 		return ret;
-	if (h->m.fw_state == TT_FW_READY && h->m.done.seq == h->m.seq)
+	if (tt_fw_hart_idle(&h->m))
 		return 1;
 	ret = read_status(dev, h->core, h->hart, &h->st);
 	if (ret)
@@ -451,11 +425,11 @@ static int finished(struct tt_device *dev, void *ctx)
 	if (h->st.state == TT_HART_STATE_RESET)
 		return tt_error(-EIO, "%s: hart %u of core %u-%u is held in reset",
 				dev->name, h->hart, h->core.x, h->core.y);
-	if (h->m.fw_state != TT_FW_READY)
+	if (h->m.mb.fw_state != TT_FW_READY)
 		return tt_error(-EIO,
 				"%s: core firmware on hart %u of core %u-%u stopped serving (mailbox state 0x%08x)",
 				dev->name, h->hart, h->core.x, h->core.y,
-				h->m.fw_state);
+				h->m.mb.fw_state);
 	return 0;
 }
 
@@ -475,7 +449,7 @@ int tt_hart_wait(tt_device *dev, struct tt_xy core, unsigned hart,
 				dev->name, hart, core.x, core.y, timeout_ms,
 				h.st.pc, h.st.state_name ? h.st.state_name : "unknown");
 	if (!ret && ret_val)
-		*ret_val = h.m.done.ret;
+		*ret_val = h.m.mb.done.ret;
 	return ret;
 }
 

@@ -58,22 +58,16 @@ static int add_banks(struct launch_ctx *x, struct tt_core_state *cs,
 struct mbox_ctx {
 	struct tt_xy core;
 	unsigned hart;
-	struct tt_mailbox mb;
-	uint32_t seq; /* its launch word */
+	struct tt_fw_launch_state st;
 };
 
 /* tt_fw_wait condition: the hart's firmware is up (1), booting (0). */
 static int fw_up(struct tt_device *dev, void *arg)
 {
 	struct mbox_ctx *m = arg;
-	int ret = tt_noc_read(dev, 0, m->core.x, m->core.y,
-			      TT_L1_MAILBOX_ADDR(m->hart), &m->mb,
-			      sizeof(m->mb));
+	int ret = tt_fw_read_launch_state(dev, m->core, m->hart, &m->st);
 
-	if (!ret)
-		ret = tt_noc_read32(dev, 0, m->core.x, m->core.y,
-				    TT_L1_LAUNCH_SEQ(m->hart), &m->seq);
-	return ret ? ret : m->mb.fw_state == TT_FW_READY;
+	return ret ? ret : m->st.mb.fw_state == TT_FW_READY;
 }
 
 /* Read the mailboxes once: a new seq must differ from every hart's
@@ -88,15 +82,15 @@ static int learn_seqs(struct tt_device *dev, struct tt_runtime *rt,
 
 		if (ret < 0 && ret != -ETIMEDOUT)
 			return ret;
-		if (ret < 0 || m.mb.done.seq != m.seq)
+		if (ret < 0 || !tt_fw_hart_idle(&m.st))
 			return tt_error(-EBUSY,
 					"%s: core (%u,%u) hart %u is not ready for a program (firmware state 0x%08x, launch %u, done %u)",
 					dev->name, core.x, core.y, h,
-					m.mb.fw_state, m.seq,
-					m.mb.done.seq);
-		if ((int32_t)(m.seq - rt->last_seq) > 0)
-			rt->last_seq = m.seq;
-		cs->next_seq[h] = m.seq + 1;
+					m.st.mb.fw_state, m.st.seq,
+					m.st.mb.done.seq);
+		if ((int32_t)(m.st.seq - rt->last_seq) > 0)
+			rt->last_seq = m.st.seq;
+		cs->next_seq[h] = m.st.seq + 1;
 	}
 	cs->seq_known = true;
 	return 0;

@@ -24,7 +24,7 @@ __attribute__((format(printf, 1, 2))) void ttk_dprintf(const char *fmt, ...);
 
 #define DPRINT(...)                                            \
 	do {                                                   \
-		if (ttk_flags() & TT_KCTX_F_PRINT)               \
+		if (ttk_flags() & TT_KCTX_F_PRINT)             \
 			ttk_dprintf(__VA_ARGS__);              \
 	} while (0)
 

@@ -65,11 +65,6 @@ static inline uint32_t ttk_page_align(bool is_dram)
 
 __attribute__((noreturn)) void ttk_bank_fail(uint32_t bank, bool is_dram);
 
-static inline const struct tt_bank_table *ttk_banks(void)
-{
-	return (const struct tt_bank_table *)(uintptr_t)TT_L1_BANKS;
-}
-
 /* NOC address of offset in bank `bank`. */
 static inline uint64_t ttk_bank_noc_addr(uint32_t bank, uint32_t offset,
 					 bool is_dram)
@@ -78,7 +73,8 @@ static inline uint64_t ttk_bank_noc_addr(uint32_t bank, uint32_t offset,
 
 	if (TTK_UNLIKELY(bank >= n))
 		ttk_bank_fail(bank, is_dram);
-	xy = is_dram ? ttk_banks()->dram_xy[bank] : ttk_banks()->l1_xy[bank];
+	xy = is_dram ? ttk_bank_table()->dram_xy[bank] :
+		      ttk_bank_table()->l1_xy[bank];
 	return ttk_noc_xy(xy & 0xFF, (xy >> 8) & 0xFF, offset);
 }
 

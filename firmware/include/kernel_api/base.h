@@ -132,6 +132,7 @@ static inline uint32_t ttk_bank_count(bool is_dram)
 
 	return n <= (is_dram ? TT_BANKS_MAX_DRAM : TT_BANKS_MAX_L1) ? n : 0;
 }
+
 /* TT-Metal's names: the kernel's default NOC, and this core's NOC
  * coordinates indexed by NOC. Both entries hold NOC 0 coordinates: kernels
  * speak NOC 0 coordinates on either NOC (kernel_api/noc.h). */
