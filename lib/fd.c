@@ -253,14 +253,14 @@ static int append_mark(struct tt_device *dev, struct tt_fd *fd,
 	return 0;
 }
 
-int tt_fd_finish_launch(struct tt_device *dev, unsigned harts,
+int tt_fd_finish_launch(struct tt_device *dev, unsigned counts,
 			uint32_t *done_pos)
 {
 	struct tt_fd *fd = fd_of(dev);
 	struct tt_dispatch_cmd wait = { .op = TT_DCMD_WAIT };
 	int ret;
 
-	fd->launched += harts;
+	fd->launched += counts;
 	wait.tt_dispatch_cmd_value = fd->launched;
 	ret = append(dev, fd, &wait, NULL);
 	if (!ret)

@@ -25,9 +25,10 @@ TT_HIDDEN int tt_fd_ready(struct tt_device *dev, struct tt_runtime *rt);
 TT_HIDDEN int tt_fd_write(void *dev, struct tt_xy a, struct tt_xy b,
 			  uint32_t addr, const void *data, uint32_t len);
 
-/* Append WAIT for `harts` more finished launches and a DONE; publish the
- * commands. *done_pos gets the position tt_fd_poll compares with. */
-TT_HIDDEN int tt_fd_finish_launch(struct tt_device *dev, unsigned harts,
+/* Append WAIT for `counts` more completions (hw/l1.h notify_addr) and a
+ * DONE; publish the commands. *done_pos gets the position tt_fd_poll
+ * compares with. */
+TT_HIDDEN int tt_fd_finish_launch(struct tt_device *dev, unsigned counts,
 				  uint32_t *done_pos);
 
 /* 1 once the dispatcher completed everything up to done_pos, 0 if not

@@ -3,9 +3,11 @@
  * Starting programs. The writes that start a program (hw/l1.h) are
  * collected in a batch, merged into multicasts, and carried out by the
  * host (slow dispatch) or by the dispatcher (fast dispatch, fd.c). Every
- * hart counts its completion at one word (launch.notify_addr: slow
+ * core counts its completion at one word (launch.notify_addr: slow
  * dispatch's counter core, or the dispatch core), so waiting for a program
- * on the whole grid looks at one word, not every mailbox.
+ * on the whole grid looks at one word, not every mailbox. One hart counts
+ * for its core once the others are done: the last the program uses, as
+ * the model runs a core's harts in order.
  */
 #include "launch.h"
 
@@ -221,18 +223,22 @@ static int add_starts(struct launch_ctx *x, const struct tt_launch_core *c,
 /* Hart h's launch message, with the rest of the state (not written again
  * while it is the same). */
 static int add_message(struct launch_ctx *x, struct tt_core_state *cs,
-		       const struct tt_launch_core *c, unsigned h)
+		       const struct tt_launch_core *c, unsigned h,
+		       uint32_t used)
 {
 	uint32_t base = TT_L1_MAILBOX_ADDR(h) +
 			offsetof(struct tt_mailbox, launch);
+	bool counts = used >> h == 1; /* the last hart used */
 	struct tt_launch_msg m = {
 		.entry = TT_L1_KERNEL_SLOT(h),
 		.args = TT_L1_KCTX(h),
 		.nargs = sizeof(struct tt_kernel_ctx) / 4,
-		.notify_xy = x->notify_core.x | x->notify_core.y << 8,
-		.notify_addr = x->notify_addr,
+		.notify_xy = counts ? x->notify_core.x | x->notify_core.y << 8 :
+				      0,
+		.notify_addr = counts ? x->notify_addr : 0,
 		/* The dispatcher interrupts once for all harts. */
 		.flags = x->l->fast ? TT_LAUNCH_F_NO_IRQ : 0,
+		.wait_mask = counts ? used & ~(1u << h) : 0,
 	};
 	int ret = 0;
 
@@ -250,17 +256,20 @@ static int add_launches(struct launch_ctx *x, struct tt_core_state *cs,
 			const struct tt_launch_core *c)
 {
 	unsigned first = 0;
+	uint32_t used = 0;
 	int ret;
 
+	for (unsigned h = 0; h < TT_TENSIX_HARTS; h++)
+		used |= c->hart[h].bin ? 1u << h : 0;
 	for (unsigned h = 0; h < TT_TENSIX_HARTS; h++) {
 		if (!c->hart[h].bin)
 			continue;
-		ret = add_message(x, cs, c, h);
+		ret = add_message(x, cs, c, h, used);
 		if (ret)
 			return ret;
 		cs->next_seq[h] = x->seq + 1;
-		x->l->harts++;
 	}
+	x->l->counts += used != 0;
 	for (unsigned h = 0; h <= TT_TENSIX_HARTS; h++) {
 		if (h < TT_TENSIX_HARTS && c->hart[h].bin)
 			continue;
@@ -343,7 +352,7 @@ static void replayed(struct launch_ctx *x)
 			if (c->hart[h].bin)
 				cs->next_seq[h] = x->seq + 1;
 	}
-	x->l->harts = x->rt->plan.harts;
+	x->l->counts = x->rt->plan.counts;
 }
 
 /* The launch's writes, made anew or replayed (launch_plan.h). */
@@ -389,9 +398,9 @@ static int start_all(struct launch_ctx *x)
 	if (!ret)
 		ret = emit_all(x, planned);
 	if (!ret && l->fast)
-		ret = tt_fd_finish_launch(x->dev, l->harts, &l->done_pos);
+		ret = tt_fd_finish_launch(x->dev, l->counts, &l->done_pos);
 	if (!ret && planned)
-		tt_plan_launched(&x->rt->plan, l->harts);
+		tt_plan_launched(&x->rt->plan, l->counts);
 	return ret;
 }
 
@@ -405,7 +414,7 @@ int tt_launch_start_locked(struct tt_device *dev, struct tt_runtime *rt,
 	if (ret)
 		return ret;
 	l->fast = fast;
-	l->harts = 0;
+	l->counts = 0;
 	l->print = tt_kprint_enabled();
 	l->cb_checks = tt_kprint_cb_checks();
 	tt_wbatch_init(&b, dev);
@@ -453,7 +462,7 @@ int tt_launch_poll(struct tt_device *dev, struct tt_launch *l)
 	ret = read_counter(dev, dev->runtime, &now);
 	if (ret)
 		return ret;
-	return now - l->counter_base >= l->harts;
+	return now - l->counter_base >= l->counts;
 }
 
 struct wait_ctx {

@@ -44,7 +44,7 @@ struct tt_launch {
 	const struct tt_launch_core *cores;
 	unsigned ncores;
 	/* Filled by tt_launch_start. */
-	unsigned harts; /* kernels started */
+	unsigned counts; /* completions to wait for: cores started */
 	uint32_t counter_base; /* slow: completion counter before the start */
 	uint32_t done_pos; /* fast: the dispatcher's completion to wait for */
 	bool fast; /* run by the dispatcher (fd.h) */

@@ -208,13 +208,13 @@ int tt_plan_record_emit(void *plan, struct tt_xy a, struct tt_xy b,
 	return ret;
 }
 
-void tt_plan_launched(struct tt_launch_plan *p, unsigned harts)
+void tt_plan_launched(struct tt_launch_plan *p, unsigned counts)
 {
 	struct tt_plan_bytes t;
 
 	if (same_input(p)) {
 		p->recorded = p->rec_ok;
-		p->harts = harts;
+		p->counts = counts;
 		return;
 	}
 	/* A new input: the writes were made against another state. */

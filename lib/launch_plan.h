@@ -33,7 +33,7 @@ struct tt_launch_plan {
 	struct tt_plan_write *w; /* writes, or while recording new ones */
 	unsigned nw, cap;
 	struct tt_plan_bytes data; /* their bytes */
-	unsigned harts;
+	unsigned counts; /* tt_launch.counts of the recorded launch */
 	/* While recording. */
 	tt_wemit_fn inner;
 	void *inner_ctx;
@@ -61,7 +61,7 @@ TT_HIDDEN void tt_plan_record_start(struct tt_launch_plan *p, uint32_t seq,
 TT_HIDDEN int tt_plan_record_emit(void *plan, struct tt_xy a, struct tt_xy b,
 				  uint32_t addr, const void *data,
 				  uint32_t len);
-TT_HIDDEN void tt_plan_launched(struct tt_launch_plan *p, unsigned harts);
+TT_HIDDEN void tt_plan_launched(struct tt_launch_plan *p, unsigned counts);
 
 /* Forget everything (the cores' state is no longer known). */
 TT_HIDDEN void tt_plan_forget(struct tt_launch_plan *p);

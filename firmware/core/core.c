@@ -45,17 +45,34 @@ static uint32_t node_id;
 /* The launch word of the run in progress. */
 static uint32_t running_seq;
 
-/* Count this run as finished at the launcher's counter, if it asked for
- * one: a dispatcher then waits on one word, not on every mailbox. After
- * done.seq, so a counted run always has its final done record. Every
- * hart of a program does this: its command buffer is known at build time. */
-static void notify_launcher(uint32_t notify_xy, uint32_t notify_addr)
+/* Sleep until every hart in mask has finished the run of running_seq:
+ * the launcher starts a core's harts with one seq. */
+static void wait_for_siblings(uint32_t mask)
 {
-	if (notify_addr)
-		noc_post_atomic_inc_at(TT_REG_NIU_ADDR(0) +
-					       TT_NIU_CMD(TT_FW_HART, 0),
-				       notify_xy & 0xFF, (notify_xy >> 8) & 0xFF,
-				       notify_addr, 1, 31);
+	mask &= (1u << TT_TENSIX_HARTS) - 1;
+	for (uint32_t h = 0; mask; h++, mask >>= 1)
+		if (mask & 1)
+			tt_wait_reach(&((volatile struct tt_mailbox *)
+						TT_L1_MAILBOX_ADDR(h))
+					       ->done.seq,
+				      running_seq);
+}
+
+/* Count this core's run as finished at the launcher's counter, if it
+ * asked this hart to: a dispatcher then waits on one word, not on every
+ * mailbox. After done.seq, so a counted run always has its final done
+ * records. The hart that counts for the core (the launcher picks the
+ * one that usually finishes last) waits for the others first. Its
+ * command buffer is known at build time. */
+static void notify_launcher(uint32_t notify_xy, uint32_t notify_addr,
+			    uint32_t wait_mask)
+{
+	if (!notify_addr)
+		return;
+	wait_for_siblings(wait_mask);
+	noc_post_atomic_inc_at(TT_REG_NIU_ADDR(0) + TT_NIU_CMD(TT_FW_HART, 0),
+			       notify_xy & 0xFF, (notify_xy >> 8) & 0xFF,
+			       notify_addr, 1, 31);
 }
 
 /* Wait for a launch and start it. */
@@ -79,13 +96,14 @@ void kernel_done(int32_t ret)
 	uint32_t notify_xy = mb->launch.notify_xy;
 	uint32_t notify_addr = mb->launch.notify_addr;
 	uint32_t flags = mb->launch.flags;
+	uint32_t wait_mask = mb->launch.wait_mask;
 
 	mb->done.ret = ret;
 	mb->done.runs = mb->done.runs + 1;
 	/* seq last: it tells the host that ret and runs are final. */
 	mmio_barrier();
 	mb->done.seq = running_seq;
-	notify_launcher(notify_xy, notify_addr);
+	notify_launcher(notify_xy, notify_addr, wait_mask);
 	if (!(flags & TT_LAUNCH_F_NO_IRQ))
 		hart_host_irq();
 	next_launch();

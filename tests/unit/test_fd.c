@@ -322,6 +322,84 @@ static void test_reruns_start_from_their_program(void **state)
 	free_prog(&g);
 }
 
+/* A core counts as finished once each of its harts is: here the hart
+ * that counts for the core finishes first, and the one that finishes
+ * last stamps its page only after the others are done. */
+static const char *const stamp_late =
+	"#include \"dataflow_api.h\"\n"
+	"void kernel_main(void)\n"
+	"{\n"
+	"	volatile uint32_t *p = (volatile uint32_t *)get_arg_val(0);\n"
+	"	while (p[1] != get_arg_val(1))\n"
+	"		;\n"
+	"	for (volatile uint32_t i = 0; i < 3000; i++)\n"
+	"		;\n"
+	"	p[0] = get_arg_val(1);\n"
+	"}\n";
+static const char *const flag_early =
+	"#include \"%s\"\n"
+	"void kernel_main(void)\n"
+	"{\n"
+	"	((volatile uint32_t *)get_arg_val(0))[1] = get_arg_val(1);\n"
+	"}\n";
+
+static void late_stamps(tt_device *dev, bool compute)
+{
+	struct tt_kernel_config late = tt_data_movement_config(TT_RISCV_0);
+	struct tt_kernel_config early = compute ? tt_compute_config() :
+						  tt_data_movement_config(TT_RISCV_1);
+	struct tt_core_range_set all;
+	tt_kernel_handle kl, ke;
+	struct grid_prog g;
+	tt_command_queue *cq;
+	char src[256];
+
+	grid_prog(dev, &g, 1);
+	snprintf(src, sizeof(src), flag_early,
+		 compute ? "compute_kernel_api.h" : "dataflow_api.h");
+	tt_program_free(g.p);
+	assert_int_equal(tt_create_program(&g.p), 0);
+	all = tt_core_range_set_of_range(0, 0, g.w - 1, g.h - 1);
+	assert_int_equal(tt_create_kernel_from_string(g.p, stamp_late, &all,
+						      &late, &kl),
+			 0);
+	assert_int_equal(tt_create_kernel_from_string(g.p, src, &all, &early,
+						      &ke),
+			 0);
+	assert_int_equal(tt_device_command_queue(dev, 0, &cq), 0);
+	for (uint32_t run = 1; run <= 4; run++) {
+		uint32_t a[2] = { (uint32_t)tt_buffer_address(g.out),
+				  0x1A7E0000u + run };
+		unsigned n = g.w * g.h;
+		uint32_t *got = calloc(n, 16);
+
+		for (unsigned y = 0; y < g.h; y++)
+			for (unsigned x = 0; x < g.w; x++) {
+				struct tt_xy c = { x, y };
+
+				assert_int_equal(tt_set_runtime_args(g.p, kl, c,
+								     a, 2),
+						 0);
+				assert_int_equal(tt_set_runtime_args(g.p, ke, c,
+								     a, 2),
+						 0);
+			}
+		assert_int_equal(tt_enqueue_program(cq, g.p, false), 0);
+		assert_int_equal(tt_finish(cq), 0);
+		assert_int_equal(tt_read_from_buffer(g.out, got, 16ull * n), 0);
+		for (unsigned i = 0; i < n; i++)
+			assert_int_equal(got[4 * i], a[1]);
+		free(got);
+	}
+	free_prog(&g);
+}
+
+static void test_finish_waits_for_the_last_hart_of_each_core(void **state)
+{
+	late_stamps(*state, true);
+	late_stamps(*state, false);
+}
+
 static int setup(void **state)
 {
 	setenv("TT_DISPATCH_RING_KIB", "128", 1);
@@ -335,6 +413,7 @@ int main(void)
 		cmocka_unit_test(test_launch_larger_than_ring),
 		cmocka_unit_test(test_reruns_start_from_their_program),
 		cmocka_unit_test(test_programs_after_hang_and_fault),
+		cmocka_unit_test(test_finish_waits_for_the_last_hart_of_each_core),
 	};
 
 	return cmocka_run_group_tests_name("fd", tests, setup, booted_down);

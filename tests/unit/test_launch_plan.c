@@ -133,7 +133,7 @@ static void test_third_launch_replays_with_its_seq(void **state)
 	uint32_t v;
 
 	make_replayable(f);
-	assert_int_equal(f->p.harts, 2);
+	assert_int_equal(f->p.counts, 2);
 	f->out.n = 0;
 	assert_int_equal(tt_plan_replay(&f->p, 77, sink_emit, &f->out), 0);
 	assert_int_equal(f->out.n, 3);

@@ -179,11 +179,14 @@ struct tt_launch_msg {
 	uint32_t nargs;
 	/* If notify_addr != 0: when the run is done, the firmware adds 1 to
 	 * the 32-bit word at notify_addr of node notify_xy (x | y << 8, NOC
-	 * 0) over NOC 0 -- how a dispatcher core counts finished harts. */
+	 * 0) over NOC 0 -- how a dispatcher core counts finished cores. */
 	uint32_t notify_xy;
 	uint32_t notify_addr;
 	uint32_t flags; /* TT_LAUNCH_F_* */
-	uint32_t reserved;
+	/* Harts of this core (bit h: hart h) that must have finished the
+	 * same launch (done.seq reached this hart's launch word) before
+	 * this one notifies: one hart counts for the whole core. */
+	uint32_t wait_mask;
 };
 
 /* The run ends without a host interrupt (TT_HART_HOST_IRQ): whoever
