@@ -3,9 +3,15 @@
  * dispatch_latency: enqueue + finish of an empty program (an empty kernel
  * on each processor of its cores), on one core and on the whole grid, in
  * microseconds, on the in-process model, in the dispatch mode TT_DISPATCH
- * selects (fast by default). The median of many runs, after a warm-up
- * that builds the kernels and uploads them once. dispatch_latency_grid_1k
- * is the whole grid with one empty kernel per core (BRISC only).
+ * selects (fast by default), after a warm-up that builds the kernels and
+ * uploads them once. dispatch_latency_grid_1k is the whole grid with one
+ * empty kernel per core (BRISC only).
+ *
+ * The figure is the lowest of BATCHES medians, each over RUNS
+ * back-to-back runs: the model runs on every CPU of the machine, so on a
+ * shared machine a neighbour's busy spell raises every run it overlaps,
+ * and the best batch is what the stack itself costs. The median of all
+ * runs is printed too (..._all_median), for comparison.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +19,8 @@
 
 #include "tt.h"
 
-#define RUNS 2000
+#define BATCHES 5
+#define RUNS 400
 
 static const char *const empty = "void kernel_main(void) {}\n";
 
@@ -57,22 +64,36 @@ static tt_program *empty_program(const struct tt_core_range_set *cores,
 	return p;
 }
 
-static double median_us(tt_command_queue *cq, tt_program *p)
+static double median(double *t, size_t n)
 {
-	static double t[RUNS];
+	qsort(t, n, sizeof(t[0]), cmp);
+	return t[n / 2];
+}
+
+/* Print name's best batch median and the median of all its runs. */
+static void measure(tt_command_queue *cq, tt_program *p, const char *name)
+{
+	static double all[BATCHES * RUNS], batch[RUNS];
+	double best = 0;
 
 	for (int i = 0; i < 20; i++)
 		if (tt_enqueue_program(cq, p, false) || tt_finish(cq))
 			die("warm-up");
-	for (int i = 0; i < RUNS; i++) {
-		double t0 = now_us();
+	for (int b = 0; b < BATCHES; b++) {
+		for (int i = 0; i < RUNS; i++) {
+			double t0 = now_us();
 
-		if (tt_enqueue_program(cq, p, false) || tt_finish(cq))
-			die("run");
-		t[i] = now_us() - t0;
+			if (tt_enqueue_program(cq, p, false) || tt_finish(cq))
+				die("run");
+			batch[i] = all[b * RUNS + i] = now_us() - t0;
+		}
+		double m = median(batch, RUNS);
+
+		best = b == 0 || m < best ? m : best;
 	}
-	qsort(t, RUNS, sizeof(t[0]), cmp);
-	return t[RUNS / 2];
+	printf("BENCH name=%s value=%.1f unit=us\n", name, best);
+	printf("BENCH name=%s_all_median value=%.1f unit=us\n", name,
+	       median(all, BATCHES * RUNS));
 }
 
 int main(void)
@@ -90,12 +111,9 @@ int main(void)
 	p1 = empty_program(&one, 3);
 	pg = empty_program(&grid, 3);
 	pg1 = empty_program(&grid, 1);
-	printf("BENCH name=dispatch_latency_1core value=%.1f unit=us\n",
-	       median_us(cq, p1));
-	printf("BENCH name=dispatch_latency_grid value=%.1f unit=us\n",
-	       median_us(cq, pg));
-	printf("BENCH name=dispatch_latency_grid_1k value=%.1f unit=us\n",
-	       median_us(cq, pg1));
+	measure(cq, p1, "dispatch_latency_1core");
+	measure(cq, pg, "dispatch_latency_grid");
+	measure(cq, pg1, "dispatch_latency_grid_1k");
 	tt_program_free(p1);
 	tt_program_free(pg);
 	tt_program_free(pg1);
