@@ -336,12 +336,12 @@ static const char *const stamp_late =
 	"		;\n"
 	"	p[0] = get_arg_val(1);\n"
 	"}\n";
-static const char *const flag_early =
-	"#include \"%s\"\n"
-	"void kernel_main(void)\n"
-	"{\n"
-	"	((volatile uint32_t *)get_arg_val(0))[1] = get_arg_val(1);\n"
-	"}\n";
+#define FLAG_EARLY(api)                                                       \
+	"#include \"" api "\"\n"                                               \
+	"void kernel_main(void)\n"                                             \
+	"{\n"                                                                  \
+	"	((volatile uint32_t *)get_arg_val(0))[1] = get_arg_val(1);\n"    \
+	"}\n"
 
 static void late_stamps(tt_device *dev, bool compute)
 {
@@ -352,11 +352,10 @@ static void late_stamps(tt_device *dev, bool compute)
 	tt_kernel_handle kl, ke;
 	struct grid_prog g;
 	tt_command_queue *cq;
-	char src[256];
+	const char *src = compute ? FLAG_EARLY("compute_kernel_api.h") :
+				    FLAG_EARLY("dataflow_api.h");
 
 	grid_prog(dev, &g, 1);
-	snprintf(src, sizeof(src), flag_early,
-		 compute ? "compute_kernel_api.h" : "dataflow_api.h");
 	tt_program_free(g.p);
 	assert_int_equal(tt_create_program(&g.p), 0);
 	all = tt_core_range_set_of_range(0, 0, g.w - 1, g.h - 1);
