@@ -236,47 +236,28 @@ static int tt_mock_probe(struct tt_device *tdev)
 	return 0;
 }
 
-/* Offset in the CSM of local address addr, if len bytes fit there. */
-static bool tt_mock_csm_off(const struct tt_mock *mock, u32 addr, u32 len,
-			    u32 *off)
+static u32 tt_mock_csm_read32(const struct tt_telem_csm *csm, u32 off)
 {
-	if (addr < TT_ARC_CSM_BASE || addr - TT_ARC_CSM_BASE > mock->csm_size ||
-	    len > mock->csm_size - (addr - TT_ARC_CSM_BASE) || addr % 4)
-		return false;
-	*off = addr - TT_ARC_CSM_BASE;
-	return true;
+	const struct tt_mock *mock = csm->ctx;
+
+	return ioread32(mock->csm + off);
 }
 
 static int tt_mock_telemetry(struct tt_device *tdev, struct tt_telemetry *t)
 {
 	struct tt_mock *mock = tdev->backend_priv;
-	u32 table_addr, data_addr, table, data, count, i;
+	struct tt_telem_csm csm = { .read32 = tt_mock_csm_read32 };
 
 	if (!mock || !mock->csm)
 		return -ENODATA;
-	table_addr = ioread32(mock->arc_regs +
-			      TT_ARC_SCRATCH_RAM(TT_ARC_SR_TELEM_TABLE));
-	data_addr = ioread32(mock->arc_regs +
-			     TT_ARC_SCRATCH_RAM(TT_ARC_SR_TELEM_DATA));
-	if (!tt_mock_csm_off(mock, table_addr, 8, &table) ||
-	    ioread32(mock->csm + table) != TT_TELEM_VERSION)
-		return -ENODATA;
-	count = ioread32(mock->csm + table + 4);
-	if (count > TT_TELEM_MAX_ENTRIES ||
-	    !tt_mock_csm_off(mock, table_addr, 8 + 4 * count, &table))
-		return -ENODATA;
-	bitmap_zero(t->have, TT_TAG_COUNT_MAX);
-	for (i = 0; i < count; i++) {
-		u32 e = ioread32(mock->csm + table + 8 + 4 * i);
-		u32 tag = TT_TELEM_ENTRY_TAG(e), off = TT_TELEM_ENTRY_OFF(e);
-
-		if (tag >= TT_TAG_COUNT_MAX || test_bit(tag, t->have) ||
-		    !tt_mock_csm_off(mock, data_addr + 4 * off, 4, &data))
-			continue;
-		t->value[tag] = ioread32(mock->csm + data);
-		__set_bit(tag, t->have);
-	}
-	return 0;
+	csm.ctx = mock;
+	csm.size = mock->csm_size;
+	return tt_telem_parse(&csm,
+			      ioread32(mock->arc_regs +
+				       TT_ARC_SCRATCH_RAM(TT_ARC_SR_TELEM_TABLE)),
+			      ioread32(mock->arc_regs +
+				       TT_ARC_SCRATCH_RAM(TT_ARC_SR_TELEM_DATA)),
+			      t);
 }
 
 /* The image goes with the PCI binding; only forget it. */

@@ -11,6 +11,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <kunit/visibility.h>
 #include <linux/bitmap.h>
 #include <linux/device.h>
 #include <linux/err.h>
@@ -20,6 +21,7 @@
 #include <linux/sysfs.h>
 
 #include <hw/arch.h>
+#include <hw/tile.h>
 
 #include "tenstorrent.h"
 #include "telemetry.h"
@@ -31,16 +33,19 @@ long tt_telem_s16_16_to_milli(u32 raw)
 {
 	return (long)(((s64)(s32)raw * 1000) >> 16);
 }
+EXPORT_SYMBOL_IF_KUNIT(tt_telem_s16_16_to_milli);
 
 long tt_telem_whole_to_milli(u32 raw)
 {
 	return (long)((s64)raw * 1000);
 }
+EXPORT_SYMBOL_IF_KUNIT(tt_telem_whole_to_milli);
 
 long tt_telem_whole_to_micro(u32 raw)
 {
 	return (long)((s64)raw * 1000000);
 }
+EXPORT_SYMBOL_IF_KUNIT(tt_telem_whole_to_micro);
 
 /* Card names by the type in BOARD_ID_HIGH (reference/kmd.md 1.10). */
 const char *tt_telem_card_name(u32 board_id_high)
@@ -61,6 +66,58 @@ const char *tt_telem_card_name(u32 board_id_high)
 	default: return "unknown";
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(tt_telem_card_name);
+
+/* ---- the table (hw/telemetry.h) ---- */
+
+/* Offset in the CSM of local address addr, if len bytes fit there. */
+static bool tt_telem_csm_off(const struct tt_telem_csm *csm, u32 addr,
+			     u32 len, u32 *off)
+{
+	u64 rel = (u64)addr - TT_ARC_CSM_BASE;
+
+	if (addr < TT_ARC_CSM_BASE || rel > csm->size ||
+	    len > csm->size - rel || addr % 4)
+		return false;
+	*off = (u32)rel;
+	return true;
+}
+
+/*
+ * Fill @t from the table at @table_addr and the values at @data_addr
+ * (local addresses). -ENODATA if there is no valid table: a wrong
+ * version, more entries than the format allows, or a table that does not
+ * fit the memory. An entry whose tag is out of range or already seen, or
+ * whose value lies outside the memory, is skipped.
+ */
+int tt_telem_parse(const struct tt_telem_csm *csm, u32 table_addr,
+		   u32 data_addr, struct tt_telemetry *t)
+{
+	u32 table, data, count, i;
+
+	if (!tt_telem_csm_off(csm, table_addr, 8, &table) ||
+	    csm->read32(csm, table) != TT_TELEM_VERSION)
+		return -ENODATA;
+	count = csm->read32(csm, table + 4);
+	if (count > TT_TELEM_MAX_ENTRIES ||
+	    !tt_telem_csm_off(csm, table_addr, 8 + 4 * count, &table))
+		return -ENODATA;
+	bitmap_zero(t->have, TT_TAG_COUNT_MAX);
+	for (i = 0; i < count; i++) {
+		u32 e = csm->read32(csm, table + 8 + 4 * i);
+		u32 tag = TT_TELEM_ENTRY_TAG(e), off = TT_TELEM_ENTRY_OFF(e);
+		u64 addr = (u64)data_addr + 4ull * off;
+
+		if (tag >= TT_TAG_COUNT_MAX || test_bit(tag, t->have) ||
+		    addr > U32_MAX ||
+		    !tt_telem_csm_off(csm, (u32)addr, 4, &data))
+			continue;
+		t->value[tag] = csm->read32(csm, data);
+		__set_bit(tag, t->have);
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(tt_telem_parse);
 
 /* ---- reading ---- */
 

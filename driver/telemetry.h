@@ -24,11 +24,29 @@ struct tt_telemetry {
 	DECLARE_BITMAP(have, TT_TAG_COUNT_MAX);
 };
 
-/* Conversions to hwmon units; pure, so that KUnit can test them. */
+/**
+ * struct tt_telem_csm - the management firmware's memory, as a backend
+ *	reads it; it starts at local address TT_ARC_CSM_BASE
+ * @read32: the word at byte offset @off (aligned, inside @size)
+ * @ctx: the backend's, for @read32
+ * @size: bytes of the memory
+ */
+struct tt_telem_csm {
+	u32 (*read32)(const struct tt_telem_csm *csm, u32 off);
+	void *ctx;
+	u64 size;
+};
+
+/*
+ * Pure, so that KUnit can test them (tt_telemetry_kunit.c): conversions to
+ * hwmon units, and the table parser that trusts nothing it reads.
+ */
 long tt_telem_s16_16_to_milli(u32 raw);
 long tt_telem_whole_to_milli(u32 raw);
 long tt_telem_whole_to_micro(u32 raw);
 const char *tt_telem_card_name(u32 board_id_high);
+int tt_telem_parse(const struct tt_telem_csm *csm, u32 table_addr,
+		   u32 data_addr, struct tt_telemetry *t);
 
 /* Note which tags are published, before the class device is added. */
 void tt_telemetry_probe(struct tt_device *tdev);

@@ -43,6 +43,7 @@ static struct kunit_suite canary_kunit_suite = {
 	.name = "ttvm_canary",
 	.test_cases = canary_kunit_cases,
 };
+
 kunit_test_suite(canary_kunit_suite);
 
 MODULE_DESCRIPTION("KUnit suite proving the VM tests' KUnit path");

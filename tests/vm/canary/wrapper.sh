@@ -7,8 +7,10 @@
 # kernel command line:
 #   ttvm.canary=P,..  load /ttvm_canary.ko with parameters P (oob=1,leak=1)
 #                     instead of running the driver's cases
-#   ttvm.kunit=1      load and unload every /kunit/*_kunit.ko; each runs its
-#                     suites at load and prints KTAP to the kernel log
+#   ttvm.kunit=1      load and unload every /kunit/*_kunit.ko (with
+#                     /tenstorrent.ko loaded, whose symbols the driver's
+#                     suites use); each runs its suites at load and prints
+#                     KTAP to the kernel log
 # Markers go to /dev/kmsg so that they sit in the kernel log in order with
 # the KTAP lines.
 
@@ -25,6 +27,11 @@ else
 fi
 
 if [ "$(arg kunit)" = 1 ]; then
+	# The driver's suites use tenstorrent.ko's symbols exported for KUnit.
+	driver_loaded=
+	if [ ! -e /sys/module/tenstorrent ] && [ -e /tenstorrent.ko ]; then
+		insmod /tenstorrent.ko && driver_loaded=1
+	fi
 	for ko in /kunit/*_kunit.ko; do
 		[ -e "$ko" ] || continue
 		mod=$(basename "$ko" .ko)
@@ -33,6 +40,7 @@ if [ "$(arg kunit)" = 1 ]; then
 		rmmod "$mod" || kmsg "kunit-unload-failed $mod"
 	done
 	kmsg "kunit-end"
+	[ -z "$driver_loaded" ] || rmmod tenstorrent
 fi
 
 grep -q ' /sys/kernel/debug ' /proc/mounts ||
