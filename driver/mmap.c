@@ -19,6 +19,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <kunit/visibility.h>
 #include <linux/mm.h>
 #include <linux/tenstorrent.h>
 #include <linux/version.h>
@@ -28,27 +29,46 @@
 #define TT_REGION_PGSHIFT (TENSTORRENT_MMAP_REGION_SHIFT - PAGE_SHIFT)
 
 /*
- * Split a mapping's page offset into region and page offset within the
- * region, and check that [first page, first page + pages) lies in a BAR
- * user space may map. Returns the page frame of the first page, or 0.
+ * Split a mapping of @pages pages at page offset @pgoff into region and
+ * page within the region, and check that it lies inside one BAR user
+ * space may map: @bar_pages[r] is the size of resource r's BAR in pages,
+ * 0 if it may not be mapped. False for anything else.
  */
-static unsigned long tt_mmap_pfn(struct tt_device *tdev, unsigned long pgoff,
-				 unsigned long pages, bool *wc)
+bool tt_mmap_decode(unsigned long pgoff, unsigned long pages,
+		    const unsigned long bar_pages[TT_NUM_RESOURCES],
+		    struct tt_mmap_window *w)
 {
 	unsigned long region = pgoff >> TT_REGION_PGSHIFT;
 	unsigned long first = pgoff & (BIT(TT_REGION_PGSHIFT) - 1);
 	unsigned long res = region / 2;
-	unsigned long bar_pages;
-	int bar;
 
-	if (region >= 2 * TT_NUM_RESOURCES || !tt_resource_mappable(tdev, res))
+	if (region >= 2 * TT_NUM_RESOURCES || !pages ||
+	    first >= bar_pages[res] || pages > bar_pages[res] - first)
+		return false;
+	w->res = res;
+	w->first = first;
+	w->wc = region & 1;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(tt_mmap_decode);
+
+/* The page frame of a mapping's first page, or 0 (tt_mmap_decode()). */
+static unsigned long tt_mmap_pfn(struct tt_device *tdev, unsigned long pgoff,
+				 unsigned long pages, bool *wc)
+{
+	unsigned long bar_pages[TT_NUM_RESOURCES];
+	struct tt_mmap_window w;
+	unsigned int res;
+
+	for (res = 0; res < TT_NUM_RESOURCES; res++)
+		bar_pages[res] = tt_resource_mappable(tdev, res) ?
+			pci_resource_len(tdev->pdev, TT_RESOURCE_BAR(res)) >>
+				PAGE_SHIFT : 0;
+	if (!tt_mmap_decode(pgoff, pages, bar_pages, &w))
 		return 0;
-	bar = TT_RESOURCE_BAR(res);
-	bar_pages = pci_resource_len(tdev->pdev, bar) >> PAGE_SHIFT;
-	if (!pages || first >= bar_pages || pages > bar_pages - first)
-		return 0;
-	*wc = region & 1;
-	return (pci_resource_start(tdev->pdev, bar) >> PAGE_SHIFT) + first;
+	*wc = w.wc;
+	return (pci_resource_start(tdev->pdev, TT_RESOURCE_BAR(w.res)) >>
+		PAGE_SHIFT) + w.first;
 }
 
 static vm_fault_t tt_mmap_fault(struct vm_fault *vmf)

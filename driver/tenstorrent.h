@@ -155,6 +155,23 @@ bool tt_resource_mappable(struct tt_device *tdev, unsigned int res);
 int tt_mmap(struct tt_file *tf, struct vm_area_struct *vma);
 void tt_zap_mappings(struct tt_device *tdev);
 
+/**
+ * struct tt_mmap_window - the pages of a BAR an mmap offset selects
+ * @res: the resource (RESOURCE0 is BAR0, RESOURCE1 BAR2, RESOURCE2 BAR4)
+ * @first: the first page, within the BAR
+ * @wc: write-combined; else uncached
+ */
+struct tt_mmap_window {
+	unsigned int res;
+	unsigned long first;
+	bool wc;
+};
+
+/* Pure, for KUnit (tt_mmap_kunit.c): see mmap.c. */
+bool tt_mmap_decode(unsigned long pgoff, unsigned long pages,
+		    const unsigned long bar_pages[TT_NUM_RESOURCES],
+		    struct tt_mmap_window *w);
+
 /* procfs.c: /proc/driver/tenstorrent/N/pids. */
 int tt_procfs_init(void);
 void tt_procfs_exit(void);
