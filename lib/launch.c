@@ -262,7 +262,7 @@ static int add_launches(struct launch_ctx *x, struct tt_core_state *cs,
 	for (unsigned h = 0; h < TT_TENSIX_HARTS; h++)
 		used |= c->hart[h].bin ? 1u << h : 0;
 	for (unsigned h = 0; h < TT_TENSIX_HARTS; h++) {
-		if (!c->hart[h].bin)
+		if (!(used >> h & 1))
 			continue;
 		ret = add_message(x, cs, c, h, used);
 		if (ret)
@@ -271,7 +271,7 @@ static int add_launches(struct launch_ctx *x, struct tt_core_state *cs,
 	}
 	x->l->counts += used != 0;
 	for (unsigned h = 0; h <= TT_TENSIX_HARTS; h++) {
-		if (h < TT_TENSIX_HARTS && c->hart[h].bin)
+		if (used >> h & 1)
 			continue;
 		if (first < h) {
 			ret = add_starts(x, c, first, h);

@@ -87,13 +87,6 @@ static uint32_t *own_niu_word(struct sim_hart *h, uint32_t addr,
 	return sim_reg32(h->niu[*noc], off);
 }
 
-static bool is_issue(uint32_t addr)
-{
-	uint32_t off = addr & (TT_REG_PAGE_SIZE - 1);
-
-	return off < TT_NIU_CMD_BUFS * TT_NIU_CMD_STRIDE &&
-	       off % TT_NIU_CMD_STRIDE == TT_NIU_CMD_ISSUE;
-}
 
 static enum rv32_cb hart_load(struct rv32_hart *cpu, uint32_t addr,
 			      unsigned size, uint32_t *val)
@@ -147,8 +140,10 @@ static enum rv32_cb hart_store(struct rv32_hart *cpu, uint32_t addr,
 		/* A hart's own NOC commands run at once, in its thread: no
 		 * round trip through the engine, and the same order every
 		 * run. */
-		if (is_issue(addr))
-			sim_niu_service(&h->dev->ctx, h->node, noc);
+		if (addr % TT_NIU_CMD_STRIDE == TT_NIU_CMD_ISSUE)
+			sim_niu_service_buf(&h->dev->ctx, h->node, noc,
+					    (addr % TT_REG_PAGE_SIZE) /
+						    TT_NIU_CMD_STRIDE);
 		return RV32_CB_OK;
 	}
 	a = own_node(h, TT_DEV_OP_WRITE, addr, size);

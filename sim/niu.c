@@ -130,36 +130,54 @@ static enum tt_dev_err run_cmd(struct sim_ctx *c, struct tt_node_desc *n,
 	}
 }
 
+/* Run buffer b's command if it is issued and nobody claimed it yet. */
+static void service(struct sim_ctx *c, struct tt_node_desc *n, unsigned noc,
+		    uint8_t *page, unsigned b)
+{
+	uint32_t pending = 1;
+	struct niu_cmd cmd;
+	enum tt_dev_err e;
+
+	/* Claim the command: the engine and the node's own harts may both
+	 * look at one buffer, and only one may run it. */
+	if (!__atomic_compare_exchange_n(
+		    sim_reg32(page, TT_NIU_CMD(b, TT_NIU_CMD_ISSUE)), &pending,
+		    2, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return;
+	cmd = read_cmd(page, b);
+	e = run_cmd(c, n, noc, &cmd, page);
+	if (e)
+		count(page, TT_NIU_ERRORS, 1);
+	wr(page, TT_NIU_CMD(b, TT_NIU_CMD_STATUS), e);
+	wr(page, TT_NIU_CMD(b, TT_NIU_CMD_ISSUE), 0);
+	/* A hart of this node may wait for the command to end, or for the
+	 * data a read brought into its memory. */
+	sim_event_after_write(c->img, n, false);
+	if (cmd.ctrl & TT_NIU_CTRL_IRQ)
+		sim_irq_raise(c->img->regs, TT_IRQ_NOC_DONE);
+}
+
+static uint8_t *niu_page(struct sim_ctx *c, struct tt_node_desc *n,
+			 unsigned noc)
+{
+	if (n->type == TT_NODE_NONE || (n->flags & TT_NODE_F_HARVESTED))
+		return NULL;
+	return sim_image_regs(c->img, n, noc ? TT_REG_NIU1 : TT_REG_NIU0);
+}
+
 void sim_niu_service(struct sim_ctx *c, struct tt_node_desc *n, unsigned noc)
 {
-	uint8_t *page = sim_image_regs(c->img, n,
-				       noc ? TT_REG_NIU1 : TT_REG_NIU0);
+	uint8_t *page = niu_page(c, n, noc);
 
-	if (n->type == TT_NODE_NONE || (n->flags & TT_NODE_F_HARVESTED))
-		return;
-	for (unsigned b = 0; b < TT_NIU_CMD_BUFS; b++) {
-		struct niu_cmd cmd;
-		enum tt_dev_err e;
+	for (unsigned b = 0; page && b < TT_NIU_CMD_BUFS; b++)
+		service(c, n, noc, page, b);
+}
 
-		uint32_t pending = 1;
+void sim_niu_service_buf(struct sim_ctx *c, struct tt_node_desc *n,
+			 unsigned noc, unsigned b)
+{
+	uint8_t *page = niu_page(c, n, noc);
 
-		/* Claim the command: the engine and the node's own harts may
-		 * both look at one buffer, and only one may run it. */
-		if (!__atomic_compare_exchange_n(
-			    sim_reg32(page, TT_NIU_CMD(b, TT_NIU_CMD_ISSUE)),
-			    &pending, 2, false, __ATOMIC_ACQ_REL,
-			    __ATOMIC_RELAXED))
-			continue;
-		cmd = read_cmd(page, b);
-		e = run_cmd(c, n, noc, &cmd, page);
-		if (e)
-			count(page, TT_NIU_ERRORS, 1);
-		wr(page, TT_NIU_CMD(b, TT_NIU_CMD_STATUS), e);
-		wr(page, TT_NIU_CMD(b, TT_NIU_CMD_ISSUE), 0);
-		/* A hart of this node may wait for the command to end, or
-		 * for the data a read brought into its memory. */
-		sim_event_after_write(c->img, n, false);
-		if (cmd.ctrl & TT_NIU_CTRL_IRQ)
-			sim_irq_raise(c->img->regs, TT_IRQ_NOC_DONE);
-	}
+	if (page && b < TT_NIU_CMD_BUFS)
+		service(c, n, noc, page, b);
 }

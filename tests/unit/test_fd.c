@@ -38,17 +38,24 @@ struct grid_prog {
 	unsigned w, h, nargs;
 };
 
-static void grid_prog(tt_device *dev, struct grid_prog *g, unsigned nargs)
+/* g's output buffer and an empty program; returns the whole grid. */
+static struct tt_core_range_set grid_setup(tt_device *dev,
+					   struct grid_prog *g)
 {
-	struct tt_core_range_set all;
 	struct tt_buffer_config c = { .device = dev, .type = TT_BUFFER_L1,
 				      .page_size = 16 };
 
 	assert_int_equal(tt_device_logical_grid(dev, &g->w, &g->h), 0);
 	c.size = 16ull * g->w * g->h;
 	assert_int_equal(tt_create_buffer(&c, &g->out), 0);
-	all = tt_core_range_set_of_range(0, 0, g->w - 1, g->h - 1);
 	assert_int_equal(tt_create_program(&g->p), 0);
+	return tt_core_range_set_of_range(0, 0, g->w - 1, g->h - 1);
+}
+
+static void grid_prog(tt_device *dev, struct grid_prog *g, unsigned nargs)
+{
+	struct tt_core_range_set all = grid_setup(dev, g);
+
 	assert_int_equal(tt_create_kernel_from_string(g->p, stamp, &all, NULL,
 						      &g->k),
 			 0);
@@ -355,10 +362,7 @@ static void late_stamps(tt_device *dev, bool compute)
 	const char *src = compute ? FLAG_EARLY("compute_kernel_api.h") :
 				    FLAG_EARLY("dataflow_api.h");
 
-	grid_prog(dev, &g, 1);
-	tt_program_free(g.p);
-	assert_int_equal(tt_create_program(&g.p), 0);
-	all = tt_core_range_set_of_range(0, 0, g.w - 1, g.h - 1);
+	all = grid_setup(dev, &g);
 	assert_int_equal(tt_create_kernel_from_string(g.p, stamp_late, &all,
 						      &late, &kl),
 			 0);
