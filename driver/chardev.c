@@ -97,10 +97,12 @@ static int tt_cdev_open(struct inode *inode, struct file *file)
 	tf->excl = file->f_flags & O_EXCL;
 	tf->power_aware = file->f_flags & O_APPEND;
 	tf->pid = get_pid(task_tgid(current));
+	mutex_init(&tf->lock);
 
 	ret = tt_open_admit(tdev, tf, file->f_flags & O_NONBLOCK);
 	if (ret) {
 		put_pid(tf->pid);
+		mutex_destroy(&tf->lock);
 		kfree(tf);
 		return ret;
 	}
@@ -115,6 +117,8 @@ static int tt_cdev_release(struct inode *inode, struct file *file)
 	struct tt_file *tf = file->private_data;
 	struct tt_device *tdev = tf->tdev;
 
+	tt_tlb_release_file(tf);
+	tt_dma_release_file(tf);
 	mutex_lock(&tdev->lock);
 	list_del(&tf->node);
 	WRITE_ONCE(tdev->open_count, tdev->open_count - 1);
@@ -124,6 +128,7 @@ static int tt_cdev_release(struct inode *inode, struct file *file)
 	wake_up_all(&tdev->open_wait);
 
 	put_pid(tf->pid);
+	mutex_destroy(&tf->lock);
 	kfree(tf);
 	put_device(&tdev->dev);
 	return 0;
@@ -199,15 +204,27 @@ void tt_chardev_del(struct tt_device *tdev)
  * After the node is gone: no more hardware access by open files. Opens
  * still waiting fail, ioctls and mmaps fail with -ENODEV, and existing
  * mappings are zapped so that the next access faults (SIGBUS): the BAR may
- * be given to something else once the PCI function is released.
+ * be given to something else once the PCI function is released. The
+ * device loses its windows onto host memory, which the files free later.
  */
 void tt_device_detach(struct tt_device *tdev)
 {
 	mutex_lock(&tdev->lock);
 	tdev->detached = true;
 	tt_zap_mappings(tdev);
+	tt_dma_detach(tdev);
 	mutex_unlock(&tdev->lock);
 	wake_up_all(&tdev->open_wait);
+}
+
+bool tt_device_detached(struct tt_device *tdev)
+{
+	bool detached;
+
+	mutex_lock(&tdev->lock);
+	detached = tdev->detached;
+	mutex_unlock(&tdev->lock);
+	return detached;
 }
 
 int tt_chardev_init(unsigned int max_devices)

@@ -18,9 +18,6 @@
 #include "tenstorrent.h"
 #include "version.h"
 
-/* log2 of the largest DMA buffer; tt-kmd's value, reported since 1.0. */
-#define TT_MAX_DMA_BUF_SIZE_LOG2 28
-
 /*
  * The output_size_bytes rule: the caller owns @user_size bytes at @uout.
  * Zero all of them, then fill as many as both sides know. With 0 nothing
@@ -141,16 +138,6 @@ static long tt_ioctl_query_mappings(struct tt_device *tdev,
 	return 0;
 }
 
-static bool tt_detached(struct tt_device *tdev)
-{
-	bool detached;
-
-	mutex_lock(&tdev->lock);
-	detached = tdev->detached;
-	mutex_unlock(&tdev->lock);
-	return detached;
-}
-
 /*
  * tt-kmd dispatches on the whole command, so a known number with a size or
  * direction encoded is unknown too; unknown commands fail with -EINVAL, not
@@ -165,7 +152,7 @@ long tt_ioctl(struct tt_file *tf, unsigned int cmd, void __user *arg)
 	 * The commands so far read only what the PCI core keeps of the
 	 * function, never the hardware, so a check on entry is enough.
 	 */
-	if (tt_detached(tdev))
+	if (tt_device_detached(tdev))
 		return -ENODEV;
 
 	switch (cmd) {
@@ -176,14 +163,18 @@ long tt_ioctl(struct tt_file *tf, unsigned int cmd, void __user *arg)
 	case TENSTORRENT_IOCTL_QUERY_MAPPINGS:
 		return tt_ioctl_query_mappings(tdev, arg);
 	case TENSTORRENT_IOCTL_ALLOCATE_DMA_BUF:
+		return tt_ioctl_allocate_dma_buf(tf, arg);
+	case TENSTORRENT_IOCTL_ALLOCATE_TLB:
+		return tt_ioctl_allocate_tlb(tf, arg);
+	case TENSTORRENT_IOCTL_FREE_TLB:
+		return tt_ioctl_free_tlb(tf, arg);
+	case TENSTORRENT_IOCTL_CONFIGURE_TLB:
+		return tt_ioctl_configure_tlb(tf, arg);
 	case TENSTORRENT_IOCTL_RESET_DEVICE:
 	case TENSTORRENT_IOCTL_PIN_PAGES:
 	case TENSTORRENT_IOCTL_LOCK_CTL:
 	case TENSTORRENT_IOCTL_MAP_PEER_BAR:
 	case TENSTORRENT_IOCTL_UNPIN_PAGES:
-	case TENSTORRENT_IOCTL_ALLOCATE_TLB:
-	case TENSTORRENT_IOCTL_FREE_TLB:
-	case TENSTORRENT_IOCTL_CONFIGURE_TLB:
 	case TENSTORRENT_IOCTL_SET_NOC_CLEANUP:
 	case TENSTORRENT_IOCTL_SET_POWER_STATE:
 	case TENSTORRENT_IOCTL_EXPORT_TLB_DMABUF:

@@ -4,6 +4,8 @@
  * (TENSTORRENT_MMAP_REGION, reference/kmd.md §1.6), region 2 * resource
  * for uncached access and 2 * resource + 1 for write-combined. A mapping
  * must lie inside one BAR the backend offers; anything else is -EINVAL.
+ * Regions 6 and 7 hold the TLB windows, which tlb.c maps; DMA buffers
+ * (dma.c) sit far above, from TENSTORRENT_MMAP_DMA_BUF(PAGE_SIZE, 0).
  *
  * Pages are inserted at fault time rather than at mmap: the device may be
  * unbound at any moment, and then every mapping must lose its pages for
@@ -27,6 +29,14 @@
 #include "tenstorrent.h"
 
 #define TT_REGION_PGSHIFT (TENSTORRENT_MMAP_REGION_SHIFT - PAGE_SHIFT)
+#define TT_REGION_PGMASK (BIT(TT_REGION_PGSHIFT) - 1)
+/* DMA buffers (dma.c): 2^32 bytes each from TT_DMA_BUF_PGOFF(0). */
+#define TT_DMA_BUF_PGSHIFT (TENSTORRENT_MMAP_DMA_BUF_SHIFT - PAGE_SHIFT)
+#define TT_DMA_BUF_PGMASK (BIT(TT_DMA_BUF_PGSHIFT) - 1)
+#define TT_DMA_BUF_PGOFF(i) (TENSTORRENT_MMAP_DMA_BUF(PAGE_SIZE, i) >> PAGE_SHIFT)
+/* The regions of TLB windows (tlb.c). */
+#define TT_REGION_TLB_UC 6
+#define TT_REGION_TLB_WC 7
 
 /*
  * Split a mapping of @pages pages at page offset @pgoff into region and
@@ -39,7 +49,7 @@ bool tt_mmap_decode(unsigned long pgoff, unsigned long pages,
 		    struct tt_mmap_window *w)
 {
 	unsigned long region = pgoff >> TT_REGION_PGSHIFT;
-	unsigned long first = pgoff & (BIT(TT_REGION_PGSHIFT) - 1);
+	unsigned long first = pgoff & TT_REGION_PGMASK;
 	unsigned long res = region / 2;
 
 	if (region >= 2 * TT_NUM_RESOURCES || !pages ||
@@ -98,7 +108,7 @@ static const struct vm_operations_struct tt_mmap_ops = {
 	.fault = tt_mmap_fault,
 };
 
-static void tt_mmap_set_flags(struct vm_area_struct *vma)
+void tt_mmap_set_flags(struct vm_area_struct *vma)
 {
 	const unsigned long flags = VM_IO | VM_PFNMAP | VM_DONTEXPAND |
 				    VM_DONTDUMP;
@@ -115,11 +125,23 @@ int tt_mmap(struct tt_file *tf, struct vm_area_struct *vma)
 	struct tt_device *tdev = tf->tdev;
 	unsigned long pages = vma_pages(vma);
 	bool detached, wc = false;
-	unsigned long pfn;
+	unsigned long pfn, region;
 
 	/* Device memory cannot be copied on write. */
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
+	if (vma->vm_pgoff >= TT_DMA_BUF_PGOFF(0))
+		return tt_dma_mmap(tf, vma,
+				   (vma->vm_pgoff - TT_DMA_BUF_PGOFF(0)) >>
+					   TT_DMA_BUF_PGSHIFT,
+				   (u64)(vma->vm_pgoff & TT_DMA_BUF_PGMASK)
+					   << PAGE_SHIFT);
+	region = vma->vm_pgoff >> TT_REGION_PGSHIFT;
+	if (region == TT_REGION_TLB_UC || region == TT_REGION_TLB_WC)
+		return tt_tlb_mmap(tf, vma,
+				   (u64)(vma->vm_pgoff & TT_REGION_PGMASK)
+					   << PAGE_SHIFT,
+				   region == TT_REGION_TLB_WC);
 
 	mutex_lock(&tdev->lock);
 	detached = tdev->detached;

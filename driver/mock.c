@@ -12,13 +12,16 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/dma-mapping.h>
 #include <linux/io.h>
+#include <linux/overflow.h>
 #include <linux/pci.h>
 
 #include <hw/arc.h>
 #include <hw/arch.h>
 #include <hw/host.h>
 #include <hw/noc.h>
+#include <hw/pcie.h>
 #include <hw/telemetry.h>
 #include <hw/tile.h>
 #include <hw/version.h>
@@ -29,11 +32,11 @@
 #define TT_MOCK_IMAGE_BAR 2
 
 /*
- * What the driver maps of BAR2: the identity page and the host registers.
- * The image is as large as the chip's memory (16 GiB for ttsim's n150),
- * too much to map whole: a KASAN kernel needs shadow memory for every
- * mapped byte, and the driver reads nothing past the host registers. User
- * mappings (mmap.c) reach the rest through the BAR's pages.
+ * What the driver maps of BAR2 first: the identity page and the host
+ * registers; then the node table and the ARC node's pages. The image is as
+ * large as the chip's memory (16 GiB for ttsim's n150), too much to map
+ * whole: a KASAN kernel needs shadow memory for every mapped byte. User
+ * mappings (mmap.c, tlb.c) reach the rest through the BAR's pages.
  */
 #define TT_MOCK_MAP_SIZE TT_IMAGE_NODE_TABLE_OFF
 
@@ -45,10 +48,20 @@
  * @arc_regs: the ARC node's reset-unit page (scratch RAM), or NULL
  * @csm: the ARC node's memory from local address TT_ARC_CSM_BASE, or NULL
  * @csm_size: bytes of @csm
+ * @bar_start: physical address of BAR2, for the page frames of TLB windows
+ * @nodes: the node table, @grid_x * @grid_y entries
+ * @grid_x: NOC grid, as checked at probe
+ * @grid_y: likewise
+ * @atu: the PCIe node's ATU register page, or NULL
  */
 struct tt_mock {
 	void __iomem *image;
 	u64 image_size;
+	resource_size_t bar_start;
+	void __iomem *nodes;
+	u32 grid_x;
+	u32 grid_y;
+	void __iomem *atu;
 	void __iomem *arc_regs;
 	void __iomem *csm;
 	u32 csm_size;
@@ -140,52 +153,90 @@ static u64 tt_node_read64(void __iomem *node, size_t off)
 	return (u64)ioread32(node + off + 4) << 32 | ioread32(node + off);
 }
 
+static void __iomem *tt_mock_node(struct tt_mock *mock, u32 index)
+{
+	return mock->nodes + index * sizeof(struct tt_node_desc);
+}
+
+/* The first node of @type: its index, or -1. */
+static int tt_mock_find_node(struct tt_mock *mock, u8 type)
+{
+	u32 count = mock->grid_x * mock->grid_y, i;
+
+	for (i = 0; i < count; i++)
+		if (ioread8(tt_mock_node(mock, i) + TT_NODE_OFF(type)) == type)
+			return i;
+	return -1;
+}
+
+/* Does node @n's register block lie inside the image? */
+static bool tt_mock_regs_ok(struct tt_mock *mock, void __iomem *n)
+{
+	u64 regs = tt_node_read64(n, TT_NODE_OFF(regs_off));
+
+	return regs <= mock->image_size &&
+	       mock->image_size - regs >= TT_REG_BLOCK_SIZE;
+}
+
 /*
  * Map the ARC node's scratch RAM and memory, where the management firmware
  * publishes its telemetry (hw/telemetry.h). Without them the device has no
  * telemetry; that is not an error of the probe.
  */
-static void tt_mock_map_arc(struct device *dev, struct tt_mock *mock,
-			    resource_size_t start)
+static void tt_mock_map_arc(struct device *dev, struct tt_mock *mock)
 {
-	u32 grid_x = tt_id_read32(mock->image, TT_ID_OFF(grid_x));
-	u32 grid_y = tt_id_read32(mock->image, TT_ID_OFF(grid_y));
-	u32 count = grid_x * grid_y, i;
-	void __iomem *nodes, *arc;
+	int i = tt_mock_find_node(mock, TT_NODE_ARC);
+	void __iomem *arc;
 	u64 regs, mem, size;
 
-	/* tt_mock_check_identity() found the table inside the image. */
-	nodes = ioremap(start + TT_IMAGE_NODE_TABLE_OFF,
-			(size_t)count * sizeof(struct tt_node_desc));
-	if (!nodes)
+	if (i < 0)
 		return;
-	for (i = 0; i < count; i++) {
-		arc = nodes + i * sizeof(struct tt_node_desc);
-		if (ioread8(arc + TT_NODE_OFF(type)) == TT_NODE_ARC)
-			break;
-	}
-	if (i == count)
-		goto out;
+	arc = tt_mock_node(mock, i);
 	regs = tt_node_read64(arc, TT_NODE_OFF(regs_off));
 	mem = tt_node_read64(arc, TT_NODE_OFF(mem_off));
 	size = tt_node_read64(arc, TT_NODE_OFF(mem_size));
 	if (tt_node_read64(arc, TT_NODE_OFF(mem_base)) != TT_ARC_CSM_BASE ||
 	    size > TT_ARC_CSM_SIZE || size < 8 || mem > mock->image_size ||
-	    size > mock->image_size - mem || regs > mock->image_size ||
-	    mock->image_size - regs < TT_REG_BLOCK_SIZE) {
-		dev_err(dev, "device image: ARC node %u has memory or registers outside the image: no telemetry\n",
+	    size > mock->image_size - mem || !tt_mock_regs_ok(mock, arc)) {
+		dev_err(dev, "device image: ARC node %d has memory or registers outside the image: no telemetry\n",
 			i);
-		goto out;
+		return;
 	}
-	mock->arc_regs = devm_ioremap(dev, start + regs +
+	mock->arc_regs = devm_ioremap(dev, mock->bar_start + regs +
 				      TT_REG_ARC_RESET * TT_REG_PAGE_SIZE,
 				      TT_REG_PAGE_SIZE);
-	mock->csm = devm_ioremap(dev, start + mem, size);
+	mock->csm = devm_ioremap(dev, mock->bar_start + mem, size);
 	mock->csm_size = size;
 	if (!mock->arc_regs)
 		mock->csm = NULL;
-out:
-	iounmap(nodes);
+}
+
+/*
+ * Map the PCIe node's ATU registers, through which DMA buffers get NOC
+ * addresses. Region 0 is the model's own (it maps the window for the
+ * model's local clients, docs/hw.md); the driver uses the others.
+ */
+static void tt_mock_map_atu(struct tt_device *tdev, struct tt_mock *mock)
+{
+	struct device *dev = &tdev->pdev->dev;
+	int i = tt_mock_find_node(mock, TT_NODE_PCIE);
+	void __iomem *pcie;
+
+	if (i < 0)
+		return;
+	pcie = tt_mock_node(mock, i);
+	if (!tt_mock_regs_ok(mock, pcie)) {
+		dev_err(dev, "device image: PCIe node %d has registers outside the image: no NOC DMA\n",
+			i);
+		return;
+	}
+	mock->atu = devm_ioremap(dev, mock->bar_start +
+				 tt_node_read64(pcie, TT_NODE_OFF(regs_off)) +
+				 TT_REG_PCIE_ATU * TT_REG_PAGE_SIZE,
+				 TT_REG_PAGE_SIZE);
+	if (mock->atu)
+		tt_atu_init(&tdev->atu, TT_PCIE_HOST_WINDOW_SIZE,
+			    TT_PCIE_HOST_WINDOW_BASE, 1, TT_PCIE_ATU_REGIONS);
 }
 
 static int tt_mock_probe(struct tt_device *tdev)
@@ -228,11 +279,26 @@ static int tt_mock_probe(struct tt_device *tdev)
 		return -ENOMEM;
 	mock->image = image;
 	mock->image_size = image_size;
+	mock->bar_start = start;
+	mock->grid_x = tt_id_read32(image, TT_ID_OFF(grid_x));
+	mock->grid_y = tt_id_read32(image, TT_ID_OFF(grid_y));
+	/* tt_mock_check_identity() found the table inside the image. */
+	mock->nodes = devm_ioremap(dev, start + TT_IMAGE_NODE_TABLE_OFF,
+				   (size_t)mock->grid_x * mock->grid_y *
+					   sizeof(struct tt_node_desc));
+	if (!mock->nodes) {
+		dev_err(dev, "cannot map the node table\n");
+		return -ENOMEM;
+	}
 	tdev->backend_priv = mock;
 	tdev->arch = tt_id_read32(image, TT_ID_OFF(arch));
 	tdev->board = tt_id_read32(image, TT_ID_OFF(board));
 	tdev->chip_index = tt_id_read32(image, TT_ID_OFF(chip_index));
-	tt_mock_map_arc(dev, mock, start);
+	tt_mock_map_arc(dev, mock);
+	/* The model reaches all of the guest's memory (ttsim --guest-ram). */
+	tdev->dma_capable = !dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
+	if (tdev->dma_capable)
+		tt_mock_map_atu(tdev, mock);
 	return 0;
 }
 
@@ -260,6 +326,83 @@ static int tt_mock_telemetry(struct tt_device *tdev, struct tt_telemetry *t)
 			      t);
 }
 
+/*
+ * A window reaches node memory only: the model reacts to register writes
+ * and host-window accesses through its own paths, which a page of the image
+ * would bypass. Multicast would need one page in many places.
+ */
+static int tt_mock_tlb_configure(struct tt_device *tdev, u32 id,
+				 const struct tenstorrent_noc_tlb_config *c)
+{
+	return c->mcast ? -EOPNOTSUPP : 0;
+}
+
+/*
+ * The image page that holds local address @c->addr + @off of the window's
+ * node: inside the node's memory and the image, else -EFAULT. The node
+ * table is read afresh; the device may have changed it.
+ */
+static int tt_mock_tlb_pfn(struct tt_device *tdev,
+			   const struct tenstorrent_noc_tlb_config *c, u64 off,
+			   unsigned long *pfn)
+{
+	struct tt_mock *mock = tdev->backend_priv;
+	u32 x = c->x_end, y = c->y_end;
+	u64 addr = c->addr + off, base, size, img;
+	void __iomem *node;
+
+	if (x >= mock->grid_x || y >= mock->grid_y)
+		return -EFAULT;
+	if (c->noc) {
+		x = mock->grid_x - 1 - x;
+		y = mock->grid_y - 1 - y;
+	}
+	node = tt_mock_node(mock, y * mock->grid_x + x);
+	if (ioread8(node + TT_NODE_OFF(type)) == TT_NODE_NONE ||
+	    ioread8(node + TT_NODE_OFF(flags)) & TT_NODE_F_HARVESTED)
+		return -EFAULT;
+	base = tt_node_read64(node, TT_NODE_OFF(mem_base));
+	size = tt_node_read64(node, TT_NODE_OFF(mem_size));
+	if (addr < base || size < PAGE_SIZE || addr - base > size - PAGE_SIZE)
+		return -EFAULT;
+	img = tt_node_read64(node, TT_NODE_OFF(mem_off));
+	if (check_add_overflow(img, addr - base, &img) ||
+	    !PAGE_ALIGNED(img) || mock->image_size < PAGE_SIZE ||
+	    img > mock->image_size - PAGE_SIZE)
+		return -EFAULT;
+	*pfn = (mock->bar_start + img) >> PAGE_SHIFT;
+	return 0;
+}
+
+static void tt_mock_atu_write64(void __iomem *atu, u32 region, u32 reg,
+				u64 v)
+{
+	iowrite32(lower_32_bits(v), atu + TT_PCIE_ATU(region, reg));
+	iowrite32(upper_32_bits(v), atu + TT_PCIE_ATU(region, reg) + 4);
+}
+
+/*
+ * The model reads a region's registers at every access, so a region is
+ * disabled while it changes and enabled last.
+ */
+static void tt_mock_atu_set(struct tt_device *tdev, u32 region, u64 base,
+			    u64 size, u64 bus)
+{
+	struct tt_mock *mock = tdev->backend_priv;
+	u64 local = tdev->atu.noc_base + base;
+
+	iowrite32(0, mock->atu + TT_PCIE_ATU(region, TT_PCIE_ATU_CTRL));
+	if (!size)
+		return;
+	tt_mock_atu_write64(mock->atu, region, TT_PCIE_ATU_BASE_LO, local);
+	tt_mock_atu_write64(mock->atu, region, TT_PCIE_ATU_LIMIT_LO,
+			    local + size - 1);
+	tt_mock_atu_write64(mock->atu, region, TT_PCIE_ATU_TARGET_LO, bus);
+	wmb(); /* the region's range before its enable bit */
+	iowrite32(TT_PCIE_ATU_CTRL_ENABLE,
+		  mock->atu + TT_PCIE_ATU(region, TT_PCIE_ATU_CTRL));
+}
+
 /* The image goes with the PCI binding; only forget it. */
 static void tt_mock_remove(struct tt_device *tdev)
 {
@@ -273,4 +416,7 @@ const struct tt_backend tt_mock_backend = {
 	/* BAR0 holds ivshmem's own registers, not the chip's: BAR2 only. */
 	.resources = BIT(1),
 	.telemetry = tt_mock_telemetry,
+	.tlb_configure = tt_mock_tlb_configure,
+	.tlb_pfn = tt_mock_tlb_pfn,
+	.atu_set = tt_mock_atu_set,
 };

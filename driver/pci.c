@@ -62,6 +62,7 @@ static void tt_device_release(struct device *dev)
 
 	pci_dev_put(tdev->pdev);
 	mutex_destroy(&tdev->lock);
+	kfree(tdev->tlbs);
 	kfree(tdev);
 }
 
@@ -101,6 +102,9 @@ static int tt_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = tt_backend_probe(tdev);
 	if (ret)
 		goto err_put;
+	ret = tt_tlb_init(tdev);
+	if (ret)
+		goto err_backend_remove;
 	tt_telemetry_probe(tdev);
 	ret = tt_chardev_add(tdev);
 	if (ret)

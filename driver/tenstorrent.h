@@ -12,6 +12,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
+#include <linux/tenstorrent.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 
@@ -47,6 +48,16 @@ struct proc_dir_entry;
  *	Called with tdev->lock held and the device attached. Returns
  *	-ENODATA when no valid table is published; every value read from the
  *	device is bounds-checked first.
+ * @tlb_configure: point window @id at @c, which tt_tlb_config_check()
+ *	accepted; -EOPNOTSUPP for a setting the device cannot honour.
+ *	Called with tdev->lock held and the device attached.
+ * @tlb_pfn: the page frame that byte @off of a window configured as @c
+ *	reaches, or an error (the access faults with SIGBUS). Called with
+ *	tdev->lock held and the device attached. A backend without it has
+ *	no TLB windows.
+ * @atu_set: make outbound ATU region @region map @size bytes of the host
+ *	window from offset @base onto bus address @bus; @size 0 closes it.
+ *	Called with tdev->lock held and the device attached.
  *
  * One backend exists today, "mock" (the chip model behind QEMU's ivshmem);
  * Wormhole and Blackhole cards will add theirs.
@@ -57,6 +68,83 @@ struct tt_backend {
 	void (*remove)(struct tt_device *tdev);
 	unsigned int resources;
 	int (*telemetry)(struct tt_device *tdev, struct tt_telemetry *t);
+	int (*tlb_configure)(struct tt_device *tdev, u32 id,
+			     const struct tenstorrent_noc_tlb_config *c);
+	int (*tlb_pfn)(struct tt_device *tdev,
+		       const struct tenstorrent_noc_tlb_config *c, u64 off,
+		       unsigned long *pfn);
+	void (*atu_set)(struct tt_device *tdev, u32 region, u64 base, u64 size,
+			u64 bus);
+};
+
+/* log2 of the largest DMA buffer; tt-kmd's value, reported since 1.0. */
+#define TT_MAX_DMA_BUF_SIZE_LOG2 28
+
+#define TT_ATU_MAX_REGIONS 16
+
+/**
+ * struct tt_atu - the outbound ATU regions the driver hands out (atu.c)
+ * @window: bytes of the PCIe node's host window
+ * @noc_base: local address of the window's first byte
+ * @first: the first region the driver may use
+ * @count: regions in all; 0 if the device has no ATU
+ * @used: bit r set while region r maps @size[r] bytes from @base[r]
+ * @base: offsets in the window
+ * @size: bytes
+ */
+struct tt_atu {
+	u64 window;
+	u64 noc_base;
+	u32 first;
+	u32 count;
+	unsigned long used;
+	u64 base[TT_ATU_MAX_REGIONS];
+	u64 size[TT_ATU_MAX_REGIONS];
+};
+
+/**
+ * struct tt_tlb_kind - windows of one size
+ * @size: bytes per window, a power of two
+ * @count: how many
+ * @base: offset of the first within the TLB mmap region (its BAR offset)
+ */
+struct tt_tlb_kind {
+	u64 size;
+	u32 count;
+	u64 base;
+};
+
+/**
+ * struct tt_tlb_layout - an architecture's inbound TLB windows
+ * @arch: enum tt_hw_arch
+ * @kinds: window sizes in id order: ids 0..kinds[0].count - 1 are the
+ *	first size, and so on
+ * @nkinds: entries of @kinds
+ * @count: windows in all
+ * @kernel_id: the window the driver keeps for itself
+ * @addr_bits: width of the local addresses a window can be pointed at
+ */
+struct tt_tlb_layout {
+	u32 arch;
+	const struct tt_tlb_kind *kinds;
+	u32 nkinds;
+	u32 count;
+	u32 kernel_id;
+	u32 addr_bits;
+};
+
+/**
+ * struct tt_tlb - one inbound TLB window
+ * @owner: the file that allocated it, or NULL
+ * @maps: the VMAs that map it (FREE_TLB fails while there are any)
+ * @configured: @config is set; until then an access faults
+ * @config: where it points
+ */
+struct tt_tlb {
+	struct tt_file *owner;
+	unsigned int maps;
+	bool configured;
+	struct tenstorrent_noc_tlb_config config;
 };
 
 /**
@@ -82,6 +170,10 @@ struct tt_backend {
  * @hwmon: the hwmon device under the PCI function, or NULL
  * @telem_tags: the telemetry tags published when the device was added:
  *	which tt_* attributes and hwmon channels exist
+ * @tlb_layout: the TLB windows, or NULL if the device has none
+ * @tlbs: @tlb_layout->count windows, under @lock
+ * @dma_capable: the device can reach host memory (DMA buffers)
+ * @atu: the ATU regions, under @lock
  *
  * Lifetime: allocated at probe with one reference, which remove drops. Each
  * open file holds one more, so the structure outlives an unbind for as long
@@ -108,7 +200,13 @@ struct tt_device {
 	u32 chip_index;
 	struct device *hwmon;
 	DECLARE_BITMAP(telem_tags, TT_TAG_COUNT_MAX);
+	const struct tt_tlb_layout *tlb_layout;
+	struct tt_tlb *tlbs;
+	bool dma_capable;
+	struct tt_atu atu;
 };
+
+struct tt_dma_buf;
 
 /**
  * struct tt_file - state of one open file
@@ -119,6 +217,8 @@ struct tt_device {
  * @excl: opened with O_EXCL
  * @power_aware: opened with O_APPEND: a client that manages its power
  *	request itself (SET_POWER_STATE); recorded for the power increment
+ * @lock: protects @dma_bufs
+ * @dma_bufs: the file's DMA buffers by index (dma.c)
  */
 struct tt_file {
 	struct tt_device *tdev;
@@ -127,6 +227,8 @@ struct tt_file {
 	struct pid *pid;
 	bool excl;
 	bool power_aware;
+	struct mutex lock; /* protects dma_bufs */
+	struct tt_dma_buf *dma_bufs[TENSTORRENT_MAX_DMA_BUFS];
 };
 
 static inline int tt_backend_probe(struct tt_device *tdev)
@@ -146,6 +248,7 @@ void tt_chardev_exit(void);
 int tt_chardev_add(struct tt_device *tdev);
 void tt_chardev_del(struct tt_device *tdev);
 void tt_device_detach(struct tt_device *tdev);
+bool tt_device_detached(struct tt_device *tdev);
 
 /* ioctl.c: the commands. */
 long tt_ioctl(struct tt_file *tf, unsigned int cmd, void __user *arg);
@@ -153,7 +256,44 @@ bool tt_resource_mappable(struct tt_device *tdev, unsigned int res);
 
 /* mmap.c: mappings of BARs. */
 int tt_mmap(struct tt_file *tf, struct vm_area_struct *vma);
+void tt_mmap_set_flags(struct vm_area_struct *vma);
 void tt_zap_mappings(struct tt_device *tdev);
+
+/* tlb.c: TLB windows. */
+int tt_tlb_init(struct tt_device *tdev);
+long tt_ioctl_allocate_tlb(struct tt_file *tf,
+			   struct tenstorrent_allocate_tlb __user *arg);
+long tt_ioctl_free_tlb(struct tt_file *tf,
+		       struct tenstorrent_free_tlb __user *arg);
+long tt_ioctl_configure_tlb(struct tt_file *tf,
+			    struct tenstorrent_configure_tlb __user *arg);
+int tt_tlb_free_id(struct tt_file *tf, u32 id);
+void tt_tlb_release_file(struct tt_file *tf);
+int tt_tlb_mmap(struct tt_file *tf, struct vm_area_struct *vma, u64 offset,
+		bool wc);
+
+/* dma.c: DMA buffers. */
+long tt_ioctl_allocate_dma_buf(struct tt_file *tf,
+			       struct tenstorrent_allocate_dma_buf __user *arg);
+int tt_dma_mmap(struct tt_file *tf, struct vm_area_struct *vma,
+		unsigned int index, u64 offset);
+void tt_dma_release_file(struct tt_file *tf);
+void tt_dma_detach(struct tt_device *tdev);
+
+/* atu.c, pure, for KUnit (tt_atu_kunit.c). */
+void tt_atu_init(struct tt_atu *atu, u64 window, u64 noc_base, u32 first,
+		 u32 count);
+int tt_atu_alloc(struct tt_atu *atu, u64 size, bool top_down, u64 *base);
+void tt_atu_free(struct tt_atu *atu, u32 region);
+
+/* Pure, for KUnit (tt_tlb_kunit.c): see tlb.c. */
+const struct tt_tlb_layout *tt_tlb_layout_of(u32 arch);
+bool tt_tlb_window(const struct tt_tlb_layout *l, u32 id, u64 *size,
+		   u64 *offset);
+bool tt_tlb_window_at(const struct tt_tlb_layout *l, u64 offset, u64 len,
+		      u32 *id);
+int tt_tlb_config_check(const struct tt_tlb_layout *l, u64 size,
+			const struct tenstorrent_noc_tlb_config *c);
 
 /**
  * struct tt_mmap_window - the pages of a BAR an mmap offset selects

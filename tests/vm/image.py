@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
 """Device image files for the guest's ivshmem functions.
 
-Only the identity page (struct tt_identity, firmware/include/hw/host.h) is
-written: it is what the driver's mock backend checks at probe. The layout is
-repeated here as a struct format; the constants (signature, contract
-version, arch and board numbers) are read from the headers, so they have one
-source. Besides a valid image, a few broken ones that the driver must refuse.
+The identity page (struct tt_identity, firmware/include/hw/host.h) is what
+the driver's mock backend checks at probe; valid images also get a node
+table with two Tensix nodes and a PCIe node whose memory and registers lie
+in the image, for the tests of TLB windows and ATU regions (no model runs
+behind these images: the memory is only memory). The layouts are repeated
+here as struct formats; the constants (signature, contract version, arch,
+board and node type numbers) are read from the headers, so they have one
+source. Besides valid images, a few broken ones that the driver must refuse.
 """
 import os
 import re
@@ -17,7 +20,16 @@ import struct
 # soc_name[32], reset_gen, reserved[35]
 IDENTITY = struct.Struct('<2I2H7I2Q2IQ2I32sI140x')
 assert IDENTITY.size == 256, 'struct tt_identity is 256 bytes (hw/host.h)'
+# type, flags, x, y, channel, reserved0, mem_base, mem_size, mem_off,
+# regs_off, reserved1
+NODE_DESC = struct.Struct('<4B2H5Q')
 NODE_DESC_SIZE = 48  # sizeof(struct tt_node_desc), asserted in hw/host.h
+assert NODE_DESC.size == NODE_DESC_SIZE
+GRID_X, GRID_Y = 10, 12
+# (type, x, y, memory bytes, image offset of the memory, of the registers)
+NODES = (('TENSIX', 1, 1, 256 << 10, 0x40000, 0x10000),
+         ('TENSIX', 2, 1, 256 << 10, 0x80000, 0x20000),
+         ('PCIE', 0, 3, 0, 0, 0x30000))
 
 KINDS = ('valid', 'zero', 'half-magic', 'bad-major', 'bad-size',
          'bad-size-hi', 'bad-table', 'bad-grid')
@@ -38,7 +50,7 @@ def identity(c, kind, size, arch='WORMHOLE_B0', board='N150', chip=0):
              magic_hi=c['TT_IDENTITY_MAGIC_HI'],
              major=c['TT_HW_CONTRACT_MAJOR'], minor=c['TT_HW_CONTRACT_MINOR'],
              image_size=size, table_off=c['TT_IMAGE_NODE_TABLE_OFF'],
-             node_size=NODE_DESC_SIZE, grid_x=10, grid_y=12)
+             node_size=NODE_DESC_SIZE, grid_x=GRID_X, grid_y=GRID_Y)
     if kind == 'zero':
         return bytes(IDENTITY.size)
     if kind == 'half-magic':
@@ -63,8 +75,29 @@ def identity(c, kind, size, arch='WORMHOLE_B0', board='N150', chip=0):
         1 << 20, 256 << 10, b'ttvm-' + arch.lower().encode(), 0)
 
 
-def write(path, page, size):
-    """A sparse file of `size` bytes beginning with `page`."""
+def node_table(c):
+    """The node table of a valid image: NODES, every other entry empty."""
+    table = bytearray(GRID_X * GRID_Y * NODE_DESC_SIZE)
+    for kind, x, y, mem_size, mem_off, regs_off in NODES:
+        NODE_DESC.pack_into(table, (y * GRID_X + x) * NODE_DESC_SIZE,
+                            c['TT_NODE_' + kind], 0, x, y, 0xFFFF, 0, 0,
+                            mem_size, mem_off, regs_off, 0)
+    return bytes(table)
+
+
+def contents(c, kind, size, arch='WORMHOLE_B0', board='N150', chip=0):
+    """(offset, bytes) pieces of one image: the identity page, and for a
+    valid image the node table."""
+    parts = [(0, identity(c, kind, size, arch, board, chip))]
+    if kind == 'valid':
+        parts.append((c['TT_IMAGE_NODE_TABLE_OFF'], node_table(c)))
+    return parts
+
+
+def write(path, parts, size):
+    """A sparse file of `size` bytes holding the (offset, bytes) parts."""
     with open(path, 'wb') as f:
         f.truncate(size)
-        f.write(page)
+        for off, data in parts:
+            f.seek(off)
+            f.write(data)

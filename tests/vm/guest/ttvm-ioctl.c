@@ -51,7 +51,7 @@
 
 #define PAGE 4096UL
 #define FILL 0xAA
-#define UNIMPLEMENTED_COUNT 15
+#define UNIMPLEMENTED_COUNT 11
 
 static const char *err_name(int e)
 {
@@ -470,15 +470,11 @@ static void abi_query_mappings(int fd, const struct sysfs_dev *s)
 static void abi_commands(int fd)
 {
 	static const unsigned long unimplemented[UNIMPLEMENTED_COUNT] = {
-		TENSTORRENT_IOCTL_ALLOCATE_DMA_BUF,
 		TENSTORRENT_IOCTL_RESET_DEVICE,
 		TENSTORRENT_IOCTL_PIN_PAGES,
 		TENSTORRENT_IOCTL_LOCK_CTL,
 		TENSTORRENT_IOCTL_MAP_PEER_BAR,
 		TENSTORRENT_IOCTL_UNPIN_PAGES,
-		TENSTORRENT_IOCTL_ALLOCATE_TLB,
-		TENSTORRENT_IOCTL_FREE_TLB,
-		TENSTORRENT_IOCTL_CONFIGURE_TLB,
 		TENSTORRENT_IOCTL_SET_NOC_CLEANUP,
 		TENSTORRENT_IOCTL_SET_POWER_STATE,
 		TENSTORRENT_IOCTL_EXPORT_TLB_DMABUF,
@@ -812,8 +808,8 @@ static void mmap_refusals(int fd, size_t size)
 		    "mmap of BAR0 (ivshmem's registers, not offered) is EINVAL");
 	map_refused(fd, TENSTORRENT_MMAP_BAR4_WC, PAGE, sh, EINVAL,
 		    "mmap of BAR4 (absent) is EINVAL");
-	map_refused(fd, TENSTORRENT_MMAP_TLB_UC, PAGE, sh, EINVAL,
-		    "mmap of a TLB window (none allocated) is EINVAL");
+	map_refused(fd, TENSTORRENT_MMAP_TLB_UC, PAGE, sh, EPERM,
+		    "mmap of a TLB window this fd does not own is EPERM");
 	map_refused(fd, TENSTORRENT_MMAP_DMA_BUF(PAGE, 0), PAGE, sh, EINVAL,
 		    "mmap of a DMA buffer (none allocated) is EINVAL");
 	map_refused(fd, 1ULL << 44, PAGE, sh, EINVAL,
