@@ -8,31 +8,45 @@
 #include "event.h"
 #include "tensix.h"
 
-/* Bus address behind host-window address `local` of PCIe node n, through
- * its ATU. The ATU registers live in shared memory, so they are read once
- * and used only to compute an address that is then looked up. */
+/* Does enabled ATU region r of the page at atu cover [local, + len)? If
+ * so, the bus address of local. The registers live in shared memory, so
+ * each is read once and used only to compute an address that is then
+ * looked up. */
+static bool atu_region_hit(uint8_t *atu, unsigned r, uint64_t local,
+			   uint64_t len, uint64_t *bus)
+{
+	volatile uint32_t *reg =
+		sim_reg32(atu, TT_PCIE_ATU(r, TT_PCIE_ATU_CTRL));
+	uint64_t base, limit, target;
+
+	if (!(reg[0] & TT_PCIE_ATU_CTRL_ENABLE))
+		return false;
+	base = reg[1] | (uint64_t)reg[2] << 32;
+	limit = reg[3] | (uint64_t)reg[4] << 32;
+	target = reg[5] | (uint64_t)reg[6] << 32;
+	if (local < base || local > limit || len - 1 > limit - local)
+		return false;
+	*bus = target + (local - base);
+	return true;
+}
+
+/*
+ * Bus address behind host-window address `local` of PCIe node n, through
+ * its ATU (hw/pcie.h). Regions 1..15 first, in order, then region 0: the
+ * model's host maps the whole window with region 0 for its own clients, and
+ * a driver's region must win over it where they overlap.
+ */
 static enum tt_dev_err atu_translate(struct sim_image *img,
 				     struct tt_node_desc *n, uint64_t local,
 				     uint64_t len, uint64_t *bus)
 {
 	uint8_t *atu = sim_image_regs(img, n, TT_REG_PCIE_ATU);
 
-	for (unsigned r = 0; r < TT_PCIE_ATU_REGIONS; r++) {
-		volatile uint32_t *reg =
-			sim_reg32(atu, TT_PCIE_ATU(r, TT_PCIE_ATU_CTRL));
-		uint64_t base, limit, target;
-
-		if (!(reg[0] & TT_PCIE_ATU_CTRL_ENABLE))
-			continue;
-		base = reg[1] | (uint64_t)reg[2] << 32;
-		limit = reg[3] | (uint64_t)reg[4] << 32;
-		target = reg[5] | (uint64_t)reg[6] << 32;
-		if (local < base || local > limit || len - 1 > limit - local)
-			continue;
-		*bus = target + (local - base);
-		return TT_DEV_ERR_NONE;
-	}
-	return TT_DEV_ERR_ATU_MISS;
+	for (unsigned r = 1; r < TT_PCIE_ATU_REGIONS; r++)
+		if (atu_region_hit(atu, r, local, len, bus))
+			return TT_DEV_ERR_NONE;
+	return atu_region_hit(atu, 0, local, len, bus) ? TT_DEV_ERR_NONE :
+							 TT_DEV_ERR_ATU_MISS;
 }
 
 static enum tt_dev_err host_access(struct sim_ctx *c,

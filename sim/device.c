@@ -118,8 +118,11 @@ static void node_event_now(void *arg, unsigned node_index, bool control)
 		sim_sched_node_wake(&dev->sched, node_index);
 }
 
-/* One ATU region maps the whole host window onto the bus range that host
- * memory mappings are given, as an IOMMU-backed driver would. */
+/* ATU region 0 maps the whole host window onto the bus range that host
+ * memory mappings are given, as an IOMMU-backed driver would. The ATU
+ * looks at region 0 last (hw/pcie.h), so a driver in a VM maps its own
+ * buffers (guest-physical addresses, below SIM_BUS_BASE) with regions
+ * 1..15 over it. */
 static void program_atu(struct sim_device *dev)
 {
 	uint8_t *atu = sim_image_regs(dev->img, dev->pcie, TT_REG_PCIE_ATU);

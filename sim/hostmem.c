@@ -70,11 +70,11 @@ static struct sim_hostmem_region *free_slot(struct sim_hostmem *hm)
 
 /*
  * The engine touches these pages at any time, so every one of them must
- * exist for as long as the mapping does: the file must hold `size` bytes
+ * exist for as long as the mapping does: the file must hold `end` bytes
  * and be sealed against shrinking, or a page gone would kill this process
  * with SIGBUS. fcntl fails on anything that cannot carry seals.
  */
-static int check_backing(int fd, uint64_t size)
+static int check_backing(int fd, uint64_t end)
 {
 	int seals = fcntl(fd, F_GET_SEALS);
 	struct stat st;
@@ -83,7 +83,7 @@ static int check_backing(int fd, uint64_t size)
 		return -EPERM;
 	if (fstat(fd, &st) < 0)
 		return -errno;
-	return (uint64_t)st.st_size < size ? -ERANGE : 0;
+	return (uint64_t)st.st_size < end ? -ERANGE : 0;
 }
 
 int sim_hostmem_map(struct sim_hostmem *hm, int fd, uint64_t size,
@@ -94,7 +94,8 @@ int sim_hostmem_map(struct sim_hostmem *hm, int fd, uint64_t size,
 	void *p;
 	int ret = 0;
 
-	if (!size || size > TT_PCIE_HOST_WINDOW_SIZE)
+	if (!size || size > TT_PCIE_HOST_WINDOW_SIZE ||
+	    owner == SIM_HOSTMEM_FIXED)
 		return -EINVAL;
 	ret = check_backing(fd, size);
 	if (ret)
@@ -124,10 +125,64 @@ out:
 	return ret;
 }
 
+static bool overlaps_any(const struct sim_hostmem *hm, uint64_t bus,
+			 uint64_t size)
+{
+	for (unsigned i = 0; i < SIM_HOSTMEM_MAX; i++) {
+		const struct sim_hostmem_region *r = &hm->regions[i];
+
+		if (r->id && r->bus < bus + size && bus < r->bus + r->size)
+			return true;
+	}
+	return false;
+}
+
+static bool page_aligned(uint64_t v)
+{
+	return !(v & (BUS_ALIGN - 1));
+}
+
+int sim_hostmem_map_fixed(struct sim_hostmem *hm, int fd, uint64_t off,
+			  uint64_t bus, uint64_t size)
+{
+	struct sim_hostmem_region *r;
+	void *p;
+	int ret;
+
+	/* Below SIM_BUS_BASE, which also rules out wrapping around. */
+	if (!size || !page_aligned(off | bus | size) || bus > SIM_BUS_BASE ||
+	    size > SIM_BUS_BASE - bus || off > UINT64_MAX - size)
+		return -EINVAL;
+	ret = check_backing(fd, off + size);
+	if (ret)
+		return ret;
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 (off_t)off);
+	if (p == MAP_FAILED)
+		return -errno;
+	pthread_rwlock_wrlock(&hm->lock);
+	r = free_slot(hm);
+	ret = !r ? -ENOSPC : overlaps_any(hm, bus, size) ? -EEXIST : 0;
+	if (ret) {
+		munmap(p, size);
+	} else {
+		*r = (struct sim_hostmem_region){ .id = hm->next_id++,
+						  .owner = SIM_HOSTMEM_FIXED,
+						  .bus = bus, .size = size,
+						  .ptr = p };
+		if (!hm->next_id)
+			hm->next_id = 1;
+	}
+	pthread_rwlock_unlock(&hm->lock);
+	return ret;
+}
+
 int sim_hostmem_unmap(struct sim_hostmem *hm, uint32_t id, uint64_t owner)
 {
 	int ret = -ENOENT;
 
+	if (owner == SIM_HOSTMEM_FIXED)
+		return ret;
 	pthread_rwlock_wrlock(&hm->lock);
 	for (unsigned i = 0; id && i < SIM_HOSTMEM_MAX; i++) {
 		if (hm->regions[i].id == id && hm->regions[i].owner == owner) {
@@ -144,6 +199,8 @@ unsigned sim_hostmem_release_owner(struct sim_hostmem *hm, uint64_t owner)
 {
 	unsigned n = 0;
 
+	if (owner == SIM_HOSTMEM_FIXED)
+		return 0;
 	pthread_rwlock_wrlock(&hm->lock);
 	for (unsigned i = 0; i < SIM_HOSTMEM_MAX; i++) {
 		if (hm->regions[i].id && hm->regions[i].owner == owner) {

@@ -7,6 +7,14 @@
  * memory. An address with nothing behind it is a device error, never a
  * host crash.
  *
+ * Two kinds of regions share the table:
+ *   - DMA buffers of the daemon's clients (sim_hostmem_map): bus addresses
+ *     handed out from SIM_BUS_BASE, released with their owner;
+ *   - fixed regions (sim_hostmem_map_fixed) at bus addresses the caller
+ *     chooses below SIM_BUS_BASE: a QEMU guest's RAM at its guest-physical
+ *     addresses (guestram.h). They belong to no client and stay until
+ *     sim_hostmem_fini().
+ *
  * Only the process that runs the device's engines holds this table.
  */
 #ifndef TT_SIM_HOSTMEM_H
@@ -16,9 +24,19 @@
 #include <stdint.h>
 
 #define SIM_HOSTMEM_MAX 256
-/* Bus addresses handed out; the ATU's default region maps the whole
- * host window onto this range. */
-#define SIM_BUS_BASE 0x100000000ull
+/*
+ * Bus addresses handed out to DMA buffers start here; the ATU's region 0
+ * maps the whole host window onto [SIM_BUS_BASE, + 32 GiB). It lies far
+ * above any guest-physical address of a QEMU guest's RAM (at most
+ * SIM_GUEST_RAM_MAX above 4 GiB, guestram.h), which a guest driver maps
+ * with the ATU's other regions, so the two never collide. 2^46 (64 TiB)
+ * also stays clear of the 1 TiB boundary where QEMU relocates RAM on AMD
+ * hosts, and of any RAM an x86 guest with 46 physical address bits has.
+ */
+#define SIM_BUS_BASE (1ull << 46)
+
+/* The owner of fixed regions: no client (clients' tags are nonzero). */
+#define SIM_HOSTMEM_FIXED 0
 
 struct sim_hostmem_region {
 	uint32_t id; /* 0 = free slot */
@@ -51,10 +69,24 @@ void sim_hostmem_fini(struct sim_hostmem *hm);
 int sim_hostmem_map(struct sim_hostmem *hm, int fd, uint64_t size,
 		    uint64_t owner, uint32_t *id, uint64_t *bus);
 
-/* Unmap region id of owner; -ENOENT if owner has no such region. */
+/*
+ * Map `size` bytes of fd (not consumed) from file offset `off` at bus
+ * addresses [bus, bus + size), owned by no client (SIM_HOSTMEM_FIXED):
+ * only sim_hostmem_fini() removes it. bus, off and size must be multiples
+ * of 4 KiB and the range must end at or below SIM_BUS_BASE, so fixed
+ * regions never meet the buffers handed out above it. The file must be
+ * sealed against shrinking, as for sim_hostmem_map. Returns 0, -EINVAL
+ * (bad range), -EPERM (not sealed), -ERANGE (the file is too small),
+ * -EEXIST (overlaps a region), -ENOSPC (table full), or the mmap error.
+ */
+int sim_hostmem_map_fixed(struct sim_hostmem *hm, int fd, uint64_t off,
+			  uint64_t bus, uint64_t size);
+
+/* Unmap region id of owner; -ENOENT if owner has no such region. Fixed
+ * regions are nobody's to unmap. */
 int sim_hostmem_unmap(struct sim_hostmem *hm, uint32_t id, uint64_t owner);
 
-/* Unmap every region of owner; returns how many. */
+/* Unmap every region of owner; returns how many. Fixed regions stay. */
 unsigned sim_hostmem_release_owner(struct sim_hostmem *hm, uint64_t owner);
 
 /*

@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "guestram.h"
 #include "ivshmem.h"
 #include "proto.h"
 #include "rundir.h"
@@ -726,12 +727,22 @@ static int build_device(struct srv_dev *sd, const struct sim_server_spec *s,
 	return ret;
 }
 
+/* The guest's RAM first: the device reaches it by the time QEMU can
+ * connect. */
 static int offer_to_vm(struct srv_dev *sd, const struct sim_server_spec *s,
 		       char *err)
 {
 	char why[SIM_ERR_LEN];
 	int ret;
 
+	if (s->guest_ram) {
+		ret = sim_guest_ram_attach(s->guest_ram, &sd->dev->hostmem, why);
+		if (ret) {
+			snprintf(err, SIM_ERR_LEN, "device %s: %.200s", sd->name,
+				 why);
+			return ret;
+		}
+	}
 	if (!s->ivshmem)
 		return 0;
 	ret = sim_ivshmem_create(s->ivshmem, sd->name, sd->dev->img,

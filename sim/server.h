@@ -20,7 +20,9 @@
  * that CLIENTS can say which processes use a device.
  *
  * A device may also be offered to a QEMU guest as an ivshmem-doorbell
- * device (ivshmem.h): its socket is polled by the same loop.
+ * device (ivshmem.h): its socket is polled by the same loop. The guest's
+ * RAM (guestram.h), if given, is mapped into the device's host memory
+ * table for good: no client owns it.
  */
 #ifndef TT_SIM_SERVER_H
 #define TT_SIM_SERVER_H
@@ -33,6 +35,7 @@
 
 struct soc_desc;
 struct sim_server;
+struct sim_guest_ram;
 
 /* One device to serve. */
 struct sim_server_spec {
@@ -43,6 +46,11 @@ struct sim_server_spec {
 	/* If not NULL: also serve the device to a QEMU guest on this unix
 	 * socket path (ivshmem.h). */
 	const char *ivshmem;
+	/* If not NULL: that guest's RAM (guestram.h), which the device then
+	 * reaches at its guest-physical addresses, before the guest can
+	 * connect. Borrowed: it must outlive the server. Several devices may
+	 * share one (one VM with all of them). */
+	const struct sim_guest_ram *guest_ram;
 };
 
 /*

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "board.h"
+#include "guestram.h"
 #include "proto.h"
 #include "rundir.h"
 #include "server.h"
@@ -41,12 +42,16 @@
 #define REPLY_TIMEOUT_S 5
 #define LINE_LEN 160
 #define PATH_LEN 320
+#define GUEST_LINE_LEN 512
+/* What start-up reports: a line per device, the guest RAM's lines. */
+#define REPORT_LEN (SIM_MAX_DEVICES * LINE_LEN + 2 * GUEST_LINE_LEN)
 
 static const char help_head[] =
 "Usage: ttsim start [--board BOARD] [--count N] [--name NAME[,NAME...]]\n"
-"                   [--threads N] [--ivshmem PATH] [--foreground]\n"
+"                   [--threads N] [--ivshmem PATH [--guest-ram SIZE]]\n"
+"                   [--foreground]\n"
 "       ttsim run [--board BOARD] [--count N] [--name NAME[,NAME...]]\n"
-"                 [--threads N] [--ivshmem PATH]\n"
+"                 [--threads N] [--ivshmem PATH [--guest-ram SIZE]]\n"
 "       ttsim stop [--all | NAME...]\n"
 "       ttsim list\n"
 "       ttsim --help\n"
@@ -101,6 +106,21 @@ static const char help_tail[] =
 "                        device peer 1: writing 0x10000 to BAR0 offset 12\n"
 "                        rings the device's doorbell, and the device's\n"
 "                        interrupts arrive as MSI-X vector 0.\n"
+"  -g, --guest-ram SIZE[,lowmem=BYTES]\n"
+"                        With --ivshmem: make the guest's RAM, SIZE bytes\n"
+"                        (512M, 4G; a multiple of 4 KiB, at most 512G), so\n"
+"                        that the devices reach it for DMA at guest-physical\n"
+"                        addresses. ttsim prints the line\n"
+"                          guest RAM: /proc/PID/fd/N, ...; QEMU: OPTIONS\n"
+"                        with the QEMU options that use it:\n"
+"                          -object memory-backend-file,id=ram0,size=SIZE,\n"
+"                            mem-path=/proc/PID/fd/N,share=on\n"
+"                          -machine pc,memory-backend=ram0 -m SIZE\n"
+"                        RAM below 4 GiB ends at lowmem, as QEMU's pc\n"
+"                        machine makes it (3.5 GiB, or 3 GiB when the RAM\n"
+"                        does not fit below 3.5 GiB); the rest is at 4 GiB.\n"
+"                        Give lowmem= if QEMU splits the RAM elsewhere.\n"
+"                        All the devices share it: they go to one VM.\n"
 "  -f, --foreground      Serve from this process instead of a daemon; log to\n"
 "                        standard error; stop on SIGTERM, SIGINT or SIGHUP\n"
 "                        (a daemon stops on those signals too).\n"
@@ -138,6 +158,8 @@ static const char help_tail[] =
 "  ttsim start --board n300 --count 2   two n300 boards, as tt0 to tt3\n"
 "  ttsim start --board p150 --name bh0  one p150, as bh0\n"
 "  ttsim start --ivshmem /tmp/tt0.sock  one n150 for a QEMU guest too\n"
+"  ttsim run --ivshmem /tmp/tt0.sock --guest-ram 512M\n"
+"                                       and the guest's RAM for DMA\n"
 "  ttsim list\n"
 "  ttsim stop tt0\n"
 "  ttsim stop --all\n"
@@ -247,6 +269,8 @@ struct start_opts {
 	char names[SIM_MAX_DEVICES][SIM_NAME_MAX];
 	const char *ivshmem; /* --ivshmem as given, or NULL */
 	char ivshmem_path[SIM_MAX_DEVICES][PATH_LEN]; /* absolute, per device */
+	const char *guest_ram; /* --guest-ram as given, or NULL */
+	struct sim_guest_layout guest; /* parsed from it */
 	bool foreground;
 };
 
@@ -367,6 +391,19 @@ static int ivshmem_paths(struct start_opts *o)
 	return 0;
 }
 
+static int check_guest_ram(struct start_opts *o)
+{
+	char err[SIM_ERR_LEN];
+
+	if (!o->guest_ram)
+		return 0;
+	if (!o->ivshmem)
+		return usage_error("--guest-ram needs --ivshmem: the RAM is a QEMU guest's");
+	if (sim_guest_layout_parse(o->guest_ram, &o->guest, err))
+		return usage_error("--guest-ram '%s': %s", o->guest_ram, err);
+	return 0;
+}
+
 static int parse_start(int argc, char **argv, struct start_opts *o)
 {
 	static const struct option longopts[] = {
@@ -376,6 +413,7 @@ static int parse_start(int argc, char **argv, struct start_opts *o)
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "threads", required_argument, NULL, 't' },
 		{ "ivshmem", required_argument, NULL, 'i' },
+		{ "guest-ram", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -385,7 +423,7 @@ static int parse_start(int argc, char **argv, struct start_opts *o)
 
 	o->count = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":b:c:n:ft:i:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":b:c:n:ft:i:g:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			board = optarg;
@@ -412,6 +450,9 @@ static int parse_start(int argc, char **argv, struct start_opts *o)
 		case 'i':
 			o->ivshmem = optarg;
 			break;
+		case 'g':
+			o->guest_ram = optarg;
+			break;
 		case 'h':
 			print_help(stdout);
 			return -1;
@@ -432,7 +473,9 @@ static int parse_start(int argc, char **argv, struct start_opts *o)
 				   o->count, o->board->name, o->ndev,
 				   SIM_MAX_DEVICES);
 	ret = check_names(o, names);
-	return ret ? ret : ivshmem_paths(o);
+	if (!ret)
+		ret = ivshmem_paths(o);
+	return ret ? ret : check_guest_ram(o);
 }
 
 /* Load each chip's descriptor and describe every device to serve. */
@@ -503,18 +546,52 @@ static void report(int report_fd, bool ok, const char *text)
 	close(report_fd);
 }
 
-static int serve(const struct start_opts *o,
-		 const struct sim_server_spec *spec, int report_fd)
+/* The guest's RAM, made in the process that serves (its descriptor is
+ * what QEMU opens), or NULL without --guest-ram. */
+static int make_guest_ram(const struct start_opts *o,
+			  struct sim_guest_ram **gr, char *err)
 {
-	char err[SIM_ERR_LEN], text[SIM_MAX_DEVICES * LINE_LEN];
-	struct sim_server *srv;
+	*gr = NULL;
+	return o->guest_ram ? sim_guest_ram_create(&o->guest, gr, err) : 0;
+}
+
+/* "guest RAM: PATH, SIZE bytes, lowmem L; QEMU: OPTIONS" and, if QEMU's pc
+ * machine cannot split the RAM at lowmem, a note saying so. */
+static void describe_guest_ram(const struct sim_guest_ram *gr, char *buf,
+			       size_t len)
+{
+	char args[GUEST_LINE_LEN];
+	int ret = sim_guest_ram_qemu_args(gr, args, sizeof(args));
+	int n;
+
+	n = snprintf(buf, len, "guest RAM: %s, %llu bytes, lowmem %llu; QEMU: %s\n",
+		     gr->path, (unsigned long long)gr->layout.size,
+		     (unsigned long long)gr->layout.lowmem, args);
+	if (ret && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n,
+			 "note: QEMU's pc machine cannot put lowmem=%llu bytes below 4 GiB with %llu bytes of RAM; set QEMU up to split it there\n",
+			 (unsigned long long)gr->layout.lowmem,
+			 (unsigned long long)gr->layout.size);
+}
+
+static int serve(const struct start_opts *o, struct sim_server_spec *spec,
+		 int report_fd)
+{
+	char err[SIM_ERR_LEN], text[REPORT_LEN];
+	struct sim_guest_ram *gr;
+	struct sim_server *srv = NULL;
 	size_t n = 0;
 	int ret;
 
-	ret = sim_server_create(spec, o->ndev, &srv, err);
+	ret = make_guest_ram(o, &gr, err);
+	for (unsigned i = 0; i < o->ndev; i++)
+		spec[i].guest_ram = gr;
+	if (!ret)
+		ret = sim_server_create(spec, o->ndev, &srv, err);
 	if (ret) {
 		snprintf(text, sizeof(text), "ttsim: %s\n", err);
 		report(report_fd, false, text);
+		sim_guest_ram_destroy(gr);
 		return EXIT_FAILURE;
 	}
 	for (unsigned i = 0; i < o->ndev; i++) {
@@ -526,9 +603,12 @@ static int serve(const struct start_opts *o,
 			      d->grid_y, d->tensix_count, (long)getpid());
 		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s\n", line);
 	}
+	if (gr)
+		describe_guest_ram(gr, text + n, sizeof(text) - n);
 	report(report_fd, true, text);
 	ret = sim_server_run(srv, err);
 	sim_server_destroy(srv);
+	sim_guest_ram_destroy(gr);
 	if (ret)
 		return failure("%s", err);
 	return 0;
@@ -567,7 +647,7 @@ static int detach(int report_fd)
 /* The parent's side: print the daemon's report and return the exit code. */
 static int wait_ready(int fd, pid_t pid)
 {
-	char buf[SIM_MAX_DEVICES * LINE_LEN + SIM_ERR_LEN];
+	char buf[REPORT_LEN + SIM_ERR_LEN];
 	size_t n = 0;
 	int st;
 
@@ -601,7 +681,7 @@ static int wait_ready(int fd, pid_t pid)
 }
 
 static int daemonize(const struct start_opts *o,
-		     const struct sim_server_spec *spec)
+		     struct sim_server_spec *spec)
 {
 	int pfd[2], ret;
 	pid_t pid;

@@ -174,6 +174,99 @@ static void test_atu_miss(void **state)
 	tt_dma_buf_free(b);
 }
 
+/* Program ATU region r of the n150's PCIe node (0, 3); enable it last. */
+static void set_region(tt_device *dev, unsigned r, uint64_t base,
+		       uint64_t limit, uint64_t target, uint32_t ctrl)
+{
+	uint64_t at = TT_REG_PCIE_ATU_ADDR + TT_PCIE_ATU(r, 0);
+	uint32_t regs[6] = { (uint32_t)base, (uint32_t)(base >> 32),
+			     (uint32_t)limit, (uint32_t)(limit >> 32),
+			     (uint32_t)target, (uint32_t)(target >> 32) };
+
+	assert_int_equal(tt_noc_write(dev, 0, 0, 3, at + TT_PCIE_ATU_BASE_LO,
+				      regs, sizeof(regs)),
+			 0);
+	assert_int_equal(tt_noc_write32(dev, 0, 0, 3, at + TT_PCIE_ATU_CTRL, ctrl),
+			 0);
+}
+
+/* The bus address of b, from the model's region 0. */
+static uint64_t bus_of(tt_device *dev, tt_dma_buf *b)
+{
+	uint32_t r0[7];
+
+	assert_int_equal(tt_noc_read(dev, 0, 0, 3,
+				     TT_REG_PCIE_ATU_ADDR + TT_PCIE_ATU(0, 0), r0,
+				     sizeof(r0)),
+			 0);
+	return (r0[5] | (uint64_t)r0[6] << 32) +
+	       (tt_dma_buf_noc_addr(b) - (r0[1] | (uint64_t)r0[2] << 32));
+}
+
+/* A driver's regions (1..15) win over the model's region 0, which covers
+ * the whole window; among them the lowest number wins (hw/pcie.h). */
+static void test_driver_regions_win_over_region_0(void **state)
+{
+	tt_device *dev = *state;
+	uint64_t a_noc, top = TT_PCIE_HOST_WINDOW_BASE + TT_PCIE_HOST_WINDOW_SIZE;
+	tt_dma_buf *a, *b, *c;
+	uint32_t v;
+
+	assert_int_equal(tt_dma_buf_alloc(dev, 8192, &a), 0);
+	assert_int_equal(tt_dma_buf_alloc(dev, 4096, &b), 0);
+	assert_int_equal(tt_dma_buf_alloc(dev, 4096, &c), 0);
+	*(uint32_t *)tt_dma_buf_data(a) = 0xAAAA0001;
+	*(uint32_t *)tt_dma_buf_data(b) = 0xBBBB0002;
+	*(uint32_t *)tt_dma_buf_data(c) = 0xCCCC0003;
+	a_noc = tt_dma_buf_noc_addr(a);
+
+	/* Region 5 puts b where region 0 has a. */
+	set_region(dev, 5, a_noc, a_noc + 4095, bus_of(dev, b),
+		   TT_PCIE_ATU_CTRL_ENABLE);
+	assert_int_equal(dma_cmd(dev, a, TT_NIU_OP_READ, 0, 0xC000, 4),
+			 TT_DEV_ERR_NONE);
+	assert_int_equal(tt_noc_read32(dev, 0, 2, 2, 0xC000, &v), 0);
+	assert_int_equal(v, 0xBBBB0002);
+	/* Region 3 over the same page wins over region 5. */
+	set_region(dev, 3, a_noc, a_noc + 4095, bus_of(dev, c),
+		   TT_PCIE_ATU_CTRL_ENABLE);
+	assert_int_equal(dma_cmd(dev, a, TT_NIU_OP_READ, 0, 0xC000, 4),
+			 TT_DEV_ERR_NONE);
+	assert_int_equal(tt_noc_read32(dev, 0, 2, 2, 0xC000, &v), 0);
+	assert_int_equal(v, 0xCCCC0003);
+	/* An access that runs out of a driver's region falls to region 0:
+	 * a's own bytes. */
+	((uint32_t *)tt_dma_buf_data(a))[1024] = 0xAAAA1024;
+	assert_int_equal(dma_cmd(dev, a, TT_NIU_OP_READ, 4092, 0xC000, 8),
+			 TT_DEV_ERR_NONE);
+	assert_int_equal(tt_noc_read32(dev, 0, 2, 2, 0xC004, &v), 0);
+	assert_int_equal(v, 0xAAAA1024);
+	/* Disabled, they are out of the way again. */
+	set_region(dev, 3, 0, 0, 0, 0);
+	set_region(dev, 5, 0, 0, 0, 0);
+	assert_int_equal(dma_cmd(dev, a, TT_NIU_OP_READ, 0, 0xC000, 4),
+			 TT_DEV_ERR_NONE);
+	assert_int_equal(tt_noc_read32(dev, 0, 2, 2, 0xC000, &v), 0);
+	assert_int_equal(v, 0xAAAA0001);
+	/* The top of the window, where no buffer is, maps onto b by
+	 * region 15. */
+	set_region(dev, 15, top - 4096, top - 1, bus_of(dev, b),
+		   TT_PCIE_ATU_CTRL_ENABLE);
+	{
+		struct niu_cmd cmd = { .op = TT_NIU_OP_READ, .x = 0, .y = 3,
+				       .targ = top - 4096, .ret = 0xC000,
+				       .len = 4 };
+
+		assert_int_equal(niu_run(dev, 2, 2, 0, 0, &cmd), TT_DEV_ERR_NONE);
+	}
+	assert_int_equal(tt_noc_read32(dev, 0, 2, 2, 0xC000, &v), 0);
+	assert_int_equal(v, 0xBBBB0002);
+	set_region(dev, 15, 0, 0, 0, 0);
+	tt_dma_buf_free(a);
+	tt_dma_buf_free(b);
+	tt_dma_buf_free(c);
+}
+
 static void test_host_cannot_use_host_window(void **state)
 {
 	tt_device *dev = *state;
@@ -198,6 +291,7 @@ int main(void)
 		cmocka_unit_test(test_past_buffer_end_is_refused),
 		cmocka_unit_test(test_freed_buffer_unreachable),
 		cmocka_unit_test(test_atu_miss),
+		cmocka_unit_test(test_driver_regions_win_over_region_0),
 		cmocka_unit_test(test_host_cannot_use_host_window),
 	};
 

@@ -33,9 +33,12 @@
 
 #include "clock.h"
 #include "doorbell.h"
+#include "hostmem.h"
 #include "hw/tt_hw.h"
 #include "image.h"
 #include "ivshmem.h"
+#include "proto.h"
+#include "rundir.h"
 #include "tmpdir.h"
 
 #define READY_TIMEOUT_MS 30000
@@ -51,6 +54,7 @@ struct fixture {
 	int out, err; /* its standard output and error */
 	char log[32768]; /* what it wrote to standard error so far */
 	size_t loglen;
+	char outtext[4096]; /* what it wrote to standard output by ready */
 };
 
 /* What a fake QEMU holds after the set-up. */
@@ -134,12 +138,13 @@ static pid_t spawn(struct fixture *fx, const char *const *args)
 static int wait_ready(struct fixture *fx, int lines)
 {
 	long deadline = now_ms() + READY_TIMEOUT_MS;
-	char buf[4096];
+	char *buf = fx->outtext;
 	size_t len = 0;
 	int st;
 
+	buf[0] = 0;
 	while (now_ms() < deadline) {
-		ssize_t n = read(fx->out, buf + len, sizeof(buf) - 1 - len);
+		ssize_t n = read(fx->out, buf + len, sizeof(fx->outtext) - 1 - len);
 		int seen = 0;
 
 		if (n > 0)
@@ -798,6 +803,330 @@ static void test_guest_leaving_during_setup(void **state)
 	guest_close(&g);
 }
 
+/* ---- guest RAM: the device's DMA into the guest ---- */
+
+#define RAM_SIZE (64u << 20)
+#define RAM_LOWMEM (32u << 20) /* so that some RAM is at 4 GiB */
+#define RAM_SPEC "64M,lowmem=32M"
+#define GPA_HIGH 0x100000000ull /* where RAM above lowmem starts */
+/* Host-window addresses the fake guest's driver maps with its regions. */
+#define WIN_LOW (TT_PCIE_HOST_WINDOW_BASE + 0x200000000ull)
+#define WIN_HIGH (TT_PCIE_HOST_WINDOW_BASE + 0x300000000ull)
+#define WIN_HOLE (TT_PCIE_HOST_WINDOW_BASE + 0x400000000ull)
+
+/* The guest's RAM as QEMU has it: the file ttsim named, mapped shared. */
+struct guest_ram {
+	char path[64];
+	uint8_t *p;
+};
+
+/* A daemon serving ivs0 to a guest with guest RAM `spec`: it prints the
+ * device line and the guest RAM line. */
+static void start_with_ram(struct fixture *fx, const char *spec)
+{
+	const char *args[] = { "--name", "ivs0", "--ivshmem", fx->sock,
+			       "--guest-ram", spec, NULL };
+
+	assert_true(spawn(fx, args) > 0);
+	if (wait_ready(fx, 2) != -1)
+		fail_msg("ttsim exited:\n%s", fx->log);
+}
+
+/* Open the path of "guest RAM: PATH, ..." as QEMU's memory-backend-file
+ * does, and map it. */
+static void map_guest_ram(struct fixture *fx, struct guest_ram *r)
+{
+	const char *line = strstr(fx->outtext, "guest RAM: ");
+	char want[64];
+	struct stat st;
+	size_t len;
+	int fd;
+
+	if (!line)
+		fail_msg("no guest RAM line in:\n%s", fx->outtext);
+	line += strlen("guest RAM: ");
+	len = strcspn(line, ",");
+	assert_true(len < sizeof(r->path));
+	memcpy(r->path, line, len);
+	r->path[len] = 0;
+	/* A descriptor of the daemon's own, as /proc names it. */
+	snprintf(want, sizeof(want), "/proc/%d/fd/", (int)fx->pid);
+	assert_memory_equal(r->path, want, strlen(want));
+	assert_non_null(strstr(fx->outtext, "mem-path="));
+	assert_non_null(strstr(fx->outtext, "share=on"));
+	fd = open(r->path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		fail_msg("open %s: %s", r->path, strerror(errno));
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_size, RAM_SIZE);
+	assert_non_null(strstr(fd_kind(fd), "memfd:"));
+	/* Nobody, QEMU included, can pull pages from under the engine. */
+	assert_int_equal(fcntl(fd, F_GET_SEALS) & (F_SEAL_SHRINK | F_SEAL_GROW),
+			 F_SEAL_SHRINK | F_SEAL_GROW);
+	assert_int_equal(ftruncate(fd, 0), -1);
+	r->p = mmap(NULL, RAM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	assert_true(r->p != MAP_FAILED);
+	close(fd);
+}
+
+static struct tt_node_desc *pcie_node(struct sim_image *img)
+{
+	for (unsigned i = 0; i < img->grid_x * img->grid_y; i++)
+		if (img->nodes[i].type == TT_NODE_PCIE)
+			return &img->nodes[i];
+	fail_msg("no PCIe node in the node table");
+	return NULL;
+}
+
+/* What a guest driver does to map host-window [win, + size) onto
+ * guest-physical gpa: program ATU region r in BAR2, enabling it last. */
+static void map_window(struct sim_image *img, unsigned r, uint64_t win,
+		       uint64_t size, uint64_t gpa)
+{
+	uint8_t *atu = sim_image_regs(img, pcie_node(img), TT_REG_PCIE_ATU);
+	uint64_t limit = win + size - 1;
+
+	*reg(atu, TT_PCIE_ATU(r, TT_PCIE_ATU_BASE_LO)) = (uint32_t)win;
+	*reg(atu, TT_PCIE_ATU(r, TT_PCIE_ATU_BASE_HI)) = (uint32_t)(win >> 32);
+	*reg(atu, TT_PCIE_ATU(r, TT_PCIE_ATU_LIMIT_LO)) = (uint32_t)limit;
+	*reg(atu, TT_PCIE_ATU(r, TT_PCIE_ATU_LIMIT_HI)) = (uint32_t)(limit >> 32);
+	*reg(atu, TT_PCIE_ATU(r, TT_PCIE_ATU_TARGET_LO)) = (uint32_t)gpa;
+	*reg(atu, TT_PCIE_ATU(r, TT_PCIE_ATU_TARGET_HI)) = (uint32_t)(gpa >> 32);
+	__atomic_store_n(reg(atu, TT_PCIE_ATU(r, TT_PCIE_ATU_CTRL)),
+			 TT_PCIE_ATU_CTRL_ENABLE, __ATOMIC_RELEASE);
+}
+
+/*
+ * Node n moves len bytes between its L1 at `l1` and host-window address
+ * `win` of the PCIe node (READ: host to L1, WRITE: L1 to host), issued by
+ * the guest through BAR2 and the doorbell as in
+ * test_doorbell_runs_a_noc_command. Returns the command's status.
+ */
+static uint32_t guest_dma(const struct guest *g, struct tt_node_desc *n,
+			  unsigned op, uint64_t win, uint64_t l1, uint32_t len)
+{
+	struct tt_node_desc *pcie = pcie_node(g->img);
+	uint8_t *niu = sim_image_regs(g->img, n, TT_REG_NIU0);
+	unsigned bell = TT_DOORBELL_NIU(sim_image_node_index(g->img, n), 0);
+	long deadline = now_ms() + WAIT_MS;
+
+	*reg(niu, TT_NIU_CMD(0, TT_NIU_CMD_TARG_LO)) = (uint32_t)win;
+	*reg(niu, TT_NIU_CMD(0, TT_NIU_CMD_TARG_HI)) = (uint32_t)(win >> 32);
+	*reg(niu, TT_NIU_CMD(0, TT_NIU_CMD_TARG_COORD)) =
+		TT_FIELD_PREP(TT_NIU_COORD_X_MASK, pcie->x) |
+		TT_FIELD_PREP(TT_NIU_COORD_Y_MASK, pcie->y);
+	*reg(niu, TT_NIU_CMD(0, TT_NIU_CMD_RET_LO)) = (uint32_t)l1;
+	*reg(niu, TT_NIU_CMD(0, TT_NIU_CMD_RET_HI)) = 0;
+	*reg(niu, TT_NIU_CMD(0, TT_NIU_CMD_LEN)) = len;
+	*reg(niu, TT_NIU_CMD(0, TT_NIU_CMD_CTRL)) =
+		TT_FIELD_PREP(TT_NIU_CTRL_OP_MASK, op);
+	__atomic_store_n(reg(niu, TT_NIU_CMD(0, TT_NIU_CMD_ISSUE)), 1,
+			 __ATOMIC_RELEASE);
+	__atomic_or_fetch(&g->img->regs->doorbell_pending[bell / 32],
+			  1u << (bell % 32), __ATOMIC_SEQ_CST);
+	ring(g);
+	while (__atomic_load_n(reg(niu, TT_NIU_CMD(0, TT_NIU_CMD_ISSUE)),
+			       __ATOMIC_ACQUIRE)) {
+		if (now_ms() > deadline)
+			fail_msg("the device did not run the DMA command");
+		sleep_ms(1);
+	}
+	return *reg(niu, TT_NIU_CMD(0, TT_NIU_CMD_STATUS));
+}
+
+static void fill(uint8_t *p, size_t len, uint8_t seed)
+{
+	for (size_t i = 0; i < len; i++)
+		p[i] = (uint8_t)(seed + i * 13);
+}
+
+/*
+ * The whole path a guest driver's DMA takes: the guest's RAM is the file
+ * ttsim printed, the driver maps host-window ranges onto guest-physical
+ * addresses with ATU regions 1..15, and the device's NOC reads and writes
+ * land in the guest's pages, below lowmem and at 4 GiB alike.
+ */
+static void test_device_reaches_guest_ram(void **state)
+{
+	struct fixture *fx = *state;
+	const uint64_t g_low = 0x123000, g_high = GPA_HIGH + 0x5000;
+	uint8_t want[512], *l1;
+	struct tt_node_desc *t, *u;
+	struct guest_ram ram;
+	struct guest g;
+
+	start_with_ram(fx, RAM_SPEC);
+	assert_non_null(strstr(fx->outtext, "max-ram-below-4g=32M"));
+	map_guest_ram(fx, &ram);
+	guest_connect(fx->sock, &g);
+	wait_quiet(&g);
+	two_tensix(g.img, &t, &u);
+	l1 = g.img->base + t->mem_off;
+	map_window(g.img, 1, WIN_LOW, 0x100000, g_low);
+	map_window(g.img, 2, WIN_HIGH, 0x100000, g_high);
+
+	/* Guest RAM below lowmem -> L1. */
+	fill(ram.p + g_low + 0x40, sizeof(want), 0x11);
+	memcpy(want, ram.p + g_low + 0x40, sizeof(want));
+	memset(l1 + 0x90000, 0, sizeof(want));
+	assert_int_equal(guest_dma(&g, t, TT_NIU_OP_READ, WIN_LOW + 0x40,
+				   0x90000, sizeof(want)),
+			 TT_DEV_ERR_NONE);
+	assert_memory_equal(l1 + 0x90000, want, sizeof(want));
+
+	/* L1 -> guest RAM at 4 GiB, which is file offset lowmem on. */
+	fill(l1 + 0xA0000, sizeof(want), 0x77);
+	memcpy(want, l1 + 0xA0000, sizeof(want));
+	memset(ram.p + RAM_LOWMEM + 0x5000, 0, 2 * sizeof(want));
+	assert_int_equal(guest_dma(&g, t, TT_NIU_OP_WRITE, WIN_HIGH + 0x100,
+				   0xA0000, sizeof(want)),
+			 TT_DEV_ERR_NONE);
+	assert_memory_equal(ram.p + RAM_LOWMEM + 0x5000 + 0x100, want,
+			    sizeof(want));
+	for (unsigned i = 0; i < 0x100; i++)
+		assert_int_equal(ram.p[RAM_LOWMEM + 0x5000 + i], 0);
+
+	/* And back, through another node. */
+	memset(g.img->base + u->mem_off + 0x90000, 0, sizeof(want));
+	assert_int_equal(guest_dma(&g, u, TT_NIU_OP_READ, WIN_HIGH + 0x100,
+				   0x90000, sizeof(want)),
+			 TT_DEV_ERR_NONE);
+	assert_memory_equal(g.img->base + u->mem_off + 0x90000, want,
+			    sizeof(want));
+	munmap(ram.p, RAM_SIZE);
+	guest_close(&g);
+}
+
+/* The last error record, once the log has more than `before`. */
+static struct tt_dev_error last_error(const struct guest *g, uint32_t before)
+{
+	struct tt_host_regs *regs = g->img->regs;
+	uint32_t head = __atomic_load_n(&regs->err_head, __ATOMIC_ACQUIRE);
+
+	assert_true(head > before);
+	return regs->err[(head - 1) % TT_DEV_ERR_RING];
+}
+
+/* A client of the daemon's device `name` maps a DMA buffer and goes away:
+ * the daemon releases what the client held. */
+static void client_maps_and_leaves(const char *name)
+{
+	struct sim_req q = { .magic = SIM_PROTO_MAGIC, .op = SIM_OP_DMA_MAP,
+			     .arg = { 4096 } };
+	int buf = memfd_create("client", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	char err[SIM_ERR_LEN];
+	struct sim_resp r;
+	int s = sim_rundir_connect(name, err);
+
+	if (s < 0)
+		fail_msg("%s", err);
+	assert_int_equal(ftruncate(buf, 4096), 0);
+	assert_int_equal(fcntl(buf, F_ADD_SEALS, F_SEAL_SHRINK), 0);
+	assert_int_equal(sim_proto_send(s, &q, sizeof(q), buf), 0);
+	assert_int_equal(sim_proto_recv(s, &r, sizeof(r), NULL), 0);
+	assert_int_equal(r.status, 0);
+	assert_true(r.val[1] >= SIM_BUS_BASE); /* its bus address */
+	close(s);
+	close(buf);
+	sleep_ms(100); /* the daemon sees the hang-up */
+}
+
+/*
+ * Addresses with no guest RAM behind them (the hole below 4 GiB, across
+ * lowmem, past the end) are device errors: the command fails with
+ * TT_DEV_ERR_HOST_MEM, the error log says where, and the daemon goes on
+ * serving. A client of the daemon that maps and leaves takes nothing of
+ * the guest's RAM with it.
+ */
+static void test_no_ram_behind_it(void **state)
+{
+	struct fixture *fx = *state;
+	struct tt_node_desc *t, *u;
+	struct tt_dev_error e;
+	struct guest_ram ram;
+	struct guest g;
+	uint32_t head;
+
+	start_with_ram(fx, RAM_SPEC);
+	map_guest_ram(fx, &ram);
+	guest_connect(fx->sock, &g);
+	wait_quiet(&g);
+	two_tensix(g.img, &t, &u);
+	/* The hole; the last 512 KiB below lowmem; the last page of RAM. */
+	map_window(g.img, 3, WIN_HOLE, 0x100000, 0x80000000);
+	map_window(g.img, 4, WIN_LOW, 0x100000, RAM_LOWMEM - 0x80000);
+	map_window(g.img, 5, WIN_HIGH, 0x100000,
+		   GPA_HIGH + (RAM_SIZE - RAM_LOWMEM) - 0x1000);
+
+	head = g.img->regs->err_head;
+	assert_int_equal(guest_dma(&g, t, TT_NIU_OP_READ, WIN_HOLE, 0x90000, 64),
+			 TT_DEV_ERR_HOST_MEM);
+	e = last_error(&g, head);
+	assert_int_equal(e.code, TT_DEV_ERR_HOST_MEM);
+	assert_int_equal(e.addr, WIN_HOLE);
+	assert_int_equal(e.op, TT_DEV_OP_READ);
+	assert_true(g.img->regs->irq_status & TT_IRQ_DEV_ERROR);
+
+	/* Across lowmem: the last bytes below it, and none after. */
+	assert_int_equal(guest_dma(&g, t, TT_NIU_OP_WRITE, WIN_LOW + 0x7FFF0,
+				   0x90000, 32),
+			 TT_DEV_ERR_HOST_MEM);
+	assert_int_equal(guest_dma(&g, t, TT_NIU_OP_WRITE, WIN_LOW + 0x7FFE0,
+				   0x90000, 32),
+			 TT_DEV_ERR_NONE);
+	/* Past the end of the RAM. */
+	assert_int_equal(guest_dma(&g, t, TT_NIU_OP_READ, WIN_HIGH + 0xFF0,
+				   0x90000, 32),
+			 TT_DEV_ERR_HOST_MEM);
+	assert_int_equal(guest_dma(&g, t, TT_NIU_OP_READ, WIN_HIGH + 0x1000,
+				   0x90000, 4),
+			 TT_DEV_ERR_HOST_MEM);
+
+	client_maps_and_leaves("ivs0");
+
+	/* The device still serves, and the guest's RAM is still there. */
+	fill(ram.p + RAM_LOWMEM - 0x80000, 64, 0x42);
+	memset(g.img->base + u->mem_off + 0x90000, 0, 64);
+	assert_int_equal(guest_dma(&g, u, TT_NIU_OP_READ, WIN_LOW, 0x90000, 64),
+			 TT_DEV_ERR_NONE);
+	assert_memory_equal(g.img->base + u->mem_off + 0x90000,
+			    ram.p + RAM_LOWMEM - 0x80000, 64);
+	assert_ring_seen(&g);
+	munmap(ram.p, RAM_SIZE);
+	guest_close(&g);
+}
+
+/* The RAM outlives its guests: the next one finds what the device wrote
+ * for the first. */
+static void test_ram_outlives_the_guest(void **state)
+{
+	struct fixture *fx = *state;
+	struct tt_node_desc *t, *u;
+	struct guest_ram ram;
+	struct guest g;
+
+	start_with_ram(fx, RAM_SPEC);
+	map_guest_ram(fx, &ram);
+	guest_connect(fx->sock, &g);
+	wait_quiet(&g);
+	two_tensix(g.img, &t, &u);
+	map_window(g.img, 1, WIN_LOW, 0x100000, 0x10000);
+	fill(g.img->base + t->mem_off + 0x90000, 128, 0x99);
+	assert_int_equal(guest_dma(&g, t, TT_NIU_OP_WRITE, WIN_LOW, 0x90000, 128),
+			 TT_DEV_ERR_NONE);
+	guest_close(&g);
+	assert_log(fx, "guest disconnected");
+	munmap(ram.p, RAM_SIZE);
+
+	map_guest_ram(fx, &ram);
+	guest_connect(fx->sock, &g);
+	two_tensix(g.img, &t, &u); /* the old image's table is gone */
+	assert_memory_equal(ram.p + 0x10000, g.img->base + t->mem_off + 0x90000,
+			    128);
+	munmap(ram.p, RAM_SIZE);
+	guest_close(&g);
+}
+
 /* ---- the command line ---- */
 
 static int run_to_end(struct fixture *fx, const char *const *args)
@@ -833,6 +1162,8 @@ static void test_help_describes_ivshmem(void **state)
 	assert_non_null(strstr(buf, "--ivshmem PATH"));
 	assert_non_null(strstr(buf, "ivshmem-doorbell,chardev="));
 	assert_non_null(strstr(buf, "PATH/NAME.ivshmem"));
+	assert_non_null(strstr(buf, "--guest-ram SIZE[,lowmem=BYTES]"));
+	assert_non_null(strstr(buf, "memory-backend-file,id=ram0"));
 }
 
 static void test_several_devices_need_a_directory(void **state)
@@ -952,6 +1283,28 @@ static void test_relative_path_with_start(void **state)
 	assert_int_equal(lstat(path, &st), -1);
 }
 
+static void test_bad_guest_ram_specs(void **state)
+{
+	struct fixture *fx = *state;
+	const char *zero[] = { "--ivshmem", fx->sock, "--guest-ram", "0", NULL };
+	const char *big[] = { "--ivshmem", fx->sock, "--guest-ram",
+			      "64M,lowmem=128M", NULL };
+	const char *odd[] = { "--ivshmem", fx->sock, "--guest-ram", "1000",
+			      NULL };
+	const char *alone[] = { "--guest-ram", "64M", NULL };
+	struct stat st;
+
+	assert_int_equal(run_to_end(fx, zero), 2);
+	assert_non_null(strstr(fx->log, "--guest-ram '0': guest RAM size '0' is zero"));
+	assert_int_equal(run_to_end(fx, big), 2);
+	assert_non_null(strstr(fx->log, "lowmem=128M is more than the guest RAM size"));
+	assert_int_equal(run_to_end(fx, odd), 2);
+	assert_non_null(strstr(fx->log, "'1000' is not a multiple of 4 KiB"));
+	assert_int_equal(run_to_end(fx, alone), 2);
+	assert_non_null(strstr(fx->log, "--guest-ram needs --ivshmem"));
+	assert_int_equal(lstat(fx->sock, &st), -1);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -966,6 +1319,10 @@ int main(void)
 		T(test_interrupt_without_guest_is_dropped),
 		T(test_writer_is_dropped),
 		T(test_guest_leaving_during_setup),
+		T(test_device_reaches_guest_ram),
+		T(test_no_ram_behind_it),
+		T(test_ram_outlives_the_guest),
+		T(test_bad_guest_ram_specs),
 		T(test_help_describes_ivshmem),
 		T(test_several_devices_need_a_directory),
 		T(test_directory_gives_a_socket_per_device),

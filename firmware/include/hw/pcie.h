@@ -13,6 +13,13 @@
  * Whoever owns the device on the host side (the kernel driver, or the chip
  * model's host for its own clients) programs the regions; device code only
  * uses the resulting NOC addresses.
+ *
+ * Region 0 is the host's default: the chip model's host programs it at
+ * start to map the whole window onto the bus addresses of its own clients'
+ * DMA buffers. A driver leaves region 0 alone and uses regions 1..15,
+ * which take precedence over region 0 where they overlap it (among
+ * themselves, the lowest-numbered covering region wins). Since contract
+ * 1.2; before it, region 0 was looked at first.
  */
 #ifndef TT_HW_PCIE_H
 #define TT_HW_PCIE_H
