@@ -60,6 +60,116 @@ sub() {
 	fi
 }
 
+# The kselftests (tests/kselftest/README.md), each a program in /kselftest.
+# ktap PREFIX STATUS < OUTPUT: one case "PREFIX: TEST" per result of a
+# harness program's KTAP output, its "#" lines as the case's diagnostics
+# when it fails; a SKIP fails (every scenario has what the tests need).
+# Then a case for the program itself: it exited by itself (STATUS: 0, or 1
+# with a failed test), printed its plan and one result per planned test,
+# numbered in order. LEFT is what it left running (killed), if anything.
+ktap() {
+	awk -v p="$NAME: $1" -v st="$2" -v left="$3" '
+	function diag(ok,   i) {
+		for (i = 0; i < nd; i++)
+			if (!ok)
+				print "@@TAP " d[i]
+		nd = 0
+	}
+	/^TAP version / { next }
+	/^1\.\.[0-9]+/ {
+		if (plan != "")
+			why = why "; a second plan"
+		plan = substr($1, 4) + 0
+		next
+	}
+	# Progress lines of the harness: only the name of the test matters.
+	/^#  RUN / { name = $3; next }
+	/^# +(OK|FAIL) +[^ ]+$/ || /^# Starting [0-9]+ tests/ { next }
+	/^#/ { d[nd++] = $0; next }
+	/^(not )?ok [0-9]+/ {
+		ok = $1 == "ok"
+		num = ok ? $2 : $3
+		n++
+		if (num != n)
+			why = why "; result " num " where " n " was due"
+		test = $0
+		sub(/^(not )?ok [0-9]+ */, "", test)
+		directive = ""
+		if (match(test, /(^| )# /)) {
+			directive = substr(test, RSTART + RLENGTH)
+			test = substr(test, 1, RSTART - 1)
+		}
+		if (test == "")
+			test = name
+		if (!ok)
+			hfail++
+		if (ok && directive != "") {
+			ok = 0
+			d[nd++] = "# " directive ": not a pass (tests/kselftest/README.md)"
+		}
+		print "@@TAP " (ok ? "ok" : "not ok") " - " p ": " test
+		diag(ok)
+		next
+	}
+	{ d[nd++] = "# " $0 }
+	END {
+		if (plan == "")
+			why = why "; no plan"
+		else if (n != plan)
+			why = why "; planned " plan " tests, " n " results"
+		if (st >= 128)
+			why = why "; killed by signal " st - 128 \
+			    (st == 137 ? " (SIGKILL: the timeout?)" : "")
+		else if (!(st == 0 && !hfail) && !(st == 1 && hfail))
+			why = why "; exit status " st " after " hfail + 0 " failed tests"
+		if (left != "")
+			why = why "; left processes running: " left
+		print "@@TAP " (why == "" ? "ok" : "not ok") " - " p \
+		    ": ran to the end, one result per planned test"
+		if (why != "") {
+			print "@@TAP # " substr(why, 3)
+			diag(0)
+		}
+	}'
+}
+
+# session SID: the live processes (not zombies) of session SID: their
+# pids, each followed by a space. Builtins only: it runs per program.
+session() {
+	local sid=$1 f stat pid
+	for f in /proc/[0-9]*/stat; do
+		read -r stat 2>/dev/null <$f || continue
+		pid=${f#/proc/}
+		# After "(comm) ": state ppid pgrp session ...
+		set -- ${stat##*) }
+		[ "$4" = "$sid" ] && [ "$1" != Z ] && printf '%s ' ${pid%/stat}
+	done
+}
+
+# kselftests N: every kselftest program against node N, within
+# KSELFTEST_TIMEOUT s each (the harness's own per-test timeout is 30 s).
+KSELFTEST_TIMEOUT=90
+kselftests() {
+	local prog name left pid st found=
+	for prog in /kselftest/*; do
+		[ -x "$prog" ] || continue
+		found=1
+		name=${prog##*/}
+		# Its own session, so that whatever it leaves behind can be found.
+		TT_DEVICE=/dev/tenstorrent/$1 \
+			timeout -s KILL $KSELFTEST_TIMEOUT setsid $prog >/tmp/ksft 2>&1 &
+		pid=$!
+		wait $pid
+		st=$?
+		left=$(session $pid)
+		[ -z "$left" ] || kill -9 $left 2>/dev/null
+		left=${left% }
+		ktap "kselftest $name node $1" $st "$left" </tmp/ksft
+	done
+	[ -n "$found" ] ||
+		echo "@@TAP not ok - $NAME: kselftests of node $1: none in /kselftest"
+}
+
 fails() { ! "$@"; }
 bdf() { echo "0000:00:$1.0"; }
 dmesg_has() { dmesg | grep -qF "$1"; }
@@ -153,9 +263,7 @@ check_node() {
 		"tenstorrent $(bdf $2): tenstorrent/$1: $3 $4 chip $5 (mock backend)"
 	check "node $1 opens read-write; unknown ioctl is EINVAL" \
 		out_is "ioctl: EINVAL" ttvm-ioctl unknown $dev
-	sub "node $1 ioctls" ttvm-ioctl abi $dev
-	sub "node $1 open flags" ttvm-ioctl excl $dev
-	sub "node $1 mmap" ttvm-ioctl mmap $dev
+	kselftests $1
 	procfs $1
 }
 

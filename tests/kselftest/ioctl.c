@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * kselftest: the ioctl commands of <linux/tenstorrent.h> on $TT_DEVICE
+ * (driver/README.md, docs/abi.md).
+ *
+ * - GET_DEVICE_INFO and GET_DRIVER_INFO against sysfs and the module's
+ *   version;
+ * - the output_size_bytes rule as tt-kmd's ioctl_zeroing and ioctl_overrun
+ *   tests check it: the whole declared output is zeroed, then filled up to
+ *   what both sides know; nothing is written past it, and an output that
+ *   runs into an inaccessible page is EFAULT;
+ * - QUERY_MAPPINGS: BAR2 UC and WC, unused entries zeroed, counts from 0 to
+ *   2^32-1;
+ * - every other command number: EINVAL if unknown (tt-kmd's answer),
+ *   EOPNOTSUPP if the ABI has it but the driver does not do it yet.
+ */
+#define _GNU_SOURCE
+#include "ttdev.h"
+
+#include <kselftest_harness.h>
+
+/* What the tests write before a call, to see which bytes it changed. */
+#define FILL 0xAA
+
+/* Two pages, the second inaccessible: for overrun checks. */
+static unsigned char *guarded_page(void)
+{
+	unsigned char *p = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	if (mprotect(p + PAGE, PAGE, PROT_NONE)) {
+		munmap(p, 2 * PAGE);
+		return NULL;
+	}
+	memset(p, FILL, PAGE);
+	return p;
+}
+
+/* Index of the first byte in [from, to) that is not `val`, or -1. */
+static long first_not(const void *mem, size_t from, size_t to, int val)
+{
+	const unsigned char *p = mem;
+
+	for (size_t i = from; i < to; i++)
+		if (p[i] != val)
+			return (long)i;
+	return -1;
+}
+
+/* ioctl(2) as 0 or the errno, for EXPECT_EQ(EFAULT, ...). */
+static int ioctl_err(int fd, unsigned long cmd, void *arg)
+{
+	return ioctl(fd, cmd, arg) ? errno : 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* GET_DEVICE_INFO, GET_DRIVER_INFO                                       */
+
+FIXTURE(dev) {
+	int fd;
+	struct sysfs_dev sys;
+};
+
+FIXTURE_SETUP(dev)
+{
+	ASSERT_OPEN_DEVICE(self->fd, 0);
+	ASSERT_EQ(0, sysfs_of(tt_device(), &self->sys))
+	TH_LOG("sysfs does not describe %s", tt_device());
+}
+
+FIXTURE_TEARDOWN(dev)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+static struct tenstorrent_get_device_info_out
+device_info(struct __test_metadata *_metadata, int fd)
+{
+	struct tenstorrent_get_device_info_out o;
+	int ret = get_device_info(fd, &o);
+
+	ASSERT_EQ(0, ret) TH_LOG("GET_DEVICE_INFO: %s", strerror(-ret));
+	return o;
+}
+
+TEST_F(dev, device_info_size_is_20)
+{
+	EXPECT_EQ(20, device_info(_metadata, self->fd).output_size_bytes);
+}
+
+TEST_F(dev, device_info_ids_equal_sysfs)
+{
+	struct tenstorrent_get_device_info_out o = device_info(_metadata,
+							       self->fd);
+
+	EXPECT_EQ(self->sys.vendor, o.vendor_id);
+	EXPECT_EQ(self->sys.device, o.device_id);
+}
+
+TEST_F(dev, device_info_subsystem_ids_equal_sysfs)
+{
+	struct tenstorrent_get_device_info_out o = device_info(_metadata,
+							       self->fd);
+
+	EXPECT_EQ(self->sys.subvendor, o.subsystem_vendor_id);
+	EXPECT_EQ(self->sys.subdevice, o.subsystem_id);
+}
+
+TEST_F(dev, device_info_bus_address_equals_sysfs)
+{
+	struct tenstorrent_get_device_info_out o = device_info(_metadata,
+							       self->fd);
+	const struct sysfs_dev *s = &self->sys;
+
+	EXPECT_EQ(s->bus << 8 | s->slot << 3 | s->func, o.bus_dev_fn);
+	EXPECT_EQ(s->domain, o.pci_domain);
+}
+
+TEST_F(dev, device_info_dma_log2_28_reserved_0)
+{
+	struct tenstorrent_get_device_info_out o = device_info(_metadata,
+							       self->fd);
+
+	EXPECT_EQ(28, o.max_dma_buf_size_log2);
+	EXPECT_EQ(0, o.reserved);
+}
+
+static struct tenstorrent_get_driver_info_out
+driver_info(struct __test_metadata *_metadata, int fd)
+{
+	struct tenstorrent_get_driver_info a = {
+		.in.output_size_bytes = sizeof(a.out)
+	};
+
+	ASSERT_EQ(0, ioctl_err(fd, TENSTORRENT_IOCTL_GET_DRIVER_INFO, &a));
+	return a.out;
+}
+
+TEST_F(dev, driver_info_size_12_api_version_2)
+{
+	struct tenstorrent_get_driver_info_out o = driver_info(_metadata,
+							       self->fd);
+
+	EXPECT_EQ(12, o.output_size_bytes);
+	EXPECT_EQ(TENSTORRENT_DRIVER_VERSION, o.driver_version);
+}
+
+TEST_F(dev, driver_info_version_equals_sysfs)
+{
+	struct tenstorrent_get_driver_info_out o = driver_info(_metadata,
+							       self->fd);
+	FILE *f = fopen("/sys/module/tenstorrent/version", "r");
+	unsigned int v[3];
+
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(3, fscanf(f, "%u.%u.%u", &v[0], &v[1], &v[2]));
+	fclose(f);
+	EXPECT_EQ(v[0], o.driver_version_major);
+	EXPECT_EQ(v[1], o.driver_version_minor);
+	EXPECT_EQ(v[2], o.driver_version_patch);
+	EXPECT_EQ(0, o.reserved0);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The output_size_bytes rule, for each command whose `in` is that u32 and */
+/* whose `out` starts with its own size                                    */
+
+FIXTURE(output_size) {
+	int fd;
+	unsigned char *p; /* a page, then an inaccessible one */
+};
+
+FIXTURE_VARIANT(output_size) {
+	unsigned long cmd;
+	uint32_t out_size;
+};
+
+FIXTURE_VARIANT_ADD(output_size, device_info) {
+	.cmd = TENSTORRENT_IOCTL_GET_DEVICE_INFO,
+	.out_size = sizeof(struct tenstorrent_get_device_info_out),
+};
+
+FIXTURE_VARIANT_ADD(output_size, driver_info) {
+	.cmd = TENSTORRENT_IOCTL_GET_DRIVER_INFO,
+	.out_size = sizeof(struct tenstorrent_get_driver_info_out),
+};
+
+FIXTURE_SETUP(output_size)
+{
+	ASSERT_OPEN_DEVICE(self->fd, 0);
+	self->p = guarded_page();
+	ASSERT_NE(NULL, self->p);
+}
+
+FIXTURE_TEARDOWN(output_size)
+{
+	if (self->p)
+		munmap(self->p, 2 * PAGE);
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* `in` at the end of the page: the output would start in the guard. */
+static uint32_t *in_at_page_end(unsigned char *p)
+{
+	return (uint32_t *)(p + PAGE - 4);
+}
+
+TEST_F(output_size, zeroes_a_page_long_output)
+{
+	uint32_t got;
+
+	*(uint32_t *)self->p = PAGE - 4;
+	ASSERT_EQ(0, ioctl_err(self->fd, variant->cmd, self->p));
+	memcpy(&got, self->p + 4, 4);
+	EXPECT_EQ(variant->out_size, got);
+	EXPECT_EQ(-1, first_not(self->p, 4 + variant->out_size, PAGE, 0))
+	TH_LOG("that byte is not zero");
+}
+
+TEST_F(output_size, size_3_writes_3_bytes)
+{
+	unsigned char *p = self->p;
+
+	*(uint32_t *)p = 3;
+	ASSERT_EQ(0, ioctl_err(self->fd, variant->cmd, p));
+	/* The first 3 bytes of `out`: its size, little-endian. */
+	EXPECT_EQ(variant->out_size, p[4]);
+	EXPECT_EQ(0, p[5]);
+	EXPECT_EQ(0, p[6]);
+	EXPECT_EQ(-1, first_not(p, 4 + 3, PAGE, FILL))
+	TH_LOG("that byte changed");
+}
+
+TEST_F(output_size, size_0_at_a_page_end_writes_nothing)
+{
+	uint32_t *in = in_at_page_end(self->p);
+
+	*in = 0;
+	ASSERT_EQ(0, ioctl_err(self->fd, variant->cmd, in));
+	EXPECT_EQ(-1, first_not(self->p, 0, PAGE - 4, FILL))
+	TH_LOG("that byte changed");
+}
+
+TEST_F(output_size, output_past_the_callers_memory_is_efault)
+{
+	uint32_t *in = in_at_page_end(self->p);
+
+	*in = 4;
+	EXPECT_EQ(EFAULT, ioctl_err(self->fd, variant->cmd, in));
+}
+
+/* The largest size: zeroes up to the guard page, then EFAULT. */
+TEST_F(output_size, size_max_is_efault_nothing_before_changes)
+{
+	uint32_t *in = (uint32_t *)(self->p + PAGE - 64);
+
+	*in = UINT32_MAX;
+	EXPECT_EQ(EFAULT, ioctl_err(self->fd, variant->cmd, in));
+	EXPECT_EQ(-1, first_not(self->p, 0, PAGE - 64, FILL))
+	TH_LOG("that byte changed");
+}
+
+TEST_F(output_size, null_argument_is_efault)
+{
+	EXPECT_EQ(EFAULT, ioctl_err(self->fd, variant->cmd, NULL));
+}
+
+TEST_F(output_size, kernel_argument_is_efault)
+{
+	void *kernel = (void *)0xffff888000000000UL; /* x86-64 direct map */
+
+	EXPECT_EQ(EFAULT, ioctl_err(self->fd, variant->cmd, kernel));
+}
+
+/* ---------------------------------------------------------------------- */
+/* QUERY_MAPPINGS                                                         */
+
+/* QUERY_MAPPINGS for `count` entries into m[16], prefilled with FILL. */
+struct mappings {
+	struct tenstorrent_query_mappings q;
+	struct tenstorrent_mapping m[16];
+};
+
+static int query(int fd, uint32_t count, struct mappings *a)
+{
+	memset(a, FILL, sizeof(*a));
+	a->q.in.output_mapping_count = count;
+	a->q.in.reserved = 0;
+	return ioctl_err(fd, TENSTORRENT_IOCTL_QUERY_MAPPINGS, a);
+}
+
+/* The two mappings every node offers: its BAR2, UC then WC. */
+static void expect_bar2(struct __test_metadata *_metadata,
+			const struct tenstorrent_mapping *m,
+			unsigned long long bar2_size, int wc)
+{
+	EXPECT_EQ(wc ? TENSTORRENT_MAPPING_RESOURCE1_WC :
+		       TENSTORRENT_MAPPING_RESOURCE1_UC, m->mapping_id);
+	EXPECT_EQ(wc ? TENSTORRENT_MMAP_BAR2_WC : TENSTORRENT_MMAP_BAR2_UC,
+		  m->mapping_base);
+	EXPECT_EQ(bar2_size, m->mapping_size);
+}
+
+TEST_F(dev, query_mappings_gives_bar2_uc_and_wc)
+{
+	struct mappings a;
+
+	ASSERT_EQ(0, query(self->fd, 8, &a));
+	expect_bar2(_metadata, &a.m[0], self->sys.bar2_size, 0);
+	expect_bar2(_metadata, &a.m[1], self->sys.bar2_size, 1);
+}
+
+TEST_F(dev, query_mappings_sizes_are_pages_bases_below_2_44)
+{
+	unsigned long long size = self->sys.bar2_size;
+
+	ASSERT_NE(0, size) TH_LOG("sysfs gives no BAR2");
+	EXPECT_EQ(0, size % PAGE);
+	EXPECT_GT(1ULL << 44, TENSTORRENT_MMAP_BAR2_WC + size);
+}
+
+TEST_F(dev, query_mappings_zeroes_unused_entries_no_more)
+{
+	struct tenstorrent_mapping zero[6] = { 0 };
+	struct mappings a;
+
+	ASSERT_EQ(0, query(self->fd, 8, &a));
+	EXPECT_EQ(0, memcmp(&a.m[2], zero, sizeof(zero)));
+	EXPECT_EQ(-1, first_not(&a.m[8], 0, 8 * sizeof(a.m[0]), FILL));
+}
+
+TEST_F(dev, query_mappings_count_1_writes_the_first_entry_only)
+{
+	struct mappings a;
+
+	ASSERT_EQ(0, query(self->fd, 1, &a));
+	expect_bar2(_metadata, &a.m[0], self->sys.bar2_size, 0);
+	EXPECT_EQ(-1, first_not(&a.m[1], 0, 15 * sizeof(a.m[0]), FILL));
+}
+
+TEST_F(dev, query_mappings_count_0_writes_nothing)
+{
+	struct mappings a;
+
+	ASSERT_EQ(0, query(self->fd, 0, &a));
+	EXPECT_EQ(-1, first_not(a.m, 0, sizeof(a.m), FILL));
+}
+
+/* `in` (8 bytes) at the end of a page whose next page is inaccessible. */
+static uint32_t *query_in_at_page_end(unsigned char *p, uint32_t count)
+{
+	uint32_t *in = (uint32_t *)(p + PAGE - 8);
+
+	in[0] = count;
+	in[1] = 0;
+	return in;
+}
+
+TEST_F(dev, query_mappings_count_0_at_a_page_end_succeeds)
+{
+	unsigned char *p = guarded_page();
+
+	ASSERT_NE(NULL, p);
+	EXPECT_EQ(0, ioctl_err(self->fd, TENSTORRENT_IOCTL_QUERY_MAPPINGS,
+			       query_in_at_page_end(p, 0)));
+	munmap(p, 2 * PAGE);
+}
+
+TEST_F(dev, query_mappings_into_an_inaccessible_page_is_efault)
+{
+	unsigned char *p = guarded_page();
+
+	ASSERT_NE(NULL, p);
+	EXPECT_EQ(EFAULT, ioctl_err(self->fd, TENSTORRENT_IOCTL_QUERY_MAPPINGS,
+				    query_in_at_page_end(p, 1)));
+	munmap(p, 2 * PAGE);
+}
+
+/* A huge count: entries up to the guard page, then EFAULT. */
+TEST_F(dev, query_mappings_count_max_is_efault_nothing_before_changes)
+{
+	const size_t at = PAGE - 8 - 3 * sizeof(struct tenstorrent_mapping);
+	unsigned char *p = guarded_page();
+	uint32_t *in;
+
+	ASSERT_NE(NULL, p);
+	in = (uint32_t *)(p + at);
+	in[0] = UINT32_MAX;
+	in[1] = 0;
+	EXPECT_EQ(EFAULT,
+		  ioctl_err(self->fd, TENSTORRENT_IOCTL_QUERY_MAPPINGS, in));
+	EXPECT_EQ(-1, first_not(p, 0, at, FILL));
+	munmap(p, 2 * PAGE);
+}
+
+TEST_F(dev, query_mappings_null_argument_is_efault)
+{
+	EXPECT_EQ(EFAULT,
+		  ioctl_err(self->fd, TENSTORRENT_IOCTL_QUERY_MAPPINGS, NULL));
+}
+
+/* ---------------------------------------------------------------------- */
+/* Other command numbers: one test per command                            */
+
+/* tt-kmd's answer to a command it does not know: EINVAL, not ENOTTY. It
+ * dispatches on the whole number, so a known number with a size or
+ * direction encoded is unknown too. */
+FIXTURE(unknown_command) {
+	int fd;
+};
+
+FIXTURE_VARIANT(unknown_command) {
+	unsigned long cmd;
+};
+
+#define UNKNOWN(name, number)                                              \
+	FIXTURE_VARIANT_ADD(unknown_command, name) { .cmd = (number) }
+
+UNKNOWN(get_harvesting, TENSTORRENT_IOCTL_GET_HARVESTING);
+UNKNOWN(free_dma_buf, TENSTORRENT_IOCTL_FREE_DMA_BUF);
+UNKNOWN(nr_17, _IO(TENSTORRENT_IOCTL_MAGIC, 17));
+UNKNOWN(nr_0x7f, _IO(TENSTORRENT_IOCTL_MAGIC, 0x7f));
+UNKNOWN(nr_0x83, _IO(TENSTORRENT_IOCTL_MAGIC, 0x83));
+UNKNOWN(nr_0xff, _IO(TENSTORRENT_IOCTL_MAGIC, 0xff));
+UNKNOWN(other_magic, _IO(0xFB, 0));
+UNKNOWN(device_info_with_a_size,
+	_IOWR(TENSTORRENT_IOCTL_MAGIC, 0, struct tenstorrent_get_device_info));
+UNKNOWN(driver_info_with_a_size,
+	_IOR(TENSTORRENT_IOCTL_MAGIC, 5, struct tenstorrent_get_driver_info));
+UNKNOWN(zero, 0);
+
+FIXTURE_SETUP(unknown_command)
+{
+	ASSERT_OPEN_DEVICE(self->fd, 0);
+}
+
+FIXTURE_TEARDOWN(unknown_command)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* ioctl(2) with a zeroed argument, as 0 or the errno's name. */
+static const char *command_result(int fd, unsigned long cmd)
+{
+	unsigned char arg[256] = { 0 };
+
+	return err_name(ioctl_err(fd, cmd, arg));
+}
+
+TEST_F(unknown_command, is_einval)
+{
+	EXPECT_STREQ("EINVAL", command_result(self->fd, variant->cmd))
+	TH_LOG("command %#lx", variant->cmd);
+}
+
+/* Commands of the ABI that the driver does not do yet (driver/README.md). */
+FIXTURE(unimplemented_command) {
+	int fd;
+};
+
+FIXTURE_VARIANT(unimplemented_command) {
+	unsigned long cmd;
+};
+
+#define UNIMPLEMENTED(name, number)                                        \
+	FIXTURE_VARIANT_ADD(unimplemented_command, name) { .cmd = (number) }
+
+UNIMPLEMENTED(reset_device, TENSTORRENT_IOCTL_RESET_DEVICE);
+UNIMPLEMENTED(pin_pages, TENSTORRENT_IOCTL_PIN_PAGES);
+UNIMPLEMENTED(lock_ctl, TENSTORRENT_IOCTL_LOCK_CTL);
+UNIMPLEMENTED(map_peer_bar, TENSTORRENT_IOCTL_MAP_PEER_BAR);
+UNIMPLEMENTED(unpin_pages, TENSTORRENT_IOCTL_UNPIN_PAGES);
+UNIMPLEMENTED(set_noc_cleanup, TENSTORRENT_IOCTL_SET_NOC_CLEANUP);
+UNIMPLEMENTED(set_power_state, TENSTORRENT_IOCTL_SET_POWER_STATE);
+UNIMPLEMENTED(export_tlb_dmabuf, TENSTORRENT_IOCTL_EXPORT_TLB_DMABUF);
+UNIMPLEMENTED(dma_queue_submit, TENSTORRENT_IOCTL_DMA_QUEUE_SUBMIT);
+UNIMPLEMENTED(dma_queue_wait, TENSTORRENT_IOCTL_DMA_QUEUE_WAIT);
+UNIMPLEMENTED(dma_queue_query, TENSTORRENT_IOCTL_DMA_QUEUE_QUERY);
+
+FIXTURE_SETUP(unimplemented_command)
+{
+	ASSERT_OPEN_DEVICE(self->fd, 0);
+}
+
+FIXTURE_TEARDOWN(unimplemented_command)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+TEST_F(unimplemented_command, is_eopnotsupp)
+{
+	EXPECT_STREQ("EOPNOTSUPP", command_result(self->fd, variant->cmd))
+	TH_LOG("command %#lx", variant->cmd);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Helpers for programs that test /dev/tenstorrent/N from user space: the
+ * kselftests here and tests/vm/guest/ttvm-ioctl.c. Needs libc,
+ * <linux/tenstorrent.h> (uapi/) and <hw/host.h> (firmware/include/), not
+ * the kselftest harness, which ttvm-ioctl does not use: the one macro that
+ * uses it, ASSERT_OPEN_DEVICE, is expanded only in kselftests. Everything
+ * is static inline, so a program pays only for what it uses and no
+ * unused-function warning fires.
+ *
+ * Conventions: a function that can fail returns -errno (or NULL and the
+ * errno through *err); none prints.
+ */
+#ifndef TT_TESTS_KSELFTEST_TTDEV_H
+#define TT_TESTS_KSELFTEST_TTDEV_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <hw/host.h>
+#include <linux/tenstorrent.h>
+
+/* The guests' page size; mmap offsets and lengths are in these. */
+#define PAGE 4096UL
+
+/* The device under test of a kselftest: $TT_DEVICE, by default node 0. */
+static inline const char *tt_device(void)
+{
+	const char *path = getenv("TT_DEVICE");
+
+	return path && *path ? path : "/dev/tenstorrent/0";
+}
+
+/* An errno's name ("EINVAL"), or "0"; for messages. */
+static inline const char *err_name(int e)
+{
+	const char *s = e ? strerrorname_np(e) : "0";
+
+	return s ? s : "unknown-errno";
+}
+
+/* open(2) of a node, read-write as every user opens it: fd or -errno. */
+static inline int open_dev(const char *path, int flags)
+{
+	int fd = open(path, flags | O_RDWR | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * In a kselftest's FIXTURE_SETUP (a macro, so that the harness's ASSERT
+ * is expanded only there): open the device under test into `fd` with
+ * `flags`, or fail the test saying which node and why.
+ */
+#define ASSERT_OPEN_DEVICE(fd, flags)                                        \
+	do {                                                                 \
+		(fd) = open_dev(tt_device(), (flags));                       \
+		ASSERT_LE(0, (fd))                                           \
+		TH_LOG("cannot open %s ($TT_DEVICE): %s", tt_device(),       \
+		       strerror(-(fd)));                                     \
+	} while (0)
+
+static inline int get_device_info(int fd,
+				  struct tenstorrent_get_device_info_out *o)
+{
+	struct tenstorrent_get_device_info a = {
+		.in.output_size_bytes = sizeof(a.out)
+	};
+
+	if (ioctl(fd, TENSTORRENT_IOCTL_GET_DEVICE_INFO, &a))
+		return -errno;
+	*o = a.out;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* sysfs facts about a node, to compare the ioctls and mappings with       */
+
+struct sysfs_dev {
+	unsigned int vendor, device, subvendor, subdevice;
+	unsigned int domain, bus, slot, func;
+	unsigned long long bar2_size;
+};
+
+/* A hex attribute of a PCI function; ~0u if it cannot be read. */
+static inline unsigned int read_hex(const char *dir, const char *name)
+{
+	char path[PATH_MAX + 32]; /* dir is a path, name a short word */
+	unsigned int v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%x", &v) != 1)
+		v = ~0u;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* BAR2's size from the function's "resource" file: one "start end flags"
+ * line per resource, BAR2 third; 0 if absent. */
+static inline unsigned long long bar2_size_of(const char *dir)
+{
+	unsigned long long start, end, flags, size = 0;
+	char path[PATH_MAX + 16]; /* dir is a path */
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/resource", dir);
+	f = fopen(path, "r");
+	for (int i = 0; f && i < 3; i++)
+		if (fscanf(f, "%llx %llx %llx", &start, &end, &flags) == 3 &&
+		    i == 2 && end > start)
+			size = end - start + 1;
+	if (f)
+		fclose(f);
+	return size;
+}
+
+/* What sysfs says about the PCI function behind char device `node`. */
+static inline int sysfs_of(const char *node, struct sysfs_dev *s)
+{
+	char link[PATH_MAX], dir[PATH_MAX];
+	struct stat st;
+
+	if (stat(node, &st) || !S_ISCHR(st.st_mode))
+		return -1;
+	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u/device",
+		 major(st.st_rdev), minor(st.st_rdev));
+	if (!realpath(link, dir))
+		return -1;
+	if (sscanf(basename(dir), "%x:%x:%x.%x", &s->domain, &s->bus,
+		   &s->slot, &s->func) != 4)
+		return -1;
+	s->vendor = read_hex(dir, "vendor");
+	s->device = read_hex(dir, "device");
+	s->subvendor = read_hex(dir, "subsystem_vendor");
+	s->subdevice = read_hex(dir, "subsystem_device");
+	s->bar2_size = bar2_size_of(dir);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* mappings                                                               */
+
+static sigjmp_buf fault_jmp;
+
+static inline void on_fault(int sig)
+{
+	siglongjmp(fault_jmp, sig);
+}
+
+/* Read a u32 from a mapping; SIGBUS/SIGSEGV give -signal. */
+static inline int64_t peek32(const volatile void *addr)
+{
+	struct sigaction sa = { .sa_handler = on_fault }, obus, osegv;
+	int64_t v;
+	int sig;
+
+	sigaction(SIGBUS, &sa, &obus);
+	sigaction(SIGSEGV, &sa, &osegv);
+	sig = sigsetjmp(fault_jmp, 1);
+	v = sig ? -(int64_t)sig : (int64_t)*(const volatile uint32_t *)addr;
+	sigaction(SIGBUS, &obus, NULL);
+	sigaction(SIGSEGV, &osegv, NULL);
+	return v;
+}
+
+/* A read-write mapping of the node at `off`; NULL and *err on failure. */
+static inline void *map(int fd, uint64_t off, size_t len, int flags, int *err)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, fd, (off_t)off);
+
+	*err = p == MAP_FAILED ? errno : 0;
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* The device image's identity page starts with the signature. */
+static inline bool signed_image(const volatile unsigned char *img)
+{
+	return peek32(img + TT_IMAGE_IDENTITY_OFF) == TT_IDENTITY_MAGIC_LO &&
+	       peek32(img + TT_IMAGE_IDENTITY_OFF + 4) == TT_IDENTITY_MAGIC_HI;
+}
+
+/* ---------------------------------------------------------------------- */
+/* processes: opens that wait are watched from another process             */
+
+static inline void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Exit status of child `pid` if it ends within `ms` (128 if killed by a
+ * signal), else -1. */
+static inline int wait_child(pid_t pid, long ms)
+{
+	int status;
+
+	for (long t = 0; t <= ms; t += 10) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+		sleep_ms(10);
+	}
+	return -1;
+}
+
+static inline void reap(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/*
+ * fork() for the checks: the child drops the files it inherited but
+ * `keep` (-1: none): they are the parent's open files, and count as open
+ * for O_EXCL.
+ */
+static inline pid_t spawn_keep(int keep)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	if (keep > 3)
+		close_range(3, keep - 1, 0);
+	close_range(keep >= 3 ? keep + 1 : 3, ~0U, 0);
+	return 0;
+}
+
+/* A child that opens `path` with `flags` and exits with the errno (0). */
+static inline pid_t spawn_open(const char *path, int flags)
+{
+	pid_t pid = spawn_keep(-1);
+	int fd;
+
+	if (pid)
+		return pid;
+	fd = open_dev(path, flags);
+	_exit(fd < 0 ? -fd : 0);
+}
+
+#endif /* TT_TESTS_KSELFTEST_TTDEV_H */
