@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: Apache-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * kselftest: the ioctl commands of <linux/tenstorrent.h> on $TT_DEVICE
  * (driver/README.md, docs/abi.md).

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: Apache-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * kselftest: mmap(2) of $TT_DEVICE (driver/README.md "mmap"): BAR2, the
  * device image, at tt-kmd's UC and WC offsets; shared mappings only,

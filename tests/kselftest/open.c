@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: Apache-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * kselftest: open(2) flags on $TT_DEVICE, with tt-kmd's semantics
  * (driver/README.md "open"): O_EXCL waits until no other file is open and

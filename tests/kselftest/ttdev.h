@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: Apache-2.0 */
+/* SPDX-License-Identifier: Apache-2.0 OR GPL-2.0-only */
 /*
  * Helpers for programs that test /dev/tenstorrent/N from user space: the
  * kselftests here and tests/vm/guest/ttvm-ioctl.c. Needs libc,
@@ -188,6 +188,32 @@ static inline void *map(int fd, uint64_t off, size_t len, int flags, int *err)
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, fd, (off_t)off);
 
 	*err = p == MAP_FAILED ? errno : 0;
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* ivshmem's BAR0 registers (QEMU docs/specs/ivshmem-spec.rst). */
+#define IVSHMEM_IVPOSITION 8
+#define IVSHMEM_DOORBELL 12
+/* Peer 1 (the device, ttsim), vector 0. */
+#define IVSHMEM_RING_DEVICE ((1u << 16) | 0u)
+
+/* ivshmem's BAR0 of PCI function `bdf` ("0000:00:10.0") through sysfs:
+ * the doorbell to the device; NULL and *err on failure. */
+static inline volatile uint32_t *map_bar0(const char *bdf, int *err)
+{
+	char path[PATH_MAX];
+	void *p;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/resource0", bdf);
+	fd = open(path, O_RDWR | O_SYNC | O_CLOEXEC);
+	if (fd < 0) {
+		*err = errno;
+		return NULL;
+	}
+	p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	*err = p == MAP_FAILED ? errno : 0;
+	close(fd);
 	return p == MAP_FAILED ? NULL : p;
 }
 

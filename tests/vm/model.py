@@ -16,6 +16,9 @@ import select
 import shutil
 import subprocess
 import tempfile
+import time
+
+import qemu
 
 # What `ttsim start` prints per device once it is ready.
 READY = re.compile(r'^(?P<name>\S+): (?P<board>\w+) chip (?P<chip>\d+), '
@@ -26,6 +29,8 @@ READY = re.compile(r'^(?P<name>\S+): (?P<board>\w+) chip (?P<chip>\d+), '
 EXPECTED_LOG = re.compile(
     r'^ttsim: \S+: ivshmem \S+: guest (connected|disconnected \(hang-up\))$|'
     r'^ttsim: stopping: a client asked to shut down \(device \S+\)$')
+# The line after it: the guest's RAM, which QEMU maps (--guest-ram).
+GUEST_RAM = re.compile(r'^guest RAM: (?P<path>\S+), (?P<size>\d+) bytes')
 NAME = 'ttvm0'
 
 
@@ -41,33 +46,55 @@ class Daemon:
                         TTSIM_RUNTIME_DIR=os.path.join(self.tmp, 'run'))
         self.proc = None
         self.device = None
+        self.guest_ram = None
+        self._out = b''
 
     def start(self, timeout=60):
         """Start the daemon; return (ok, diagnostics). On success
-        self.device holds the fields of its ready line."""
+        self.device holds the fields of its ready line and self.guest_ram
+        the path of the guest's RAM, which the daemon made."""
         log = open(self.log_path, 'w')
         try:
             self.proc = subprocess.Popen(
                 [self.ttsim, 'run', '--board', 'n150', '--name', NAME,
-                 '--ivshmem', self.sock], env=self.env,
+                 '--ivshmem', self.sock, '--guest-ram', f'{qemu.RAM_MIB}M'],
+                env=self.env,
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                 stderr=log, text=True)
         except OSError as e:
             return False, [f'cannot run {self.ttsim}: {e}']
         finally:
             log.close()
-        line = self._first_line(timeout)
+        line = self._line(timeout)
         m = READY.match(line or '')
         if not m:
             return False, [f'ttsim printed {line!r}, want a ready line',
                            *self.log_lines()[-20:]]
         self.device = m.groupdict()
-        return True, [line]
+        ram = self._line(timeout)
+        g = GUEST_RAM.match(ram or '')
+        if not g or int(g['size']) != qemu.RAM_MIB << 20:
+            return False, [f'ttsim printed {ram!r}, want its guest RAM line '
+                           f'of {qemu.RAM_MIB} MiB', *self.log_lines()[-20:]]
+        self.guest_ram = g['path']
+        return True, [line, ram]
 
-    def _first_line(self, timeout):
-        """The first line of the daemon's standard output, or None."""
-        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
-        return self.proc.stdout.readline().strip() if ready else None
+    def _line(self, timeout):
+        """The next line of the daemon's standard output, or None. Read
+        with os.read, past the file object's buffer: ttsim writes several
+        lines at once, and a line already in that buffer would leave
+        select() waiting for nothing."""
+        fd = self.proc.stdout.fileno()
+        deadline = time.monotonic() + timeout
+        while b'\n' not in self._out:
+            ready, _, _ = select.select(
+                [fd], [], [], max(0, deadline - time.monotonic()))
+            chunk = os.read(fd, 4096) if ready else b''
+            if not chunk:
+                return None
+            self._out += chunk
+        line, self._out = self._out.split(b'\n', 1)
+        return line.decode(errors='replace').strip()
 
     def serving(self):
         """Whether the daemon still runs and `ttsim list` shows its device

@@ -7,14 +7,22 @@ power off within the timeout is killed; the caller sees timed_out.
 import subprocess
 
 
-def command(kernel, initrd, append, shm, doorbell=()):
+RAM_MIB = 512
+
+
+def command(kernel, initrd, append, shm, doorbell=(), ram=None):
     """The QEMU command line; shm is a list of (slot, image file, size):
     one ivshmem-plain function per image, in PCI slot `slot` of bus 0;
     doorbell a list of (slot, socket): one ivshmem-doorbell function per
     ivshmem server socket (ttsim --ivshmem), with the one vector ttsim
-    uses."""
-    cmd = ['qemu-system-x86_64', '-accel', 'tcg', '-m', '512',
-           '-nodefaults', '-display', 'none', '-serial', 'stdio',
+    uses; ram the file of the guest's RAM that ttsim made (--guest-ram,
+    RAM_MIB), so that the model reaches it for DMA."""
+    cmd = ['qemu-system-x86_64', '-accel', 'tcg', '-m', f'{RAM_MIB}M']
+    if ram:
+        cmd += ['-object', f'memory-backend-file,id=ram0,size={RAM_MIB}M,'
+                f'mem-path={ram},share=on',
+                '-machine', 'pc,memory-backend=ram0']
+    cmd += ['-nodefaults', '-display', 'none', '-serial', 'stdio',
            '-no-reboot', '-kernel', kernel, '-initrd', initrd,
            '-append', 'console=ttyS0 quiet panic=-1 ' + append]
     for slot, path, size in shm:

@@ -146,7 +146,8 @@ session() {
 	done
 }
 
-# kselftests N: every kselftest program against node N, within
+# kselftests N: every kselftest program against node N (model_* only
+# against the live model), within
 # KSELFTEST_TIMEOUT s each (the harness's own per-test timeout is 30 s).
 KSELFTEST_TIMEOUT=90
 kselftests() {
@@ -155,6 +156,10 @@ kselftests() {
 		[ -x "$prog" ] || continue
 		found=1
 		name=${prog##*/}
+		# model_*: they need the live model, which serves node 0 only.
+		case $name in
+		model_*) [ -n "$MODEL" ] && [ "$1" = 0 ] || continue ;;
+		esac
 		# Its own session, so that whatever it leaves behind can be found.
 		TT_DEVICE=/dev/tenstorrent/$1 \
 			timeout -s KILL $KSELFTEST_TIMEOUT setsid $prog >/tmp/ksft 2>&1 &

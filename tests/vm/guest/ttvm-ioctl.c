@@ -184,12 +184,6 @@ static int cmd_unbind(const char *path, const char *bdf)
 /* ---------------------------------------------------------------------- */
 /* model: the node is the chip model, served by ttsim over ivshmem-doorbell */
 
-/* ivshmem's BAR0 registers (QEMU docs/specs/ivshmem-spec.rst). */
-#define IVSHMEM_IVPOSITION 8
-#define IVSHMEM_DOORBELL 12
-/* Peer 1 (the device, ttsim), vector 0. */
-#define IVSHMEM_RING_DEVICE ((1u << 16) | 0u)
-
 struct model_want {
 	uint32_t arch, board, chip, grid_x, grid_y, tensix;
 };
@@ -218,26 +212,8 @@ static void model_identity(const volatile unsigned char *img,
 	      id->tensix_count, w->grid_x, w->grid_y, w->tensix);
 }
 
-/* BAR0 of the function through sysfs: the driver offers only BAR2. */
-static volatile uint32_t *map_bar0(const char *bdf, int *err)
-{
-	char path[PATH_MAX];
-	void *p;
-	int fd;
-
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/resource0", bdf);
-	fd = open(path, O_RDWR | O_SYNC | O_CLOEXEC);
-	if (fd < 0) {
-		*err = errno;
-		return NULL;
-	}
-	p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	*err = p == MAP_FAILED ? errno : 0;
-	close(fd);
-	return p == MAP_FAILED ? NULL : p;
-}
-
-/* Ring the device's doorbell; the daemon kicks the model, which bumps
+/* Ring the device's doorbell (BAR0 through sysfs: the driver offers only
+ * BAR2); the daemon kicks the model, which bumps
  * doorbell_seq in the host registers (hw/host.h): the ring's effect. */
 static void model_doorbell(const volatile unsigned char *img, const char *bdf)
 {

@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kselftests of the TLB windows: ALLOCATE_TLB, FREE_TLB, CONFIGURE_TLB and
+ * mmap of windows (reference/kmd.md 1.6, 1.7; docs/abi.md). The window
+ * layouts of the real chips are written out here again rather than taken
+ * from the driver, so that a wrong table in the driver fails.
+ *
+ * On the chip model a window shows the device image's copy of the target
+ * memory: the data tests write through the window and read through the
+ * BAR2 mapping of the image, and the other way round. They pick Tensix
+ * nodes from the image's node table and use the last window-sized piece
+ * of their memory, away from where firmware and kernels live.
+ */
+#define _GNU_SOURCE
+#include "ttdev.h"
+
+#include <hw/arch.h>
+
+#include <kselftest_harness.h>
+
+#define MiB (1ull << 20)
+#define GiB (1ull << 30)
+
+/* Windows of one size: ids first..first + count - 1 at mmap offsets
+ * base + i * size; user = how many of them user space may have. */
+struct kind {
+	uint64_t size;
+	uint32_t first, count, user;
+	uint64_t base;
+};
+
+static const struct kind wormhole[] = {
+	{1 * MiB, 0, 156, 156, 0},
+	{2 * MiB, 156, 10, 10, 0x09C00000},
+	{16 * MiB, 166, 20, 19, 0x0B000000}, /* 185 is the kernel's */
+};
+
+static const struct kind blackhole[] = {
+	{2 * MiB, 0, 202, 201, 0}, /* 201 is the kernel's */
+	{4 * GiB, 202, 8, 8, 512 * MiB},
+};
+
+/* The ioctls, returning 0 or the errno. */
+static int alloc_tlb(int fd, uint64_t size,
+		     struct tenstorrent_allocate_tlb_out *out)
+{
+	struct tenstorrent_allocate_tlb a = {.in.size = size};
+
+	if (ioctl(fd, TENSTORRENT_IOCTL_ALLOCATE_TLB, &a))
+		return errno;
+	if (out)
+		*out = a.out;
+	return 0;
+}
+
+static int free_tlb(int fd, uint32_t id)
+{
+	struct tenstorrent_free_tlb f = {.in.id = id};
+
+	return ioctl(fd, TENSTORRENT_IOCTL_FREE_TLB, &f) ? errno : 0;
+}
+
+static int configure(int fd, uint32_t id,
+		     const struct tenstorrent_noc_tlb_config *c)
+{
+	struct tenstorrent_configure_tlb t = {.in.id = id, .in.config = *c};
+
+	return ioctl(fd, TENSTORRENT_IOCTL_CONFIGURE_TLB, &t) ? errno : 0;
+}
+
+/* A node with memory the window can reach: a Tensix whose memory lies in
+ * the image, page-aligned. */
+struct node {
+	uint32_t x, y;
+	uint64_t mem_base, mem_size, mem_off;
+};
+
+FIXTURE(tlb)
+{
+	int fd;
+	const struct kind *kinds;
+	unsigned int nkinds;
+	struct tt_identity id;
+	struct node tensix[2];
+	unsigned int ntensix;
+};
+
+static const struct tt_node_desc *node_table(const uint8_t *bar)
+{
+	return (const struct tt_node_desc *)(bar + TT_IMAGE_NODE_TABLE_OFF);
+}
+
+static void find_tensix(FIXTURE_DATA(tlb) * self, const uint8_t *bar)
+{
+	uint32_t n = self->id.grid_x * self->id.grid_y, i;
+	const struct tt_node_desc *d;
+
+	for (i = 0; i < n && self->ntensix < 2; i++) {
+		d = &node_table(bar)[i];
+		if (d->type != TT_NODE_TENSIX ||
+		    (d->flags & TT_NODE_F_HARVESTED) || d->mem_size < PAGE ||
+		    d->mem_off % PAGE || d->mem_off > self->id.image_size ||
+		    d->mem_size > self->id.image_size - d->mem_off)
+			continue;
+		self->tensix[self->ntensix++] = (struct node){
+			.x = d->x,
+			.y = d->y,
+			.mem_base = d->mem_base,
+			.mem_size = d->mem_size,
+			.mem_off = d->mem_off,
+		};
+	}
+}
+
+FIXTURE_SETUP(tlb)
+{
+	int err;
+	size_t len;
+	uint8_t *bar;
+
+	ASSERT_OPEN_DEVICE(self->fd, 0);
+	bar = map(self->fd, TENSTORRENT_MMAP_BAR2_UC, PAGE, MAP_SHARED, &err);
+	ASSERT_NE(NULL, bar) TH_LOG("mmap of BAR2: %s", strerror(err));
+	memcpy(&self->id, bar, sizeof(self->id));
+	munmap(bar, PAGE);
+
+	if (self->id.arch == TT_HW_ARCH_WORMHOLE_B0) {
+		self->kinds = wormhole;
+		self->nkinds = sizeof(wormhole) / sizeof(wormhole[0]);
+	} else {
+		ASSERT_EQ((uint32_t)TT_HW_ARCH_BLACKHOLE, self->id.arch);
+		self->kinds = blackhole;
+		self->nkinds = sizeof(blackhole) / sizeof(blackhole[0]);
+	}
+	len = TT_IMAGE_NODE_TABLE_OFF +
+	      self->id.grid_x * self->id.grid_y * sizeof(struct tt_node_desc);
+	len = (len + PAGE - 1) / PAGE * PAGE;
+	bar = map(self->fd, TENSTORRENT_MMAP_BAR2_UC, len, MAP_SHARED, &err);
+	ASSERT_NE(NULL, bar);
+	find_tensix(self, bar);
+	munmap(bar, len);
+}
+
+FIXTURE_TEARDOWN(tlb)
+{
+	close(self->fd);
+}
+
+/* The first (smallest) window size and a window of it. */
+static uint32_t alloc_small(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(tlb) * self, int fd,
+			    struct tenstorrent_allocate_tlb_out *out)
+{
+	ASSERT_EQ(0, alloc_tlb(fd, self->kinds[0].size, out));
+	return out->id;
+}
+
+TEST_F(tlb, allocate_gives_each_size_its_own_windows)
+{
+	struct tenstorrent_allocate_tlb_out out;
+	const struct kind *k;
+
+	for (k = self->kinds; k < self->kinds + self->nkinds; k++) {
+		memset(&out, 0xa5, sizeof(out));
+		ASSERT_EQ(0, alloc_tlb(self->fd, k->size, &out));
+		EXPECT_EQ(k->first, out.id);
+		EXPECT_EQ(TENSTORRENT_MMAP_TLB_UC + k->base,
+			  out.mmap_offset_uc);
+		EXPECT_EQ(TENSTORRENT_MMAP_TLB_WC + k->base,
+			  out.mmap_offset_wc);
+		EXPECT_EQ(0u, out.reserved0);
+		EXPECT_EQ(0u, out.reserved1);
+		/* tt-kmd's tests want every base + size below 2^44. */
+		EXPECT_GT(1ull << 44, out.mmap_offset_wc + k->size);
+	}
+}
+
+TEST_F(tlb, allocate_refuses_sizes_the_chip_has_no_windows_of)
+{
+	static const uint64_t sizes[] = {
+		0,	    4096,     512 * 1024, 3 * MiB,
+		MiB + 4096, 32 * MiB, 1ull << 63, UINT64_MAX,
+	};
+	const struct kind *k;
+	unsigned int i;
+	int has;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		for (has = 0, k = self->kinds; k < self->kinds + self->nkinds;
+		     k++)
+			has |= k->size == sizes[i];
+		if (!has)
+			EXPECT_EQ(EINVAL, alloc_tlb(self->fd, sizes[i], NULL))
+		TH_LOG("size %#llx", (unsigned long long)sizes[i]);
+	}
+	/* The size's upper half counts too (1 MiB + 2^32 is not 1 MiB). */
+	EXPECT_EQ(EINVAL,
+		  alloc_tlb(self->fd, self->kinds[0].size | 1ull << 32, NULL));
+}
+
+/* The kind that holds the kernel's window. */
+static const struct kind *kernel_kind(FIXTURE_DATA(tlb) * self)
+{
+	const struct kind *k;
+
+	for (k = self->kinds; k->user == k->count; k++)
+		;
+	return k;
+}
+
+TEST_F(tlb, allocate_takes_the_lowest_free_and_never_the_kernels)
+{
+	const struct kind *k = kernel_kind(self);
+	struct tenstorrent_allocate_tlb_out out;
+	uint32_t i;
+
+	for (i = 0; i < k->user; i++) {
+		ASSERT_EQ(0, alloc_tlb(self->fd, k->size, &out));
+		ASSERT_EQ(k->first + i, out.id);
+	}
+	EXPECT_EQ(ENOMEM, alloc_tlb(self->fd, k->size, NULL));
+	/* A freed window is the next one given. */
+	ASSERT_EQ(0, free_tlb(self->fd, k->first + 3));
+	ASSERT_EQ(0, alloc_tlb(self->fd, k->size, &out));
+	EXPECT_EQ(k->first + 3, out.id);
+	EXPECT_EQ(ENOMEM, alloc_tlb(self->fd, k->size, NULL));
+	/* The kernel's window is not this fd's to free. */
+	EXPECT_EQ(EPERM, free_tlb(self->fd, k->first + k->count - 1));
+}
+
+TEST_F(tlb, windows_go_back_when_their_file_closes)
+{
+	const struct kind *k = kernel_kind(self);
+	int other = open_dev(tt_device(), 0);
+	uint32_t i;
+
+	ASSERT_LE(0, other);
+	for (i = 0; i < k->user; i++)
+		ASSERT_EQ(0, alloc_tlb(other, k->size, NULL));
+	EXPECT_EQ(ENOMEM, alloc_tlb(self->fd, k->size, NULL));
+	close(other);
+	EXPECT_EQ(0, alloc_tlb(self->fd, k->size, NULL));
+}
+
+TEST_F(tlb, free_wants_a_window_of_this_file)
+{
+	struct tenstorrent_allocate_tlb_out mine, theirs;
+	int other = open_dev(tt_device(), 0);
+
+	ASSERT_LE(0, other);
+	alloc_small(_metadata, self, self->fd, &mine);
+	alloc_small(_metadata, self, other, &theirs);
+	EXPECT_EQ(EINVAL, free_tlb(self->fd, TENSTORRENT_MAX_INBOUND_TLBS));
+	EXPECT_EQ(EINVAL, free_tlb(self->fd, UINT32_MAX));
+	EXPECT_EQ(EPERM, free_tlb(self->fd, TENSTORRENT_MAX_INBOUND_TLBS - 1));
+	EXPECT_EQ(EPERM, free_tlb(self->fd, theirs.id));
+	EXPECT_EQ(0, free_tlb(self->fd, mine.id));
+	EXPECT_EQ(EPERM, free_tlb(self->fd, mine.id));
+	EXPECT_EQ(0, free_tlb(other, theirs.id));
+	close(other);
+}
+
+TEST_F(tlb, configure_checks_owner_alignment_and_fields)
+{
+	struct tenstorrent_noc_tlb_config c = {.x_end = 1, .y_end = 1};
+	struct tenstorrent_allocate_tlb_out mine, theirs;
+	int other = open_dev(tt_device(), 0);
+
+	ASSERT_LE(0, other);
+	alloc_small(_metadata, self, self->fd, &mine);
+	alloc_small(_metadata, self, other, &theirs);
+	EXPECT_EQ(0, configure(self->fd, mine.id, &c));
+	EXPECT_EQ(EINVAL,
+		  configure(self->fd, TENSTORRENT_MAX_INBOUND_TLBS, &c));
+	EXPECT_EQ(EPERM, configure(self->fd, theirs.id, &c));
+	EXPECT_EQ(EPERM, configure(self->fd, mine.id + 2, &c));
+
+	c.addr = self->kinds[0].size / 2;
+	EXPECT_EQ(EINVAL, configure(self->fd, mine.id, &c));
+	c.addr = self->kinds[0].size;
+	EXPECT_EQ(0, configure(self->fd, mine.id, &c));
+	if (self->id.arch == TT_HW_ARCH_WORMHOLE_B0) {
+		c.addr = 1ull << 36; /* Wormhole's NOC addresses are 36 bits */
+		EXPECT_EQ(EINVAL, configure(self->fd, mine.id, &c));
+		c.addr = 0;
+	}
+	c.x_end = 64;
+	EXPECT_EQ(EINVAL, configure(self->fd, mine.id, &c));
+	c.x_end = 1;
+	c.noc = 2;
+	EXPECT_EQ(EINVAL, configure(self->fd, mine.id, &c));
+	c.noc = 0;
+	c.ordering = 4;
+	EXPECT_EQ(EINVAL, configure(self->fd, mine.id, &c));
+	c.ordering = 1;
+	/* The model cannot put one page in many places. */
+	c.mcast = 1;
+	c.x_start = 1;
+	c.y_start = 1;
+	c.x_end = 2;
+	c.y_end = 2;
+	EXPECT_EQ(EOPNOTSUPP, configure(self->fd, mine.id, &c));
+	close(other);
+}
+
+TEST_F(tlb, mmap_wants_a_whole_window_of_this_file)
+{
+	int err;
+	struct tenstorrent_allocate_tlb_out a, b, theirs;
+	uint64_t size = self->kinds[0].size;
+	int other = open_dev(tt_device(), 0);
+	uint8_t *p;
+
+	ASSERT_LE(0, other);
+	alloc_small(_metadata, self, self->fd, &a);
+	alloc_small(_metadata, self, self->fd, &b);
+	alloc_small(_metadata, self, other, &theirs);
+	ASSERT_EQ(a.id + 1, b.id);
+
+	EXPECT_EQ(NULL, map(self->fd, theirs.mmap_offset_uc + size, PAGE,
+			    MAP_SHARED, &err));
+	EXPECT_EQ(EPERM, err) TH_LOG("the next window, which nobody has");
+	EXPECT_EQ(NULL,
+		  map(self->fd, theirs.mmap_offset_uc, size, MAP_SHARED, &err));
+	EXPECT_EQ(EPERM, err);
+	EXPECT_EQ(NULL, map(self->fd, a.mmap_offset_wc, size + PAGE, MAP_SHARED,
+			    &err));
+	EXPECT_EQ(EINVAL, err);
+	EXPECT_EQ(NULL, map(self->fd, a.mmap_offset_wc + size - PAGE, 2 * PAGE,
+			    MAP_SHARED, &err));
+	EXPECT_EQ(EINVAL, err) TH_LOG("a mapping across two windows");
+	EXPECT_EQ(NULL,
+		  map(self->fd, a.mmap_offset_uc, size, MAP_PRIVATE, &err));
+	EXPECT_EQ(EINVAL, err);
+
+	/* Part of a window is fine; splitting a mapping is not. */
+	p = map(self->fd, a.mmap_offset_wc + size / 2, size / 2, MAP_SHARED,
+		&err);
+	ASSERT_NE(NULL, p) TH_LOG("mmap: %s", strerror(err));
+	EXPECT_EQ(-1, munmap(p, PAGE));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EBUSY, free_tlb(self->fd, a.id));
+	EXPECT_EQ(0, munmap(p, size / 2));
+	EXPECT_EQ(0, free_tlb(self->fd, a.id));
+	close(other);
+}
+
+TEST_F(tlb, a_forked_copy_of_a_mapping_keeps_the_window)
+{
+	int err;
+	struct tenstorrent_allocate_tlb_out a;
+	uint64_t size = self->kinds[0].size;
+	int ready[2], release[2], status;
+	char c;
+	pid_t pid;
+	void *p;
+
+	alloc_small(_metadata, self, self->fd, &a);
+	p = map(self->fd, a.mmap_offset_uc, size, MAP_SHARED, &err);
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(release));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(ready[0]);
+		close(release[1]);
+		c = 'r';
+		if (write(ready[1], &c, 1) != 1 || read(release[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(ready[1]);
+	close(release[0]);
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	ASSERT_EQ(0, munmap(p, size));
+	EXPECT_EQ(EBUSY, free_tlb(self->fd, a.id)) TH_LOG("the child maps it");
+	close(release[1]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, free_tlb(self->fd, a.id));
+	close(ready[0]);
+}
+
+/* The last window-aligned piece of @n's memory, as a window's address. */
+static uint64_t last_piece(const struct node *n, uint64_t size)
+{
+	return (n->mem_base + n->mem_size - 1) / size * size;
+}
+
+/* Map the image's copy of @len bytes of @n's memory at local @addr. */
+static uint8_t *map_image(int fd, const struct node *n, uint64_t addr,
+			  uint64_t len)
+{
+	int err;
+	return map(fd,
+		   TENSTORRENT_MMAP_BAR2_UC + n->mem_off + (addr - n->mem_base),
+		   len, MAP_SHARED, &err);
+}
+
+TEST_F(tlb, a_window_reaches_its_nodes_memory)
+{
+	int err;
+	const struct node *n = &self->tensix[0];
+	uint64_t size = self->kinds[0].size, addr, backed, i;
+	struct tenstorrent_noc_tlb_config c = {};
+	struct tenstorrent_allocate_tlb_out a;
+	uint8_t *win, *img;
+
+	ASSERT_LE(1u, self->ntensix)
+	TH_LOG("no Tensix node with memory in the image");
+	addr = last_piece(n, size);
+	backed = n->mem_base + n->mem_size - addr;
+	if (backed > size)
+		backed = size;
+	backed -= backed % PAGE;
+	ASSERT_LT(0u, backed);
+
+	alloc_small(_metadata, self, self->fd, &a);
+	c.addr = addr;
+	c.x_end = n->x;
+	c.y_end = n->y;
+	ASSERT_EQ(0, configure(self->fd, a.id, &c));
+	win = map(self->fd, a.mmap_offset_wc, size, MAP_SHARED, &err);
+	ASSERT_NE(NULL, win);
+	img = map_image(self->fd, n, addr, backed);
+	ASSERT_NE(NULL, img);
+
+	for (i = 0; i < backed; i += 8)
+		*(volatile uint64_t *)(win + i) = 0x7e570000ull << 32 | i;
+	for (i = 0; i < backed; i += 8)
+		if (*(volatile uint64_t *)(img + i) !=
+		    (0x7e570000ull << 32 | i))
+			break;
+	EXPECT_EQ(backed, i)
+	TH_LOG("window write not in the image at %#llx", (unsigned long long)i);
+	for (i = 0; i < backed; i += PAGE)
+		*(volatile uint32_t *)(img + i) = (uint32_t)~i;
+	for (i = 0; i < backed; i += PAGE)
+		if (*(volatile uint32_t *)(win + i) != (uint32_t)~i)
+			break;
+	EXPECT_EQ(backed, i) TH_LOG("image write not seen in the window");
+	/* Past the node's memory there is nothing to show. */
+	if (backed < size)
+		EXPECT_EQ(-SIGBUS, peek32(win + backed));
+	munmap(img, backed);
+	munmap(win, size);
+}
+
+TEST_F(tlb, configure_repoints_a_live_mapping)
+{
+	int err;
+	uint64_t size = self->kinds[0].size, addr[2];
+	struct tenstorrent_noc_tlb_config c = {};
+	struct tenstorrent_allocate_tlb_out a;
+	volatile uint32_t *win;
+	uint8_t *img[2];
+	unsigned int i;
+
+	ASSERT_EQ(2u, self->ntensix)
+	TH_LOG("two Tensix nodes with memory needed");
+	for (i = 0; i < 2; i++) {
+		addr[i] = last_piece(&self->tensix[i], size);
+		img[i] = map_image(self->fd, &self->tensix[i], addr[i], PAGE);
+		ASSERT_NE(NULL, img[i]);
+		*(volatile uint32_t *)img[i] = 0xa0de0000 + i;
+	}
+	alloc_small(_metadata, self, self->fd, &a);
+	win = map(self->fd, a.mmap_offset_uc, size, MAP_SHARED, &err);
+	ASSERT_NE(NULL, win);
+	EXPECT_EQ(-SIGBUS, peek32((volatile uint8_t *)win))
+	TH_LOG("not configured yet");
+
+	for (i = 0; i < 2; i++) {
+		c.addr = addr[i];
+		c.x_end = self->tensix[i].x;
+		c.y_end = self->tensix[i].y;
+		ASSERT_EQ(0, configure(self->fd, a.id, &c));
+		EXPECT_EQ(0xa0de0000 + i, *win);
+	}
+	/* The same node seen from NOC 1, whose coordinates are mirrored. */
+	c.addr = addr[0];
+	c.noc = 1;
+	c.x_end = self->id.grid_x - 1 - self->tensix[0].x;
+	c.y_end = self->id.grid_y - 1 - self->tensix[0].y;
+	ASSERT_EQ(0, configure(self->fd, a.id, &c));
+	EXPECT_EQ(0xa0de0000, *win);
+	/* Outside the grid: configured, but every access faults. */
+	c.noc = 0;
+	c.x_end = self->id.grid_x;
+	ASSERT_EQ(0, configure(self->fd, a.id, &c));
+	EXPECT_EQ(-SIGBUS, peek32((volatile uint8_t *)win));
+	munmap((void *)win, size);
+	for (i = 0; i < 2; i++)
+		munmap(img[i], PAGE);
+}
+
+TEST_HARNESS_MAIN
