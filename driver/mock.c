@@ -100,11 +100,12 @@ static bool tt_mock_signed(struct device *dev, void __iomem *image)
 }
 
 /*
- * The fields of a signed image that later code relies on. The image size is
- * returned as checked: the device may change it at any time.
+ * The fields of a signed image that later code relies on. The image size
+ * and grid are kept in @mock as checked: the device may change them at any
+ * time, so they are never read again.
  */
 static int tt_mock_check_identity(struct device *dev, void __iomem *image,
-				  u64 bar_len, u64 *image_size)
+				  u64 bar_len, struct tt_mock *mock)
 {
 	u16 major = tt_id_read16(image, TT_ID_OFF(contract_major));
 	u16 minor = tt_id_read16(image, TT_ID_OFF(contract_minor));
@@ -142,7 +143,9 @@ static int tt_mock_check_identity(struct device *dev, void __iomem *image,
 			grid_x, grid_y);
 		return -ENODEV;
 	}
-	*image_size = size;
+	mock->image_size = size;
+	mock->grid_x = grid_x;
+	mock->grid_y = grid_y;
 	return 0;
 }
 
@@ -247,7 +250,6 @@ static int tt_mock_probe(struct tt_device *tdev)
 	resource_size_t start = pci_resource_start(pdev, TT_MOCK_IMAGE_BAR);
 	struct tt_mock *mock;
 	void __iomem *image;
-	u64 image_size;
 	int ret;
 
 	if (!(pci_resource_flags(pdev, TT_MOCK_IMAGE_BAR) & IORESOURCE_MEM) ||
@@ -270,18 +272,15 @@ static int tt_mock_probe(struct tt_device *tdev)
 
 	if (!tt_mock_signed(dev, image))
 		return -ENODEV;
-	ret = tt_mock_check_identity(dev, image, bar_len, &image_size);
-	if (ret)
-		return ret;
-
 	mock = devm_kzalloc(dev, sizeof(*mock), GFP_KERNEL);
 	if (!mock)
 		return -ENOMEM;
+	ret = tt_mock_check_identity(dev, image, bar_len, mock);
+	if (ret)
+		return ret;
+
 	mock->image = image;
-	mock->image_size = image_size;
 	mock->bar_start = start;
-	mock->grid_x = tt_id_read32(image, TT_ID_OFF(grid_x));
-	mock->grid_y = tt_id_read32(image, TT_ID_OFF(grid_y));
 	/* tt_mock_check_identity() found the table inside the image. */
 	mock->nodes = devm_ioremap(dev, start + TT_IMAGE_NODE_TABLE_OFF,
 				   (size_t)mock->grid_x * mock->grid_y *

@@ -86,6 +86,22 @@ static int check_backing(int fd, uint64_t end)
 	return (uint64_t)st.st_size < end ? -ERANGE : 0;
 }
 
+/* Fill free slot r, under the write lock; returns its id (never 0). */
+static uint32_t take_slot(struct sim_hostmem *hm, struct sim_hostmem_region *r,
+			  uint64_t owner, uint64_t bus, uint64_t size, void *p)
+{
+	*r = (struct sim_hostmem_region){
+		.id = hm->next_id++,
+		.owner = owner,
+		.bus = bus,
+		.size = size,
+		.ptr = p,
+	};
+	if (!hm->next_id)
+		hm->next_id = 1;
+	return r->id;
+}
+
 int sim_hostmem_map(struct sim_hostmem *hm, int fd, uint64_t size,
 		    uint64_t owner, uint32_t *id, uint64_t *bus)
 {
@@ -111,14 +127,7 @@ int sim_hostmem_map(struct sim_hostmem *hm, int fd, uint64_t size,
 		munmap(p, size);
 		goto out;
 	}
-	r->id = hm->next_id++;
-	if (!hm->next_id)
-		hm->next_id = 1;
-	r->owner = owner;
-	r->bus = addr;
-	r->size = size;
-	r->ptr = p;
-	*id = r->id;
+	*id = take_slot(hm, r, owner, addr, size, p);
 	*bus = addr;
 out:
 	pthread_rwlock_unlock(&hm->lock);
@@ -163,16 +172,10 @@ int sim_hostmem_map_fixed(struct sim_hostmem *hm, int fd, uint64_t off,
 	pthread_rwlock_wrlock(&hm->lock);
 	r = free_slot(hm);
 	ret = !r ? -ENOSPC : overlaps_any(hm, bus, size) ? -EEXIST : 0;
-	if (ret) {
+	if (ret)
 		munmap(p, size);
-	} else {
-		*r = (struct sim_hostmem_region){ .id = hm->next_id++,
-						  .owner = SIM_HOSTMEM_FIXED,
-						  .bus = bus, .size = size,
-						  .ptr = p };
-		if (!hm->next_id)
-			hm->next_id = 1;
-	}
+	else
+		take_slot(hm, r, SIM_HOSTMEM_FIXED, bus, size, p);
 	pthread_rwlock_unlock(&hm->lock);
 	return ret;
 }

@@ -38,52 +38,41 @@ static int alloc_buf(int fd, uint32_t size, uint8_t index, uint8_t flags,
 FIXTURE(dma)
 {
 	int fd;
-	/* The PCIe node's ATU registers, or NULL if the image has none. */
+	/* The PCIe node's ATU register page, or NULL if the image has none. */
 	volatile uint32_t *atu;
-	uint8_t *bar;
-	size_t bar_len;
 };
 
-/* The ATU register page of the first PCIe node whose registers lie in
- * the image; the mapping of BAR2 up to it stays for the test. */
+/* The first PCIe node whose registers lie in the image: map its ATU page. */
 FIXTURE_SETUP(dma)
 {
-	int err;
-	const struct tt_node_desc *n;
+	struct tt_node_desc *table;
 	struct tt_identity id;
-	uint32_t i, count;
 	uint64_t regs = 0;
-	uint8_t *bar;
+	uint32_t i;
+	int err;
 
 	ASSERT_OPEN_DEVICE(self->fd, 0);
-	bar = map(self->fd, TENSTORRENT_MMAP_BAR2_UC,
-		  TT_IMAGE_NODE_TABLE_OFF + 64 * 64 * sizeof(*n), MAP_SHARED,
-		  &err);
-	ASSERT_NE(NULL, bar) TH_LOG("mmap of BAR2: %s", strerror(err));
-	memcpy(&id, bar, sizeof(id));
-	count = id.grid_x * id.grid_y;
-	for (i = 0; i < count && !regs; i++) {
-		n = (const void *)(bar + TT_IMAGE_NODE_TABLE_OFF +
-				   i * sizeof(*n));
-		if (n->type == TT_NODE_PCIE &&
-		    n->regs_off + TT_REG_BLOCK_SIZE <= id.image_size)
-			regs = n->regs_off;
-	}
-	munmap(bar, TT_IMAGE_NODE_TABLE_OFF + 64 * 64 * sizeof(*n));
+	ASSERT_EQ(0, read_node_table(self->fd, &id, &table))
+	TH_LOG("cannot read the node table through BAR2");
+	for (i = 0; i < id.grid_x * id.grid_y && !regs; i++)
+		if (table[i].type == TT_NODE_PCIE &&
+		    table[i].regs_off + TT_REG_BLOCK_SIZE <= id.image_size)
+			regs = table[i].regs_off;
+	free(table);
 	if (!regs)
 		return;
-	self->bar_len = regs + TT_REG_BLOCK_SIZE;
-	self->bar = map(self->fd, TENSTORRENT_MMAP_BAR2_UC, self->bar_len,
-			MAP_SHARED, &err);
-	ASSERT_NE(NULL, self->bar);
-	self->atu = (volatile uint32_t *)(self->bar + regs +
-					  TT_REG_PCIE_ATU * TT_REG_PAGE_SIZE);
+	self->atu = map(self->fd,
+			TENSTORRENT_MMAP_BAR2_UC + regs +
+				TT_REG_PCIE_ATU * TT_REG_PAGE_SIZE,
+			TT_REG_PAGE_SIZE, MAP_SHARED, &err);
+	ASSERT_NE(NULL, self->atu)
+	TH_LOG("mmap of the ATU page: %s", strerror(err));
 }
 
 FIXTURE_TEARDOWN(dma)
 {
-	if (self->bar)
-		munmap(self->bar, self->bar_len);
+	if (self->atu)
+		munmap((void *)self->atu, TT_REG_PAGE_SIZE);
 	close(self->fd);
 }
 
@@ -237,7 +226,7 @@ TEST_F(dma, atu_regions_run_out_and_come_back_at_close)
 	/* Region 0 is the model's: 15 are left. */
 	for (n = 0; n < TT_PCIE_ATU_REGIONS - 1; n++)
 		ASSERT_EQ(0, alloc_buf(other, PAGE, n, NOC, &out))
-		TH_LOG("%d", n);
+	TH_LOG("%d", n);
 	EXPECT_EQ(ENOMEM, alloc_buf(other, PAGE, n, NOC, NULL));
 	EXPECT_EQ(ENOMEM, alloc_buf(self->fd, PAGE, 0, NOC, NULL));
 	/* Without NOC_DMA no region is needed. */

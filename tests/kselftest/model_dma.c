@@ -74,21 +74,19 @@ static void find_nodes(struct __test_metadata *_metadata,
 
 FIXTURE_SETUP(model)
 {
-	size_t table_len;
-	struct tenstorrent_get_device_info_out info = { 0 };
-	char bdf[32];
+	struct tenstorrent_get_device_info_out info = {0};
+	struct tt_node_desc *table;
 	struct tt_identity id;
-	uint8_t *p;
+	char bdf[32];
 	int err;
 
 	ASSERT_OPEN_DEVICE(self->fd, 0);
-	p = map_bar2(_metadata, self->fd, 0, TT_IMAGE_NODE_TABLE_OFF);
-	memcpy(&id, p, sizeof(id));
-	self->regs = (struct tt_host_regs *)(p + TT_IMAGE_HOST_REGS_OFF);
-	table_len = id.grid_x * id.grid_y * sizeof(struct tt_node_desc);
-	p = map_bar2(_metadata, self->fd, TT_IMAGE_NODE_TABLE_OFF,
-		     (table_len + PAGE - 1) / PAGE * PAGE);
-	find_nodes(_metadata, self, &id, (const struct tt_node_desc *)p);
+	ASSERT_EQ(0, read_node_table(self->fd, &id, &table))
+	TH_LOG("cannot read the node table through BAR2");
+	find_nodes(_metadata, self, &id, table);
+	free(table);
+	self->regs = map_bar2(_metadata, self->fd, TT_IMAGE_HOST_REGS_OFF,
+			      TT_REG_PAGE_SIZE);
 
 	self->niu =
 		map_bar2(_metadata, self->fd,

@@ -85,18 +85,14 @@ FIXTURE(tlb)
 	unsigned int ntensix;
 };
 
-static const struct tt_node_desc *node_table(const uint8_t *bar)
-{
-	return (const struct tt_node_desc *)(bar + TT_IMAGE_NODE_TABLE_OFF);
-}
-
-static void find_tensix(FIXTURE_DATA(tlb) * self, const uint8_t *bar)
+static void find_tensix(FIXTURE_DATA(tlb) * self,
+			const struct tt_node_desc *table)
 {
 	uint32_t n = self->id.grid_x * self->id.grid_y, i;
 	const struct tt_node_desc *d;
 
 	for (i = 0; i < n && self->ntensix < 2; i++) {
-		d = &node_table(bar)[i];
+		d = &table[i];
 		if (d->type != TT_NODE_TENSIX ||
 		    (d->flags & TT_NODE_F_HARVESTED) || d->mem_size < PAGE ||
 		    d->mem_off % PAGE || d->mem_off > self->id.image_size ||
@@ -114,16 +110,13 @@ static void find_tensix(FIXTURE_DATA(tlb) * self, const uint8_t *bar)
 
 FIXTURE_SETUP(tlb)
 {
-	int err;
-	size_t len;
-	uint8_t *bar;
+	struct tt_node_desc *table;
 
 	ASSERT_OPEN_DEVICE(self->fd, 0);
-	bar = map(self->fd, TENSTORRENT_MMAP_BAR2_UC, PAGE, MAP_SHARED, &err);
-	ASSERT_NE(NULL, bar) TH_LOG("mmap of BAR2: %s", strerror(err));
-	memcpy(&self->id, bar, sizeof(self->id));
-	munmap(bar, PAGE);
-
+	ASSERT_EQ(0, read_node_table(self->fd, &self->id, &table))
+	TH_LOG("cannot read the node table through BAR2");
+	find_tensix(self, table);
+	free(table);
 	if (self->id.arch == TT_HW_ARCH_WORMHOLE_B0) {
 		self->kinds = wormhole;
 		self->nkinds = sizeof(wormhole) / sizeof(wormhole[0]);
@@ -132,13 +125,6 @@ FIXTURE_SETUP(tlb)
 		self->kinds = blackhole;
 		self->nkinds = sizeof(blackhole) / sizeof(blackhole[0]);
 	}
-	len = TT_IMAGE_NODE_TABLE_OFF +
-	      self->id.grid_x * self->id.grid_y * sizeof(struct tt_node_desc);
-	len = (len + PAGE - 1) / PAGE * PAGE;
-	bar = map(self->fd, TENSTORRENT_MMAP_BAR2_UC, len, MAP_SHARED, &err);
-	ASSERT_NE(NULL, bar);
-	find_tensix(self, bar);
-	munmap(bar, len);
 }
 
 FIXTURE_TEARDOWN(tlb)

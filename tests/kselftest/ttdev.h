@@ -224,6 +224,37 @@ static inline bool signed_image(const volatile unsigned char *img)
 	       peek32(img + TT_IMAGE_IDENTITY_OFF + 4) == TT_IDENTITY_MAGIC_HI;
 }
 
+/*
+ * The device image's identity page and a copy of its node table (hw/host.h),
+ * read through BAR2: 0 or -errno. *table is malloc'd, free() it. The grid
+ * is checked against the NOC's 64 x 64 before it sizes anything.
+ */
+static inline int read_node_table(int fd, struct tt_identity *id,
+				  struct tt_node_desc **table)
+{
+	const size_t len = TT_IMAGE_NODE_TABLE_OFF +
+			   64 * 64 * sizeof(struct tt_node_desc);
+	uint8_t *bar;
+	size_t n;
+	int err;
+
+	*table = NULL;
+	bar = map(fd, TENSTORRENT_MMAP_BAR2_UC, len, MAP_SHARED, &err);
+	if (!bar)
+		return -err;
+	memcpy(id, bar, sizeof(*id));
+	n = (size_t)id->grid_x * id->grid_y;
+	if (id->grid_x <= 64 && id->grid_y <= 64)
+		*table = calloc(n + 1, sizeof(**table));
+	if (*table)
+		memcpy(*table, bar + TT_IMAGE_NODE_TABLE_OFF,
+		       n * sizeof(**table));
+	munmap(bar, len);
+	if (id->grid_x > 64 || id->grid_y > 64)
+		return -ERANGE;
+	return *table ? 0 : -ENOMEM;
+}
+
 /* ---------------------------------------------------------------------- */
 /* processes: opens that wait are watched from another process             */
 
