@@ -111,6 +111,7 @@ bench: deps
 	@$(BUILD)/tests/bench/bench-dispatch
 	@$(BUILD)/tests/bench/bench-matmul
 	@python3 tests/bench/bench_smi.py $(BUILD)
+	@python3 tests/vm/run-vm --build $(BUILD) --bench
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)
