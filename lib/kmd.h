@@ -24,7 +24,7 @@ struct kmd_dmabuf {
 };
 
 struct kmd {
-	int fd; /* /dev/tenstorrent/N */
+	int fd;	       /* /dev/tenstorrent/N */
 	unsigned node; /* the N */
 	struct tenstorrent_get_device_info_out pci;
 	/* BAR2, the device image, mapped UC through the driver; ctx.img's

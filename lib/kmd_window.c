@@ -31,7 +31,7 @@
 #define IVSHMEM_RING_TTSIM (1u << 16)
 
 /* Window sizes to ask for, largest first: a whole L1 fits the first. */
-static const uint64_t tlb_sizes[] = { 16ull << 20, 2ull << 20, 1ull << 20 };
+static const uint64_t tlb_sizes[] = {16ull << 20, 2ull << 20, 1ull << 20};
 
 int kmd_window_open(struct tt_device *dev)
 {
@@ -39,7 +39,8 @@ int kmd_window_open(struct tt_device *dev)
 	struct tenstorrent_allocate_tlb a;
 	void *p;
 
-	for (unsigned i = 0; i < sizeof(tlb_sizes) / sizeof(tlb_sizes[0]); i++) {
+	for (unsigned i = 0; i < sizeof(tlb_sizes) / sizeof(tlb_sizes[0]);
+	     i++) {
 		memset(&a, 0, sizeof(a));
 		a.in.size = tlb_sizes[i];
 		if (ioctl(k->fd, TENSTORRENT_IOCTL_ALLOCATE_TLB, &a) == 0)
@@ -47,7 +48,8 @@ int kmd_window_open(struct tt_device *dev)
 		a.in.size = 0;
 	}
 	if (!a.in.size)
-		return tt_error(-errno, "%s: no TLB window of 16, 2 or 1 MiB: %s",
+		return tt_error(-errno,
+				"%s: no TLB window of 16, 2 or 1 MiB: %s",
 				dev->name, strerror(errno));
 	k->tlb_id = a.out.id;
 	k->tlb_size = a.in.size;
@@ -81,7 +83,8 @@ int kmd_window_configure(struct tt_device *dev, struct tt_window *w,
 	(void)w;
 	if (cfg->x > TT_NOC_MAX_COORD || cfg->y > TT_NOC_MAX_COORD ||
 	    cfg->x_start > TT_NOC_MAX_COORD || cfg->y_start > TT_NOC_MAX_COORD)
-		return tt_error(-EINVAL, "%s: NOC coordinates %u-%u out of range",
+		return tt_error(-EINVAL,
+				"%s: NOC coordinates %u-%u out of range",
 				dev->name, cfg->x, cfg->y);
 	/* The TLB is pointed lazily, at the first memory access. */
 	return 0;
@@ -101,19 +104,21 @@ static int point_tlb(struct tt_device *dev, unsigned x, unsigned y,
 		     uint64_t base)
 {
 	struct kmd *k = kmd_of(dev);
-	struct tenstorrent_configure_tlb c = { .in.id = k->tlb_id };
+	struct tenstorrent_configure_tlb c = {.in.id = k->tlb_id};
 
 	c.in.config.addr = base;
 	c.in.config.x_end = (uint16_t)x;
 	c.in.config.y_end = (uint16_t)y;
-	if (k->tlb_set && !memcmp(&k->tlb_cfg, &c.in.config, sizeof(c.in.config)))
+	if (k->tlb_set &&
+	    !memcmp(&k->tlb_cfg, &c.in.config, sizeof(c.in.config)))
 		return 0;
 	k->tlb_set = false;
 	if (ioctl(k->fd, TENSTORRENT_IOCTL_CONFIGURE_TLB, &c))
-		return tt_error(-errno,
-				"%s: CONFIGURE_TLB of window %u to %u-%u %#llx: %s",
-				dev->name, k->tlb_id, x, y,
-				(unsigned long long)base, strerror(errno));
+		return tt_error(
+			-errno,
+			"%s: CONFIGURE_TLB of window %u to %u-%u %#llx: %s",
+			dev->name, k->tlb_id, x, y, (unsigned long long)base,
+			strerror(errno));
 	k->tlb_cfg = c.in.config;
 	k->tlb_set = true;
 	return 0;
@@ -123,11 +128,15 @@ static int point_tlb(struct tt_device *dev, unsigned x, unsigned y,
 static int refused(const struct sim_access *a, enum tt_dev_err e)
 {
 	struct tt_dev_error rec = {
-		.code = (uint8_t)e, .op = (uint8_t)a->op, .noc = (uint8_t)a->noc,
+		.code = (uint8_t)e,
+		.op = (uint8_t)a->op,
+		.noc = (uint8_t)a->noc,
 		.initiator_x = TT_DEV_INITIATOR_HOST,
 		.initiator_y = TT_DEV_INITIATOR_HOST,
-		.target_x = (uint8_t)a->x, .target_y = (uint8_t)a->y,
-		.len = (uint32_t)a->len, .addr = a->addr,
+		.target_x = (uint8_t)a->x,
+		.target_y = (uint8_t)a->y,
+		.len = (uint32_t)a->len,
+		.addr = a->addr,
 	};
 
 	return tt_error_device(&rec);
@@ -166,9 +175,14 @@ static int window_access(struct tt_device *dev, struct tt_window *w,
 	struct kmd *k = kmd_of(dev);
 	const struct tt_window_config *c = &w->cfg;
 	struct sim_access a = {
-		.op = op, .noc = c->noc, .x = c->x, .y = c->y,
-		.init_x = TT_DEV_INITIATOR_HOST, .init_y = TT_DEV_INITIATOR_HOST,
-		.addr = c->base + off, .len = len,
+		.op = op,
+		.noc = c->noc,
+		.x = c->x,
+		.y = c->y,
+		.init_x = TT_DEV_INITIATOR_HOST,
+		.init_y = TT_DEV_INITIATOR_HOST,
+		.addr = c->base + off,
+		.len = len,
 	};
 	struct sim_target t;
 	enum tt_dev_err e;
@@ -204,7 +218,8 @@ int kmd_window_read(struct tt_device *dev, struct tt_window *w, uint64_t off,
 		    void *dst, size_t len)
 {
 	if (w->cfg.mcast)
-		return tt_error(-EINVAL, "%s: cannot read through a multicast window",
+		return tt_error(-EINVAL,
+				"%s: cannot read through a multicast window",
 				dev->name);
 	return window_access(dev, w, off, dst, len, TT_DEV_OP_READ);
 }

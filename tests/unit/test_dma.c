@@ -281,13 +281,16 @@ static void test_host_cannot_use_host_window(void **state)
 	tt_dma_buf_free(b);
 }
 
-/* The cases that apply to a live chip behind the driver (testcases.h). */
+/* The cases that apply to a live chip behind the driver (testcases.h).
+ * Not there: more buffers than the driver's 15 ATU regions, freeing before
+ * close (tt-kmd cannot), the model's region 0 (an access past a driver
+ * region falls to it, and its translation is the daemon's, not the
+ * guest's). */
 static const char *const kmd_cases[] = {
 	"test_alloc_rounds_and_zeroes",
 	"test_alloc_bad_sizes",
 	"test_device_reads_host_memory",
 	"test_device_writes_host_memory",
-	"test_past_buffer_end_is_refused",
 	"test_host_cannot_use_host_window",
 	NULL,
 };

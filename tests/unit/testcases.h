@@ -51,7 +51,8 @@ static inline int run_group(const char *group, const struct CMUnitTest *tests,
 	int ret;
 
 	if (!test_on_kmd())
-		return _cmocka_run_group_tests(group, tests, n, setup, teardown);
+		return _cmocka_run_group_tests(group, tests, n, setup,
+					       teardown);
 	for (const char *const *p = kmd; *p; p++) {
 		bool found = false;
 
@@ -73,8 +74,8 @@ static inline int run_group(const char *group, const struct CMUnitTest *tests,
 	return ret;
 }
 
-#define RUN_GROUP(group, tests, setup, teardown, kmd)                       \
-	run_group(group, tests, sizeof(tests) / sizeof((tests)[0]), setup, \
+#define RUN_GROUP(group, tests, setup, teardown, kmd)                          \
+	run_group(group, tests, sizeof(tests) / sizeof((tests)[0]), setup,     \
 		  teardown, kmd)
 
 #endif /* TT_TESTS_TESTCASES_H */

@@ -68,9 +68,9 @@ static int dram_node(int fd, struct tt_node_desc *out)
 /* A TLB window of 16 or 2 MiB onto (x, y) at TARGET, mapped WC. */
 static void *map_window(int fd, const struct tt_node_desc *n)
 {
-	static const uint64_t sizes[] = { 16u << 20, 2u << 20 };
+	static const uint64_t sizes[] = {16u << 20, 2u << 20};
 	struct tenstorrent_allocate_tlb a;
-	struct tenstorrent_configure_tlb c = { 0 };
+	struct tenstorrent_configure_tlb c = {0};
 	void *p;
 
 	for (unsigned i = 0; i < 2; i++) {
@@ -122,10 +122,12 @@ int main(int argc, char **argv)
 	tlb = best_mbs(win, src);
 	mem = best_mbs(dst, src);
 	if (memcmp(win, src, LEN)) {
-		fprintf(stderr, "the window does not read back what was written\n");
+		fprintf(stderr,
+			"the window does not read back what was written\n");
 		return 1;
 	}
-	printf("BENCH name=kmd_tlb_write_bw value=%.0f unit=MB/s ratio=%.2f vs=memcpy\n",
+	printf("BENCH name=kmd_tlb_write_bw value=%.0f unit=MB/s ratio=%.2f "
+	       "vs=memcpy\n",
 	       tlb, tlb / mem);
 	return 0;
 }

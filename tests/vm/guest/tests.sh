@@ -187,8 +187,8 @@ cmocka_tap() {
 	awk -v p="$NAME: $1" -v st="$2" '
 	/^1\.\.[0-9]+/ { plans += substr($1, 4); groups++; next }
 	/^# (not )?ok - / { next }
-	# cmocka prints the messages of a failure before its result.
-	/^#/ { d[nd++] = $0; next }
+	# Messages of a failure may come before its result or after it.
+	/^#/ { if (open_bad) print "@@TAP " $0; else d[nd++] = $0; next }
 	/^(not )?ok [0-9]+/ {
 		ok = $1 == "ok"
 		test = $0
@@ -203,9 +203,10 @@ cmocka_tap() {
 		for (i = 0; i < nd && !ok; i++)
 			print "@@TAP " d[i]
 		nd = 0
+		open_bad = !ok
 		next
 	}
-	{ d[nd++] = "# " $0 }
+	{ if (open_bad) print "@@TAP # " $0; else d[nd++] = "# " $0 }
 	END {
 		why = ""
 		if (!groups)
