@@ -10,7 +10,7 @@ DEPS_STAMP := $(BUILD)/.deps-ok
 
 # Debian packages the build and the tests need (docs/dependencies.md).
 DEB_PKGS := gcc make meson ninja-build pkg-config python3 \
-	    libyaml-dev libcmocka-dev gcc-riscv64-unknown-elf \
+	    libyaml-dev libudev-dev libcmocka-dev gcc-riscv64-unknown-elf \
 	    libopenblas-dev libncurses-dev libxlsxwriter-dev \
 	    python3-jsonschema tmux \
 	    linux-headers-amd64 linux-image-amd64 sparse \
@@ -138,6 +138,7 @@ bench: deps
 	@$(BUILD)/tests/bench/bench-dispatch
 	@$(BUILD)/tests/bench/bench-matmul
 	@python3 tests/bench/bench_smi.py $(BUILD)
+	@python3 tests/vm/run-vm --build $(BUILD) --bench
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)
