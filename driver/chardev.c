@@ -190,6 +190,7 @@ int tt_chardev_add(struct tt_device *tdev)
 		goto err_free_ordinal;
 	}
 	tt_procfs_add(tdev);
+	tt_debugfs_add(tdev);
 	return 0;
 
 err_free_ordinal:
@@ -201,6 +202,7 @@ err_free_ordinal:
 /* Remove the node; files already open keep tdev until they are closed. */
 void tt_chardev_del(struct tt_device *tdev)
 {
+	tt_debugfs_del(tdev);
 	tt_procfs_del(tdev);
 	cdev_device_del(&tdev->cdev, &tdev->dev);
 	ida_free(&tt_ordinals, tdev->ordinal);
@@ -254,6 +256,7 @@ int tt_chardev_init(unsigned int max_devices)
 	ret = tt_procfs_init();
 	if (ret)
 		goto err_unregister_region;
+	tt_debugfs_init();
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
 	tt_class = class_create(TT_NAME);
@@ -268,6 +271,7 @@ int tt_chardev_init(unsigned int max_devices)
 	return 0;
 
 err_procfs_exit:
+	tt_debugfs_exit();
 	tt_procfs_exit();
 err_unregister_region:
 	unregister_chrdev_region(tt_devt, max_devices);
@@ -277,6 +281,7 @@ err_unregister_region:
 void tt_chardev_exit(void)
 {
 	class_destroy(tt_class);
+	tt_debugfs_exit();
 	tt_procfs_exit();
 	unregister_chrdev_region(tt_devt, tt_max_devices);
 	ida_destroy(&tt_ordinals);

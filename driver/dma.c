@@ -14,6 +14,7 @@
 
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/tenstorrent.h>
 #include <linux/uaccess.h>
@@ -233,6 +234,22 @@ int tt_dma_mmap(struct tt_file *tf, struct vm_area_struct *vma,
 	}
 	mutex_unlock(&tf->lock);
 	return ret;
+}
+
+/* debugfs "mappings": the file's buffers; tf->lock held. */
+void tt_dma_show(struct seq_file *s, struct tt_file *tf, bool addrs)
+{
+	const struct tt_dma_buf *buf;
+	unsigned int i;
+
+	lockdep_assert_held(&tf->lock);
+	for (i = 0; i < TENSTORRENT_MAX_DMA_BUFS; i++) {
+		buf = tf->dma_bufs[i];
+		if (buf)
+			seq_printf(s, "  DMA_BUF index %u size %u bus %#llx noc %#llx\n",
+				   i, buf->size, addrs ? (u64)buf->dma : 0,
+				   addrs ? buf->noc_address : 0);
+	}
 }
 
 /* At close: no mapping is left, so the buffers can go. */

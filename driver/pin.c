@@ -26,11 +26,18 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/scatterlist.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/tenstorrent.h>
 #include <linux/uaccess.h>
 
 #include "tenstorrent.h"
+
+/*
+ * The largest pin: 64 GiB, whose page array (128 MiB) kvmalloc still
+ * gives; a larger request would be refused only after a huge allocation.
+ */
+#define TT_PIN_MAX_SIZE (64ULL << 30)
 
 #define TT_PIN_FLAGS                                                     \
 	(TENSTORRENT_PIN_PAGES_CONTIGUOUS | TENSTORRENT_PIN_PAGES_NOC_DMA | \
@@ -74,7 +81,8 @@ static bool tt_iommu_translates(struct device *dev)
 
 /*
  * The checks that need nothing but the arguments (pure, for KUnit):
- * known flags, a page-aligned non-empty range that does not wrap.
+ * known flags, a page-aligned non-empty range that does not wrap and is
+ * at most TT_PIN_MAX_SIZE.
  */
 int tt_pin_check(u32 flags, u64 va, u64 size)
 {
@@ -82,7 +90,7 @@ int tt_pin_check(u32 flags, u64 va, u64 size)
 		return -EINVAL;
 	if (!size || !PAGE_ALIGNED(va) || !PAGE_ALIGNED(size))
 		return -EINVAL;
-	if (size - 1 > U64_MAX - va || size >> PAGE_SHIFT > INT_MAX)
+	if (size - 1 > U64_MAX - va || size > TT_PIN_MAX_SIZE)
 		return -EINVAL;
 	return 0;
 }
@@ -360,6 +368,23 @@ long tt_ioctl_unpin_pages(struct tt_file *tf,
 	if (in.reserved)
 		return -EINVAL;
 	return tt_unpin(tf, in.virtual_address, in.size);
+}
+
+/* debugfs "mappings": the file's pinned ranges; tf->lock held. */
+void tt_pin_show(struct seq_file *s, struct tt_file *tf, bool addrs)
+{
+	const struct tt_pin *pin;
+
+	lockdep_assert_held(&tf->lock);
+	list_for_each_entry(pin, &tf->pins, node) {
+		seq_printf(s, "  PIN     va %#llx size %lu bus %#llx noc %#llx",
+			   addrs ? pin->va : 0, pin->npages << PAGE_SHIFT,
+			   addrs ? (u64)pin->dma : 0,
+			   addrs ? pin->noc_address : 0);
+		if (pin->busy)
+			seq_printf(s, " busy %u", pin->busy);
+		seq_putc(s, '\n');
+	}
 }
 
 /* At close, once no DMA copy can use them. */

@@ -31,6 +31,8 @@
 struct tt_device;
 struct tt_telemetry;
 struct proc_dir_entry;
+struct dentry;
+struct seq_file;
 
 /**
  * struct tt_backend - what differs between kinds of device
@@ -193,6 +195,7 @@ struct tt_tlb {
  * @backend_priv: the backend's state; valid from its probe to its remove
  * @ordinal: N, or -1 while no number is allocated
  * @proc_dir: /proc/driver/tenstorrent/N, or NULL
+ * @debugfs: /sys/kernel/debug/tenstorrent/N, or NULL
  * @lock: protects @detached, @files, @open_count and @excl_open
  * @detached: the device was unbound; open files only get -ENODEV, their
  *	mappings are zapped and fault with SIGBUS
@@ -235,6 +238,7 @@ struct tt_device {
 	void *backend_priv;
 	int ordinal;
 	struct proc_dir_entry *proc_dir;
+	struct dentry *debugfs;
 
 	struct mutex lock; /* protects detached, files, open_count, excl_open */
 	bool detached;
@@ -370,6 +374,7 @@ int tt_dma_mmap(struct tt_file *tf, struct vm_area_struct *vma,
 		unsigned int index, u64 offset);
 void tt_dma_release_file(struct tt_file *tf);
 void tt_dma_detach(struct tt_device *tdev);
+void tt_dma_show(struct seq_file *s, struct tt_file *tf, bool addrs);
 int tt_noc_map_host(struct tt_file *tf, const void *user, u64 size,
 		    bool top_down, dma_addr_t bus, u64 *noc_address);
 void tt_noc_unmap_host(struct tt_device *tdev, const void *user, int region);
@@ -389,6 +394,7 @@ struct tt_pin *tt_pin_find(struct tt_file *tf, u64 va, u64 len,
 void tt_pin_get(struct tt_pin *pin);
 void tt_pin_put(struct tt_pin *pin);
 void tt_pin_release_file(struct tt_file *tf);
+void tt_pin_show(struct seq_file *s, struct tt_file *tf, bool addrs);
 
 /* lock.c: LOCK_CTL. */
 int tt_lock_check(const struct tenstorrent_lock_ctl_in *in);
@@ -445,6 +451,12 @@ struct tt_mmap_window {
 bool tt_mmap_decode(unsigned long pgoff, unsigned long pages,
 		    const unsigned long bar_pages[TT_NUM_RESOURCES],
 		    struct tt_mmap_window *w);
+
+/* debugfs.c: /sys/kernel/debug/tenstorrent/N/mappings. */
+void tt_debugfs_init(void);
+void tt_debugfs_exit(void);
+void tt_debugfs_add(struct tt_device *tdev);
+void tt_debugfs_del(struct tt_device *tdev);
 
 /* procfs.c: /proc/driver/tenstorrent/N/pids. */
 int tt_procfs_init(void);

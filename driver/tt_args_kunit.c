@@ -28,8 +28,9 @@ static const struct {
 	{ 0, PAGE_SIZE, PAGE_SIZE + 1, -EINVAL, "size not aligned" },
 	{ 0, -PAGE_SIZE, PAGE_SIZE, 0, "last page" },
 	{ 0, -PAGE_SIZE, 2 * PAGE_SIZE, -EINVAL, "wraps" },
-	{ 0, 0, (u64)INT_MAX << PAGE_SHIFT, 0, "INT_MAX pages" },
-	{ 0, 0, ((u64)INT_MAX + 1) << PAGE_SHIFT, -EINVAL, "more pages" },
+	{ 0, 0, 64ULL << 30, 0, "64 GiB" },
+	{ 0, 0, (64ULL << 30) + PAGE_SIZE, -EINVAL, "more than 64 GiB" },
+	{ 0, 0, (u64)INT_MAX << PAGE_SHIFT, -EINVAL, "INT_MAX pages" },
 };
 
 static void tt_args_kunit_pin(struct kunit *test)
