@@ -233,26 +233,40 @@ static int publish(struct srv_dev *sd, char *err)
 		snprintf(err, SIM_ERR_LEN, "socket: %s", strerror(-ret));
 		return ret;
 	}
-	/* bind() creates the file with the umask applied: make it 0600.
-	 * The engine threads never create files, so the process-wide umask
-	 * change is not seen by anyone else. */
+	/* Bound under a temporary name and renamed once it listens: a client
+	 * that sees the socket file can connect at once (between bind and
+	 * listen a connect would be refused). bind() creates the file with
+	 * the umask applied: make it 0600. The engine threads never create
+	 * files, so the process-wide umask change is not seen by anyone. */
+	struct sockaddr_un tmp = sd->addr;
+	size_t len = strlen(path);
+
+	if (len + 2 > sizeof(tmp.sun_path)) {
+		close(fd);
+		snprintf(err, SIM_ERR_LEN, "socket path too long: %s", path);
+		return -ENAMETOOLONG;
+	}
+	memcpy(tmp.sun_path + len, "~", 2);
+	unlink(tmp.sun_path);
 	old = umask(0177);
-	ret = bind(fd, (const struct sockaddr *)&sd->addr, sizeof(sd->addr));
+	ret = bind(fd, (const struct sockaddr *)&tmp, sizeof(tmp));
 	umask(old);
 	if (ret < 0) {
 		ret = -errno;
-		snprintf(err, SIM_ERR_LEN, "cannot bind %s: %s", path,
+		snprintf(err, SIM_ERR_LEN, "cannot bind %s: %s", tmp.sun_path,
 			 strerror(-ret));
 		close(fd);
 		return ret;
 	}
-	sd->listen_fd = fd;
-	if (listen(fd, LISTEN_BACKLOG) < 0) {
+	if (listen(fd, LISTEN_BACKLOG) < 0 || rename(tmp.sun_path, path) < 0) {
 		ret = -errno;
 		snprintf(err, SIM_ERR_LEN, "cannot listen on %s: %s", path,
 			 strerror(-ret));
+		unlink(tmp.sun_path);
+		close(fd);
 		return ret;
 	}
+	sd->listen_fd = fd;
 	return 0;
 }
 
