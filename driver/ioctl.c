@@ -178,10 +178,13 @@ long tt_ioctl(struct tt_file *tf, unsigned int cmd, void __user *arg)
 	case TENSTORRENT_IOCTL_SET_NOC_CLEANUP:
 	case TENSTORRENT_IOCTL_SET_POWER_STATE:
 	case TENSTORRENT_IOCTL_EXPORT_TLB_DMABUF:
-	case TENSTORRENT_IOCTL_DMA_QUEUE_SUBMIT:
-	case TENSTORRENT_IOCTL_DMA_QUEUE_WAIT:
-	case TENSTORRENT_IOCTL_DMA_QUEUE_QUERY:
 		return -EOPNOTSUPP;
+	case TENSTORRENT_IOCTL_DMA_QUEUE_SUBMIT:
+		return tt_ioctl_dma_queue_submit(tf, arg);
+	case TENSTORRENT_IOCTL_DMA_QUEUE_WAIT:
+		return tt_ioctl_dma_queue_wait(tf, arg);
+	case TENSTORRENT_IOCTL_DMA_QUEUE_QUERY:
+		return tt_ioctl_dma_queue_query(tf, arg);
 	case TENSTORRENT_IOCTL_GET_HARVESTING: /* never implemented by tt-kmd */
 	case TENSTORRENT_IOCTL_FREE_DMA_BUF: /* buffers go at close */
 	default:

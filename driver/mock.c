@@ -19,6 +19,7 @@
 
 #include <hw/arc.h>
 #include <hw/arch.h>
+#include <hw/dmaeng.h>
 #include <hw/host.h>
 #include <hw/noc.h>
 #include <hw/pcie.h>
@@ -30,6 +31,12 @@
 #include "tenstorrent.h"
 
 #define TT_MOCK_IMAGE_BAR 2
+/* ivshmem's registers (QEMU docs/specs/ivshmem-spec.rst): the doorbell. */
+#define TT_MOCK_IVSHMEM_BAR 0
+#define TT_MOCK_IVSHMEM_REGS 256
+#define TT_MOCK_IVSHMEM_DOORBELL 12
+/* ttsim is peer 1 of the guest (sim/ivshmem.h); vector 0. */
+#define TT_MOCK_RING_DEVICE BIT(16)
 
 /*
  * What the driver maps of BAR2 first: the identity page and the host
@@ -53,6 +60,10 @@
  * @grid_x: NOC grid, as checked at probe
  * @grid_y: likewise
  * @atu: the PCIe node's ATU register page, or NULL
+ * @dma: the PCIe node's DMA engine pages (register page, then the ring),
+ *	or NULL
+ * @ivshmem: ivshmem's registers in BAR0 (the doorbell), or NULL
+ * @irq: the Linux interrupt of MSI-X vector 0, or -1
  */
 struct tt_mock {
 	void __iomem *image;
@@ -62,6 +73,9 @@ struct tt_mock {
 	u32 grid_x;
 	u32 grid_y;
 	void __iomem *atu;
+	void __iomem *dma;
+	void __iomem *ivshmem;
+	int irq;
 	void __iomem *arc_regs;
 	void __iomem *csm;
 	u32 csm_size;
@@ -240,6 +254,40 @@ static void tt_mock_map_atu(struct tt_device *tdev, struct tt_mock *mock)
 	if (mock->atu)
 		tt_atu_init(&tdev->atu, TT_PCIE_HOST_WINDOW_SIZE,
 			    TT_PCIE_HOST_WINDOW_BASE, 1, TT_PCIE_ATU_REGIONS);
+	/* tt_mock_regs_ok() checked the whole block, which holds them. */
+	mock->dma = devm_ioremap(dev, mock->bar_start +
+				 tt_node_read64(pcie, TT_NODE_OFF(regs_off)) +
+				 TT_DMA_REG_PAGE * TT_REG_PAGE_SIZE,
+				 (1 + TT_DMA_RING_PAGES) * TT_REG_PAGE_SIZE);
+}
+
+/*
+ * The DMA engine's interrupt and doorbell: MSI-X vector 0 of the
+ * ivshmem-doorbell function (every interrupt of the model arrives there)
+ * and its doorbell register. A function without them (ivshmem-plain) has
+ * no DMA queues; that is not an error.
+ */
+static void tt_mock_setup_irq(struct pci_dev *pdev, struct tt_mock *mock)
+{
+	struct device *dev = &pdev->dev;
+
+	mock->irq = -1;
+	if (!mock->dma || pci_msix_vec_count(pdev) < 1 ||
+	    !(pci_resource_flags(pdev, TT_MOCK_IVSHMEM_BAR) & IORESOURCE_MEM) ||
+	    pci_resource_len(pdev, TT_MOCK_IVSHMEM_BAR) < TT_MOCK_IVSHMEM_REGS)
+		return;
+	mock->ivshmem = devm_ioremap(dev, pci_resource_start(pdev,
+							     TT_MOCK_IVSHMEM_BAR),
+				     TT_MOCK_IVSHMEM_REGS);
+	if (!mock->ivshmem)
+		return;
+	if (pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSIX) != 1) {
+		dev_err(dev, "no MSI-X vector: no DMA queues\n");
+		return;
+	}
+	mock->irq = pci_irq_vector(pdev, 0);
+	if (mock->irq < 0)
+		pci_free_irq_vectors(pdev);
 }
 
 static int tt_mock_probe(struct tt_device *tdev)
@@ -275,6 +323,7 @@ static int tt_mock_probe(struct tt_device *tdev)
 	mock = devm_kzalloc(dev, sizeof(*mock), GFP_KERNEL);
 	if (!mock)
 		return -ENOMEM;
+	mock->irq = -1;
 	ret = tt_mock_check_identity(dev, image, bar_len, mock);
 	if (ret)
 		return ret;
@@ -296,8 +345,10 @@ static int tt_mock_probe(struct tt_device *tdev)
 	tt_mock_map_arc(dev, mock);
 	/* The model reaches all of the guest's memory (ttsim --guest-ram). */
 	tdev->dma_capable = !dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
-	if (tdev->dma_capable)
+	if (tdev->dma_capable) {
 		tt_mock_map_atu(tdev, mock);
+		tt_mock_setup_irq(pdev, mock);
+	}
 	return 0;
 }
 
@@ -402,9 +453,47 @@ static void tt_mock_atu_set(struct tt_device *tdev, u32 region, u64 base,
 		  mock->atu + TT_PCIE_ATU(region, TT_PCIE_ATU_CTRL));
 }
 
-/* The image goes with the PCI binding; only forget it. */
+static void tt_mock_ring_doorbell(struct tt_device *tdev)
+{
+	struct tt_mock *mock = tdev->backend_priv;
+
+	iowrite32(TT_MOCK_RING_DEVICE,
+		  mock->ivshmem + TT_MOCK_IVSHMEM_DOORBELL);
+}
+
+/*
+ * The engine exists if the model published it (TT_DMA_ID) with the ring
+ * size this driver maps, and its interrupt and doorbell are there.
+ */
+static int tt_mock_dma_engine(struct tt_device *tdev, struct tt_dma_hw *hw)
+{
+	struct tt_mock *mock = tdev->backend_priv;
+
+	if (!mock->dma || mock->irq < 0 ||
+	    ioread32(mock->dma + TT_DMA_ID) != TT_DMA_ID_MAGIC ||
+	    ioread32(mock->dma + TT_DMA_ENTRIES) != TT_DMA_RING_ENTRIES)
+		return -ENODEV;
+	hw->regs = mock->dma;
+	hw->ring = mock->dma + TT_REG_PAGE_SIZE;
+	hw->irq = mock->irq;
+	hw->grid_x = mock->grid_x;
+	hw->grid_y = mock->grid_y;
+	hw->ring_doorbell = tt_mock_ring_doorbell;
+	return 0;
+}
+
+/*
+ * The image goes with the PCI binding; only forget it. The DMA queues let
+ * go of the interrupt before (tt_dmaq_detach()).
+ */
 static void tt_mock_remove(struct tt_device *tdev)
 {
+	struct tt_mock *mock = tdev->backend_priv;
+
+	if (mock && mock->irq >= 0) {
+		pci_free_irq_vectors(tdev->pdev);
+		mock->irq = -1;
+	}
 	tdev->backend_priv = NULL;
 }
 
@@ -418,4 +507,5 @@ const struct tt_backend tt_mock_backend = {
 	.tlb_configure = tt_mock_tlb_configure,
 	.tlb_pfn = tt_mock_tlb_pfn,
 	.atu_set = tt_mock_atu_set,
+	.dma_engine = tt_mock_dma_engine,
 };

@@ -28,6 +28,7 @@
 #define TT_RESOURCE_BAR(res) (2 * (res))
 
 struct tt_device;
+struct tt_dma_hw;
 struct tt_telemetry;
 struct proc_dir_entry;
 
@@ -58,6 +59,8 @@ struct proc_dir_entry;
  * @atu_set: make outbound ATU region @region map @size bytes of the host
  *	window from offset @base onto bus address @bus; @size 0 closes it.
  *	Called with tdev->lock held and the device attached.
+ * @dma_engine: find the device's DMA engine (hw/dmaeng.h) and fill @hw;
+ *	-ENODEV if it has none (optional). Called once, after @probe.
  *
  * One backend exists today, "mock" (the chip model behind QEMU's ivshmem);
  * Wormhole and Blackhole cards will add theirs.
@@ -75,6 +78,25 @@ struct tt_backend {
 		       unsigned long *pfn);
 	void (*atu_set)(struct tt_device *tdev, u32 region, u64 base, u64 size,
 			u64 bus);
+	int (*dma_engine)(struct tt_device *tdev, struct tt_dma_hw *hw);
+};
+
+/**
+ * struct tt_dma_hw - a device's DMA engine, as its backend found it
+ * @regs: the engine's register page (hw/dmaeng.h)
+ * @ring: its TT_DMA_RING_PAGES pages of descriptors
+ * @irq: the Linux interrupt its completions raise
+ * @grid_x: the NOC grid, for the checks of SUBMIT
+ * @grid_y: likewise
+ * @ring_doorbell: make the device look at PROD; callable in any context
+ */
+struct tt_dma_hw {
+	void __iomem *regs;
+	void __iomem *ring;
+	int irq;
+	u32 grid_x;
+	u32 grid_y;
+	void (*ring_doorbell)(struct tt_device *tdev);
 };
 
 /* log2 of the largest DMA buffer; tt-kmd's value, reported since 1.0. */
@@ -174,6 +196,7 @@ struct tt_tlb {
  * @tlbs: @tlb_layout->count windows, under @lock
  * @dma_capable: the device can reach host memory (DMA buffers)
  * @atu: the ATU regions, under @lock
+ * @dmaq: the DMA engine and its ring (dmaq.c), or NULL without one
  *
  * Lifetime: allocated at probe with one reference, which remove drops. Each
  * open file holds one more, so the structure outlives an unbind for as long
@@ -204,9 +227,12 @@ struct tt_device {
 	struct tt_tlb *tlbs;
 	bool dma_capable;
 	struct tt_atu atu;
+	struct tt_dmaq_dev *dmaq;
 };
 
 struct tt_dma_buf;
+struct tt_dmaq;
+struct tt_dmaq_dev;
 
 /**
  * struct tt_file - state of one open file
@@ -219,6 +245,9 @@ struct tt_dma_buf;
  *	request itself (SET_POWER_STATE); recorded for the power increment
  * @lock: protects @dma_bufs
  * @dma_bufs: the file's DMA buffers by index (dma.c)
+ * @dmaq: the file's DMA queue (dmaq.c), or NULL if the device has no
+ *	engine
+ * @dma_leak: the DMA engine may still reach the buffers: never free them
  */
 struct tt_file {
 	struct tt_device *tdev;
@@ -229,6 +258,8 @@ struct tt_file {
 	bool power_aware;
 	struct mutex lock; /* protects dma_bufs */
 	struct tt_dma_buf *dma_bufs[TENSTORRENT_MAX_DMA_BUFS];
+	struct tt_dmaq *dmaq;
+	bool dma_leak;
 };
 
 static inline int tt_backend_probe(struct tt_device *tdev)
@@ -279,6 +310,28 @@ int tt_dma_mmap(struct tt_file *tf, struct vm_area_struct *vma,
 		unsigned int index, u64 offset);
 void tt_dma_release_file(struct tt_file *tf);
 void tt_dma_detach(struct tt_device *tdev);
+int tt_dma_buf_bus(struct tt_file *tf, unsigned int index, u64 offset,
+		   u64 len, u64 *bus);
+
+/* dmaq.c: DMA queues. */
+int tt_dmaq_probe(struct tt_device *tdev);
+void tt_dmaq_detach(struct tt_device *tdev);
+void tt_dmaq_free(struct tt_device *tdev);
+int tt_dmaq_open(struct tt_file *tf);
+bool tt_dmaq_release(struct tt_file *tf);
+long tt_ioctl_dma_queue_submit(struct tt_file *tf,
+			       struct tenstorrent_dma_queue_submit __user *arg);
+long tt_ioctl_dma_queue_wait(struct tt_file *tf,
+			     struct tenstorrent_dma_queue_wait __user *arg);
+long tt_ioctl_dma_queue_query(struct tt_file *tf,
+			      struct tenstorrent_dma_queue_query __user *arg);
+__poll_t tt_dmaq_poll(struct tt_file *tf, struct file *file,
+		      struct poll_table_struct *wait);
+
+/* Pure, for KUnit (tt_dmaq_kunit.c): see dmaq.c. */
+int tt_dmaq_check_desc(const struct tenstorrent_dma_desc *d, u32 grid_x,
+		       u32 grid_y);
+u32 tt_dmaq_hw_ctrl(const struct tenstorrent_dma_desc *d);
 
 /* atu.c, pure, for KUnit (tt_atu_kunit.c). */
 void tt_atu_init(struct tt_atu *atu, u64 window, u64 noc_base, u32 first,
