@@ -44,7 +44,7 @@ FIXTURE(dmaq)
 static struct tenstorrent_dma_desc good_desc(int fd)
 {
 	struct tt_node_desc *table;
-	struct tt_identity id;
+	struct tt_identity id = { 0 };
 	uint8_t x = 0, y = 0;
 
 	if (!read_node_table(fd, &id, &table)) {

@@ -328,7 +328,7 @@ static inline pid_t spawn_open(const char *path, int flags)
 static inline int has_dma_engine(int fd)
 {
 	struct tt_node_desc *table;
-	struct tt_identity id;
+	struct tt_identity id = { 0 };
 	uint32_t magic = 0;
 	int ret = read_node_table(fd, &id, &table);
 
