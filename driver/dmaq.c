@@ -287,12 +287,20 @@ static void tt_dmaq_failed(struct tt_dmaq_dev *dd, struct tt_dmaq *q,
  */
 static void tt_dmaq_reap(struct tt_dmaq_dev *dd)
 {
-	u32 cons, n, status;
+	u32 cons, n, status, halted;
 	bool woke = false;
 
 	lockdep_assert_held(&dd->lock);
 	if (dd->detached)
 		return;
+	/*
+	 * HALTED before CONS: the engine moves CONS past the failed slot
+	 * before it halts, so a halt seen here has its failure in this CONS,
+	 * and the failed file's later slots are marked SKIP below before the
+	 * engine is let go.
+	 */
+	halted = ioread32(dd->hw.regs + TT_DMA_HALTED);
+	rmb();
 	cons = ioread32(dd->hw.regs + TT_DMA_CONS);
 	n = cons - dd->cons;
 	if (n > dd->prod - dd->cons) {
@@ -322,7 +330,7 @@ static void tt_dmaq_reap(struct tt_dmaq_dev *dd)
 		wake_up_all(&q->wq);
 		woke = true;
 	}
-	if (ioread32(dd->hw.regs + TT_DMA_HALTED)) {
+	if (halted) {
 		/* The failed slot's file was handled above; the others go on. */
 		iowrite32(0, dd->hw.regs + TT_DMA_HALTED);
 		dd->hw.ring_doorbell(dd->tdev);

@@ -286,8 +286,12 @@ static void tt_mock_setup_irq(struct pci_dev *pdev, struct tt_mock *mock)
 		return;
 	}
 	mock->irq = pci_irq_vector(pdev, 0);
-	if (mock->irq < 0)
+	if (mock->irq < 0) {
 		pci_free_irq_vectors(pdev);
+		return;
+	}
+	/* An MSI is a write by the device: QEMU drops it without this. */
+	pci_set_master(pdev);
 }
 
 static int tt_mock_probe(struct tt_device *tdev)

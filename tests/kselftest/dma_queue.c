@@ -337,7 +337,8 @@ TEST_F(dmaq, wait_checks)
  * POLLERR. */
 TEST_F(dmaq, poll_idle)
 {
-	struct pollfd p = { .fd = self->fd, .events = POLLIN | POLLOUT };
+	struct pollfd p = { .fd = self->fd,
+			    .events = POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM };
 
 	ASSERT_EQ(1, poll(&p, 1, 0));
 	if (self->engine) {
