@@ -203,6 +203,42 @@ TEST_F(mq, full_queue_timeout_and_poll)
 	EXPECT_EQ(0, dmaq_wait(self->other, 256, WAIT_MS, NULL));
 }
 
+static double secs(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * The completion interrupt wakes WAIT and poll: both return long before
+ * their timeouts (the driver does not poll the engine; without the
+ * interrupt they would sleep to the end and only then find it done).
+ */
+TEST_F(mq, interrupt_wakes_wait_and_poll)
+{
+	struct tenstorrent_dma_desc d[64];
+	struct pollfd p = { .fd = self->fd, .events = POLLIN };
+	uint64_t last = 0;
+	double t;
+
+	for (int i = 0; i < 64; i++)
+		d[i] = desc(&self->dram, TENSTORRENT_DMA_TO_DEVICE, 0, DRAM_AT,
+			    BUF);
+	ASSERT_EQ(0, dmaq_submit(self->fd, d, 64, NULL, &last));
+	t = secs();
+	EXPECT_EQ(0, dmaq_wait(self->fd, last, 12000, NULL));
+	EXPECT_GT(6.0, secs() - t);
+
+	ASSERT_EQ(0, dmaq_submit(self->fd, d, 64, NULL, &last));
+	t = secs();
+	EXPECT_EQ(1, poll(&p, 1, 12000));
+	EXPECT_GT(6.0, secs() - t);
+	EXPECT_TRUE(p.revents & POLLIN);
+	EXPECT_EQ(0, dmaq_wait(self->fd, last, 12000, NULL));
+}
+
 TEST_F(mq, wait_unsubmitted_seqno_is_einval)
 {
 	struct tenstorrent_dma_desc d =
