@@ -18,8 +18,10 @@ void sim_dmaeng_init(struct sim_dmaeng *e, struct sim_ctx *c,
 	memset(e, 0, sizeof(*e));
 	e->ctx = c;
 	e->pcie = pcie;
-	e->regs = sim_image_regs(c->img, pcie, (enum tt_reg_page)TT_DMA_REG_PAGE);
-	e->ring = sim_image_regs(c->img, pcie, (enum tt_reg_page)TT_DMA_RING_PAGE);
+	e->regs =
+		sim_image_regs(c->img, pcie, (enum tt_reg_page)TT_DMA_REG_PAGE);
+	e->ring = sim_image_regs(c->img, pcie,
+				 (enum tt_reg_page)TT_DMA_RING_PAGE);
 	/* A fresh engine: whatever the image held, nothing is posted. */
 	e->cons = __atomic_load_n(reg(e, TT_DMA_PROD), __ATOMIC_ACQUIRE);
 	__atomic_store_n(reg(e, TT_DMA_CONS), e->cons, __ATOMIC_RELEASE);
@@ -60,7 +62,8 @@ static void count_bytes(struct sim_dmaeng *e, uint32_t n)
 					 __ATOMIC_RELAXED);
 
 	if ((uint64_t)lo + n > UINT32_MAX)
-		__atomic_fetch_add(reg(e, TT_DMA_BYTES_HI), 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(reg(e, TT_DMA_BYTES_HI), 1,
+				   __ATOMIC_RELAXED);
 }
 
 /* Check and perform one descriptor; TT_DEV_ERR_NONE or the recorded error. */
@@ -70,13 +73,15 @@ static enum tt_dev_err run_desc(struct sim_dmaeng *e,
 	struct sim_ctx *c = e->ctx;
 	unsigned dir = TT_FIELD_GET(TT_DMA_CTRL_DIR_MASK, d->ctrl);
 	struct sim_access a = {
-		.op = dir == TT_DMA_DIR_FROM_DEVICE ? TT_DEV_OP_READ :
-						      TT_DEV_OP_WRITE,
+		.op = dir == TT_DMA_DIR_FROM_DEVICE ? TT_DEV_OP_READ
+						    : TT_DEV_OP_WRITE,
 		.noc = d->ctrl & TT_DMA_CTRL_NOC ? 1 : 0,
-		.init_x = e->pcie->x, .init_y = e->pcie->y,
+		.init_x = e->pcie->x,
+		.init_y = e->pcie->y,
 		.x = TT_FIELD_GET(TT_DMA_CTRL_X_MASK, d->ctrl),
 		.y = TT_FIELD_GET(TT_DMA_CTRL_Y_MASK, d->ctrl),
-		.addr = d->local, .len = d->len,
+		.addr = d->local,
+		.len = d->len,
 	};
 	enum tt_dev_err err;
 	uint8_t *p;
@@ -110,8 +115,8 @@ unsigned sim_dmaeng_run(struct sim_dmaeng *e)
 	unsigned ran = 0;
 
 	for (;;) {
-		uint32_t prod = __atomic_load_n(reg(e, TT_DMA_PROD),
-						__ATOMIC_ACQUIRE);
+		uint32_t prod =
+			__atomic_load_n(reg(e, TT_DMA_PROD), __ATOMIC_ACQUIRE);
 		struct tt_dma_hw_desc d;
 		enum tt_dev_err err;
 
@@ -121,12 +126,13 @@ unsigned sim_dmaeng_run(struct sim_dmaeng *e)
 		/* More than a ring ahead is a confused host: refuse the lot
 		 * rather than run stale slots again. */
 		if (prod - e->cons > TT_DMA_RING_ENTRIES) {
-			struct sim_access a = { .op = TT_DEV_OP_WRITE,
-						.init_x = e->pcie->x,
-						.init_y = e->pcie->y,
-						.x = e->pcie->x, .y = e->pcie->y,
-						.addr = TT_DMA_PROD,
-						.len = prod - e->cons };
+			struct sim_access a = {.op = TT_DEV_OP_WRITE,
+					       .init_x = e->pcie->x,
+					       .init_y = e->pcie->y,
+					       .x = e->pcie->x,
+					       .y = e->pcie->y,
+					       .addr = TT_DMA_PROD,
+					       .len = prod - e->cons};
 
 			sim_errlog_record(e->ctx->img, TT_DEV_ERR_BAD_CMD, &a);
 			__atomic_fetch_add(reg(e, TT_DMA_ERRORS), 1,
@@ -138,19 +144,21 @@ unsigned sim_dmaeng_run(struct sim_dmaeng *e)
 			continue;
 		}
 		d = read_desc(e, e->cons);
-		err = d.ctrl & TT_DMA_CTRL_SKIP ? TT_DEV_ERR_NONE :
-						  run_desc(e, &d);
+		err = d.ctrl & TT_DMA_CTRL_SKIP ? TT_DEV_ERR_NONE
+						: run_desc(e, &d);
 		__atomic_store_n(sim_reg32(e->ring, TT_DMA_SLOT_OFF(e->cons) +
 							    TT_DMA_DESC_STATUS),
-				 d.ctrl & TT_DMA_CTRL_SKIP ? TT_DMA_STATUS_SKIPPED :
-							     (uint32_t)err,
+				 d.ctrl & TT_DMA_CTRL_SKIP
+					 ? TT_DMA_STATUS_SKIPPED
+					 : (uint32_t)err,
 				 __ATOMIC_RELAXED);
 		if (err)
 			__atomic_fetch_add(reg(e, TT_DMA_ERRORS), 1,
 					   __ATOMIC_RELAXED);
 		__atomic_store_n(&e->cons, e->cons + 1, __ATOMIC_RELEASE);
 		/* Release: the data and STATUS before the new CONS. */
-		__atomic_store_n(reg(e, TT_DMA_CONS), e->cons, __ATOMIC_SEQ_CST);
+		__atomic_store_n(reg(e, TT_DMA_CONS), e->cons,
+				 __ATOMIC_SEQ_CST);
 		ran++;
 		if (err && (d.ctrl & TT_DMA_CTRL_HALT)) {
 			__atomic_store_n(reg(e, TT_DMA_HALTED), 1,
@@ -203,9 +211,9 @@ int sim_dmaeng_start(struct sim_dmaeng *e, struct sim_ctx *c,
 
 void sim_dmaeng_kick(struct sim_dmaeng *e)
 {
-	if (!e->started || __atomic_load_n(reg(e, TT_DMA_PROD),
-					   __ATOMIC_ACQUIRE) ==
-				   __atomic_load_n(&e->cons, __ATOMIC_ACQUIRE))
+	if (!e->started ||
+	    __atomic_load_n(reg(e, TT_DMA_PROD), __ATOMIC_ACQUIRE) ==
+		    __atomic_load_n(&e->cons, __ATOMIC_ACQUIRE))
 		return;
 	pthread_mutex_lock(&e->lock);
 	e->kicked = true;

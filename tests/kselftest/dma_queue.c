@@ -25,18 +25,18 @@ FIXTURE(dmaq)
 };
 
 /* Both fixtures' setup: the device, whether it has an engine, buffer 0. */
-#define DMAQ_SETUP(self)                                                      \
-	do {                                                                  \
-		int err_, has_;                                               \
-									      \
-		ASSERT_OPEN_DEVICE((self)->fd, 0);                            \
-		has_ = has_dma_engine((self)->fd);                            \
-		ASSERT_LE(0, has_)                                            \
-		TH_LOG("cannot read the image: %s", strerror(-has_));         \
-		(self)->engine = has_;                                        \
-		ASSERT_NE(NULL, dma_buf((self)->fd, 0, BUF_SIZE, &err_))      \
-		TH_LOG("ALLOCATE_DMA_BUF: %s", strerror(err_));               \
-		(self)->good = good_desc((self)->fd);                         \
+#define DMAQ_SETUP(self)                                                       \
+	do {                                                                   \
+		int err_, has_;                                                \
+                                                                               \
+		ASSERT_OPEN_DEVICE((self)->fd, 0);                             \
+		has_ = has_dma_engine((self)->fd);                             \
+		ASSERT_LE(0, has_)                                             \
+		TH_LOG("cannot read the image: %s", strerror(-has_));          \
+		(self)->engine = has_;                                         \
+		ASSERT_NE(NULL, dma_buf((self)->fd, 0, BUF_SIZE, &err_))       \
+		TH_LOG("ALLOCATE_DMA_BUF: %s", strerror(err_));                \
+		(self)->good = good_desc((self)->fd);                          \
 	} while (0)
 
 /* 64 bytes from buffer 0 to the first Tensix node's L1 (or node 0, 0 if
@@ -44,7 +44,7 @@ FIXTURE(dmaq)
 static struct tenstorrent_dma_desc good_desc(int fd)
 {
 	struct tt_node_desc *table;
-	struct tt_identity id = { 0 };
+	struct tt_identity id = {0};
 	uint8_t x = 0, y = 0;
 
 	if (!read_node_table(fd, &id, &table)) {
@@ -81,8 +81,8 @@ FIXTURE_TEARDOWN(dmaq)
 }
 
 /* The errno a node must give: `want` with an engine, else EOPNOTSUPP. */
-#define EXPECT_DMAQ(want, ret)                                               \
-	EXPECT_STREQ(err_name(self->engine ? (want) : EOPNOTSUPP),            \
+#define EXPECT_DMAQ(want, ret)                                                 \
+	EXPECT_STREQ(err_name(self->engine ? (want) : EOPNOTSUPP),             \
 		     err_name(-(ret)))
 
 TEST_F(dmaq, query_reports_the_limits)
@@ -109,15 +109,18 @@ TEST_F(dmaq, query_reports_the_limits)
 TEST_F(dmaq, query_bad_flags_or_reserved_is_einval)
 {
 	struct tenstorrent_dma_queue_query a = {
-		.in = { .output_size_bytes = sizeof(a.out), .flags = 2 }
-	};
+		.in = {.output_size_bytes = sizeof(a.out), .flags = 2}};
 
-	EXPECT_DMAQ(EINVAL, ioctl(self->fd, TENSTORRENT_IOCTL_DMA_QUEUE_QUERY,
-				  &a) ? -errno : 0);
+	EXPECT_DMAQ(EINVAL,
+		    ioctl(self->fd, TENSTORRENT_IOCTL_DMA_QUEUE_QUERY, &a)
+			    ? -errno
+			    : 0);
 	a.in.flags = 0;
 	a.in.reserved = 1;
-	EXPECT_DMAQ(EINVAL, ioctl(self->fd, TENSTORRENT_IOCTL_DMA_QUEUE_QUERY,
-				  &a) ? -errno : 0);
+	EXPECT_DMAQ(EINVAL,
+		    ioctl(self->fd, TENSTORRENT_IOCTL_DMA_QUEUE_QUERY, &a)
+			    ? -errno
+			    : 0);
 }
 
 /* The output_size_bytes rule: the declared range is zeroed, then filled
@@ -133,7 +136,8 @@ TEST_F(dmaq, query_output_size_rule)
 	memset(&a, 0xAB, sizeof(a));
 	memset(&a.in, 0, sizeof(a.in));
 	a.in.output_size_bytes = 4;
-	ret = ioctl(self->fd, TENSTORRENT_IOCTL_DMA_QUEUE_QUERY, &a) ? -errno : 0;
+	ret = ioctl(self->fd, TENSTORRENT_IOCTL_DMA_QUEUE_QUERY, &a) ? -errno
+								     : 0;
 	EXPECT_DMAQ(0, ret);
 	if (ret)
 		return;
@@ -155,17 +159,17 @@ TEST_F(dmaq, query_output_size_rule)
 
 TEST_F(dmaq, submit_header_checks)
 {
-	struct tenstorrent_dma_desc d[2] = { self->good, self->good };
+	struct tenstorrent_dma_desc d[2] = {self->good, self->good};
 	struct tenstorrent_dma_queue_submit a = {
-		.in = { .output_size_bytes = sizeof(a.out),
-			.descs = (uintptr_t)d,
-			.desc_count = 1,
-			.desc_size = sizeof(d[0]) }
-	};
+		.in = {.output_size_bytes = sizeof(a.out),
+		       .descs = (uintptr_t)d,
+		       .desc_count = 1,
+		       .desc_size = sizeof(d[0])}};
 	struct tenstorrent_dma_queue_submit b;
 
-#define SUBMIT_ERR(arg) (ioctl(self->fd, TENSTORRENT_IOCTL_DMA_QUEUE_SUBMIT, \
-			       &(arg)) ? -errno : 0)
+#define SUBMIT_ERR(arg)                                                        \
+	(ioctl(self->fd, TENSTORRENT_IOCTL_DMA_QUEUE_SUBMIT, &(arg)) ? -errno  \
+								     : 0)
 	b = a, b.in.flags = 1;
 	EXPECT_DMAQ(EINVAL, SUBMIT_ERR(b));
 	b = a, b.in.reserved = 1;
@@ -182,8 +186,10 @@ TEST_F(dmaq, submit_header_checks)
 	EXPECT_DMAQ(EFAULT, SUBMIT_ERR(b));
 	b = a, b.in.descs = 0xFFFF800000000000ull;
 	EXPECT_DMAQ(EFAULT, SUBMIT_ERR(b));
-	EXPECT_DMAQ(EFAULT, ioctl(self->fd, TENSTORRENT_IOCTL_DMA_QUEUE_SUBMIT,
-				  NULL) ? -errno : 0);
+	EXPECT_DMAQ(EFAULT,
+		    ioctl(self->fd, TENSTORRENT_IOCTL_DMA_QUEUE_SUBMIT, NULL)
+			    ? -errno
+			    : 0);
 #undef SUBMIT_ERR
 }
 
@@ -214,14 +220,14 @@ FIXTURE_VARIANT(desc)
 
 #define DESC_OFF(m) offsetof(struct tenstorrent_dma_desc, m)
 #define DESC_SIZE(m) sizeof(((struct tenstorrent_dma_desc *)0)->m)
-#define BAD(name, m, val)                                                     \
-	FIXTURE_VARIANT_ADD(desc, name)                                      \
-	{                                                                    \
-		.field = #m, .off = DESC_OFF(m), .size = DESC_SIZE(m),       \
-		.v = (val)                                                   \
+#define BAD(name, m, val)                                                      \
+	FIXTURE_VARIANT_ADD(desc, name)                                        \
+	{                                                                      \
+		.field = #m, .off = DESC_OFF(m), .size = DESC_SIZE(m),         \
+		.v = (val)                                                     \
 	}
 
-FIXTURE_VARIANT_ADD(desc, good) { .field = NULL };
+FIXTURE_VARIANT_ADD(desc, good){.field = NULL};
 BAD(flags, flags, 1);
 BAD(reserved0, reserved0[1], 1);
 BAD(reserved1, reserved1, 1);
@@ -265,7 +271,7 @@ static void set_field(struct tenstorrent_dma_desc *d, size_t off, size_t size,
 /* One bad descriptor after a good one: nothing is queued, no number used. */
 TEST_F(desc, submit_checks)
 {
-	struct tenstorrent_dma_desc d[2] = { self->good, self->good };
+	struct tenstorrent_dma_desc d[2] = {self->good, self->good};
 	struct tenstorrent_dma_queue_query_out o;
 	uint64_t first = 0, last = 0;
 	int ret;
@@ -307,38 +313,46 @@ TEST_F(dmaq, another_files_buffer_is_einval)
 TEST_F(dmaq, wait_checks)
 {
 	struct tenstorrent_dma_queue_wait a = {
-		.in = { .output_size_bytes = sizeof(a.out), .seqno = 0 }
-	};
+		.in = {.output_size_bytes = sizeof(a.out), .seqno = 0}};
 	uint64_t done = 99;
 
 	/* Nothing submitted: 0 returns at once, 1 would never complete. */
-	EXPECT_DMAQ(0, dmaq_wait(self->fd, 0, TENSTORRENT_DMA_WAIT_FOREVER,
-				 &done));
+	EXPECT_DMAQ(
+		0, dmaq_wait(self->fd, 0, TENSTORRENT_DMA_WAIT_FOREVER, &done));
 	if (self->engine) {
 		EXPECT_EQ(0, done);
 	}
 	EXPECT_DMAQ(EINVAL, dmaq_wait(self->fd, 1, 0, NULL));
 	a.in.flags = 1;
-	EXPECT_DMAQ(EINVAL, ioctl(self->fd, TENSTORRENT_IOCTL_DMA_QUEUE_WAIT,
-				  &a) ? -errno : 0);
+	EXPECT_DMAQ(EINVAL,
+		    ioctl(self->fd, TENSTORRENT_IOCTL_DMA_QUEUE_WAIT, &a)
+			    ? -errno
+			    : 0);
 	a.in.flags = 0;
 	a.in.reserved0 = 1;
-	EXPECT_DMAQ(EINVAL, ioctl(self->fd, TENSTORRENT_IOCTL_DMA_QUEUE_WAIT,
-				  &a) ? -errno : 0);
+	EXPECT_DMAQ(EINVAL,
+		    ioctl(self->fd, TENSTORRENT_IOCTL_DMA_QUEUE_WAIT, &a)
+			    ? -errno
+			    : 0);
 	a.in.reserved0 = 0;
 	a.in.reserved1 = 1;
-	EXPECT_DMAQ(EINVAL, ioctl(self->fd, TENSTORRENT_IOCTL_DMA_QUEUE_WAIT,
-				  &a) ? -errno : 0);
-	EXPECT_DMAQ(EFAULT, ioctl(self->fd, TENSTORRENT_IOCTL_DMA_QUEUE_WAIT,
-				  NULL) ? -errno : 0);
+	EXPECT_DMAQ(EINVAL,
+		    ioctl(self->fd, TENSTORRENT_IOCTL_DMA_QUEUE_WAIT, &a)
+			    ? -errno
+			    : 0);
+	EXPECT_DMAQ(EFAULT,
+		    ioctl(self->fd, TENSTORRENT_IOCTL_DMA_QUEUE_WAIT, NULL)
+			    ? -errno
+			    : 0);
 }
 
 /* An idle queue: room (POLLOUT), nothing new (no POLLIN); no engine: only
  * POLLERR. */
 TEST_F(dmaq, poll_idle)
 {
-	struct pollfd p = { .fd = self->fd,
-			    .events = POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM };
+	struct pollfd p = {.fd = self->fd,
+			   .events =
+				   POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM};
 
 	ASSERT_EQ(1, poll(&p, 1, 0));
 	if (self->engine) {

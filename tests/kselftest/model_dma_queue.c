@@ -25,7 +25,7 @@ FIXTURE(mq)
 	struct tt_identity id;
 	struct tt_node_desc dram, tensix;
 	uint8_t *dram_view; /* BUF bytes of the DRAM node at DRAM_AT */
-	uint8_t *l1_view; /* the last 64 KiB of the Tensix node's L1 */
+	uint8_t *l1_view;   /* the last 64 KiB of the Tensix node's L1 */
 	uint64_t l1_addr;
 	int other; /* a second file, or -1 */
 };
@@ -34,7 +34,8 @@ static void *map_bar2(struct __test_metadata *_metadata, int fd, uint64_t off,
 		      size_t len)
 {
 	int err;
-	void *p = map(fd, TENSTORRENT_MMAP_BAR2_UC + off, len, MAP_SHARED, &err);
+	void *p =
+		map(fd, TENSTORRENT_MMAP_BAR2_UC + off, len, MAP_SHARED, &err);
 
 	ASSERT_NE(NULL, p)
 	TH_LOG("mmap of BAR2 at %#llx: %s", (unsigned long long)off,
@@ -68,7 +69,8 @@ FIXTURE_SETUP(mq)
 	free(table);
 	ASSERT_TRUE(dram && tensix);
 	self->buf = dma_buf(self->fd, 0, BUF, &err);
-	ASSERT_NE(NULL, self->buf) TH_LOG("ALLOCATE_DMA_BUF: %s", strerror(err));
+	ASSERT_NE(NULL, self->buf)
+	TH_LOG("ALLOCATE_DMA_BUF: %s", strerror(err));
 	self->dram_view = map_bar2(_metadata, self->fd,
 				   self->dram.mem_off + DRAM_AT, BUF);
 	self->l1_addr = self->tensix.mem_size - 0x10000;
@@ -83,15 +85,19 @@ FIXTURE_TEARDOWN(mq)
 	close(self->fd);
 }
 
-static struct tenstorrent_dma_desc desc(const struct tt_node_desc *n,
-					int dir, uint64_t host, uint64_t dev,
+static struct tenstorrent_dma_desc desc(const struct tt_node_desc *n, int dir,
+					uint64_t host, uint64_t dev,
 					uint32_t len)
 {
 	return (struct tenstorrent_dma_desc){
-		.host_addr = host, .device_addr = dev, .length = len,
+		.host_addr = host,
+		.device_addr = dev,
+		.length = len,
 		.direction = (uint8_t)dir,
 		.host_type = TENSTORRENT_DMA_HOST_DMA_BUF,
-		.x = n->x, .y = n->y, .cookie = host ^ dev,
+		.x = n->x,
+		.y = n->y,
+		.cookie = host ^ dev,
 	};
 }
 
@@ -104,8 +110,8 @@ static void fill(uint8_t *p, size_t n, unsigned int seed)
 /* To the DRAM node and back, one descriptor per size, 4 bytes to 4 MiB. */
 TEST_F(mq, data_both_ways)
 {
-	static const uint32_t sizes[] = { 4, 4096, 65548, 1u << 20,
-					  (1u << 20) + 4, 3u << 20, BUF };
+	static const uint32_t sizes[] = {
+		4, 4096, 65548, 1u << 20, (1u << 20) + 4, 3u << 20, BUF};
 	struct tenstorrent_dma_desc d;
 	uint64_t last = 0;
 
@@ -167,8 +173,9 @@ TEST_F(mq, batch_of_256_on_noc1)
 TEST_F(mq, full_queue_timeout_and_poll)
 {
 	struct tenstorrent_dma_desc big[256], d[256];
-	struct pollfd p = { .fd = self->fd,
-			    .events = POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM };
+	struct pollfd p = {.fd = self->fd,
+			   .events =
+				   POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM};
 	uint64_t done = 99;
 	uint8_t *obuf;
 	int err;
@@ -177,8 +184,8 @@ TEST_F(mq, full_queue_timeout_and_poll)
 	obuf = dma_buf(self->other, 0, BUF, &err);
 	ASSERT_NE(NULL, obuf);
 	for (int i = 0; i < 256; i++) {
-		big[i] = desc(&self->dram, TENSTORRENT_DMA_TO_DEVICE, 0, DRAM_AT,
-			      BUF);
+		big[i] = desc(&self->dram, TENSTORRENT_DMA_TO_DEVICE, 0,
+			      DRAM_AT, BUF);
 		d[i] = desc(&self->tensix, TENSTORRENT_DMA_TO_DEVICE, 0,
 			    self->l1_addr, 4);
 	}
@@ -219,7 +226,7 @@ static double secs(void)
 TEST_F(mq, interrupt_wakes_wait_and_poll)
 {
 	struct tenstorrent_dma_desc d[64];
-	struct pollfd p = { .fd = self->fd, .events = POLLIN };
+	struct pollfd p = {.fd = self->fd, .events = POLLIN};
 	uint64_t last = 0;
 	double t;
 
@@ -241,8 +248,8 @@ TEST_F(mq, interrupt_wakes_wait_and_poll)
 
 TEST_F(mq, wait_unsubmitted_seqno_is_einval)
 {
-	struct tenstorrent_dma_desc d =
-		desc(&self->tensix, TENSTORRENT_DMA_TO_DEVICE, 0, self->l1_addr, 4);
+	struct tenstorrent_dma_desc d = desc(
+		&self->tensix, TENSTORRENT_DMA_TO_DEVICE, 0, self->l1_addr, 4);
 	uint64_t last = 0;
 
 	ASSERT_EQ(0, dmaq_submit(self->fd, &d, 1, NULL, &last));
@@ -255,8 +262,8 @@ TEST_F(mq, wait_unsubmitted_seqno_is_einval)
 /* Another file's buffer index, open or closed, is not this file's. */
 TEST_F(mq, other_files_buffers_unreachable)
 {
-	struct tenstorrent_dma_desc d =
-		desc(&self->tensix, TENSTORRENT_DMA_TO_DEVICE, 0, self->l1_addr, 4);
+	struct tenstorrent_dma_desc d = desc(
+		&self->tensix, TENSTORRENT_DMA_TO_DEVICE, 0, self->l1_addr, 4);
 	int err;
 
 	ASSERT_OPEN_DEVICE(self->other, 0);
@@ -304,14 +311,15 @@ TEST_F(mq, device_error_latches)
 	EXPECT_EQ(0xC0FFEE, o.error_cookie);
 	EXPECT_EQ(EIO, o.error_code);
 	EXPECT_EQ(first + 3, o.completed_seqno);
-	struct pollfd p = { .fd = self->fd,
-			    .events = POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM };
+	struct pollfd p = {.fd = self->fd,
+			   .events =
+				   POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM};
 
 	EXPECT_EQ(1, poll(&p, 1, 0));
 	EXPECT_EQ(POLLERR, p.revents);
 
-	ASSERT_EQ(0, dmaq_query(self->fd, TENSTORRENT_DMA_QUEUE_QUERY_CLEAR_ERROR,
-				&o));
+	ASSERT_EQ(0, dmaq_query(self->fd,
+				TENSTORRENT_DMA_QUEUE_QUERY_CLEAR_ERROR, &o));
 	EXPECT_EQ(first + 1, o.error_seqno); /* as it was before clearing */
 	ASSERT_EQ(0, dmaq_query(self->fd, 0, &o));
 	EXPECT_EQ(0, o.error_seqno);
@@ -344,7 +352,8 @@ TEST_F(mq, close_with_copies_in_flight)
 	EXPECT_GT(5, t1.tv_sec - t0.tv_sec);
 
 	fill(self->buf, 64, 9);
-	d = desc(&self->tensix, TENSTORRENT_DMA_TO_DEVICE, 0, self->l1_addr, 64);
+	d = desc(&self->tensix, TENSTORRENT_DMA_TO_DEVICE, 0, self->l1_addr,
+		 64);
 	ASSERT_EQ(0, dmaq_submit(self->fd, &d, 1, NULL, &last));
 	EXPECT_EQ(0, dmaq_wait(self->fd, last, WAIT_MS, NULL));
 	EXPECT_EQ(0, memcmp(self->l1_view, self->buf, 64));

@@ -328,7 +328,7 @@ static inline pid_t spawn_open(const char *path, int flags)
 static inline int has_dma_engine(int fd)
 {
 	struct tt_node_desc *table;
-	struct tt_identity id = { 0 };
+	struct tt_identity id = {0};
 	uint32_t magic = 0;
 	int ret = read_node_table(fd, &id, &table);
 
@@ -362,8 +362,7 @@ static inline int dmaq_query(int fd, uint32_t flags,
 			     struct tenstorrent_dma_queue_query_out *o)
 {
 	struct tenstorrent_dma_queue_query a = {
-		.in = { .output_size_bytes = sizeof(a.out), .flags = flags }
-	};
+		.in = {.output_size_bytes = sizeof(a.out), .flags = flags}};
 
 	if (ioctl(fd, TENSTORRENT_IOCTL_DMA_QUEUE_QUERY, &a))
 		return -errno;
@@ -377,11 +376,10 @@ static inline int dmaq_submit(int fd, const struct tenstorrent_dma_desc *d,
 			      uint32_t n, uint64_t *first, uint64_t *last)
 {
 	struct tenstorrent_dma_queue_submit a = {
-		.in = { .output_size_bytes = sizeof(a.out),
-			.descs = (uintptr_t)d,
-			.desc_count = n,
-			.desc_size = sizeof(*d) }
-	};
+		.in = {.output_size_bytes = sizeof(a.out),
+		       .descs = (uintptr_t)d,
+		       .desc_count = n,
+		       .desc_size = sizeof(*d)}};
 
 	if (ioctl(fd, TENSTORRENT_IOCTL_DMA_QUEUE_SUBMIT, &a))
 		return -errno;
@@ -397,9 +395,9 @@ static inline int dmaq_wait(int fd, uint64_t seqno, uint32_t timeout_ms,
 			    uint64_t *completed)
 {
 	struct tenstorrent_dma_queue_wait a = {
-		.in = { .output_size_bytes = sizeof(a.out), .seqno = seqno,
-			.timeout_ms = timeout_ms }
-	};
+		.in = {.output_size_bytes = sizeof(a.out),
+		       .seqno = seqno,
+		       .timeout_ms = timeout_ms}};
 	int ret = ioctl(fd, TENSTORRENT_IOCTL_DMA_QUEUE_WAIT, &a) ? -errno : 0;
 
 	if (completed)
@@ -411,8 +409,7 @@ static inline int dmaq_wait(int fd, uint64_t seqno, uint32_t timeout_ms,
 static inline uint8_t *dma_buf(int fd, uint8_t index, uint32_t size, int *err)
 {
 	struct tenstorrent_allocate_dma_buf a = {
-		.in = { .requested_size = size, .buf_index = index }
-	};
+		.in = {.requested_size = size, .buf_index = index}};
 
 	if (ioctl(fd, TENSTORRENT_IOCTL_ALLOCATE_DMA_BUF, &a)) {
 		*err = errno;

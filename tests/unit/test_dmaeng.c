@@ -41,7 +41,8 @@ static int setup(void **state)
 	char err[SIM_ERR_LEN];
 	struct sim_image *img;
 
-	if (!f || soc_desc_builtin("wormhole_b0_n150", &f->soc, err, sizeof(err)) ||
+	if (!f ||
+	    soc_desc_builtin("wormhole_b0_n150", &f->soc, err, sizeof(err)) ||
 	    sim_device_create(&f->soc, TT_HW_BOARD_N150, 0, 0, &f->dev, err))
 		goto fail;
 	f->memfd = memfd_create("dmaeng", MFD_ALLOW_SEALING);
@@ -92,10 +93,11 @@ static uint32_t *dreg(struct fixture *f, unsigned off)
 
 static struct tt_dma_hw_desc *slot(struct fixture *f, uint32_t i)
 {
-	return (struct tt_dma_hw_desc *)(void *)(sim_image_regs(
-							 f->dev->img, f->dev->pcie,
-							 (enum tt_reg_page)TT_DMA_RING_PAGE) +
-						 TT_DMA_SLOT_OFF(i));
+	return (struct tt_dma_hw_desc
+			*)(void *)(sim_image_regs(
+					   f->dev->img, f->dev->pcie,
+					   (enum tt_reg_page)TT_DMA_RING_PAGE) +
+				   TT_DMA_SLOT_OFF(i));
 }
 
 static uint32_t ctrl(unsigned dir, unsigned noc, unsigned x, unsigned y,
@@ -230,44 +232,45 @@ static void test_bad_descriptors_fail_alone(void **state)
 		uint64_t addr; /* in the error record */
 	} bad[] = {
 		/* host address with no memory behind it */
-		{ 0x1000, 0x1000, 64, ctrl(TT_DMA_DIR_TO_DEVICE, 0, t, u, 0),
-		  TT_DEV_ERR_HOST_MEM, 0x1000 },
+		{0x1000, 0x1000, 64, ctrl(TT_DMA_DIR_TO_DEVICE, 0, t, u, 0),
+		 TT_DEV_ERR_HOST_MEM, 0x1000},
 		/* runs past the end of the host buffer */
-		{ bus(f, BUF_SIZE - 4), 0x1000, 8,
-		  ctrl(TT_DMA_DIR_FROM_DEVICE, 0, t, u, 0), TT_DEV_ERR_HOST_MEM,
-		  bus(f, BUF_SIZE - 4) },
+		{bus(f, BUF_SIZE - 4), 0x1000, 8,
+		 ctrl(TT_DMA_DIR_FROM_DEVICE, 0, t, u, 0), TT_DEV_ERR_HOST_MEM,
+		 bus(f, BUF_SIZE - 4)},
 		/* no node at x 63 */
-		{ bus(f, 0), 0x1000, 64, ctrl(TT_DMA_DIR_TO_DEVICE, 0, 63, 0, 0),
-		  TT_DEV_ERR_NO_NODE, 0x1000 },
+		{bus(f, 0), 0x1000, 64, ctrl(TT_DMA_DIR_TO_DEVICE, 0, 63, 0, 0),
+		 TT_DEV_ERR_NO_NODE, 0x1000},
 		/* past the end of L1 */
-		{ bus(f, 0), f->tensix->mem_size - 4, 8,
-		  ctrl(TT_DMA_DIR_TO_DEVICE, 0, t, u, 0), TT_DEV_ERR_RANGE,
-		  f->tensix->mem_size - 4 },
+		{bus(f, 0), f->tensix->mem_size - 4, 8,
+		 ctrl(TT_DMA_DIR_TO_DEVICE, 0, t, u, 0), TT_DEV_ERR_RANGE,
+		 f->tensix->mem_size - 4},
 		/* lengths 0 and 2^28 + 4, direction 0 and 3, misaligned */
-		{ bus(f, 0), 0x1000, 0, ctrl(TT_DMA_DIR_TO_DEVICE, 0, t, u, 0),
-		  TT_DEV_ERR_RANGE, 0x1000 },
-		{ bus(f, 0), 0x1000, TT_DMA_MAX_LENGTH + 4,
-		  ctrl(TT_DMA_DIR_TO_DEVICE, 0, t, u, 0), TT_DEV_ERR_RANGE,
-		  0x1000 },
-		{ bus(f, 0), 0x1000, 64, ctrl(0, 0, t, u, 0), TT_DEV_ERR_BAD_CMD,
-		  0x1000 },
-		{ bus(f, 0), 0x1000, 64, ctrl(3, 0, t, u, 0), TT_DEV_ERR_BAD_CMD,
-		  0x1000 },
-		{ bus(f, 2), 0x1000, 64, ctrl(TT_DMA_DIR_TO_DEVICE, 0, t, u, 0),
-		  TT_DEV_ERR_ALIGN, 0x1000 },
-		{ bus(f, 0), 0x1002, 64, ctrl(TT_DMA_DIR_TO_DEVICE, 0, t, u, 0),
-		  TT_DEV_ERR_ALIGN, 0x1002 },
+		{bus(f, 0), 0x1000, 0, ctrl(TT_DMA_DIR_TO_DEVICE, 0, t, u, 0),
+		 TT_DEV_ERR_RANGE, 0x1000},
+		{bus(f, 0), 0x1000, TT_DMA_MAX_LENGTH + 4,
+		 ctrl(TT_DMA_DIR_TO_DEVICE, 0, t, u, 0), TT_DEV_ERR_RANGE,
+		 0x1000},
+		{bus(f, 0), 0x1000, 64, ctrl(0, 0, t, u, 0), TT_DEV_ERR_BAD_CMD,
+		 0x1000},
+		{bus(f, 0), 0x1000, 64, ctrl(3, 0, t, u, 0), TT_DEV_ERR_BAD_CMD,
+		 0x1000},
+		{bus(f, 2), 0x1000, 64, ctrl(TT_DMA_DIR_TO_DEVICE, 0, t, u, 0),
+		 TT_DEV_ERR_ALIGN, 0x1000},
+		{bus(f, 0), 0x1002, 64, ctrl(TT_DMA_DIR_TO_DEVICE, 0, t, u, 0),
+		 TT_DEV_ERR_ALIGN, 0x1002},
 		/* local address at 2^36 - 4 with 8 bytes */
-		{ bus(f, 0), (1ull << 36) - 4, 8,
-		  ctrl(TT_DMA_DIR_TO_DEVICE, 0, t, u, 0), TT_DEV_ERR_RANGE,
-		  (1ull << 36) - 4 },
+		{bus(f, 0), (1ull << 36) - 4, 8,
+		 ctrl(TT_DMA_DIR_TO_DEVICE, 0, t, u, 0), TT_DEV_ERR_RANGE,
+		 (1ull << 36) - 4},
 	};
 	size_t n = sizeof(bad) / sizeof(bad[0]);
 
 	memset(l1 + 0x1000, 0, 64);
 	fill(f->host, 64, 3);
 	for (size_t i = 0; i < n; i++) {
-		uint32_t before = __atomic_load_n(&r->err_head, __ATOMIC_ACQUIRE);
+		uint32_t before =
+			__atomic_load_n(&r->err_head, __ATOMIC_ACQUIRE);
 		uint32_t s = f->prod;
 
 		__atomic_and_fetch(&r->irq_status, ~TT_IRQ_DEV_ERROR,
@@ -369,12 +372,13 @@ static void test_halt_then_skip(void **state)
 	struct tt_host_regs *r = f->dev->img->regs;
 	uint8_t *l1 = f->dev->img->base + f->tensix->mem_off;
 	uint32_t c = ctrl(TT_DMA_DIR_TO_DEVICE, 0, f->tensix->x, f->tensix->y,
-			  true) | TT_DMA_CTRL_HALT;
+			  true) |
+		     TT_DMA_CTRL_HALT;
 	uint32_t seq;
 
 	memset(l1 + 0x50000, 0, 16);
 	fill(f->host, 16, 11);
-	add(f, 0x1000, 0x50000, 4, c); /* no host memory: fails */
+	add(f, 0x1000, 0x50000, 4, c);	  /* no host memory: fails */
 	add(f, bus(f, 0), 0x50000, 4, c); /* to be skipped */
 	add(f, bus(f, 4), 0x50004, 4, c); /* to run after the resume */
 	seq = sim_irq_seq(r);

@@ -37,20 +37,20 @@
 #include "tile.h"
 
 /* Pages of the PCIe node's register block (after enum tt_reg_page's). */
-#define TT_DMA_REG_PAGE 9 /* engine registers */
+#define TT_DMA_REG_PAGE 9   /* engine registers */
 #define TT_DMA_RING_PAGE 10 /* first page of the ring */
 #define TT_DMA_RING_PAGES 4
 #define TT_DMA_DESC_SIZE 32
-#define TT_DMA_RING_ENTRIES                                                   \
+#define TT_DMA_RING_ENTRIES                                                    \
 	(TT_DMA_RING_PAGES * TT_REG_PAGE_SIZE / TT_DMA_DESC_SIZE) /* 512 */
 
 /* Engine registers, byte offsets in TT_DMA_REG_PAGE, 32-bit. */
 #define TT_DMA_ID 0x00 /* RO: TT_DMA_ID_MAGIC when the engine exists */
 #define TT_DMA_ID_MAGIC 0x31414D44u /* "DMA1" */
-#define TT_DMA_ENTRIES 0x04 /* RO: TT_DMA_RING_ENTRIES */
-#define TT_DMA_MAX_LEN 0x08 /* RO: TT_DMA_MAX_LENGTH */
-#define TT_DMA_PROD 0x10 /* host: descriptors posted */
-#define TT_DMA_CONS 0x14 /* engine: descriptors finished */
+#define TT_DMA_ENTRIES 0x04	    /* RO: TT_DMA_RING_ENTRIES */
+#define TT_DMA_MAX_LEN 0x08	    /* RO: TT_DMA_MAX_LENGTH */
+#define TT_DMA_PROD 0x10	    /* host: descriptors posted */
+#define TT_DMA_CONS 0x14	    /* engine: descriptors finished */
 #define TT_DMA_ERRORS 0x18 /* engine: descriptors failed (grows only) */
 /* Engine sets it to 1 when a descriptor with TT_DMA_CTRL_HALT fails (after
  * CONS moved past it); it then runs nothing until the host writes 0 and
@@ -60,15 +60,15 @@
 #define TT_DMA_BYTES_HI 0x24
 
 #define TT_DMA_MAX_LENGTH (1u << 28) /* bytes per descriptor */
-#define TT_DMA_ALIGN 4 /* bus address, local address and length */
-#define TT_DMA_LOCAL_BITS 36 /* a node's local address */
+#define TT_DMA_ALIGN 4		     /* bus address, local address and length */
+#define TT_DMA_LOCAL_BITS 36	     /* a node's local address */
 
 /* Descriptor ctrl word. */
 #define TT_DMA_CTRL_DIR_MASK TT_GENMASK(1, 0)
-#define TT_DMA_DIR_TO_DEVICE 1 /* host memory -> node memory */
-#define TT_DMA_DIR_FROM_DEVICE 2 /* node memory -> host memory */
-#define TT_DMA_CTRL_NOC TT_BIT(2) /* NOC 1: x, y are NOC 1 coordinates */
-#define TT_DMA_CTRL_IRQ TT_BIT(3) /* raise TT_IRQ_DMA_DONE when done */
+#define TT_DMA_DIR_TO_DEVICE 1	   /* host memory -> node memory */
+#define TT_DMA_DIR_FROM_DEVICE 2   /* node memory -> host memory */
+#define TT_DMA_CTRL_NOC TT_BIT(2)  /* NOC 1: x, y are NOC 1 coordinates */
+#define TT_DMA_CTRL_IRQ TT_BIT(3)  /* raise TT_IRQ_DMA_DONE when done */
 #define TT_DMA_CTRL_HALT TT_BIT(4) /* on failure, halt (TT_DMA_HALTED) */
 #define TT_DMA_CTRL_SKIP TT_BIT(5) /* finish without running it */
 #define TT_DMA_CTRL_X_MASK TT_GENMASK(13, 8)
@@ -76,12 +76,12 @@
 
 /* One descriptor, TT_DMA_DESC_SIZE bytes, little-endian. */
 struct tt_dma_hw_desc {
-	uint64_t host; /* bus address */
-	uint64_t local; /* local address on node (x, y), below 2^36 */
-	uint32_t len; /* bytes: 1..TT_DMA_MAX_LENGTH, a multiple of 4 */
-	uint32_t ctrl; /* TT_DMA_CTRL_* */
+	uint64_t host;	 /* bus address */
+	uint64_t local;	 /* local address on node (x, y), below 2^36 */
+	uint32_t len;	 /* bytes: 1..TT_DMA_MAX_LENGTH, a multiple of 4 */
+	uint32_t ctrl;	 /* TT_DMA_CTRL_* */
 	uint32_t status; /* engine: 0, enum tt_dev_err or _SKIPPED */
-	uint32_t tag; /* the host's; the engine ignores it */
+	uint32_t tag;	 /* the host's; the engine ignores it */
 };
 
 #define TT_DMA_DESC_HOST 0x00
@@ -94,13 +94,15 @@ struct tt_dma_hw_desc {
 #define TT_DMA_STATUS_SKIPPED 0x100u /* not run: TT_DMA_CTRL_SKIP */
 
 /* Byte offset of slot i's descriptor from the first ring page. */
-#define TT_DMA_SLOT_OFF(i) ((uint32_t)((i) % TT_DMA_RING_ENTRIES) * TT_DMA_DESC_SIZE)
+#define TT_DMA_SLOT_OFF(i)                                                     \
+	((uint32_t)((i) % TT_DMA_RING_ENTRIES) * TT_DMA_DESC_SIZE)
 
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 _Static_assert(sizeof(struct tt_dma_hw_desc) == TT_DMA_DESC_SIZE,
 	       "DMA descriptor layout");
 _Static_assert(TT_DMA_REG_PAGE >= TT_REG_PAGE_COUNT &&
-		       (TT_DMA_RING_PAGE + TT_DMA_RING_PAGES) * TT_REG_PAGE_SIZE <=
+		       (TT_DMA_RING_PAGE + TT_DMA_RING_PAGES) *
+				       TT_REG_PAGE_SIZE <=
 			       TT_REG_BLOCK_SIZE,
 	       "DMA pages fit the register block after the NOC-visible ones");
 #endif

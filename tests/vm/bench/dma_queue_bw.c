@@ -58,7 +58,8 @@ static int dram_node(int fd, struct tt_node_desc *out)
 		return -1;
 	t = (const void *)(bar + TT_IMAGE_NODE_TABLE_OFF);
 	for (uint32_t i = 0; id->grid_x <= 64 && id->grid_y <= 64 &&
-			     i < id->grid_x * id->grid_y; i++) {
+			     i < id->grid_x * id->grid_y;
+	     i++) {
 		if (t[i].type == TT_NODE_DRAM &&
 		    t[i].mem_size >= DRAM_AT + TOTAL) {
 			*out = t[i];
@@ -77,14 +78,12 @@ static double dma_round(int fd, const struct tt_node_desc *n, int dir,
 {
 	struct tenstorrent_dma_desc d[64];
 	struct tenstorrent_dma_queue_submit s = {
-		.in = { .output_size_bytes = sizeof(s.out),
-			.descs = (uintptr_t)d,
-			.desc_size = sizeof(d[0]) }
-	};
+		.in = {.output_size_bytes = sizeof(s.out),
+		       .descs = (uintptr_t)d,
+		       .desc_size = sizeof(d[0])}};
 	struct tenstorrent_dma_queue_wait w = {
-		.in = { .output_size_bytes = sizeof(w.out),
-			.timeout_ms = 60000 }
-	};
+		.in = {.output_size_bytes = sizeof(w.out),
+		       .timeout_ms = 60000}};
 	uint32_t count = TOTAL / size;
 	double t0;
 
@@ -121,7 +120,7 @@ static double memcpy_round(uint8_t *dst, const uint8_t *src, uint32_t size)
 /* Best MB/s over rounds of every size, the worst size counting. */
 static double dma_mbs(int fd, const struct tt_node_desc *n, int dir)
 {
-	static const uint32_t sizes[] = { 1u << 20, 4u << 20 };
+	static const uint32_t sizes[] = {1u << 20, 4u << 20};
 	double worst = 0;
 
 	for (size_t k = 0; k < 2; k++) {
@@ -143,7 +142,7 @@ static double dma_mbs(int fd, const struct tt_node_desc *n, int dir)
 
 static double memcpy_mbs(uint8_t *dst, const uint8_t *src)
 {
-	static const uint32_t sizes[] = { 1u << 20, 4u << 20 };
+	static const uint32_t sizes[] = {1u << 20, 4u << 20};
 	double worst = 0;
 
 	for (size_t k = 0; k < 2; k++) {
@@ -164,8 +163,7 @@ static double memcpy_mbs(uint8_t *dst, const uint8_t *src)
 int main(int argc, char **argv)
 {
 	struct tenstorrent_allocate_dma_buf a = {
-		.in = { .requested_size = BUF, .buf_index = 0 }
-	};
+		.in = {.requested_size = BUF, .buf_index = 0}};
 	double h2d, d2h, mc, lo;
 	struct tt_node_desc n;
 	uint8_t *buf, *src, *dst;
@@ -178,7 +176,9 @@ int main(int argc, char **argv)
 	fd = open(argv[1], O_RDWR | O_CLOEXEC);
 	if (fd < 0 || dram_node(fd, &n) ||
 	    ioctl(fd, TENSTORRENT_IOCTL_ALLOCATE_DMA_BUF, &a)) {
-		fprintf(stderr, "%s: cannot open it, find a DRAM node or get a DMA buffer: %s\n",
+		fprintf(stderr,
+			"%s: cannot open it, find a DRAM node or get a DMA "
+			"buffer: %s\n",
 			argv[1], strerror(errno));
 		return 1;
 	}
@@ -201,11 +201,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	lo = h2d < d2h ? h2d : d2h;
-	printf("BENCH name=dma_queue_bw_h2d value=%.0f unit=MB/s ratio=%.2f vs=memcpy\n",
+	printf("BENCH name=dma_queue_bw_h2d value=%.0f unit=MB/s ratio=%.2f "
+	       "vs=memcpy\n",
 	       h2d, h2d / mc);
-	printf("BENCH name=dma_queue_bw_d2h value=%.0f unit=MB/s ratio=%.2f vs=memcpy\n",
+	printf("BENCH name=dma_queue_bw_d2h value=%.0f unit=MB/s ratio=%.2f "
+	       "vs=memcpy\n",
 	       d2h, d2h / mc);
-	printf("BENCH name=dma_queue_bw value=%.0f unit=MB/s ratio=%.2f vs=memcpy\n",
+	printf("BENCH name=dma_queue_bw value=%.0f unit=MB/s ratio=%.2f "
+	       "vs=memcpy\n",
 	       lo, lo / mc);
 	return 0;
 }
