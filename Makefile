@@ -10,7 +10,7 @@ DEPS_STAMP := $(BUILD)/.deps-ok
 
 # Debian packages the build and the tests need (docs/dependencies.md).
 DEB_PKGS := gcc make meson ninja-build pkg-config python3 \
-	    libyaml-dev libcmocka-dev gcc-riscv64-unknown-elf \
+	    libyaml-dev libudev-dev libcmocka-dev gcc-riscv64-unknown-elf \
 	    libopenblas-dev libncurses-dev libxlsxwriter-dev \
 	    python3-jsonschema tmux \
 	    linux-headers-amd64 linux-image-amd64 sparse \
@@ -27,7 +27,8 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 	$(shell python3 tests/vm/kernel.py --kdir))
 
 .PHONY: all build deps run test test-unit test-san bench clean distclean help \
-	driver driver-clean vm-test debug-kernel
+	driver driver-clean driver-install dkms-tree dkms-install vm-test \
+	debug-kernel
 
 # The VM tests' guest kernels: both (default), or VM_KERNEL=debian|debug
 # (also for the vm test inside "make test", through the environment).
@@ -42,6 +43,8 @@ help:
 	@echo "make run      boot the embedded chip model, show it, run the multi-core matmul example"
 	@echo "make test     all tests, plain and under ASan+UBSan, and the VM tests"
 	@echo "make driver   build the kernel module tenstorrent.ko (into $(BUILD)/driver/)"
+	@echo "make driver-install  install tenstorrent.ko for KDIR and the udev rule (root; DESTDIR= stages)"
+	@echo "make dkms-install    install the driver as a DKMS package (root; DESTDIR= stages)"
 	@echo "make vm-test  only the VM tests of the kernel module (QEMU, both kernels)"
 	@echo "make debug-kernel  build the VM tests' debug kernel if it is not cached"
 	@echo "make bench    benchmarks, one BENCH line per figure"
@@ -96,6 +99,30 @@ driver-clean:
 	@if [ -f "$(KDIR)/Makefile" ] && [ -d $(DRIVER_OUT) ]; then \
 		$(MAKE) -C $(KDIR) M=$(DRIVER_OUT) clean; fi
 
+# Installing the driver (driver/README.md): for one kernel (KDIR), or as a
+# DKMS package that is rebuilt for every kernel. DESTDIR stages the files
+# (packaging); without it, root installs into the system.
+UDEV_RULE := $(DESTDIR)/etc/udev/rules.d/50-tenstorrent.rules
+
+driver-install: driver
+	$(MAKE) -C $(KDIR) M=$(DRIVER_OUT) INSTALL_MOD_PATH=$(DESTDIR) \
+		modules_install
+	install -D -m 0644 driver/udev-50-tenstorrent.rules $(UDEV_RULE)
+
+dkms-tree:
+	@python3 driver/dkms-tree $(BUILD)/dkms
+
+dkms-install:
+	@set -e; src=$$(python3 driver/dkms-tree $(BUILD)/dkms); \
+	ver=$${src##*/tenstorrent-}; \
+	install -d $(DESTDIR)/usr/src; \
+	rm -rf $(DESTDIR)/usr/src/tenstorrent-$$ver; \
+	cp -r $$src $(DESTDIR)/usr/src/; \
+	install -D -m 0644 driver/udev-50-tenstorrent.rules $(UDEV_RULE); \
+	if [ -z "$(DESTDIR)" ]; then \
+		dkms install -m tenstorrent -v $$ver; \
+	else echo "staged /usr/src/tenstorrent-$$ver in $(DESTDIR)"; fi
+
 test-unit: build
 	@python3 tests/run-suite --build $(BUILD)
 
@@ -111,6 +138,7 @@ bench: deps
 	@$(BUILD)/tests/bench/bench-dispatch
 	@$(BUILD)/tests/bench/bench-matmul
 	@python3 tests/bench/bench_smi.py $(BUILD)
+	@python3 tests/vm/run-vm --build $(BUILD) --bench
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)

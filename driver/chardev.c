@@ -59,6 +59,7 @@ static int tt_open_admit(struct tt_device *tdev, struct tt_file *tf,
 		}
 		if (!tdev->excl_open && (!tf->excl || !tdev->open_count)) {
 			list_add_tail(&tf->node, &tdev->files);
+			tf->reset_gen = tdev->reset_gen;
 			WRITE_ONCE(tdev->open_count, tdev->open_count + 1);
 			if (tf->excl)
 				WRITE_ONCE(tdev->excl_open, true);
@@ -98,6 +99,7 @@ static int tt_cdev_open(struct inode *inode, struct file *file)
 	tf->power_aware = file->f_flags & O_APPEND;
 	tf->pid = get_pid(task_tgid(current));
 	mutex_init(&tf->lock);
+	INIT_LIST_HEAD(&tf->pins);
 
 	ret = tt_dmaq_open(tf);
 	if (!ret)
@@ -111,6 +113,7 @@ static int tt_cdev_open(struct inode *inode, struct file *file)
 	}
 	get_device(&tdev->dev);
 	file->private_data = tf;
+	tt_power_open(tf);
 	return 0;
 }
 
@@ -120,11 +123,19 @@ static int tt_cdev_release(struct inode *inode, struct file *file)
 	struct tt_file *tf = file->private_data;
 	struct tt_device *tdev = tf->tdev;
 
+	tt_noc_cleanup_run(tf);
 	tt_tlb_release_file(tf);
-	/* The engine must be done with the file's memory before it goes. */
+	/*
+	 * The engine must be done with the file's memory before it goes; if
+	 * it may still write there, the memory is leaked rather than freed.
+	 */
 	if (!tt_dmaq_release(tf))
 		tf->dma_leak = true;
+	if (!tf->dma_leak)
+		tt_pin_release_file(tf);
 	tt_dma_release_file(tf);
+	tt_lock_release_file(tf);
+	tt_power_release_file(tf);
 	mutex_lock(&tdev->lock);
 	list_del(&tf->node);
 	WRITE_ONCE(tdev->open_count, tdev->open_count - 1);
@@ -221,22 +232,27 @@ void tt_chardev_del(struct tt_device *tdev)
  */
 void tt_device_detach(struct tt_device *tdev)
 {
+	/* Wait for the commands in progress; later ones see detached. */
+	down_write(&tdev->reset_rwsem);
 	mutex_lock(&tdev->lock);
 	tdev->detached = true;
 	tt_zap_mappings(tdev);
 	tt_dma_detach(tdev);
 	mutex_unlock(&tdev->lock);
+	up_write(&tdev->reset_rwsem);
 	wake_up_all(&tdev->open_wait);
+	wake_up_all(&tdev->lock_wait);
 }
 
-bool tt_device_detached(struct tt_device *tdev)
+/* tt_file_usable(), for callers that hold no lock. */
+bool tt_file_usable_now(struct tt_file *tf)
 {
-	bool detached;
+	bool usable;
 
-	mutex_lock(&tdev->lock);
-	detached = tdev->detached;
-	mutex_unlock(&tdev->lock);
-	return detached;
+	mutex_lock(&tf->tdev->lock);
+	usable = tt_file_usable(tf);
+	mutex_unlock(&tf->tdev->lock);
+	return usable;
 }
 
 int tt_chardev_init(unsigned int max_devices)

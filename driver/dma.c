@@ -36,40 +36,100 @@ struct tt_dma_buf {
 	u64 noc_address;
 };
 
-/* Give the device a window onto @buf: an ATU region from the top. */
-static int tt_dma_buf_map_noc(struct tt_device *tdev, struct tt_dma_buf *buf)
+/*
+ * Give the device a window onto @size bytes at bus address @bus, for
+ * @user (a DMA buffer or pinned range of @tf): an ATU region and a range of
+ * the host window, from the top or the bottom. Returns the region and sets
+ * *@noc_address, or a negative error.
+ */
+int tt_noc_map_host(struct tt_file *tf, const void *user, u64 size,
+		    bool top_down, dma_addr_t bus, u64 *noc_address)
 {
+	struct tt_device *tdev = tf->tdev;
+	struct tt_atu *atu = &tdev->atu;
 	u64 base;
 	int region;
 
 	mutex_lock(&tdev->lock);
-	if (tdev->detached) {
+	if (!tt_file_usable(tf)) {
 		region = -ENODEV;
-	} else if (!tdev->atu.count) {
+	} else if (!atu->count) {
 		region = -EOPNOTSUPP;
 	} else {
-		region = tt_atu_alloc(&tdev->atu, buf->size, true, &base);
+		region = tt_atu_alloc(atu, size, top_down, &base);
 		if (region == -ENOSPC)
 			region = -ENOMEM;
 	}
 	if (region >= 0) {
-		tdev->backend->atu_set(tdev, region, base, buf->size, buf->dma);
-		buf->atu_region = region;
-		buf->noc_address = tdev->atu.noc_base + base;
+		atu->bus[region] = bus;
+		atu->user[region] = user;
+		atu->user_file[region] = tf;
+		tdev->backend->atu_set(tdev, region, base, size, bus);
+		*noc_address = atu->noc_base + base;
 	}
 	mutex_unlock(&tdev->lock);
-	return region < 0 ? region : 0;
+	return region;
+}
+
+/*
+ * Close @user's region, unless a reset already took it away (and perhaps
+ * gave it to someone else).
+ */
+void tt_noc_unmap_host(struct tt_device *tdev, const void *user, int region)
+{
+	struct tt_atu *atu = &tdev->atu;
+
+	if (region < 0)
+		return;
+	mutex_lock(&tdev->lock);
+	if ((atu->used & BIT(region)) && atu->user[region] == user) {
+		if (!tdev->detached)
+			tdev->backend->atu_set(tdev, region, 0, 0, 0);
+		tt_atu_free(atu, region);
+		atu->user[region] = NULL;
+		atu->user_file[region] = NULL;
+	}
+	mutex_unlock(&tdev->lock);
+}
+
+/*
+ * At a reset: the files opened before it lose their regions, so that the
+ * device cannot reach their memory and the regions are free for others
+ * (tt-kmd#261: without this, stale files exhausted them).
+ */
+void tt_atu_reclaim_stale(struct tt_device *tdev)
+{
+	struct tt_atu *atu = &tdev->atu;
+	u32 r;
+
+	lockdep_assert_held(&tdev->lock);
+	for (r = atu->first; r < atu->count; r++) {
+		if (!(atu->used & BIT(r)) ||
+		    atu->user_file[r]->reset_gen == tdev->reset_gen)
+			continue;
+		tdev->backend->atu_set(tdev, r, 0, 0, 0);
+		tt_atu_free(atu, r);
+		atu->user[r] = NULL;
+		atu->user_file[r] = NULL;
+	}
+}
+
+/* After a reset: the chip may have forgotten the regions still in use. */
+void tt_atu_restore(struct tt_device *tdev)
+{
+	struct tt_atu *atu = &tdev->atu;
+	u32 r;
+
+	lockdep_assert_held(&tdev->lock);
+	for (r = atu->first; r < atu->count; r++)
+		if (atu->used & BIT(r))
+			tdev->backend->atu_set(tdev, r, atu->base[r],
+					       atu->size[r], atu->bus[r]);
 }
 
 static void tt_dma_buf_destroy(struct tt_device *tdev, struct tt_dma_buf *buf)
 {
-	if (buf->atu_region >= 0) {
-		mutex_lock(&tdev->lock);
-		if (!tdev->detached)
-			tdev->backend->atu_set(tdev, buf->atu_region, 0, 0, 0);
-		tt_atu_free(&tdev->atu, buf->atu_region);
-		mutex_unlock(&tdev->lock);
-	}
+	tt_noc_unmap_host(tdev, buf, buf->atu_region);
 	/* Size 0: a leaked buffer (tt_dma_release_file), the memory stays. */
 	if (buf->size)
 		dma_free_coherent(&tdev->pdev->dev, buf->size, buf->cpu,
@@ -77,10 +137,11 @@ static void tt_dma_buf_destroy(struct tt_device *tdev, struct tt_dma_buf *buf)
 	kfree(buf);
 }
 
-static struct tt_dma_buf *tt_dma_buf_create(struct tt_device *tdev, u32 size,
+static struct tt_dma_buf *tt_dma_buf_create(struct tt_file *tf, u32 size,
 					    bool noc, int *err)
 {
 	struct tt_dma_buf *buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	struct tt_device *tdev = tf->tdev;
 
 	*err = -ENOMEM;
 	if (!buf)
@@ -93,7 +154,12 @@ static struct tt_dma_buf *tt_dma_buf_create(struct tt_device *tdev, u32 size,
 		kfree(buf);
 		return NULL;
 	}
-	*err = noc ? tt_dma_buf_map_noc(tdev, buf) : 0;
+	*err = 0;
+	if (noc) {
+		buf->atu_region = tt_noc_map_host(tf, buf, size, true, buf->dma,
+						  &buf->noc_address);
+		*err = min(buf->atu_region, 0);
+	}
 	if (*err) {
 		tt_dma_buf_destroy(tdev, buf);
 		return NULL;
@@ -119,7 +185,7 @@ long tt_ioctl_allocate_dma_buf(struct tt_file *tf,
 
 	mutex_lock(&tf->lock);
 	if (!tf->dma_bufs[in.buf_index]) {
-		buf = tt_dma_buf_create(tdev, in.requested_size,
+		buf = tt_dma_buf_create(tf, in.requested_size,
 					in.flags & TENSTORRENT_ALLOCATE_DMA_BUF_NOC_DMA,
 					&ret);
 		tf->dma_bufs[in.buf_index] = buf;
@@ -158,7 +224,7 @@ int tt_dma_mmap(struct tt_file *tf, struct vm_area_struct *vma,
 
 	if (index >= TENSTORRENT_MAX_DMA_BUFS)
 		return -EINVAL;
-	if (tt_device_detached(tf->tdev))
+	if (!tt_file_usable_now(tf))
 		return -ENODEV;
 	mutex_lock(&tf->lock);
 	buf = tf->dma_bufs[index];

@@ -49,13 +49,18 @@
 /* How long close and unbind wait for the engine to pass a file's slots. */
 #define TT_DMAQ_QUIESCE_MS 5000
 
-/* A descriptor as the driver keeps it until it is posted. */
+/*
+ * A descriptor as the driver keeps it until its slot is reused; @pin holds
+ * a tt_pin_get() on the pinned range it uses (UNPIN_PAGES is EBUSY) until
+ * tt_dmaq_collect() finds it completed.
+ */
 struct tt_dmaq_ent {
 	u64 bus;
 	u64 local;
 	u64 cookie;
 	u32 len;
 	u32 ctrl;
+	struct tt_pin *pin;
 };
 
 /**
@@ -65,6 +70,8 @@ struct tt_dmaq_ent {
  * @posted: last seqno given to the engine
  * @completed: last seqno finished (run, failed or cancelled)
  * @reported: last completed seqno WAIT or QUERY returned (POLLIN)
+ * @collected: last seqno whose pin reference was dropped (under tf->lock
+ *	too)
  * @in_ring: posted and not yet finished
  * @err_seqno: the latched error's descriptor, 0 if none
  * @err_cookie: its cookie
@@ -78,6 +85,7 @@ struct tt_dmaq {
 	u64 posted;
 	u64 completed;
 	u64 reported;
+	u64 collected;
 	u32 in_ring;
 	u64 err_seqno;
 	u64 err_cookie;
@@ -234,7 +242,11 @@ static void tt_dmaq_feed(struct tt_dmaq_dev *dd)
 	dd->hw.ring_doorbell(dd->tdev);
 }
 
-/* Finish everything @q has not finished, keeping its first error. */
+/*
+ * Cancel everything @q has not finished, keeping its first error: the
+ * unposted ones are never posted; all count as completed once the engine
+ * is past @q's posted slots (which the caller makes it skip).
+ */
 static void tt_dmaq_cancel(struct tt_dmaq *q, u32 code)
 {
 	if (q->completed == q->submitted)
@@ -245,8 +257,9 @@ static void tt_dmaq_cancel(struct tt_dmaq *q, u32 code)
 		q->err_code = code;
 	}
 	q->posted = q->submitted;
-	q->completed = q->submitted;
 	list_del_init(&q->backlog);
+	if (!q->in_ring)
+		q->completed = q->submitted;
 }
 
 /* Mark @q's posted, unfinished slots SKIP: the engine passes them. */
@@ -300,7 +313,7 @@ static void tt_dmaq_reap(struct tt_dmaq_dev *dd)
 	 * engine is let go.
 	 */
 	halted = ioread32(dd->hw.regs + TT_DMA_HALTED);
-	rmb();
+	rmb(); /* HALTED before CONS, as above */
 	cons = ioread32(dd->hw.regs + TT_DMA_CONS);
 	n = cons - dd->cons;
 	if (n > dd->prod - dd->cons) {
@@ -426,6 +439,64 @@ static bool tt_dmaq_engine_past(struct tt_dmaq_dev *dd, u32 prod)
 }
 
 /*
+ * Cancel every queue (ECANCELED) and make the engine skip what is posted;
+ * with @detach, post nothing ever again. Returns the PROD the engine must
+ * get past. Called with tdev->lock held (for tdev->files).
+ */
+static u32 tt_dmaq_cancel_all(struct tt_device *tdev, bool detach)
+{
+	struct tt_dmaq_dev *dd = tdev->dmaq;
+	struct tt_file *tf;
+	unsigned long flags;
+	u32 prod, i;
+
+	lockdep_assert_held(&tdev->lock);
+	spin_lock_irqsave(&dd->lock, flags);
+	tt_dmaq_reap(dd);
+	for (i = dd->cons; !dd->detached && i != dd->prod; i++) {
+		void __iomem *ctrl = tt_dmaq_slot_addr(dd, i, TT_DMA_DESC_CTRL);
+
+		iowrite32(ioread32(ctrl) | TT_DMA_CTRL_SKIP, ctrl);
+	}
+	if (detach) {
+		/* No interrupt from now on: nobody waits for the slots. */
+		for (i = 0; i < TT_DMA_RING_ENTRIES; i++)
+			if (dd->slots[i].q) {
+				dd->slots[i].q->in_ring = 0;
+				dd->slots[i].q = NULL;
+			}
+	}
+	list_for_each_entry(tf, &tdev->files, node) {
+		if (!tf->dmaq)
+			continue;
+		tt_dmaq_cancel(tf->dmaq, ECANCELED);
+		wake_up_all(&tf->dmaq->wq);
+	}
+	if (detach) {
+		dd->detached = true;
+		wake_up_all(&dd->idle);
+	}
+	prod = dd->prod;
+	if (!dd->detached || detach) {
+		iowrite32(0, dd->hw.regs + TT_DMA_HALTED);
+		dd->hw.ring_doorbell(tdev);
+	}
+	spin_unlock_irqrestore(&dd->lock, flags);
+	return prod;
+}
+
+/*
+ * At a reset (RESET_DEVICE, tdev->lock held): every queued copy is
+ * cancelled (ECANCELED); the engine skips the posted ones and finishes
+ * them, and their files see them complete as it passes.
+ */
+void tt_dmaq_reset(struct tt_device *tdev)
+{
+	if (tdev->dmaq)
+		tt_dmaq_cancel_all(tdev, false);
+}
+
+/*
  * At unbind, before the backend lets go: cancel every queue (ECANCELED),
  * make the engine skip what is posted and wait for it to get past, stop
  * the interrupt, wake every waiter.
@@ -433,34 +504,12 @@ static bool tt_dmaq_engine_past(struct tt_dmaq_dev *dd, u32 prod)
 void tt_dmaq_detach(struct tt_device *tdev)
 {
 	struct tt_dmaq_dev *dd = tdev->dmaq;
-	struct tt_file *tf;
-	unsigned long flags;
 	u32 prod, i;
 
 	if (!dd)
 		return;
 	mutex_lock(&tdev->lock);
-	spin_lock_irqsave(&dd->lock, flags);
-	tt_dmaq_reap(dd);
-	for (i = dd->cons; i != dd->prod; i++) {
-		void __iomem *ctrl = tt_dmaq_slot_addr(dd, i, TT_DMA_DESC_CTRL);
-
-		iowrite32(ioread32(ctrl) | TT_DMA_CTRL_SKIP, ctrl);
-		dd->slots[i % TT_DMA_RING_ENTRIES].q = NULL;
-	}
-	list_for_each_entry(tf, &tdev->files, node) {
-		if (!tf->dmaq)
-			continue;
-		tt_dmaq_cancel(tf->dmaq, ECANCELED);
-		tf->dmaq->in_ring = 0;
-		wake_up_all(&tf->dmaq->wq);
-	}
-	dd->detached = true;
-	wake_up_all(&dd->idle);
-	prod = dd->prod;
-	iowrite32(0, dd->hw.regs + TT_DMA_HALTED);
-	dd->hw.ring_doorbell(tdev);
-	spin_unlock_irqrestore(&dd->lock, flags);
+	prod = tt_dmaq_cancel_all(tdev, true);
 	mutex_unlock(&tdev->lock);
 
 	free_irq(dd->hw.irq, dd);
@@ -551,25 +600,78 @@ bool tt_dmaq_release(struct tt_file *tf)
  * host range of this file. Called with tf->lock held.
  */
 static int tt_dmaq_resolve_host(struct tt_file *tf,
-				const struct tenstorrent_dma_desc *d, u64 *bus)
+				const struct tenstorrent_dma_desc *d,
+				struct tt_dmaq_ent *e)
 {
+	dma_addr_t bus;
+	bool read_only;
+
+	lockdep_assert_held(&tf->lock);
+	e->pin = NULL;
 	switch (d->host_type) {
 	case TENSTORRENT_DMA_HOST_DMA_BUF:
 		return tt_dma_buf_bus(tf, d->buf_index, d->host_addr,
-				      d->length, bus);
+				      d->length, &e->bus);
 	case TENSTORRENT_DMA_HOST_PINNED:
-		/*
-		 * PINNED ranges: PIN_PAGES is not in this driver yet
-		 * (driver/pin.c on main). When it lands: look the range up
-		 * with tt_pin_find(tf, d->host_addr, d->length) under
-		 * tf->lock, EPERM for FROM_DEVICE into a READ_ONLY pin,
-		 * and count the descriptor in the pin's busy count so that
-		 * UNPIN_PAGES fails with EBUSY while it is queued.
-		 */
-		return -EINVAL;
+		/* Held until the descriptor completes: UNPIN is EBUSY. */
+		e->pin = tt_pin_find(tf, d->host_addr, d->length, &bus,
+				     &read_only);
+		if (!e->pin)
+			return -EINVAL;
+		if (read_only && d->direction == TENSTORRENT_DMA_FROM_DEVICE) {
+			e->pin = NULL;
+			return -EPERM;
+		}
+		tt_pin_get(e->pin);
+		e->bus = bus;
+		return 0;
 	default:
 		return -EINVAL;
 	}
+}
+
+/* Drop the pin references of @n entries that were never queued. */
+static void tt_dmaq_put_ents(struct tt_dmaq_ent *ents, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (ents[i].pin)
+			tt_pin_put(ents[i].pin);
+}
+
+/* Drop the pin references of completed descriptors. With both locks. */
+static void tt_dmaq_collect_locked(struct tt_dmaq *q)
+{
+	for (; q->collected < q->completed; q->collected++) {
+		struct tt_dmaq_ent *e =
+			&q->ents[(q->collected + 1) % TT_DMAQ_DEPTH];
+
+		if (e->pin) {
+			tt_pin_put(e->pin);
+			e->pin = NULL;
+		}
+	}
+}
+
+/**
+ * tt_dmaq_collect() - let go of the pins of completed descriptors
+ * @tf: the file, whose lock the caller holds
+ *
+ * For UNPIN_PAGES (pin.c), before it looks at a pin's busy count.
+ */
+void tt_dmaq_collect(struct tt_file *tf)
+{
+	struct tt_dmaq_dev *dd = tf->tdev->dmaq;
+	unsigned long flags;
+
+	lockdep_assert_held(&tf->lock);
+	if (!tf->dmaq)
+		return;
+	spin_lock_irqsave(&dd->lock, flags);
+	tt_dmaq_reap(dd);
+	tt_dmaq_collect_locked(tf->dmaq);
+	spin_unlock_irqrestore(&dd->lock, flags);
 }
 
 static int tt_dmaq_copy_out(void __user *uout, u32 user_size, const void *out,
@@ -622,6 +724,9 @@ long tt_ioctl_dma_queue_submit(struct tt_file *tf,
 	for (i = 0; i < in.desc_count && !ret; i++)
 		ret = tt_dmaq_check_desc(&descs[i], dd->hw.grid_x,
 					 dd->hw.grid_y);
+	if (ret)
+		goto out_free;
+	/* tf->lock throughout: the pins found stay until queued or put. */
 	mutex_lock(&tf->lock);
 	for (i = 0; i < in.desc_count && !ret; i++) {
 		ents[i] = (struct tt_dmaq_ent){
@@ -630,15 +735,18 @@ long tt_ioctl_dma_queue_submit(struct tt_file *tf,
 			.len = descs[i].length,
 			.ctrl = tt_dmaq_hw_ctrl(&descs[i]),
 		};
-		ret = tt_dmaq_resolve_host(tf, &descs[i], &ents[i].bus);
+		ret = tt_dmaq_resolve_host(tf, &descs[i], &ents[i]);
 	}
-	mutex_unlock(&tf->lock);
-	kfree(descs);
-	if (ret)
+	if (ret) {
+		tt_dmaq_put_ents(ents, i);
+		mutex_unlock(&tf->lock);
 		goto out_free;
+	}
 
 	spin_lock_irqsave(&dd->lock, flags);
 	tt_dmaq_reap(dd);
+	/* The slots about to be reused must hold no pin any more. */
+	tt_dmaq_collect_locked(q);
 	if (dd->detached)
 		ret = -ENODEV;
 	else if (q->err_seqno)
@@ -657,27 +765,42 @@ long tt_ioctl_dma_queue_submit(struct tt_file *tf,
 	}
 	spin_unlock_irqrestore(&dd->lock, flags);
 	if (ret)
+		tt_dmaq_put_ents(ents, in.desc_count);
+	mutex_unlock(&tf->lock);
+	if (ret)
 		goto out_free;
 	out.output_size_bytes = sizeof(out);
 	/* The batch is queued: a failed copy-out cannot take it back. */
 	ret = tt_dmaq_copy_out(&arg->out, in.output_size_bytes, &out,
 			       sizeof(out));
 out_free:
+	kfree(descs);
 	kfree(ents);
 	return ret;
 }
 
-/* Fresh state of @q: completed seqno and whether @seqno is done. */
-static bool tt_dmaq_done(struct tt_dmaq_dev *dd, struct tt_dmaq *q, u64 seqno)
+/*
+ * Is @tf stale (reset since it was opened) or its device gone? Racy, for
+ * sleepers that a reset or an unbind wakes.
+ */
+static bool tt_dmaq_stale(struct tt_file *tf)
 {
+	return READ_ONCE(tf->tdev->detached) ||
+	       READ_ONCE(tf->reset_gen) != READ_ONCE(tf->tdev->reset_gen);
+}
+
+/* Fresh state: is @seqno of @tf's queue done, or is waiting pointless? */
+static bool tt_dmaq_done(struct tt_file *tf, u64 seqno)
+{
+	struct tt_dmaq_dev *dd = tf->tdev->dmaq;
 	unsigned long flags;
 	bool done;
 
 	spin_lock_irqsave(&dd->lock, flags);
 	tt_dmaq_reap(dd);
-	done = q->completed >= seqno || dd->detached;
+	done = tf->dmaq->completed >= seqno || dd->detached;
 	spin_unlock_irqrestore(&dd->lock, flags);
-	return done;
+	return done || tt_dmaq_stale(tf);
 }
 
 long tt_ioctl_dma_queue_wait(struct tt_file *tf,
@@ -691,6 +814,9 @@ long tt_ioctl_dma_queue_wait(struct tt_file *tf,
 	long left = 1;
 	int ret;
 
+	/* Outside the entry gate (ioctl.c): check what the gate checks. */
+	if (!tt_file_usable_now(tf))
+		return -ENODEV;
 	ret = tt_dmaq_usable(tf);
 	if (ret)
 		return ret;
@@ -707,18 +833,19 @@ long tt_ioctl_dma_queue_wait(struct tt_file *tf,
 
 	if (in.timeout_ms == TENSTORRENT_DMA_WAIT_FOREVER)
 		left = wait_event_interruptible(q->wq,
-						tt_dmaq_done(dd, q, in.seqno));
+						tt_dmaq_done(tf, in.seqno));
 	else if (in.timeout_ms)
 		left = wait_event_interruptible_timeout(q->wq,
-							tt_dmaq_done(dd, q,
-								     in.seqno),
+							tt_dmaq_done(tf, in.seqno),
 							msecs_to_jiffies(in.timeout_ms));
 	else
-		left = tt_dmaq_done(dd, q, in.seqno);
+		left = tt_dmaq_done(tf, in.seqno);
 	if (in.timeout_ms == TENSTORRENT_DMA_WAIT_FOREVER && !left)
 		left = 1; /* wait_event_interruptible() returns 0 when done */
 	if (left < 0)
 		return left; /* -ERESTARTSYS: EINTR, or restarted */
+	if (tt_dmaq_stale(tf))
+		return -ENODEV;
 
 	spin_lock_irqsave(&dd->lock, flags);
 	tt_dmaq_reap(dd);
@@ -791,13 +918,13 @@ __poll_t tt_dmaq_poll(struct tt_file *tf, struct file *file,
 	poll_wait(file, &q->wq, wait);
 	spin_lock_irqsave(&dd->lock, flags);
 	tt_dmaq_reap(dd);
-	if (dd->detached)
+	if (dd->detached || tt_dmaq_stale(tf))
 		mask = EPOLLERR | EPOLLHUP;
 	if (q->completed > q->reported)
 		mask |= EPOLLIN | EPOLLRDNORM;
 	if (q->err_seqno)
 		mask |= EPOLLERR;
-	else if (!dd->detached && q->submitted - q->completed < TT_DMAQ_DEPTH)
+	else if (!mask && q->submitted - q->completed < TT_DMAQ_DEPTH)
 		mask |= EPOLLOUT | EPOLLWRNORM;
 	spin_unlock_irqrestore(&dd->lock, flags);
 	return mask;

@@ -23,8 +23,8 @@
  * Zero all of them, then fill as many as both sides know. With 0 nothing
  * is written, not even a byte past `in`.
  */
-static int tt_copy_out(void __user *uout, u32 user_size, const void *out,
-		       size_t out_size)
+int tt_copy_out(void __user *uout, u32 user_size, const void *out,
+		size_t out_size)
 {
 	if (clear_user(uout, user_size))
 		return -EFAULT;
@@ -138,22 +138,20 @@ static long tt_ioctl_query_mappings(struct tt_device *tdev,
 	return 0;
 }
 
-/*
- * tt-kmd dispatches on the whole command, so a known number with a size or
- * direction encoded is unknown too; unknown commands fail with -EINVAL, not
- * -ENOTTY (reference/kmd.md §1.1). Commands of the ABI that this driver
- * does not do yet fail with -EOPNOTSUPP (driver/README.md lists them).
+/* The commands a file may use between a reset and POST_RESET: they read
+ * nothing of the hardware.
  */
-long tt_ioctl(struct tt_file *tf, unsigned int cmd, void __user *arg)
+static bool tt_ioctl_without_hw(unsigned int cmd)
+{
+	return cmd == TENSTORRENT_IOCTL_GET_DEVICE_INFO ||
+	       cmd == TENSTORRENT_IOCTL_GET_DRIVER_INFO ||
+	       cmd == TENSTORRENT_IOCTL_RESET_DEVICE;
+}
+
+static long tt_ioctl_dispatch(struct tt_file *tf, unsigned int cmd,
+			      void __user *arg)
 {
 	struct tt_device *tdev = tf->tdev;
-
-	/*
-	 * The commands so far read only what the PCI core keeps of the
-	 * function, never the hardware, so a check on entry is enough.
-	 */
-	if (tt_device_detached(tdev))
-		return -ENODEV;
 
 	switch (cmd) {
 	case TENSTORRENT_IOCTL_GET_DEVICE_INFO:
@@ -164,19 +162,25 @@ long tt_ioctl(struct tt_file *tf, unsigned int cmd, void __user *arg)
 		return tt_ioctl_query_mappings(tdev, arg);
 	case TENSTORRENT_IOCTL_ALLOCATE_DMA_BUF:
 		return tt_ioctl_allocate_dma_buf(tf, arg);
+	case TENSTORRENT_IOCTL_RESET_DEVICE:
+		return tt_ioctl_reset_device(tf, arg);
+	case TENSTORRENT_IOCTL_PIN_PAGES:
+		return tt_ioctl_pin_pages(tf, arg);
+	case TENSTORRENT_IOCTL_LOCK_CTL:
+		return tt_ioctl_lock_ctl(tf, arg);
+	case TENSTORRENT_IOCTL_UNPIN_PAGES:
+		return tt_ioctl_unpin_pages(tf, arg);
 	case TENSTORRENT_IOCTL_ALLOCATE_TLB:
 		return tt_ioctl_allocate_tlb(tf, arg);
 	case TENSTORRENT_IOCTL_FREE_TLB:
 		return tt_ioctl_free_tlb(tf, arg);
 	case TENSTORRENT_IOCTL_CONFIGURE_TLB:
 		return tt_ioctl_configure_tlb(tf, arg);
-	case TENSTORRENT_IOCTL_RESET_DEVICE:
-	case TENSTORRENT_IOCTL_PIN_PAGES:
-	case TENSTORRENT_IOCTL_LOCK_CTL:
-	case TENSTORRENT_IOCTL_MAP_PEER_BAR:
-	case TENSTORRENT_IOCTL_UNPIN_PAGES:
 	case TENSTORRENT_IOCTL_SET_NOC_CLEANUP:
+		return tt_ioctl_set_noc_cleanup(tf, arg);
 	case TENSTORRENT_IOCTL_SET_POWER_STATE:
+		return tt_ioctl_set_power_state(tf, arg);
+	case TENSTORRENT_IOCTL_MAP_PEER_BAR:
 	case TENSTORRENT_IOCTL_EXPORT_TLB_DMABUF:
 		return -EOPNOTSUPP;
 	case TENSTORRENT_IOCTL_DMA_QUEUE_SUBMIT:
@@ -190,4 +194,44 @@ long tt_ioctl(struct tt_file *tf, unsigned int cmd, void __user *arg)
 	default:
 		return -EINVAL;
 	}
+}
+
+/*
+ * tt-kmd dispatches on the whole command, so a known number with a size or
+ * direction encoded is unknown too; unknown commands fail with -EINVAL, not
+ * -ENOTTY (reference/kmd.md §1.1). Commands of the ABI that this driver
+ * does not do yet fail with -EOPNOTSUPP (driver/README.md lists them).
+ *
+ * The entry gate: every command runs with tdev->reset_rwsem held for
+ * reading, RESET_DEVICE for writing, so a reset never overlaps a command
+ * and a command that passed the checks below finds the device as it was.
+ * Unbind takes the gate for writing too.
+ */
+long tt_ioctl(struct tt_file *tf, unsigned int cmd, void __user *arg)
+{
+	struct tt_device *tdev = tf->tdev;
+	bool excl = cmd == TENSTORRENT_IOCTL_RESET_DEVICE;
+	long ret;
+
+	/*
+	 * DMA_QUEUE_WAIT sleeps, possibly for ever: outside the gate, so that
+	 * a reset or an unbind never waits for it (they wake it instead).
+	 */
+	if (cmd == TENSTORRENT_IOCTL_DMA_QUEUE_WAIT)
+		return tt_ioctl_dma_queue_wait(tf, arg);
+
+	ret = excl ? down_write_killable(&tdev->reset_rwsem) :
+		     down_read_killable(&tdev->reset_rwsem);
+	if (ret)
+		return ret;
+	if (tdev->detached || tf->reset_gen != tdev->reset_gen ||
+	    (tdev->needs_hw_init && !tt_ioctl_without_hw(cmd)))
+		ret = -ENODEV;
+	else
+		ret = tt_ioctl_dispatch(tf, cmd, arg);
+	if (excl)
+		up_write(&tdev->reset_rwsem);
+	else
+		up_read(&tdev->reset_rwsem);
+	return ret;
 }

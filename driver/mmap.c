@@ -92,9 +92,9 @@ static vm_fault_t tt_mmap_fault(struct vm_fault *vmf)
 	bool wc;
 
 	mutex_lock(&tdev->lock);
-	pfn = tdev->detached ? 0 :
-			       tt_mmap_pfn(tdev, vma->vm_pgoff, vma_pages(vma),
-					   &wc);
+	pfn = !tt_file_usable(tf) ? 0 :
+				    tt_mmap_pfn(tdev, vma->vm_pgoff,
+						vma_pages(vma), &wc);
 	if (pfn)
 		ret = vmf_insert_pfn_prot(vma, vmf->address, pfn + pgoff,
 					  vma->vm_page_prot);
@@ -124,7 +124,7 @@ int tt_mmap(struct tt_file *tf, struct vm_area_struct *vma)
 {
 	struct tt_device *tdev = tf->tdev;
 	unsigned long pages = vma_pages(vma);
-	bool detached, wc = false;
+	bool usable, wc = false;
 	unsigned long pfn, region;
 
 	/* Device memory cannot be copied on write. */
@@ -144,10 +144,10 @@ int tt_mmap(struct tt_file *tf, struct vm_area_struct *vma)
 				   region == TT_REGION_TLB_WC);
 
 	mutex_lock(&tdev->lock);
-	detached = tdev->detached;
-	pfn = detached ? 0 : tt_mmap_pfn(tdev, vma->vm_pgoff, pages, &wc);
+	usable = tt_file_usable(tf);
+	pfn = usable ? tt_mmap_pfn(tdev, vma->vm_pgoff, pages, &wc) : 0;
 	mutex_unlock(&tdev->lock);
-	if (detached)
+	if (!usable)
 		return -ENODEV;
 	if (!pfn)
 		return -EINVAL;
@@ -161,7 +161,8 @@ int tt_mmap(struct tt_file *tf, struct vm_area_struct *vma)
 
 /*
  * Take every page out of every mapping of the device's files; called with
- * tdev->lock held and detached set, so no fault puts one back. The files
+ * tdev->lock held and detached set or a reset begun (tt_file_usable() is
+ * false for every file until POST_RESET), so no fault puts one back. The files
  * of one node share their inode's mapping: zapping it twice is harmless.
  */
 void tt_zap_mappings(struct tt_device *tdev)

@@ -12,8 +12,10 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
+#include <linux/mutex.h>
 #include <linux/overflow.h>
 #include <linux/pci.h>
 
@@ -27,16 +29,20 @@
 #include <hw/tile.h>
 #include <hw/version.h>
 
+#include "msgq.h"
 #include "telemetry.h"
 #include "tenstorrent.h"
 
 #define TT_MOCK_IMAGE_BAR 2
-/* ivshmem's registers (QEMU docs/specs/ivshmem-spec.rst): the doorbell. */
-#define TT_MOCK_IVSHMEM_BAR 0
-#define TT_MOCK_IVSHMEM_REGS 256
+
+/*
+ * ivshmem's BAR0 (reference/kmd.md §7.1): writing (peer << 16) | vector to
+ * the doorbell register signals that peer. ttsim is peer 1 with one
+ * doorbell, "look at the image" (docs/ttsim.md).
+ */
+#define TT_MOCK_REGS_BAR 0
 #define TT_MOCK_IVSHMEM_DOORBELL 12
-/* ttsim is peer 1 of the guest (sim/ivshmem.h); vector 0. */
-#define TT_MOCK_RING_DEVICE BIT(16)
+#define TT_MOCK_RING_MODEL ((1u << 16) | 0)
 
 /*
  * What the driver maps of BAR2 first: the identity page and the host
@@ -60,9 +66,12 @@
  * @grid_x: NOC grid, as checked at probe
  * @grid_y: likewise
  * @atu: the PCIe node's ATU register page, or NULL
+ * @ivshmem: ivshmem's registers (BAR0), to wake the model, or NULL
+ * @arc_index: the ARC node's index in the node table
+ * @fw: the path to the management firmware (msgq.c)
+ * @fw_lock: serialises messages on the kernel's queue
  * @dma: the PCIe node's DMA engine pages (register page, then the ring),
  *	or NULL
- * @ivshmem: ivshmem's registers in BAR0 (the doorbell), or NULL
  * @irq: the Linux interrupt of MSI-X vector 0, or -1
  */
 struct tt_mock {
@@ -74,11 +83,14 @@ struct tt_mock {
 	u32 grid_y;
 	void __iomem *atu;
 	void __iomem *dma;
-	void __iomem *ivshmem;
 	int irq;
 	void __iomem *arc_regs;
 	void __iomem *csm;
 	u32 csm_size;
+	void __iomem *ivshmem;
+	u32 arc_index;
+	struct tt_fw_io fw;
+	struct mutex fw_lock; /* the kernel's message queue */
 };
 
 #define TT_ID_OFF(field) offsetof(struct tt_identity, field)
@@ -224,6 +236,7 @@ static void tt_mock_map_arc(struct device *dev, struct tt_mock *mock)
 				      TT_REG_PAGE_SIZE);
 	mock->csm = devm_ioremap(dev, mock->bar_start + mem, size);
 	mock->csm_size = size;
+	mock->arc_index = i;
 	if (!mock->arc_regs)
 		mock->csm = NULL;
 }
@@ -272,14 +285,8 @@ static void tt_mock_setup_irq(struct pci_dev *pdev, struct tt_mock *mock)
 	struct device *dev = &pdev->dev;
 
 	mock->irq = -1;
-	if (!mock->dma || pci_msix_vec_count(pdev) < 1 ||
-	    !(pci_resource_flags(pdev, TT_MOCK_IVSHMEM_BAR) & IORESOURCE_MEM) ||
-	    pci_resource_len(pdev, TT_MOCK_IVSHMEM_BAR) < TT_MOCK_IVSHMEM_REGS)
-		return;
-	mock->ivshmem = devm_ioremap(dev, pci_resource_start(pdev,
-							     TT_MOCK_IVSHMEM_BAR),
-				     TT_MOCK_IVSHMEM_REGS);
-	if (!mock->ivshmem)
+	/* tt_mock_init_fw() mapped the doorbell. */
+	if (!mock->dma || !mock->ivshmem || pci_msix_vec_count(pdev) < 1)
 		return;
 	if (pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSIX) != 1) {
 		dev_err(dev, "no MSI-X vector: no DMA queues\n");
@@ -292,6 +299,82 @@ static void tt_mock_setup_irq(struct pci_dev *pdev, struct tt_mock *mock)
 	}
 	/* An MSI is a write by the device: QEMU drops it without this. */
 	pci_set_master(pdev);
+}
+
+/*
+ * Tell the model that node @index changed (hw/host.h "node events"): mark
+ * it, advance the doorbell sequence, and ring ttsim through ivshmem. The
+ * marks are shared with the model and other agents, so they change only
+ * by atomic operations; BAR2 is plain shared memory, where the CPU's
+ * locked instructions work as on RAM.
+ */
+static void tt_mock_node_event(struct tt_mock *mock, u32 index)
+{
+	void __iomem *regs = mock->image + TT_IMAGE_HOST_REGS_OFF;
+	void __iomem *word = regs + offsetof(struct tt_host_regs,
+					     event_pending[index / 32]);
+
+	if (index >= TT_EVENT_WORDS * 32)
+		return;
+	atomic_or(BIT(index % 32), (__force atomic_t *)word);
+	atomic_inc((__force atomic_t *)(regs + offsetof(struct tt_host_regs,
+							doorbell_seq)));
+	if (mock->ivshmem)
+		iowrite32(TT_MOCK_RING_MODEL,
+			  mock->ivshmem + TT_MOCK_IVSHMEM_DOORBELL);
+}
+
+static struct tt_mock *tt_mock_of_io(const struct tt_fw_io *io)
+{
+	return io->ctx;
+}
+
+/* msgq.c checks every offset against csm_size before it comes here. */
+static u32 tt_mock_fw_csm_read32(const struct tt_fw_io *io, u32 off)
+{
+	return ioread32(tt_mock_of_io(io)->csm + off);
+}
+
+static void tt_mock_fw_csm_write32(const struct tt_fw_io *io, u32 off, u32 v)
+{
+	iowrite32(v, tt_mock_of_io(io)->csm + off);
+}
+
+static u32 tt_mock_fw_reg_read32(const struct tt_fw_io *io, u32 off)
+{
+	return ioread32(tt_mock_of_io(io)->arc_regs + off);
+}
+
+static void tt_mock_fw_ring(const struct tt_fw_io *io)
+{
+	struct tt_mock *mock = tt_mock_of_io(io);
+
+	iowrite32(TT_ARC_MISC_CNTL_IRQ0, mock->arc_regs + TT_ARC_MISC_CNTL);
+	tt_mock_node_event(mock, mock->arc_index);
+}
+
+/* The firmware is reachable if the ARC node's pages were mapped. */
+static void tt_mock_init_fw(struct pci_dev *pdev, struct tt_mock *mock)
+{
+	struct device *dev = &pdev->dev;
+
+	mutex_init(&mock->fw_lock);
+	if (pci_resource_len(pdev, TT_MOCK_REGS_BAR) >=
+	    TT_MOCK_IVSHMEM_DOORBELL + 4)
+		mock->ivshmem = devm_ioremap(dev,
+					     pci_resource_start(pdev,
+								TT_MOCK_REGS_BAR),
+					     TT_MOCK_IVSHMEM_DOORBELL + 4);
+	if (!mock->csm)
+		return;
+	mock->fw = (struct tt_fw_io){
+		.csm_read32 = tt_mock_fw_csm_read32,
+		.csm_write32 = tt_mock_fw_csm_write32,
+		.reg_read32 = tt_mock_fw_reg_read32,
+		.ring = tt_mock_fw_ring,
+		.csm_size = mock->csm_size,
+		.ctx = mock,
+	};
 }
 
 static int tt_mock_probe(struct tt_device *tdev)
@@ -347,6 +430,7 @@ static int tt_mock_probe(struct tt_device *tdev)
 	tdev->board = tt_id_read32(image, TT_ID_OFF(board));
 	tdev->chip_index = tt_id_read32(image, TT_ID_OFF(chip_index));
 	tt_mock_map_arc(dev, mock);
+	tt_mock_init_fw(pdev, mock);
 	/* The model reaches all of the guest's memory (ttsim --guest-ram). */
 	tdev->dma_capable = !dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
 	if (tdev->dma_capable) {
@@ -457,11 +541,83 @@ static void tt_mock_atu_set(struct tt_device *tdev, u32 region, u64 base,
 		  mock->atu + TT_PCIE_ATU(region, TT_PCIE_ATU_CTRL));
 }
 
+static int tt_mock_fw_message(struct tt_device *tdev, const u32 *req,
+			      u32 *rsp, unsigned int timeout_ms)
+{
+	struct tt_mock *mock = tdev->backend_priv;
+	int ret;
+
+	if (!mock->fw.ctx)
+		return -ENODEV;
+	mutex_lock(&mock->fw_lock);
+	ret = tt_msgq_call(&mock->fw, req, rsp, timeout_ms);
+	mutex_unlock(&mock->fw_lock);
+	return ret;
+}
+
+/* The reset unit counts chip resets and sets the count last (hw/arc.h). */
+static u32 tt_mock_reset_marker(struct tt_device *tdev)
+{
+	struct tt_mock *mock = tdev->backend_priv;
+
+	return mock->arc_regs ? ioread32(mock->arc_regs + TT_ARC_RESET_COUNT) :
+				0;
+}
+
+static int tt_mock_reset_done(struct tt_device *tdev, u32 marker)
+{
+	struct tt_mock *mock = tdev->backend_priv;
+	u32 count, boot;
+
+	if (!mock->arc_regs)
+		return -EAGAIN;
+	count = ioread32(mock->arc_regs + TT_ARC_RESET_COUNT);
+	boot = ioread32(mock->arc_regs +
+			TT_ARC_SCRATCH_RAM(TT_ARC_SR_BOOT_STATUS));
+	return count != marker && count &&
+			       (boot & TT_ARC_BOOT_STATUS_MSGQ_READY) ?
+		       0 :
+		       -EAGAIN;
+}
+
+/*
+ * A NOC write on the mock can only store into a node's memory, as a TLB
+ * window does (tt_mock_tlb_pfn()): a register's side effects are the
+ * model's. The node hears of it as of any host write.
+ */
+static int tt_mock_noc_write32(struct tt_device *tdev, u8 noc, u8 x, u8 y,
+			       u64 addr, u32 val, bool check)
+{
+	struct tt_mock *mock = tdev->backend_priv;
+	struct tenstorrent_noc_tlb_config c = {
+		.addr = addr & PAGE_MASK, .x_end = x, .y_end = y, .noc = noc,
+	};
+	void __iomem *page;
+	unsigned long pfn;
+	u32 index;
+
+	if (tt_mock_tlb_pfn(tdev, &c, 0, &pfn))
+		return -EOPNOTSUPP;
+	if (check)
+		return 0;
+	page = ioremap((phys_addr_t)pfn << PAGE_SHIFT, PAGE_SIZE);
+	if (!page)
+		return -ENOMEM;
+	iowrite32(val, page + offset_in_page(addr));
+	iounmap(page);
+	index = noc ? (mock->grid_y - 1 - y) * mock->grid_x +
+			      (mock->grid_x - 1 - x) :
+		      y * mock->grid_x + x;
+	tt_mock_node_event(mock, index);
+	return 0;
+}
+
+/* The DMA engine looks at PROD whenever the doorbell rings. */
 static void tt_mock_ring_doorbell(struct tt_device *tdev)
 {
 	struct tt_mock *mock = tdev->backend_priv;
 
-	iowrite32(TT_MOCK_RING_DEVICE,
+	iowrite32(TT_MOCK_RING_MODEL,
 		  mock->ivshmem + TT_MOCK_IVSHMEM_DOORBELL);
 }
 
@@ -511,5 +667,9 @@ const struct tt_backend tt_mock_backend = {
 	.tlb_configure = tt_mock_tlb_configure,
 	.tlb_pfn = tt_mock_tlb_pfn,
 	.atu_set = tt_mock_atu_set,
+	.fw_message = tt_mock_fw_message,
+	.reset_marker = tt_mock_reset_marker,
+	.reset_done = tt_mock_reset_done,
+	.noc_write32 = tt_mock_noc_write32,
 	.dma_engine = tt_mock_dma_engine,
 };

@@ -82,6 +82,9 @@ static struct tt_device *tt_device_create(struct pci_dev *pdev,
 	mutex_init(&tdev->lock);
 	INIT_LIST_HEAD(&tdev->files);
 	init_waitqueue_head(&tdev->open_wait);
+	init_rwsem(&tdev->reset_rwsem);
+	init_waitqueue_head(&tdev->lock_wait);
+	tt_power_forget(tdev);
 	return tdev;
 }
 

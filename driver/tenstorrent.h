@@ -12,6 +12,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
+#include <linux/rwsem.h>
 #include <linux/tenstorrent.h>
 #include <linux/types.h>
 #include <linux/wait.h>
@@ -59,6 +60,20 @@ struct proc_dir_entry;
  * @atu_set: make outbound ATU region @region map @size bytes of the host
  *	window from offset @base onto bus address @bus; @size 0 closes it.
  *	Called with tdev->lock held and the device attached.
+ * @fw_message: send one message to the management firmware and wait up to
+ *	@timeout_ms for its answer (hw/msgq.h words; with @rsp NULL, only
+ *	for room to post it); -ENODEV if no firmware
+ *	runs, -ETIMEDOUT, -EPROTO for a corrupt queue (optional; without it
+ *	there is no power management and no ASIC reset). Called with the
+ *	reset gate held, never with tdev->lock.
+ * @reset_marker: a token that a chip reset changes (optional, with
+ *	@reset_done)
+ * @reset_done: 0 once the chip has been reset since @marker was taken and
+ *	its firmware is ready again, -EAGAIN before
+ * @noc_write32: write @val at local address @addr of node (@x, @y) on
+ *	NOC @noc, for SET_NOC_CLEANUP; with @check, only say whether the
+ *	target can be written (-EOPNOTSUPP, -EINVAL). Called with
+ *	tdev->lock held and the device attached (optional).
  * @dma_engine: find the device's DMA engine (hw/dmaeng.h) and fill @hw;
  *	-ENODEV if it has none (optional). Called once, after @probe.
  *
@@ -78,6 +93,12 @@ struct tt_backend {
 		       unsigned long *pfn);
 	void (*atu_set)(struct tt_device *tdev, u32 region, u64 base, u64 size,
 			u64 bus);
+	int (*fw_message)(struct tt_device *tdev, const u32 *req, u32 *rsp,
+			  unsigned int timeout_ms);
+	u32 (*reset_marker)(struct tt_device *tdev);
+	int (*reset_done)(struct tt_device *tdev, u32 marker);
+	int (*noc_write32)(struct tt_device *tdev, u8 noc, u8 x, u8 y,
+			   u64 addr, u32 val, bool check);
 	int (*dma_engine)(struct tt_device *tdev, struct tt_dma_hw *hw);
 };
 
@@ -113,6 +134,9 @@ struct tt_dma_hw {
  * @used: bit r set while region r maps @size[r] bytes from @base[r]
  * @base: offsets in the window
  * @size: bytes
+ * @bus: the bus address region r maps onto (set by the driver, not atu.c)
+ * @user: the DMA buffer or pinned range region r serves, and its file
+ *	(set by the driver): a reset takes regions away from stale files
  */
 struct tt_atu {
 	u64 window;
@@ -122,6 +146,19 @@ struct tt_atu {
 	unsigned long used;
 	u64 base[TT_ATU_MAX_REGIONS];
 	u64 size[TT_ATU_MAX_REGIONS];
+	u64 bus[TT_ATU_MAX_REGIONS];
+	const void *user[TT_ATU_MAX_REGIONS];
+	struct tt_file *user_file[TT_ATU_MAX_REGIONS];
+};
+
+/**
+ * struct tt_power_request - one file's SET_POWER_STATE, or the aggregate
+ * @flags: TT_POWER_FLAG_* bits; bits past a file's declared count are on
+ * @settings: per-index values, 0 where not declared
+ */
+struct tt_power_request {
+	u16 flags;
+	u16 settings[14];
 };
 
 /**
@@ -196,6 +233,17 @@ struct tt_tlb {
  * @tlbs: @tlb_layout->count windows, under @lock
  * @dma_capable: the device can reach host memory (DMA buffers)
  * @atu: the ATU regions, under @lock
+ * @reset_rwsem: the entry gate: every ioctl holds it for reading, a reset
+ *	for writing, so a reset never runs beside a command
+ * @reset_gen: resets so far; a file opened before the last is stale and
+ *	gets only -ENODEV (under @lock and @reset_rwsem for writing)
+ * @needs_hw_init: a reset was started and POST_RESET has not run yet:
+ *	only the identity commands and RESET_DEVICE work (likewise)
+ * @reset_marker: the backend's marker taken when the reset started
+ * @reset_by_fw: that reset was asked of the firmware, which took it
+ * @locks: the LOCK_CTL locks held by some file, under @lock
+ * @lock_wait: ACQUIRE_BLOCKING waiters, woken at release, reset and unbind
+ * @power_sent: the aggregate power request last sent to the firmware
  * @dmaq: the DMA engine and its ring (dmaq.c), or NULL without one
  *
  * Lifetime: allocated at probe with one reference, which remove drops. Each
@@ -227,6 +275,15 @@ struct tt_device {
 	struct tt_tlb *tlbs;
 	bool dma_capable;
 	struct tt_atu atu;
+
+	struct rw_semaphore reset_rwsem;
+	u32 reset_gen;
+	bool needs_hw_init;
+	u32 reset_marker;
+	bool reset_by_fw;
+	DECLARE_BITMAP(locks, TENSTORRENT_RESOURCE_LOCK_COUNT);
+	wait_queue_head_t lock_wait;
+	struct tt_power_request power_sent;
 	struct tt_dmaq_dev *dmaq;
 };
 
@@ -243,8 +300,15 @@ struct tt_dmaq_dev;
  * @excl: opened with O_EXCL
  * @power_aware: opened with O_APPEND: a client that manages its power
  *	request itself (SET_POWER_STATE); recorded for the power increment
- * @lock: protects @dma_bufs
+ * @lock: protects @dma_bufs and @pins
  * @dma_bufs: the file's DMA buffers by index (dma.c)
+ * @pins: the file's pinned ranges (pin.c)
+ * @reset_gen: the device's reset_gen when the file was opened (or when it
+ *	reset the device itself); another value makes the file stale
+ * @locks: the LOCK_CTL locks this file holds, under tdev->lock
+ * @noc_cleanup: the SET_NOC_CLEANUP write to do at release, under
+ *	tdev->lock; enabled unless @noc_cleanup.enabled is 0
+ * @power: this file's power request, under tdev->lock
  * @dmaq: the file's DMA queue (dmaq.c), or NULL if the device has no
  *	engine
  * @dma_leak: the DMA engine may still reach the buffers: never free them
@@ -256,11 +320,35 @@ struct tt_file {
 	struct pid *pid;
 	bool excl;
 	bool power_aware;
-	struct mutex lock; /* protects dma_bufs */
+	struct mutex lock; /* protects dma_bufs, pins */
 	struct tt_dma_buf *dma_bufs[TENSTORRENT_MAX_DMA_BUFS];
+	struct list_head pins;
+	u32 reset_gen;
+	DECLARE_BITMAP(locks, TENSTORRENT_RESOURCE_LOCK_COUNT);
+	struct tenstorrent_set_noc_cleanup noc_cleanup;
+	struct tt_power_request power;
 	struct tt_dmaq *dmaq;
 	bool dma_leak;
 };
+
+/* May the device's hardware be used now? With tdev->lock or the gate. */
+static inline bool tt_device_usable(const struct tt_device *tdev)
+{
+	return !tdev->detached && !tdev->needs_hw_init;
+}
+
+/*
+ * May @tf reach the hardware now? Not after unbind, not if the device was
+ * reset since @tf was opened, not between a reset and POST_RESET. Called
+ * with tdev->lock or the reset gate held.
+ */
+static inline bool tt_file_usable(const struct tt_file *tf)
+{
+	const struct tt_device *tdev = tf->tdev;
+
+	return !tdev->detached && tf->reset_gen == tdev->reset_gen &&
+	       !tdev->needs_hw_init;
+}
 
 static inline int tt_backend_probe(struct tt_device *tdev)
 {
@@ -279,11 +367,13 @@ void tt_chardev_exit(void);
 int tt_chardev_add(struct tt_device *tdev);
 void tt_chardev_del(struct tt_device *tdev);
 void tt_device_detach(struct tt_device *tdev);
-bool tt_device_detached(struct tt_device *tdev);
+bool tt_file_usable_now(struct tt_file *tf);
 
 /* ioctl.c: the commands. */
 long tt_ioctl(struct tt_file *tf, unsigned int cmd, void __user *arg);
 bool tt_resource_mappable(struct tt_device *tdev, unsigned int res);
+int tt_copy_out(void __user *uout, u32 user_size, const void *out,
+		size_t out_size);
 
 /* mmap.c: mappings of BARs. */
 int tt_mmap(struct tt_file *tf, struct vm_area_struct *vma);
@@ -300,6 +390,7 @@ long tt_ioctl_configure_tlb(struct tt_file *tf,
 			    struct tenstorrent_configure_tlb __user *arg);
 int tt_tlb_free_id(struct tt_file *tf, u32 id);
 void tt_tlb_release_file(struct tt_file *tf);
+void tt_tlb_reclaim_stale(struct tt_device *tdev);
 int tt_tlb_mmap(struct tt_file *tf, struct vm_area_struct *vma, u64 offset,
 		bool wc);
 
@@ -312,10 +403,55 @@ void tt_dma_release_file(struct tt_file *tf);
 void tt_dma_detach(struct tt_device *tdev);
 int tt_dma_buf_bus(struct tt_file *tf, unsigned int index, u64 offset,
 		   u64 len, u64 *bus);
+int tt_noc_map_host(struct tt_file *tf, const void *user, u64 size,
+		    bool top_down, dma_addr_t bus, u64 *noc_address);
+void tt_noc_unmap_host(struct tt_device *tdev, const void *user, int region);
+void tt_atu_reclaim_stale(struct tt_device *tdev);
+void tt_atu_restore(struct tt_device *tdev);
+
+/* pin.c: pinned user memory. */
+struct tt_pin;
+int tt_pin_check(u32 flags, u64 va, u64 size);
+long tt_ioctl_pin_pages(struct tt_file *tf,
+			struct tenstorrent_pin_pages __user *arg);
+long tt_ioctl_unpin_pages(struct tt_file *tf,
+			  struct tenstorrent_unpin_pages __user *arg);
+int tt_unpin(struct tt_file *tf, u64 va, u64 size);
+struct tt_pin *tt_pin_find(struct tt_file *tf, u64 va, u64 len,
+			   dma_addr_t *bus, bool *read_only);
+void tt_pin_get(struct tt_pin *pin);
+void tt_pin_put(struct tt_pin *pin);
+void tt_pin_release_file(struct tt_file *tf);
+
+/* lock.c: LOCK_CTL. */
+int tt_lock_check(const struct tenstorrent_lock_ctl_in *in);
+long tt_ioctl_lock_ctl(struct tt_file *tf,
+		       struct tenstorrent_lock_ctl __user *arg);
+void tt_lock_release_file(struct tt_file *tf);
+
+/* reset.c: RESET_DEVICE and the entry gate. */
+int tt_reset_check(u32 flags);
+long tt_ioctl_reset_device(struct tt_file *tf,
+			   struct tenstorrent_reset_device __user *arg);
+
+/* power.c: SET_POWER_STATE, SET_NOC_CLEANUP. */
+int tt_power_check(const struct tenstorrent_power_state *ps);
+int tt_noc_cleanup_check(const struct tenstorrent_set_noc_cleanup *c);
+long tt_ioctl_set_power_state(struct tt_file *tf,
+			      struct tenstorrent_power_state __user *arg);
+long tt_ioctl_set_noc_cleanup(struct tt_file *tf,
+			      struct tenstorrent_set_noc_cleanup __user *arg);
+void tt_power_open(struct tt_file *tf);
+void tt_power_forget(struct tt_device *tdev);
+void tt_power_resend(struct tt_device *tdev);
+void tt_power_release_file(struct tt_file *tf);
+void tt_noc_cleanup_run(struct tt_file *tf);
 
 /* dmaq.c: DMA queues. */
 int tt_dmaq_probe(struct tt_device *tdev);
 void tt_dmaq_detach(struct tt_device *tdev);
+void tt_dmaq_reset(struct tt_device *tdev);
+void tt_dmaq_collect(struct tt_file *tf);
 void tt_dmaq_free(struct tt_device *tdev);
 int tt_dmaq_open(struct tt_file *tf);
 bool tt_dmaq_release(struct tt_file *tf);

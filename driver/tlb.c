@@ -154,7 +154,7 @@ static struct tt_tlb *tt_tlb_owned(struct tt_file *tf, u32 id, int *err)
 	struct tt_device *tdev = tf->tdev;
 
 	lockdep_assert_held(&tdev->lock);
-	if (tdev->detached) {
+	if (!tt_file_usable(tf)) {
 		*err = -ENODEV;
 		return NULL;
 	}
@@ -207,7 +207,7 @@ long tt_ioctl_allocate_tlb(struct tt_file *tf,
 		return -EOPNOTSUPP;
 
 	mutex_lock(&tdev->lock);
-	id = tdev->detached ? -ENODEV : tt_tlb_claim(tf, in.size);
+	id = !tt_file_usable(tf) ? -ENODEV : tt_tlb_claim(tf, in.size);
 	mutex_unlock(&tdev->lock);
 	if (id < 0)
 		return id;
@@ -317,6 +317,27 @@ void tt_tlb_release_file(struct tt_file *tf)
 	mutex_unlock(&tdev->lock);
 }
 
+/*
+ * At a reset: windows of files opened before it go back to the pool
+ * (tt-kmd#261), except those still mapped, whose mappings would count
+ * against the next owner; they go when their file is closed.
+ */
+void tt_tlb_reclaim_stale(struct tt_device *tdev)
+{
+	struct tt_tlb *tlb;
+	u32 id;
+
+	lockdep_assert_held(&tdev->lock);
+	if (!tdev->tlb_layout)
+		return;
+	for (id = 0; id < tdev->tlb_layout->count; id++) {
+		tlb = &tdev->tlbs[id];
+		if (tlb->owner && tlb->owner->reset_gen != tdev->reset_gen &&
+		    !tlb->maps)
+			tt_tlb_forget(tlb);
+	}
+}
+
 /* --- mappings --- */
 
 static u32 tt_tlb_vma_id(struct vm_area_struct *vma)
@@ -346,7 +367,7 @@ static vm_fault_t tt_tlb_fault(struct vm_fault *vmf)
 	unsigned long pfn;
 
 	mutex_lock(&tdev->lock);
-	if (!tdev->detached && tlb->configured &&
+	if (tt_file_usable(tf) && tlb->configured &&
 	    !tdev->backend->tlb_pfn(tdev, &tlb->config, off, &pfn))
 		ret = vmf_insert_pfn_prot(vma, vmf->address, pfn,
 					  vma->vm_page_prot);
@@ -399,7 +420,7 @@ int tt_tlb_mmap(struct tt_file *tf, struct vm_area_struct *vma, u64 offset,
 	u32 id;
 
 	mutex_lock(&tdev->lock);
-	if (tdev->detached)
+	if (!tt_file_usable(tf))
 		ret = -ENODEV;
 	else if (tdev->tlb_layout &&
 		 tt_tlb_window_at(tdev->tlb_layout, offset,

@@ -7,22 +7,51 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "alloc.h"
 #include "dev_err.h"
 #include "internal.h"
 #include "launch.h"
 
+#ifdef TT_HAVE_KMD
+/* The kernel driver's backend, if it has at least one device. */
+static bool kmd_has_devices(void)
+{
+	unsigned n = 0;
+
+	return access("/dev/tenstorrent", F_OK) == 0 &&
+	       tt_backend_kmd.count(&n) == 0 && n > 0;
+}
+#endif
+
+/* The chip model: a ttsim daemon's if one publishes a device, else one
+ * in this process. */
+static const struct tt_backend_ops *sim_backend(void)
+{
+	unsigned n = 0;
+
+	return tt_backend_ttsim.count(&n) == 0 && n > 0 ? &tt_backend_ttsim :
+							  &tt_backend_embedded;
+}
+
 /* The backend TT_BACKEND asks for (see tt/device.h). */
 static int select_backend(const struct tt_backend_ops **ops)
 {
 	const char *want = getenv("TT_BACKEND");
-	unsigned n = 0;
 
-	if (!want || !*want || !strcmp(want, "sim")) {
-		*ops = tt_backend_ttsim.count(&n) == 0 && n > 0 ?
-			       &tt_backend_ttsim :
-			       &tt_backend_embedded;
+	if (!want || !*want) {
+#ifdef TT_HAVE_KMD
+		if (kmd_has_devices()) {
+			*ops = &tt_backend_kmd;
+			return 0;
+		}
+#endif
+		*ops = sim_backend();
+		return 0;
+	}
+	if (!strcmp(want, "sim")) {
+		*ops = sim_backend();
 		return 0;
 	}
 	if (!strcmp(want, "embedded")) {
@@ -33,9 +62,15 @@ static int select_backend(const struct tt_backend_ops **ops)
 		*ops = &tt_backend_ttsim;
 		return 0;
 	}
-	if (!strcmp(want, "kmd"))
+	if (!strcmp(want, "kmd")) {
+#ifdef TT_HAVE_KMD
+		*ops = &tt_backend_kmd;
+		return 0;
+#else
 		return tt_error(-ENODEV,
-				"TT_BACKEND=kmd: the kernel-driver backend is not part of this build yet");
+				"TT_BACKEND=kmd: the kernel-driver backend is not part of this build (libudev was missing when it was configured)");
+#endif
+	}
 	return tt_error(-EINVAL,
 			"TT_BACKEND='%s' is not one of: kmd, ttsim, embedded, sim",
 			want);

@@ -105,6 +105,9 @@ struct tt_dma_buf {
 /* Backends. */
 TT_HIDDEN extern const struct tt_backend_ops tt_backend_embedded;
 TT_HIDDEN extern const struct tt_backend_ops tt_backend_ttsim;
+#ifdef TT_HAVE_KMD
+TT_HIDDEN extern const struct tt_backend_ops tt_backend_kmd;
+#endif
 
 /* Record a failure for tt_last_error(); returns code (negative errno). */
 TT_HIDDEN int tt_error(int code, const char *fmt, ...)

@@ -135,7 +135,8 @@ static void init_node_regs(struct sim_image *img, struct tt_node_desc *n)
 		TT_FIELD_PREP(TT_TILE_NODE_ID_Y_MASK, y1);
 }
 
-static int map_image(int fd, uint64_t size, struct sim_image **out, char *err)
+static int map_image(int fd, off_t off, uint64_t size, struct sim_image **out,
+		     char *err)
 {
 	struct sim_image *img = calloc(1, sizeof(*img));
 
@@ -144,7 +145,7 @@ static int map_image(int fd, uint64_t size, struct sim_image **out, char *err)
 		return -ENOMEM;
 	}
 	img->base = mmap(NULL, size, PROT_READ | PROT_WRITE,
-			 MAP_SHARED | MAP_NORESERVE, fd, 0);
+			 MAP_SHARED | MAP_NORESERVE, fd, off);
 	if (img->base == MAP_FAILED) {
 		int e = errno;
 
@@ -211,7 +212,7 @@ int sim_image_create(const struct soc_desc *d, enum tt_hw_board board,
 			 (unsigned long long)size, strerror(-ret));
 		goto err_free_table;
 	}
-	ret = map_image(fd, size, &img, err);
+	ret = map_image(fd, 0, size, &img, err);
 	if (ret)
 		goto err_close;
 	img->grid_x = d->grid_x;
@@ -293,17 +294,29 @@ static int check_identity(const struct tt_identity *id, uint64_t size,
 
 int sim_image_attach(int fd, struct sim_image **out, char *err)
 {
-	struct sim_image *img;
 	struct stat st;
-	unsigned i;
-	int ret;
 
 	if (fstat(fd, &st) < 0 || (uint64_t)st.st_size < TT_IMAGE_NODE_TABLE_OFF) {
 		snprintf(err, SIM_ERR_LEN, "not a device image: too small");
 		close(fd);
 		return -EPROTO;
 	}
-	ret = map_image(fd, (uint64_t)st.st_size, &img, err);
+	return sim_image_attach_at(fd, 0, (uint64_t)st.st_size, out, err);
+}
+
+int sim_image_attach_at(int fd, off_t off, uint64_t size,
+			struct sim_image **out, char *err)
+{
+	struct sim_image *img;
+	unsigned i;
+	int ret;
+
+	if (size < TT_IMAGE_NODE_TABLE_OFF) {
+		snprintf(err, SIM_ERR_LEN, "not a device image: too small");
+		close(fd);
+		return -EPROTO;
+	}
+	ret = map_image(fd, off, size, &img, err);
 	if (ret) {
 		close(fd);
 		return ret;

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "hw/tt_hw.h"
 
@@ -52,6 +53,13 @@ int sim_image_create(const struct soc_desc *d, enum tt_hw_board board,
  * takes over: it is closed by sim_image_destroy or on failure).
  */
 int sim_image_attach(int fd, struct sim_image **out, char *err);
+
+/*
+ * The same for an image that is `size` bytes at offset `off` of fd, such
+ * as BAR2 of /dev/tenstorrent/N (the kmd backend on the mock device).
+ */
+int sim_image_attach_at(int fd, off_t off, uint64_t size,
+			struct sim_image **out, char *err);
 
 /* Unmap and close. Accepts NULL. */
 void sim_image_destroy(struct sim_image *img);

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "testcases.h"
 #include "testutil.h"
 
 static int reset_env(void **state)
@@ -100,9 +101,10 @@ static void test_bad_environment(void **state)
 	setenv("TT_BACKEND", "gpu", 1);
 	assert_int_equal(tt_device_count(&n), -EINVAL);
 	assert_non_null(strstr(tt_last_error(), "'gpu'"));
+	/* No tenstorrent.ko node on the host (or no kmd backend built). */
 	setenv("TT_BACKEND", "kmd", 1);
 	assert_int_equal(tt_device_open(0, &dev), -ENODEV);
-	assert_non_null(strstr(tt_last_error(), "kernel-driver"));
+	assert_non_null(strstr(tt_last_error(), "kmd"));
 	setenv("TT_BACKEND", "ttsim", 1);
 	assert_int_equal(tt_device_count(&n), 0);
 	assert_int_equal(n, 0);
@@ -307,6 +309,82 @@ static void test_daemon_errors_visible(void **state)
 	tt_device_close(dev);
 }
 
+/* ---- the kmd backend, against /dev/tenstorrent/0 in a guest ---- */
+
+/* With a driver node present, the default backend is kmd. */
+static void test_kmd_is_default_and_described(void **state)
+{
+	const struct tt_device_info *i;
+	tt_device *dev;
+	unsigned n = 0;
+
+	(void)state;
+	assert_int_equal(tt_device_count(&n), 0);
+	assert_true(n >= 1);
+	assert_int_equal(tt_device_open(0, &dev), 0);
+	i = tt_device_get_info(dev);
+	assert_string_equal(i->backend, "kmd");
+	assert_string_equal(i->name, "/dev/tenstorrent/0");
+	assert_string_equal(i->board, "n150");
+	assert_int_equal(i->chip, 0);
+	assert_int_equal(i->arch, TT_ARCH_WORMHOLE_B0);
+	assert_int_equal(i->grid_x, 10);
+	assert_int_equal(i->grid_y, 12);
+	assert_int_equal(i->tensix_count, 72);
+	tt_device_close(dev);
+	assert_int_equal(tt_device_open(n, &dev), -ENODEV);
+	assert_non_null(strstr(tt_last_error(), "does not exist"));
+}
+
+/* The driver's procfs list: this process, once for two handles. */
+static void test_kmd_processes(void **state)
+{
+	tt_device *a, *b;
+	int pids[8], n;
+
+	(void)state;
+	assert_int_equal(tt_device_open(0, &a), 0);
+	assert_int_equal(tt_device_open(0, &b), 0);
+	n = tt_device_processes(a, pids, 8);
+	assert_int_equal(n, 1);
+	assert_int_equal(pids[0], getpid());
+	assert_int_equal(tt_device_processes(a, NULL, 0), 1);
+	tt_device_close(b);
+	tt_device_close(a);
+}
+
+/* FREE_DMA_BUF does not exist: a freed buffer is kept by the handle and
+ * given again, zeroed, for the same size; other sizes get new ones. */
+static void test_kmd_dma_buffers_reused(void **state)
+{
+	tt_dma_buf *a, *b, *c;
+	uint64_t noc;
+	tt_device *dev;
+
+	(void)state;
+	assert_int_equal(tt_device_open(0, &dev), 0);
+	assert_int_equal(tt_dma_buf_alloc(dev, 4096, &a), 0);
+	noc = tt_dma_buf_noc_addr(a);
+	memset(tt_dma_buf_data(a), 0x5A, 4096);
+	tt_dma_buf_free(a);
+	assert_int_equal(tt_dma_buf_alloc(dev, 4096, &b), 0);
+	assert_int_equal(tt_dma_buf_noc_addr(b), noc);
+	assert_int_equal(((uint8_t *)tt_dma_buf_data(b))[4095], 0);
+	assert_int_equal(tt_dma_buf_alloc(dev, 8192, &c), 0);
+	assert_int_not_equal(tt_dma_buf_noc_addr(c), noc);
+	tt_dma_buf_free(c);
+	tt_dma_buf_free(b);
+	tt_device_close(dev);
+}
+
+/* The cases of the embedded group that apply to a live chip behind the
+ * driver (testcases.h): the default backend there is kmd. */
+static const char *const kmd_cases[] = {
+	"test_open_out_of_range",
+	"test_core_queries",
+	NULL,
+};
+
 int main(void)
 {
 	const struct CMUnitTest embedded[] = {
@@ -325,12 +403,23 @@ int main(void)
 		cmocka_unit_test(test_daemon_dma_and_engine),
 		cmocka_unit_test(test_daemon_errors_visible),
 	};
+	const struct CMUnitTest kmd[] = {
+		cmocka_unit_test_setup(test_kmd_is_default_and_described,
+				       reset_env),
+		cmocka_unit_test_setup(test_kmd_processes, reset_env),
+		cmocka_unit_test_setup(test_kmd_dma_buffers_reused, reset_env),
+	};
 	int fails;
+
+	if (test_on_kmd())
+		return RUN_GROUP("device", embedded, NULL, NULL, kmd_cases) +
+		       cmocka_run_group_tests_name("device_kmd", kmd, NULL,
+						   NULL);
 
 	/* A blank flash: no firmware runs, so these NOC and memory tests own
 	 * every byte of L1 (the core firmware would live in the low 128 KiB). */
 	setenv("TT_FIRMWARE", "/dev/null", 1);
-	fails = cmocka_run_group_tests_name("device", embedded, NULL, NULL);
+	fails = RUN_GROUP("device", embedded, NULL, NULL, kmd_cases);
 
 	return fails + cmocka_run_group_tests_name("device_ttsim", daemon,
 						   daemon_up, daemon_down);

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "testcases.h"
 #include "testutil.h"
 
 #define L1_SIZE 1499136u
@@ -25,7 +26,7 @@ static int setup(void **state)
 {
 	tt_device *dev;
 
-	setenv("TT_BACKEND", "embedded", 1);
+	setenv("TT_BACKEND", test_backend(), 1);
 	unsetenv("TT_SIM_BOARD");
 	if (tt_device_open(0, &dev))
 		return -1;
@@ -456,6 +457,36 @@ static void test_atomic_refusals(void **state)
 	assert_int_equal(niu_run(dev, 1, 2, 0, 0, &c), TT_DEV_ERR_UNMAPPED);
 }
 
+/* The cases that apply to a live chip behind the driver (testcases.h). */
+static const char *const kmd_cases[] = {
+	"test_sizes_and_alignment",
+	"test_zero_length_is_noop",
+	"test_neighbours_untouched",
+	"test_tiles_are_distinct",
+	"test_noc1_mirrors_coordinates",
+	"test_l1_end_boundary",
+	"test_outside_grid",
+	"test_harvested_tile",
+	"test_unmapped_addresses",
+	"test_address_space_limit",
+	"test_dram_ports_alias",
+	"test_dram_transfer_across_windows",
+	"test_node_id_registers",
+	"test_read_only_register_kept",
+	"test_misaligned_register",
+	"test_multicast_rectangle",
+	"test_multicast_corners_any_order_and_noc1",
+	"test_multicast_errors",
+	"test_device_error_log",
+	"test_device_side_copy",
+	"test_device_side_multicast",
+	"test_device_side_errors",
+	"test_atomic_increment",
+	"test_atomic_wraps",
+	"test_atomic_refusals",
+	NULL,
+};
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -490,5 +521,5 @@ int main(void)
 	 * every byte of L1 (the core firmware would live in the low 128 KiB). */
 	setenv("TT_FIRMWARE", "/dev/null", 1);
 
-	return cmocka_run_group_tests_name("noc", tests, setup, teardown);
+	return RUN_GROUP("noc", tests, setup, teardown, kmd_cases);
 }

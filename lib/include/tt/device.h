@@ -4,15 +4,15 @@
  *
  * A device is one chip. Where it lives is the backend's business:
  *
- *   kmd       /dev/tenstorrent/N through the kernel driver (not in this
- *             build yet)
+ *   kmd       /dev/tenstorrent/N through the kernel driver tenstorrent.ko
+ *             (built when libudev is available; lib/README.md)
  *   ttsim     a chip model served by a running `ttsim` daemon
  *   embedded  a chip model started inside this process
  *
  * The environment variable TT_BACKEND selects one: "kmd", "ttsim",
  * "embedded", or "sim" (ttsim devices if a daemon runs, else embedded).
- * Unset, libtt uses ttsim devices if any daemon publishes some, else the
- * embedded model. The embedded model builds the board named by TT_SIM_BOARD
+ * Unset, libtt uses kmd if the driver has a node in /dev/tenstorrent, else
+ * ttsim devices if any daemon publishes some, else the embedded model. The embedded model builds the board named by TT_SIM_BOARD
  * (n150, n300, p150 or e150; default n150).
  */
 #ifndef TT_DEVICE_H

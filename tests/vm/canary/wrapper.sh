@@ -7,6 +7,10 @@
 # kernel command line:
 #   ttvm.canary=P,..  load /ttvm_canary.ko with parameters P (oob=1,leak=1)
 #                     instead of running the driver's cases
+#   ttvm.bench=1      load /tenstorrent.ko and run every /bench/* program
+#                     with /dev/tenstorrent/0 as its argument instead of
+#                     the tests; each one's exit status follows its output
+#                     as "@@BENCH-EXIT NAME STATUS" (tests/vm/README.md)
 #   ttvm.kunit=1      load and unload every /kunit/*_kunit.ko (with
 #                     /tenstorrent.ko loaded, whose symbols the driver's
 #                     suites use); each runs its suites at load and prints
@@ -18,7 +22,14 @@ arg() { sed -n "s/.*ttvm\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 kmsg() { echo "ttvm: $*" >/dev/kmsg; }
 
 canary=$(arg canary)
-if [ -n "$canary" ]; then
+if [ "$(arg bench)" = 1 ]; then
+	insmod /tenstorrent.ko
+	for b in /bench/*; do
+		[ -x "$b" ] || continue
+		timeout -s KILL 300 "$b" /dev/tenstorrent/0
+		echo "@@BENCH-EXIT ${b##*/} $?"
+	done
+elif [ -n "$canary" ]; then
 	kmsg "canary $canary"
 	insmod /ttvm_canary.ko $(echo "$canary" | tr , ' ')
 	echo "@@CANARY-LOADED $?"

@@ -175,6 +175,74 @@ kselftests() {
 		echo "@@TAP not ok - $NAME: kselftests of node $1: none in /kselftest"
 }
 
+# libtt's device-layer tests (tests/unit, cmocka, each a program in /libtt
+# with its shared libraries) against the live model behind node 0, through
+# the kmd backend: TT_TEST_BACKEND=kmd selects the cases that apply
+# (tests/unit/testcases.h). cmocka_tap PREFIX STATUS < OUTPUT: one case
+# "PREFIX: TEST" per result of cmocka's TAP (one plan per group), the
+# failure's "#" lines as diagnostics; then one for the program: it exited
+# 0 (or 1 with failed tests), each group had as many results as planned,
+# none skipped.
+cmocka_tap() {
+	awk -v p="$NAME: $1" -v st="$2" '
+	/^1\.\.[0-9]+/ { plans += substr($1, 4); groups++; next }
+	/^# (not )?ok - / { next }
+	# Messages of a failure may come before its result or after it.
+	/^#/ { if (open_bad) print "@@TAP " $0; else d[nd++] = $0; next }
+	/^(not )?ok [0-9]+/ {
+		ok = $1 == "ok"
+		test = $0
+		sub(/^(not )?ok [0-9]+ *-? */, "", test)
+		if (match(test, / # /)) {
+			ok = 0
+			skip++
+		}
+		n++
+		bad += !ok
+		print "@@TAP " (ok ? "ok" : "not ok") " - " p ": " test
+		for (i = 0; i < nd && !ok; i++)
+			print "@@TAP " d[i]
+		nd = 0
+		open_bad = !ok
+		next
+	}
+	{ if (open_bad) print "@@TAP # " $0; else d[nd++] = "# " $0 }
+	END {
+		why = ""
+		if (!groups)
+			why = why "; no plan"
+		else if (n != plans)
+			why = why "; planned " plans " tests, " n " results"
+		if (skip)
+			why = why "; " skip " skipped (a skip is a failure here)"
+		if (st >= 128)
+			why = why "; killed by signal " st - 128
+		else if (!(st == 0 && !bad) && !(st > 0 && bad))
+			why = why "; exit status " st " after " bad + 0 " failures"
+		print "@@TAP " (why == "" ? "ok" : "not ok") " - " p \
+		    ": ran to the end, one result per planned test"
+		if (why != "")
+			print "@@TAP # " substr(why, 3)
+		for (i = 0; i < nd && why != ""; i++)
+			print "@@TAP " d[i]
+	}'
+}
+
+LIBTT_TIMEOUT=120
+libtt_tests() {
+	local prog st found=
+	for prog in /libtt/test_*; do
+		[ -x "$prog" ] || continue
+		found=1
+		TT_TEST_BACKEND=kmd TT_BACKEND=kmd CMOCKA_MESSAGE_OUTPUT=TAP \
+			timeout -s KILL $LIBTT_TIMEOUT $prog >/tmp/libtt 2>&1
+		st=$?
+		cmocka_tap "libtt ${prog##*/} on kmd" $st </tmp/libtt
+	done
+	[ -n "$found" ] ||
+		echo "@@TAP not ok - $NAME: libtt tests: none in /libtt"
+}
+
 fails() { ! "$@"; }
 bdf() { echo "0000:00:$1.0"; }
 dmesg_has() { dmesg | grep -qF "$1"; }
@@ -358,6 +426,9 @@ elif [ $count -gt 0 ]; then
 		fails test -e "/sys/class/tenstorrent/tenstorrent!0/tt_aiclk"
 	check "no firmware, no hwmon" fails test -n "$(hwmon_dir $s0)"
 fi
+
+# libtt on the live model, through the driver.
+[ -z "$MODEL" ] || libtt_tests
 
 # An open file across unbind, rebind and rmmod.
 if [ $count -gt 0 ]; then

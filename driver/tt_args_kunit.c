@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit suite of the argument checks of PIN_PAGES, LOCK_CTL, RESET_DEVICE,
+ * SET_POWER_STATE and SET_NOC_CLEANUP (pin.c, lock.c, reset.c, power.c):
+ * each accepted value at its edge and each refused one just past it. A
+ * module of its own (tt_args_kunit.ko) that uses tenstorrent.ko's symbols
+ * exported for KUnit.
+ */
+#include <kunit/test.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/tenstorrent.h>
+
+#include "tenstorrent.h"
+
+static const struct {
+	u32 flags;
+	u64 va, size;
+	int ret;
+	const char *why;
+} tt_args_kunit_pins[] = {
+	{ 0, PAGE_SIZE, PAGE_SIZE, 0, "one page" },
+	{ 15, PAGE_SIZE, PAGE_SIZE, 0, "every flag" },
+	{ 16, PAGE_SIZE, PAGE_SIZE, -EINVAL, "unknown flag" },
+	{ BIT(31), PAGE_SIZE, PAGE_SIZE, -EINVAL, "top flag" },
+	{ 0, PAGE_SIZE, 0, -EINVAL, "empty" },
+	{ 0, PAGE_SIZE + 1, PAGE_SIZE, -EINVAL, "address not aligned" },
+	{ 0, PAGE_SIZE, PAGE_SIZE + 1, -EINVAL, "size not aligned" },
+	{ 0, -PAGE_SIZE, PAGE_SIZE, 0, "last page" },
+	{ 0, -PAGE_SIZE, 2 * PAGE_SIZE, -EINVAL, "wraps" },
+	{ 0, 0, (u64)INT_MAX << PAGE_SHIFT, 0, "INT_MAX pages" },
+	{ 0, 0, ((u64)INT_MAX + 1) << PAGE_SHIFT, -EINVAL, "more pages" },
+};
+
+static void tt_args_kunit_pin(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(tt_args_kunit_pins); i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    tt_pin_check(tt_args_kunit_pins[i].flags,
+						 tt_args_kunit_pins[i].va,
+						 tt_args_kunit_pins[i].size),
+				    tt_args_kunit_pins[i].ret, "%s",
+				    tt_args_kunit_pins[i].why);
+}
+
+static void tt_args_kunit_lock(struct kunit *test)
+{
+	struct tenstorrent_lock_ctl_in in = {};
+
+	KUNIT_EXPECT_EQ(test, tt_lock_check(&in), 0);
+	in.flags = TENSTORRENT_LOCK_CTL_ACQUIRE_BLOCKING;
+	in.index = TENSTORRENT_RESOURCE_LOCK_COUNT - 1;
+	KUNIT_EXPECT_EQ(test, tt_lock_check(&in), 0);
+	in.flags = TENSTORRENT_LOCK_CTL_ACQUIRE_BLOCKING + 1;
+	KUNIT_EXPECT_EQ(test, tt_lock_check(&in), -EINVAL);
+	in.flags = 0;
+	in.index = TENSTORRENT_RESOURCE_LOCK_COUNT;
+	KUNIT_EXPECT_EQ(test, tt_lock_check(&in), -EINVAL);
+	in.index = 255;
+	KUNIT_EXPECT_EQ(test, tt_lock_check(&in), -EINVAL);
+}
+
+static void tt_args_kunit_reset(struct kunit *test)
+{
+	u32 f;
+
+	for (f = 0; f <= TENSTORRENT_RESET_DEVICE_POST_RESET; f++)
+		KUNIT_EXPECT_EQ_MSG(test, tt_reset_check(f), 0, "flags %u", f);
+	KUNIT_EXPECT_EQ(test, tt_reset_check(7), -EINVAL);
+	KUNIT_EXPECT_EQ(test, tt_reset_check(U32_MAX), -EINVAL);
+}
+
+static struct tenstorrent_power_state tt_args_kunit_ps(u8 validity)
+{
+	return (struct tenstorrent_power_state){
+		.argsz = sizeof(struct tenstorrent_power_state),
+		.validity = validity,
+	};
+}
+
+static void tt_args_kunit_power(struct kunit *test)
+{
+	struct tenstorrent_power_state ps = tt_args_kunit_ps(0);
+
+	KUNIT_EXPECT_EQ(test, tt_power_check(&ps), 0);
+	ps = tt_args_kunit_ps(TT_POWER_VALIDITY(15, 14));
+	KUNIT_EXPECT_EQ(test, tt_power_check(&ps), 0);
+	ps = tt_args_kunit_ps(TT_POWER_VALIDITY(0, 15));
+	KUNIT_EXPECT_EQ(test, tt_power_check(&ps), -EINVAL);
+	ps = tt_args_kunit_ps(0);
+	ps.argsz--;
+	KUNIT_EXPECT_EQ(test, tt_power_check(&ps), -EINVAL);
+	ps = tt_args_kunit_ps(0);
+	ps.flags = 1;
+	KUNIT_EXPECT_EQ(test, tt_power_check(&ps), -EINVAL);
+	ps = tt_args_kunit_ps(0);
+	ps.reserved0 = 1;
+	KUNIT_EXPECT_EQ(test, tt_power_check(&ps), -EINVAL);
+}
+
+static struct tenstorrent_set_noc_cleanup tt_args_kunit_cleanup(void)
+{
+	return (struct tenstorrent_set_noc_cleanup){
+		.argsz = sizeof(struct tenstorrent_set_noc_cleanup),
+		.enabled = 1, .x = 64, .y = 64, .noc = 1, .addr = 0xFFFFFFFC,
+	};
+}
+
+static void tt_args_kunit_noc_cleanup(struct kunit *test)
+{
+	struct tenstorrent_set_noc_cleanup c = tt_args_kunit_cleanup();
+
+	KUNIT_EXPECT_EQ(test, tt_noc_cleanup_check(&c), 0);
+	c.x = 65;
+	KUNIT_EXPECT_EQ(test, tt_noc_cleanup_check(&c), -EINVAL);
+	c = tt_args_kunit_cleanup();
+	c.y = 65;
+	KUNIT_EXPECT_EQ(test, tt_noc_cleanup_check(&c), -EINVAL);
+	c = tt_args_kunit_cleanup();
+	c.noc = 2;
+	KUNIT_EXPECT_EQ(test, tt_noc_cleanup_check(&c), -EINVAL);
+	c = tt_args_kunit_cleanup();
+	c.addr = 2;
+	KUNIT_EXPECT_EQ(test, tt_noc_cleanup_check(&c), -EINVAL);
+	c = tt_args_kunit_cleanup();
+	c.enabled = 2;
+	KUNIT_EXPECT_EQ(test, tt_noc_cleanup_check(&c), -EINVAL);
+	c = tt_args_kunit_cleanup();
+	c.flags = 1;
+	KUNIT_EXPECT_EQ(test, tt_noc_cleanup_check(&c), -EINVAL);
+	c = tt_args_kunit_cleanup();
+	c.argsz = 0;
+	KUNIT_EXPECT_EQ(test, tt_noc_cleanup_check(&c), -EINVAL);
+	/* Disabling needs no target. */
+	c = tt_args_kunit_cleanup();
+	c.enabled = 0;
+	c.x = 255;
+	c.addr = 1;
+	KUNIT_EXPECT_EQ(test, tt_noc_cleanup_check(&c), 0);
+}
+
+static struct kunit_case tt_args_kunit_cases[] = {
+	KUNIT_CASE(tt_args_kunit_pin),
+	KUNIT_CASE(tt_args_kunit_lock),
+	KUNIT_CASE(tt_args_kunit_reset),
+	KUNIT_CASE(tt_args_kunit_power),
+	KUNIT_CASE(tt_args_kunit_noc_cleanup),
+	{}
+};
+
+static struct kunit_suite tt_args_kunit_suite = {
+	.name = "tenstorrent_args",
+	.test_cases = tt_args_kunit_cases,
+};
+
+kunit_test_suite(tt_args_kunit_suite);
+
+MODULE_DESCRIPTION("KUnit suite of tenstorrent.ko's ioctl argument checks");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
