@@ -434,4 +434,57 @@ TEST_F(mq, close_with_copies_in_flight)
 	EXPECT_EQ(0, memcmp(self->l1_view, self->buf, 64));
 }
 
+static int reset_dev(int fd, uint32_t flags)
+{
+	struct tenstorrent_reset_device a = {
+		.in.output_size_bytes = sizeof(a.out),
+		.in.flags = flags,
+	};
+
+	if (ioctl(fd, TENSTORRENT_IOCTL_RESET_DEVICE, &a))
+		return -errno;
+	return (int)a.out.result;
+}
+
+/*
+ * A reset cancels every queue: a stale file's WAIT is ENODEV and its poll
+ * POLLERR | POLLHUP; the resetting file's queued copies are cancelled
+ * (EIO, ECANCELED latched) and, once the error is cleared, its queue works
+ * again after POST_RESET.
+ */
+TEST_F(mq, reset_cancels_queues)
+{
+	struct tenstorrent_dma_desc big[256], d;
+	struct tenstorrent_dma_queue_query_out o;
+	struct pollfd p = {.fd = self->fd, .events = POLLIN | POLLOUT};
+	uint64_t last = 0, rlast = 0;
+	int err, r;
+
+	ASSERT_OPEN_DEVICE(self->other, O_APPEND); /* as reset tools open */
+	r = self->other;
+	ASSERT_NE(NULL, dma_buf(r, 0, BUF, &err));
+	for (int i = 0; i < 256; i++)
+		big[i] = desc(&self->dram, TENSTORRENT_DMA_TO_DEVICE, 0,
+			      DRAM_AT, BUF);
+	d = desc(&self->tensix, TENSTORRENT_DMA_TO_DEVICE, 0, self->l1_addr, 4);
+	ASSERT_EQ(0, dmaq_submit(r, big, 256, NULL, &rlast));
+	ASSERT_EQ(0, dmaq_submit(self->fd, &d, 1, NULL, &last));
+	ASSERT_EQ(0, reset_dev(r, TENSTORRENT_RESET_DEVICE_ASIC_RESET));
+	EXPECT_EQ(-ENODEV, dmaq_wait(self->fd, last, WAIT_MS, NULL));
+	EXPECT_EQ(1, poll(&p, 1, 0));
+	EXPECT_EQ(POLLERR | POLLHUP, p.revents);
+	EXPECT_EQ(0, reset_dev(r, TENSTORRENT_RESET_DEVICE_POST_RESET));
+
+	EXPECT_EQ(-EIO, dmaq_wait(r, rlast, WAIT_MS, NULL));
+	ASSERT_EQ(0,
+		  dmaq_query(r, TENSTORRENT_DMA_QUEUE_QUERY_CLEAR_ERROR, &o));
+	EXPECT_EQ(ECANCELED, o.error_code);
+	EXPECT_LE(1, o.error_seqno);
+	EXPECT_GE(rlast, o.error_seqno);
+	EXPECT_EQ(rlast, o.completed_seqno);
+	d.host_addr = 0;
+	ASSERT_EQ(0, dmaq_submit(r, &d, 1, NULL, &rlast));
+	EXPECT_EQ(0, dmaq_wait(r, rlast, WAIT_MS, NULL));
+}
+
 TEST_HARNESS_MAIN
