@@ -918,14 +918,17 @@ __poll_t tt_dmaq_poll(struct tt_file *tf, struct file *file,
 	poll_wait(file, &q->wq, wait);
 	spin_lock_irqsave(&dd->lock, flags);
 	tt_dmaq_reap(dd);
-	if (dd->detached || tt_dmaq_stale(tf))
+	/* A stale file can learn nothing more: its commands are ENODEV. */
+	if (dd->detached || tt_dmaq_stale(tf)) {
 		mask = EPOLLERR | EPOLLHUP;
-	if (q->completed > q->reported)
-		mask |= EPOLLIN | EPOLLRDNORM;
-	if (q->err_seqno)
-		mask |= EPOLLERR;
-	else if (!mask && q->submitted - q->completed < TT_DMAQ_DEPTH)
-		mask |= EPOLLOUT | EPOLLWRNORM;
+	} else {
+		if (q->completed > q->reported)
+			mask |= EPOLLIN | EPOLLRDNORM;
+		if (q->err_seqno)
+			mask |= EPOLLERR;
+		else if (q->submitted - q->completed < TT_DMAQ_DEPTH)
+			mask |= EPOLLOUT | EPOLLWRNORM;
+	}
 	spin_unlock_irqrestore(&dd->lock, flags);
 	return mask;
 }
