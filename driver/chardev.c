@@ -101,8 +101,11 @@ static int tt_cdev_open(struct inode *inode, struct file *file)
 	mutex_init(&tf->lock);
 	INIT_LIST_HEAD(&tf->pins);
 
-	ret = tt_open_admit(tdev, tf, file->f_flags & O_NONBLOCK);
+	ret = tt_dmaq_open(tf);
+	if (!ret)
+		ret = tt_open_admit(tdev, tf, file->f_flags & O_NONBLOCK);
 	if (ret) {
+		tt_dmaq_release(tf); /* an empty queue: frees it */
 		put_pid(tf->pid);
 		mutex_destroy(&tf->lock);
 		kfree(tf);
@@ -122,7 +125,14 @@ static int tt_cdev_release(struct inode *inode, struct file *file)
 
 	tt_noc_cleanup_run(tf);
 	tt_tlb_release_file(tf);
-	tt_pin_release_file(tf);
+	/*
+	 * The engine must be done with the file's memory before it goes; if
+	 * it may still write there, the memory is leaked rather than freed.
+	 */
+	if (!tt_dmaq_release(tf))
+		tf->dma_leak = true;
+	if (!tf->dma_leak)
+		tt_pin_release_file(tf);
 	tt_dma_release_file(tf);
 	tt_lock_release_file(tf);
 	tt_power_release_file(tf);
@@ -152,6 +162,11 @@ static int tt_cdev_mmap(struct file *file, struct vm_area_struct *vma)
 	return tt_mmap(file->private_data, vma);
 }
 
+static __poll_t tt_cdev_poll(struct file *file, struct poll_table_struct *wait)
+{
+	return tt_dmaq_poll(file->private_data, file, wait);
+}
+
 static const struct file_operations tt_cdev_fops = {
 	.owner = THIS_MODULE,
 	.open = tt_cdev_open,
@@ -159,6 +174,7 @@ static const struct file_operations tt_cdev_fops = {
 	.unlocked_ioctl = tt_cdev_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.mmap = tt_cdev_mmap,
+	.poll = tt_cdev_poll,
 };
 
 int tt_chardev_add(struct tt_device *tdev)

@@ -131,7 +131,10 @@ void tt_atu_restore(struct tt_device *tdev)
 static void tt_dma_buf_destroy(struct tt_device *tdev, struct tt_dma_buf *buf)
 {
 	tt_noc_unmap_host(tdev, buf, buf->atu_region);
-	dma_free_coherent(&tdev->pdev->dev, buf->size, buf->cpu, buf->dma);
+	/* Size 0: a leaked buffer (tt_dma_release_file), the memory stays. */
+	if (buf->size)
+		dma_free_coherent(&tdev->pdev->dev, buf->size, buf->cpu,
+				  buf->dma);
 	kfree(buf);
 }
 
@@ -252,16 +255,45 @@ void tt_dma_show(struct seq_file *s, struct tt_file *tf, bool addrs)
 	}
 }
 
-/* At close: no mapping is left, so the buffers can go. */
+/*
+ * The bus address of [@offset, + @len) of buffer @index of @tf, which must
+ * lie inside it: 0, or -EINVAL. Called with tf->lock held; the buffer
+ * stays until the file is released, after its DMA queue (dmaq.c).
+ */
+int tt_dma_buf_bus(struct tt_file *tf, unsigned int index, u64 offset,
+		   u64 len, u64 *bus)
+{
+	struct tt_dma_buf *buf;
+
+	lockdep_assert_held(&tf->lock);
+	if (index >= TENSTORRENT_MAX_DMA_BUFS)
+		return -EINVAL;
+	buf = tf->dma_bufs[index];
+	if (!buf || offset >= buf->size || len > buf->size - offset)
+		return -EINVAL;
+	*bus = buf->dma + offset;
+	return 0;
+}
+
+/*
+ * At close: no mapping is left, and the DMA queue is stopped, so the
+ * buffers can go; unless the DMA engine may still write them
+ * (tf->dma_leak): then only their ATU regions and bookkeeping go, and the
+ * memory is leaked rather than handed back under a running copy.
+ */
 void tt_dma_release_file(struct tt_file *tf)
 {
 	unsigned int i;
 
 	for (i = 0; i < TENSTORRENT_MAX_DMA_BUFS; i++) {
-		if (!tf->dma_bufs[i])
+		struct tt_dma_buf *buf = tf->dma_bufs[i];
+
+		if (!buf)
 			continue;
-		tt_dma_buf_destroy(tf->tdev, tf->dma_bufs[i]);
 		tf->dma_bufs[i] = NULL;
+		if (tf->dma_leak)
+			buf->size = 0; /* tt_dma_buf_destroy() keeps the memory */
+		tt_dma_buf_destroy(tf->tdev, buf);
 	}
 }
 

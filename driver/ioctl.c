@@ -182,10 +182,13 @@ static long tt_ioctl_dispatch(struct tt_file *tf, unsigned int cmd,
 		return tt_ioctl_set_power_state(tf, arg);
 	case TENSTORRENT_IOCTL_MAP_PEER_BAR:
 	case TENSTORRENT_IOCTL_EXPORT_TLB_DMABUF:
-	case TENSTORRENT_IOCTL_DMA_QUEUE_SUBMIT:
-	case TENSTORRENT_IOCTL_DMA_QUEUE_WAIT:
-	case TENSTORRENT_IOCTL_DMA_QUEUE_QUERY:
 		return -EOPNOTSUPP;
+	case TENSTORRENT_IOCTL_DMA_QUEUE_SUBMIT:
+		return tt_ioctl_dma_queue_submit(tf, arg);
+	case TENSTORRENT_IOCTL_DMA_QUEUE_WAIT:
+		return tt_ioctl_dma_queue_wait(tf, arg);
+	case TENSTORRENT_IOCTL_DMA_QUEUE_QUERY:
+		return tt_ioctl_dma_queue_query(tf, arg);
 	case TENSTORRENT_IOCTL_GET_HARVESTING: /* never implemented by tt-kmd */
 	case TENSTORRENT_IOCTL_FREE_DMA_BUF: /* buffers go at close */
 	default:
@@ -209,6 +212,13 @@ long tt_ioctl(struct tt_file *tf, unsigned int cmd, void __user *arg)
 	struct tt_device *tdev = tf->tdev;
 	bool excl = cmd == TENSTORRENT_IOCTL_RESET_DEVICE;
 	long ret;
+
+	/*
+	 * DMA_QUEUE_WAIT sleeps, possibly for ever: outside the gate, so that
+	 * a reset or an unbind never waits for it (they wake it instead).
+	 */
+	if (cmd == TENSTORRENT_IOCTL_DMA_QUEUE_WAIT)
+		return tt_ioctl_dma_queue_wait(tf, arg);
 
 	ret = excl ? down_write_killable(&tdev->reset_rwsem) :
 		     down_read_killable(&tdev->reset_rwsem);

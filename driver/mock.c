@@ -21,6 +21,7 @@
 
 #include <hw/arc.h>
 #include <hw/arch.h>
+#include <hw/dmaeng.h>
 #include <hw/host.h>
 #include <hw/noc.h>
 #include <hw/pcie.h>
@@ -69,6 +70,9 @@
  * @arc_index: the ARC node's index in the node table
  * @fw: the path to the management firmware (msgq.c)
  * @fw_lock: serialises messages on the kernel's queue
+ * @dma: the PCIe node's DMA engine pages (register page, then the ring),
+ *	or NULL
+ * @irq: the Linux interrupt of MSI-X vector 0, or -1
  */
 struct tt_mock {
 	void __iomem *image;
@@ -78,6 +82,8 @@ struct tt_mock {
 	u32 grid_x;
 	u32 grid_y;
 	void __iomem *atu;
+	void __iomem *dma;
+	int irq;
 	void __iomem *arc_regs;
 	void __iomem *csm;
 	u32 csm_size;
@@ -261,6 +267,38 @@ static void tt_mock_map_atu(struct tt_device *tdev, struct tt_mock *mock)
 	if (mock->atu)
 		tt_atu_init(&tdev->atu, TT_PCIE_HOST_WINDOW_SIZE,
 			    TT_PCIE_HOST_WINDOW_BASE, 1, TT_PCIE_ATU_REGIONS);
+	/* tt_mock_regs_ok() checked the whole block, which holds them. */
+	mock->dma = devm_ioremap(dev, mock->bar_start +
+				 tt_node_read64(pcie, TT_NODE_OFF(regs_off)) +
+				 TT_DMA_REG_PAGE * TT_REG_PAGE_SIZE,
+				 (1 + TT_DMA_RING_PAGES) * TT_REG_PAGE_SIZE);
+}
+
+/*
+ * The DMA engine's interrupt and doorbell: MSI-X vector 0 of the
+ * ivshmem-doorbell function (every interrupt of the model arrives there)
+ * and its doorbell register. A function without them (ivshmem-plain) has
+ * no DMA queues; that is not an error.
+ */
+static void tt_mock_setup_irq(struct pci_dev *pdev, struct tt_mock *mock)
+{
+	struct device *dev = &pdev->dev;
+
+	mock->irq = -1;
+	/* tt_mock_init_fw() mapped the doorbell. */
+	if (!mock->dma || !mock->ivshmem || pci_msix_vec_count(pdev) < 1)
+		return;
+	if (pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSIX) != 1) {
+		dev_err(dev, "no MSI-X vector: no DMA queues\n");
+		return;
+	}
+	mock->irq = pci_irq_vector(pdev, 0);
+	if (mock->irq < 0) {
+		pci_free_irq_vectors(pdev);
+		return;
+	}
+	/* An MSI is a write by the device: QEMU drops it without this. */
+	pci_set_master(pdev);
 }
 
 /*
@@ -372,6 +410,7 @@ static int tt_mock_probe(struct tt_device *tdev)
 	mock = devm_kzalloc(dev, sizeof(*mock), GFP_KERNEL);
 	if (!mock)
 		return -ENOMEM;
+	mock->irq = -1;
 	ret = tt_mock_check_identity(dev, image, bar_len, mock);
 	if (ret)
 		return ret;
@@ -394,8 +433,10 @@ static int tt_mock_probe(struct tt_device *tdev)
 	tt_mock_init_fw(pdev, mock);
 	/* The model reaches all of the guest's memory (ttsim --guest-ram). */
 	tdev->dma_capable = !dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
-	if (tdev->dma_capable)
+	if (tdev->dma_capable) {
 		tt_mock_map_atu(tdev, mock);
+		tt_mock_setup_irq(pdev, mock);
+	}
 	return 0;
 }
 
@@ -571,9 +612,48 @@ static int tt_mock_noc_write32(struct tt_device *tdev, u8 noc, u8 x, u8 y,
 	return 0;
 }
 
-/* The image goes with the PCI binding; only forget it. */
+/* The DMA engine looks at PROD whenever the doorbell rings. */
+static void tt_mock_ring_doorbell(struct tt_device *tdev)
+{
+	struct tt_mock *mock = tdev->backend_priv;
+
+	iowrite32(TT_MOCK_RING_MODEL,
+		  mock->ivshmem + TT_MOCK_IVSHMEM_DOORBELL);
+}
+
+/*
+ * The engine exists if the model published it (TT_DMA_ID) with the ring
+ * size this driver maps, and its interrupt and doorbell are there.
+ */
+static int tt_mock_dma_engine(struct tt_device *tdev, struct tt_dma_hw *hw)
+{
+	struct tt_mock *mock = tdev->backend_priv;
+
+	if (!mock->dma || mock->irq < 0 ||
+	    ioread32(mock->dma + TT_DMA_ID) != TT_DMA_ID_MAGIC ||
+	    ioread32(mock->dma + TT_DMA_ENTRIES) != TT_DMA_RING_ENTRIES)
+		return -ENODEV;
+	hw->regs = mock->dma;
+	hw->ring = mock->dma + TT_REG_PAGE_SIZE;
+	hw->irq = mock->irq;
+	hw->grid_x = mock->grid_x;
+	hw->grid_y = mock->grid_y;
+	hw->ring_doorbell = tt_mock_ring_doorbell;
+	return 0;
+}
+
+/*
+ * The image goes with the PCI binding; only forget it. The DMA queues let
+ * go of the interrupt before (tt_dmaq_detach()).
+ */
 static void tt_mock_remove(struct tt_device *tdev)
 {
+	struct tt_mock *mock = tdev->backend_priv;
+
+	if (mock && mock->irq >= 0) {
+		pci_free_irq_vectors(tdev->pdev);
+		mock->irq = -1;
+	}
 	tdev->backend_priv = NULL;
 }
 
@@ -591,4 +671,5 @@ const struct tt_backend tt_mock_backend = {
 	.reset_marker = tt_mock_reset_marker,
 	.reset_done = tt_mock_reset_done,
 	.noc_write32 = tt_mock_noc_write32,
+	.dma_engine = tt_mock_dma_engine,
 };

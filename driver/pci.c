@@ -60,6 +60,7 @@ static void tt_device_release(struct device *dev)
 {
 	struct tt_device *tdev = container_of(dev, struct tt_device, dev);
 
+	tt_dmaq_free(tdev);
 	pci_dev_put(tdev->pdev);
 	mutex_destroy(&tdev->lock);
 	kfree(tdev->tlbs);
@@ -108,6 +109,9 @@ static int tt_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = tt_tlb_init(tdev);
 	if (ret)
 		goto err_backend_remove;
+	ret = tt_dmaq_probe(tdev);
+	if (ret)
+		goto err_backend_remove;
 	tt_telemetry_probe(tdev);
 	ret = tt_chardev_add(tdev);
 	if (ret)
@@ -121,6 +125,7 @@ static int tt_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	return 0;
 
 err_backend_remove:
+	tt_dmaq_detach(tdev);
 	tt_backend_remove(tdev);
 err_put:
 	put_device(&tdev->dev);
@@ -135,6 +140,7 @@ static void tt_pci_remove(struct pci_dev *pdev)
 		hwmon_device_unregister(tdev->hwmon);
 	/* No new opens, then no more hardware access by open files. */
 	tt_chardev_del(tdev);
+	tt_dmaq_detach(tdev);
 	tt_device_detach(tdev);
 	tt_backend_remove(tdev);
 	put_device(&tdev->dev);

@@ -346,6 +346,8 @@ int tt_unpin(struct tt_file *tf, u64 va, u64 size)
 	mutex_lock(&tf->lock);
 	pin = PAGE_ALIGNED(size) ? tt_pin_exact(tf, va, size >> PAGE_SHIFT) :
 				   NULL;
+	/* Completed DMA-queue copies let go of their pins first. */
+	tt_dmaq_collect(tf);
 	if (!pin)
 		ret = -EINVAL;
 	else if (pin->busy)

@@ -58,6 +58,7 @@ static void tt_reset_begin(struct tt_file *tf)
 	tt_zap_mappings(tdev);
 	tt_tlb_reclaim_stale(tdev);
 	tt_atu_reclaim_stale(tdev);
+	tt_dmaq_reset(tdev);
 	tt_power_forget(tdev);
 	if (tdev->backend->reset_marker)
 		tdev->reset_marker = tdev->backend->reset_marker(tdev);

@@ -29,6 +29,7 @@
 #define TT_RESOURCE_BAR(res) (2 * (res))
 
 struct tt_device;
+struct tt_dma_hw;
 struct tt_telemetry;
 struct proc_dir_entry;
 struct dentry;
@@ -75,6 +76,8 @@ struct seq_file;
  *	NOC @noc, for SET_NOC_CLEANUP; with @check, only say whether the
  *	target can be written (-EOPNOTSUPP, -EINVAL). Called with
  *	tdev->lock held and the device attached (optional).
+ * @dma_engine: find the device's DMA engine (hw/dmaeng.h) and fill @hw;
+ *	-ENODEV if it has none (optional). Called once, after @probe.
  *
  * One backend exists today, "mock" (the chip model behind QEMU's ivshmem);
  * Wormhole and Blackhole cards will add theirs.
@@ -98,6 +101,25 @@ struct tt_backend {
 	int (*reset_done)(struct tt_device *tdev, u32 marker);
 	int (*noc_write32)(struct tt_device *tdev, u8 noc, u8 x, u8 y,
 			   u64 addr, u32 val, bool check);
+	int (*dma_engine)(struct tt_device *tdev, struct tt_dma_hw *hw);
+};
+
+/**
+ * struct tt_dma_hw - a device's DMA engine, as its backend found it
+ * @regs: the engine's register page (hw/dmaeng.h)
+ * @ring: its TT_DMA_RING_PAGES pages of descriptors
+ * @irq: the Linux interrupt its completions raise
+ * @grid_x: the NOC grid, for the checks of SUBMIT
+ * @grid_y: likewise
+ * @ring_doorbell: make the device look at PROD; callable in any context
+ */
+struct tt_dma_hw {
+	void __iomem *regs;
+	void __iomem *ring;
+	int irq;
+	u32 grid_x;
+	u32 grid_y;
+	void (*ring_doorbell)(struct tt_device *tdev);
 };
 
 /* log2 of the largest DMA buffer; tt-kmd's value, reported since 1.0. */
@@ -225,6 +247,7 @@ struct tt_tlb {
  * @locks: the LOCK_CTL locks held by some file, under @lock
  * @lock_wait: ACQUIRE_BLOCKING waiters, woken at release, reset and unbind
  * @power_sent: the aggregate power request last sent to the firmware
+ * @dmaq: the DMA engine and its ring (dmaq.c), or NULL without one
  *
  * Lifetime: allocated at probe with one reference, which remove drops. Each
  * open file holds one more, so the structure outlives an unbind for as long
@@ -265,9 +288,12 @@ struct tt_device {
 	DECLARE_BITMAP(locks, TENSTORRENT_RESOURCE_LOCK_COUNT);
 	wait_queue_head_t lock_wait;
 	struct tt_power_request power_sent;
+	struct tt_dmaq_dev *dmaq;
 };
 
 struct tt_dma_buf;
+struct tt_dmaq;
+struct tt_dmaq_dev;
 
 /**
  * struct tt_file - state of one open file
@@ -287,6 +313,9 @@ struct tt_dma_buf;
  * @noc_cleanup: the SET_NOC_CLEANUP write to do at release, under
  *	tdev->lock; enabled unless @noc_cleanup.enabled is 0
  * @power: this file's power request, under tdev->lock
+ * @dmaq: the file's DMA queue (dmaq.c), or NULL if the device has no
+ *	engine
+ * @dma_leak: the DMA engine may still reach the buffers: never free them
  */
 struct tt_file {
 	struct tt_device *tdev;
@@ -302,6 +331,8 @@ struct tt_file {
 	DECLARE_BITMAP(locks, TENSTORRENT_RESOURCE_LOCK_COUNT);
 	struct tenstorrent_set_noc_cleanup noc_cleanup;
 	struct tt_power_request power;
+	struct tt_dmaq *dmaq;
+	bool dma_leak;
 };
 
 /* May the device's hardware be used now? With tdev->lock or the gate. */
@@ -375,6 +406,8 @@ int tt_dma_mmap(struct tt_file *tf, struct vm_area_struct *vma,
 void tt_dma_release_file(struct tt_file *tf);
 void tt_dma_detach(struct tt_device *tdev);
 void tt_dma_show(struct seq_file *s, struct tt_file *tf, bool addrs);
+int tt_dma_buf_bus(struct tt_file *tf, unsigned int index, u64 offset,
+		   u64 len, u64 *bus);
 int tt_noc_map_host(struct tt_file *tf, const void *user, u64 size,
 		    bool top_down, dma_addr_t bus, u64 *noc_address);
 void tt_noc_unmap_host(struct tt_device *tdev, const void *user, int region);
@@ -419,6 +452,28 @@ void tt_power_forget(struct tt_device *tdev);
 void tt_power_resend(struct tt_device *tdev);
 void tt_power_release_file(struct tt_file *tf);
 void tt_noc_cleanup_run(struct tt_file *tf);
+
+/* dmaq.c: DMA queues. */
+int tt_dmaq_probe(struct tt_device *tdev);
+void tt_dmaq_detach(struct tt_device *tdev);
+void tt_dmaq_reset(struct tt_device *tdev);
+void tt_dmaq_collect(struct tt_file *tf);
+void tt_dmaq_free(struct tt_device *tdev);
+int tt_dmaq_open(struct tt_file *tf);
+bool tt_dmaq_release(struct tt_file *tf);
+long tt_ioctl_dma_queue_submit(struct tt_file *tf,
+			       struct tenstorrent_dma_queue_submit __user *arg);
+long tt_ioctl_dma_queue_wait(struct tt_file *tf,
+			     struct tenstorrent_dma_queue_wait __user *arg);
+long tt_ioctl_dma_queue_query(struct tt_file *tf,
+			      struct tenstorrent_dma_queue_query __user *arg);
+__poll_t tt_dmaq_poll(struct tt_file *tf, struct file *file,
+		      struct poll_table_struct *wait);
+
+/* Pure, for KUnit (tt_dmaq_kunit.c): see dmaq.c. */
+int tt_dmaq_check_desc(const struct tenstorrent_dma_desc *d, u32 grid_x,
+		       u32 grid_y);
+u32 tt_dmaq_hw_ctrl(const struct tenstorrent_dma_desc *d);
 
 /* atu.c, pure, for KUnit (tt_atu_kunit.c). */
 void tt_atu_init(struct tt_atu *atu, u64 window, u64 noc_base, u32 first,

@@ -100,6 +100,7 @@ static void *engine_main(void *arg)
 		uint32_t seen = sim_doorbell_seq(dev->img->regs);
 
 		service_doorbells(dev);
+		sim_dmaeng_kick(&dev->dma);
 		service_events(dev);
 		if (stopping(dev))
 			break;
@@ -213,6 +214,12 @@ static int start_threads(struct sim_device *dev, unsigned flags, char *err)
 	if (ret)
 		return ret;
 	dev->sched_started = true;
+	ret = sim_dmaeng_start(&dev->dma, &dev->ctx, dev->pcie);
+	if (ret) {
+		snprintf(err, SIM_ERR_LEN, "cannot start the DMA engine: %s",
+			 strerror(-ret));
+		return ret;
+	}
 	ret = -pthread_create(&dev->engine, NULL, engine_main, dev);
 	if (ret) {
 		snprintf(err, SIM_ERR_LEN, "cannot start the NOC engine: %s",
@@ -286,6 +293,7 @@ void sim_device_destroy(struct sim_device *dev)
 	sim_doorbell_kick(dev->img->regs);
 	if (dev->engine_started)
 		pthread_join(dev->engine, NULL);
+	sim_dmaeng_stop(&dev->dma);
 	if (dev->sched_started)
 		sim_sched_stop(&dev->sched);
 	__atomic_store_n(&dev->img->id->state, TT_DEV_STATE_STOPPED,

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 
 #include "access.h"
+#include "dmaeng.h"
 #include "hw/flash.h"
 #include "power.h"
 #include "scheduler.h"
@@ -30,6 +31,7 @@ struct sim_device {
 	bool stop; /* atomic; set to end the engine thread */
 	struct tt_node_desc *pcie; /* the node whose ATU maps host memory */
 	struct tt_node_desc *arc; /* the management processor's node */
+	struct sim_dmaeng dma; /* the PCIe node's DMA engine (hw/dmaeng.h) */
 	uint64_t t0_ns; /* CLOCK_MONOTONIC at power-on: device time 0 */
 
 	struct sim_sched sched;

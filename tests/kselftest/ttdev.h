@@ -33,6 +33,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <hw/arch.h>
+#include <hw/dmaeng.h>
 #include <hw/host.h>
 #include <linux/tenstorrent.h>
 
@@ -313,6 +315,107 @@ static inline pid_t spawn_open(const char *path, int flags)
 		return pid;
 	fd = open_dev(path, flags);
 	_exit(fd < 0 ? -fd : 0);
+}
+
+/* ---------------------------------------------------------------------- */
+/* DMA queues (uapi Part 2)                                               */
+
+/* Does the device publish a DMA engine (hw/dmaeng.h's TT_DMA_ID in the
+ * PCIe node's register block)? The driver offers DMA queues exactly then
+ * (on the mock, with ivshmem's MSI-X vector, which every image that has
+ * an engine, the live model's, comes with). -errno if the image cannot
+ * be read. */
+static inline int has_dma_engine(int fd)
+{
+	struct tt_node_desc *table;
+	struct tt_identity id = {0};
+	uint32_t magic = 0;
+	int ret = read_node_table(fd, &id, &table);
+
+	if (ret)
+		return ret;
+	for (uint32_t i = 0; i < id.grid_x * id.grid_y; i++) {
+		uint64_t off = table[i].regs_off +
+			       TT_DMA_REG_PAGE * (uint64_t)TT_REG_PAGE_SIZE;
+		uint8_t *p;
+		int err;
+
+		if (table[i].type != TT_NODE_PCIE)
+			continue;
+		if (off % PAGE || off + PAGE > id.image_size)
+			break;
+		p = map(fd, TENSTORRENT_MMAP_BAR2_UC + off, PAGE, MAP_SHARED,
+			&err);
+		if (!p) {
+			free(table);
+			return -err;
+		}
+		magic = *(volatile uint32_t *)(p + TT_DMA_ID);
+		munmap(p, PAGE);
+		break;
+	}
+	free(table);
+	return magic == TT_DMA_ID_MAGIC;
+}
+
+static inline int dmaq_query(int fd, uint32_t flags,
+			     struct tenstorrent_dma_queue_query_out *o)
+{
+	struct tenstorrent_dma_queue_query a = {
+		.in = {.output_size_bytes = sizeof(a.out), .flags = flags}};
+
+	if (ioctl(fd, TENSTORRENT_IOCTL_DMA_QUEUE_QUERY, &a))
+		return -errno;
+	if (o)
+		*o = a.out;
+	return 0;
+}
+
+/* SUBMIT of n descriptors; *first and *last (may be NULL) get the seqnos. */
+static inline int dmaq_submit(int fd, const struct tenstorrent_dma_desc *d,
+			      uint32_t n, uint64_t *first, uint64_t *last)
+{
+	struct tenstorrent_dma_queue_submit a = {
+		.in = {.output_size_bytes = sizeof(a.out),
+		       .descs = (uintptr_t)d,
+		       .desc_count = n,
+		       .desc_size = sizeof(*d)}};
+
+	if (ioctl(fd, TENSTORRENT_IOCTL_DMA_QUEUE_SUBMIT, &a))
+		return -errno;
+	if (first)
+		*first = a.out.first_seqno;
+	if (last)
+		*last = a.out.last_seqno;
+	return 0;
+}
+
+/* WAIT; *completed (may be NULL) gets out.completed_seqno. */
+static inline int dmaq_wait(int fd, uint64_t seqno, uint32_t timeout_ms,
+			    uint64_t *completed)
+{
+	struct tenstorrent_dma_queue_wait a = {
+		.in = {.output_size_bytes = sizeof(a.out),
+		       .seqno = seqno,
+		       .timeout_ms = timeout_ms}};
+	int ret = ioctl(fd, TENSTORRENT_IOCTL_DMA_QUEUE_WAIT, &a) ? -errno : 0;
+
+	if (completed)
+		*completed = a.out.completed_seqno;
+	return ret;
+}
+
+/* ALLOCATE_DMA_BUF of `size` bytes at `index`, mapped: NULL and *err. */
+static inline uint8_t *dma_buf(int fd, uint8_t index, uint32_t size, int *err)
+{
+	struct tenstorrent_allocate_dma_buf a = {
+		.in = {.requested_size = size, .buf_index = index}};
+
+	if (ioctl(fd, TENSTORRENT_IOCTL_ALLOCATE_DMA_BUF, &a)) {
+		*err = errno;
+		return NULL;
+	}
+	return map(fd, a.out.mapping_offset, size, MAP_SHARED, err);
 }
 
 #endif /* TT_TESTS_KSELFTEST_TTDEV_H */

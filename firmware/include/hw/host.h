@@ -74,6 +74,7 @@ struct tt_identity {
 #define TT_IRQ_HART TT_BIT(2) /* a hart wrote TT_HART_HOST_IRQ (hw/hart.h) */
 #define TT_IRQ_HART_FAULT TT_BIT(3) /* a hart halted on a fault */
 #define TT_IRQ_RESET TT_BIT(4) /* the chip was reset (hw/arc.h) */
+#define TT_IRQ_DMA_DONE TT_BIT(5) /* DMA descriptors finished (hw/dmaeng.h) */
 
 /*
  * Doorbells: bit i of doorbell_pending asks the device to look at register

@@ -10,6 +10,7 @@
 #include "tile.h"
 #include "niu.h"
 #include "pcie.h"
+#include "dmaeng.h"
 #include "dram.h"
 #include "host.h"
 #include "hart.h"
