@@ -674,16 +674,6 @@ void tt_dmaq_collect(struct tt_file *tf)
 	spin_unlock_irqrestore(&dd->lock, flags);
 }
 
-static int tt_dmaq_copy_out(void __user *uout, u32 user_size, const void *out,
-			    size_t out_size)
-{
-	if (clear_user(uout, user_size))
-		return -EFAULT;
-	if (copy_to_user(uout, out, min_t(size_t, user_size, out_size)))
-		return -EFAULT;
-	return 0;
-}
-
 /* Stale fds are refused by tt_ioctl() on entry; here: is there an engine. */
 static int tt_dmaq_usable(struct tt_file *tf)
 {
@@ -771,7 +761,7 @@ long tt_ioctl_dma_queue_submit(struct tt_file *tf,
 		goto out_free;
 	out.output_size_bytes = sizeof(out);
 	/* The batch is queued: a failed copy-out cannot take it back. */
-	ret = tt_dmaq_copy_out(&arg->out, in.output_size_bytes, &out,
+	ret = tt_copy_out(&arg->out, in.output_size_bytes, &out,
 			       sizeof(out));
 out_free:
 	kfree(descs);
@@ -859,7 +849,7 @@ long tt_ioctl_dma_queue_wait(struct tt_file *tf,
 	if (ret == -ENODEV)
 		return ret;
 	out.output_size_bytes = sizeof(out);
-	if (tt_dmaq_copy_out(&arg->out, in.output_size_bytes, &out,
+	if (tt_copy_out(&arg->out, in.output_size_bytes, &out,
 			     sizeof(out)))
 		return -EFAULT;
 	return ret;
@@ -901,7 +891,7 @@ long tt_ioctl_dma_queue_query(struct tt_file *tf,
 	out.max_batch = TENSTORRENT_DMA_QUEUE_MAX_BATCH;
 	out.max_length = TENSTORRENT_DMA_MAX_LENGTH;
 	out.align = TENSTORRENT_DMA_ALIGN;
-	return tt_dmaq_copy_out(&arg->out, in.output_size_bytes, &out,
+	return tt_copy_out(&arg->out, in.output_size_bytes, &out,
 				sizeof(out));
 }
 

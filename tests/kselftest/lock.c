@@ -13,20 +13,6 @@
 
 #include <kselftest_harness.h>
 
-/* LOCK_CTL `op` on lock `index`: out.value, or -errno. */
-static int lock_ctl(int fd, uint32_t op, unsigned int index)
-{
-	struct tenstorrent_lock_ctl a = {
-		.in.output_size_bytes = sizeof(a.out),
-		.in.flags = op,
-		.in.index = (uint8_t)index,
-	};
-
-	if (ioctl(fd, TENSTORRENT_IOCTL_LOCK_CTL, &a))
-		return -errno;
-	return a.out.value;
-}
-
 #define ACQUIRE TENSTORRENT_LOCK_CTL_ACQUIRE
 #define RELEASE TENSTORRENT_LOCK_CTL_RELEASE
 #define TEST_LOCK TENSTORRENT_LOCK_CTL_TEST

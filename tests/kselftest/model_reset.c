@@ -19,19 +19,6 @@
 
 #define NOC TENSTORRENT_ALLOCATE_DMA_BUF_NOC_DMA
 
-static int reset(int fd, uint32_t flags)
-{
-	struct tenstorrent_reset_device a = {
-		.in.output_size_bytes = sizeof(a.out),
-		.in.flags = flags,
-		.out.result = 0xEE,
-	};
-
-	if (ioctl(fd, TENSTORRENT_IOCTL_RESET_DEVICE, &a))
-		return -errno;
-	return (int)a.out.result;
-}
-
 static int alloc_noc_buf(int fd, uint8_t index, uint64_t *bus)
 {
 	struct tenstorrent_allocate_dma_buf a = {
@@ -68,7 +55,7 @@ FIXTURE_SETUP(model_reset)
 
 FIXTURE_TEARDOWN(model_reset)
 {
-	reset(self->r, TENSTORRENT_RESET_DEVICE_POST_RESET);
+	reset_device(self->r, TENSTORRENT_RESET_DEVICE_POST_RESET);
 	close(self->r);
 	if (self->other >= 0)
 		close(self->other);
@@ -123,9 +110,9 @@ static void reset_and_back(struct __test_metadata *_metadata,
 	ASSERT_TRUE(atu_targets(self, mine));
 	ASSERT_TRUE(atu_targets(self, theirs));
 
-	ASSERT_EQ(0, reset(self->r, flags)) TH_LOG("the firmware refused");
+	ASSERT_EQ(0, reset_device(self->r, flags)) TH_LOG("the firmware refused");
 	EXPECT_EQ(-ENODEV, get_device_info(self->other, &o));
-	EXPECT_EQ(0, reset(self->r, TENSTORRENT_RESET_DEVICE_POST_RESET))
+	EXPECT_EQ(0, reset_device(self->r, TENSTORRENT_RESET_DEVICE_POST_RESET))
 	TH_LOG("the chip did not come back");
 	EXPECT_LT(gen, reset_gen(self->r)) TH_LOG("reset_gen did not move");
 	EXPECT_TRUE(atu_targets(self, mine)) TH_LOG("not reprogrammed");
@@ -151,8 +138,8 @@ TEST_F(model_reset, firmware_takes_power_requests_after_a_reset)
 		.power_flags = TT_POWER_FLAG_MAX_AI_CLK,
 	};
 
-	ASSERT_EQ(0, reset(self->r, TENSTORRENT_RESET_DEVICE_ASIC_RESET));
-	ASSERT_EQ(0, reset(self->r, TENSTORRENT_RESET_DEVICE_POST_RESET));
+	ASSERT_EQ(0, reset_device(self->r, TENSTORRENT_RESET_DEVICE_ASIC_RESET));
+	ASSERT_EQ(0, reset_device(self->r, TENSTORRENT_RESET_DEVICE_POST_RESET));
 	EXPECT_EQ(0, ioctl(self->r, TENSTORRENT_IOCTL_SET_POWER_STATE, &ps))
 	TH_LOG("%s", strerror(errno));
 	ps.power_flags = 0;

@@ -14,20 +14,6 @@
 
 #include <kselftest_harness.h>
 
-/* RESET_DEVICE with `flags`: out.result, or -errno. */
-static int reset(int fd, uint32_t flags)
-{
-	struct tenstorrent_reset_device a = {
-		.in.output_size_bytes = sizeof(a.out),
-		.in.flags = flags,
-		.out.result = 0xEE,
-	};
-
-	if (ioctl(fd, TENSTORRENT_IOCTL_RESET_DEVICE, &a))
-		return -errno;
-	return (int)a.out.result;
-}
-
 static int query_mappings(int fd)
 {
 	struct {
@@ -44,17 +30,6 @@ static int alloc_tlb(int fd, uint64_t size)
 
 	return ioctl(fd, TENSTORRENT_IOCTL_ALLOCATE_TLB, &a) ? -errno :
 							       (int)a.out.id;
-}
-
-static int lock_ctl(int fd, uint32_t op, unsigned int index)
-{
-	struct tenstorrent_lock_ctl a = {
-		.in.output_size_bytes = sizeof(a.out),
-		.in.flags = op,
-		.in.index = (uint8_t)index,
-	};
-
-	return ioctl(fd, TENSTORRENT_IOCTL_LOCK_CTL, &a) ? -errno : a.out.value;
 }
 
 #define USER TENSTORRENT_RESET_DEVICE_USER_RESET
@@ -75,7 +50,7 @@ FIXTURE_TEARDOWN(reset)
 {
 	/* Leave the device usable for the next test. */
 	if (self->r >= 0) {
-		reset(self->r, POST);
+		reset_device(self->r, POST);
 		close(self->r);
 	}
 	if (self->other >= 0)
@@ -84,23 +59,23 @@ FIXTURE_TEARDOWN(reset)
 
 TEST_F(reset, unknown_flags_einval)
 {
-	EXPECT_EQ(-EINVAL, reset(self->r, 7));
-	EXPECT_EQ(-EINVAL, reset(self->r, UINT32_MAX));
+	EXPECT_EQ(-EINVAL, reset_device(self->r, 7));
+	EXPECT_EQ(-EINVAL, reset_device(self->r, UINT32_MAX));
 	EXPECT_EQ(0, query_mappings(self->other)) TH_LOG("nothing happened");
 }
 
 TEST_F(reset, link_and_config_write_resets_eopnotsupp_on_the_mock)
 {
 	EXPECT_EQ(-EOPNOTSUPP,
-		  reset(self->r, TENSTORRENT_RESET_DEVICE_RESET_PCIE_LINK));
+		  reset_device(self->r, TENSTORRENT_RESET_DEVICE_RESET_PCIE_LINK));
 	EXPECT_EQ(-EOPNOTSUPP,
-		  reset(self->r, TENSTORRENT_RESET_DEVICE_CONFIG_WRITE));
+		  reset_device(self->r, TENSTORRENT_RESET_DEVICE_CONFIG_WRITE));
 	EXPECT_EQ(0, query_mappings(self->other));
 }
 
 TEST_F(reset, restore_state_keeps_every_fd)
 {
-	EXPECT_EQ(0, reset(self->r, TENSTORRENT_RESET_DEVICE_RESTORE_STATE));
+	EXPECT_EQ(0, reset_device(self->r, TENSTORRENT_RESET_DEVICE_RESTORE_STATE));
 	EXPECT_EQ(0, query_mappings(self->r));
 	EXPECT_EQ(0, query_mappings(self->other));
 }
@@ -110,14 +85,14 @@ TEST_F(reset, other_fds_get_enodev_for_good)
 	struct tenstorrent_get_device_info_out o;
 	int err;
 
-	ASSERT_EQ(0, reset(self->r, USER));
+	ASSERT_EQ(0, reset_device(self->r, USER));
 	EXPECT_EQ(-ENODEV, get_device_info(self->other, &o));
 	EXPECT_EQ(-ENODEV, query_mappings(self->other));
-	EXPECT_EQ(-ENODEV, reset(self->other, POST));
+	EXPECT_EQ(-ENODEV, reset_device(self->other, POST));
 	EXPECT_EQ(NULL, map(self->other, TENSTORRENT_MMAP_BAR2_UC, PAGE,
 			    MAP_SHARED, &err));
 	EXPECT_EQ(ENODEV, err);
-	reset(self->r, POST);
+	reset_device(self->r, POST);
 	EXPECT_EQ(-ENODEV, query_mappings(self->other)) TH_LOG("after POST");
 }
 
@@ -127,14 +102,14 @@ TEST_F(reset, resetting_fd_has_identity_only_until_post_reset)
 	int err;
 	void *p;
 
-	ASSERT_EQ(0, reset(self->r, USER));
+	ASSERT_EQ(0, reset_device(self->r, USER));
 	EXPECT_EQ(0, get_device_info(self->r, &o));
 	EXPECT_EQ(-ENODEV, query_mappings(self->r));
 	EXPECT_EQ(-ENODEV, alloc_tlb(self->r, 1 << 20));
 	EXPECT_EQ(NULL, map(self->r, TENSTORRENT_MMAP_BAR2_UC, PAGE,
 			    MAP_SHARED, &err));
 	/* Nothing reset the chip: POST_RESET says so, and opens up. */
-	EXPECT_EQ(1, reset(self->r, POST));
+	EXPECT_EQ(1, reset_device(self->r, POST));
 	EXPECT_EQ(0, query_mappings(self->r));
 	p = map(self->r, TENSTORRENT_MMAP_BAR2_UC, PAGE, MAP_SHARED, &err);
 	ASSERT_NE(NULL, p) TH_LOG("mmap after POST_RESET: %s", strerror(err));
@@ -146,10 +121,10 @@ TEST_F(reset, a_new_open_during_the_reset_is_held_back_until_post_reset)
 {
 	int fd;
 
-	ASSERT_EQ(0, reset(self->r, USER));
+	ASSERT_EQ(0, reset_device(self->r, USER));
 	ASSERT_OPEN_DEVICE(fd, 0);
 	EXPECT_EQ(-ENODEV, query_mappings(fd));
-	reset(self->r, POST);
+	reset_device(self->r, POST);
 	EXPECT_EQ(0, query_mappings(fd));
 	close(fd);
 }
@@ -162,8 +137,8 @@ TEST_F(reset, stale_mappings_fault)
 
 	ASSERT_NE(NULL, p);
 	ASSERT_EQ(TT_IDENTITY_MAGIC_LO, peek32(p));
-	ASSERT_EQ(0, reset(self->r, USER));
-	reset(self->r, POST);
+	ASSERT_EQ(0, reset_device(self->r, USER));
+	reset_device(self->r, POST);
 	EXPECT_EQ(-SIGBUS, peek32(p));
 	munmap((void *)p, PAGE);
 }
@@ -182,8 +157,8 @@ TEST_F(reset, stale_fds_windows_go_back_to_the_pool)
 		n++;
 	ASSERT_LT(0, n);
 	EXPECT_EQ(-ENOMEM, alloc_tlb(self->r, size));
-	ASSERT_EQ(0, reset(self->r, USER));
-	reset(self->r, POST);
+	ASSERT_EQ(0, reset_device(self->r, USER));
+	reset_device(self->r, POST);
 	for (int i = 0; i < n; i++) {
 		id = alloc_tlb(self->r, size);
 		ASSERT_LE(0, id) TH_LOG("window %d of %d: %s", i, n,
@@ -194,8 +169,8 @@ TEST_F(reset, stale_fds_windows_go_back_to_the_pool)
 TEST_F(reset, locks_survive_until_the_stale_fd_closes)
 {
 	ASSERT_EQ(1, lock_ctl(self->other, TENSTORRENT_LOCK_CTL_ACQUIRE, 5));
-	ASSERT_EQ(0, reset(self->r, USER));
-	reset(self->r, POST);
+	ASSERT_EQ(0, reset_device(self->r, USER));
+	reset_device(self->r, POST);
 	EXPECT_EQ(2, lock_ctl(self->r, TENSTORRENT_LOCK_CTL_TEST, 5));
 	EXPECT_EQ(-ENODEV,
 		  lock_ctl(self->other, TENSTORRENT_LOCK_CTL_RELEASE, 5));
@@ -215,7 +190,7 @@ TEST_F(reset, reset_ends_a_stale_blocking_acquire)
 		_exit(-lock_ctl(self->other,
 				TENSTORRENT_LOCK_CTL_ACQUIRE_BLOCKING, 6));
 	EXPECT_EQ(-1, wait_child(pid, 300)) TH_LOG("it did not wait");
-	ASSERT_EQ(0, reset(self->r, USER));
+	ASSERT_EQ(0, reset_device(self->r, USER));
 	EXPECT_EQ(ENODEV, wait_child(pid, 5000));
 	reap(pid);
 }

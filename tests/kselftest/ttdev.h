@@ -91,6 +91,34 @@ static inline int get_device_info(int fd,
 	return 0;
 }
 
+/* RESET_DEVICE with `flags`: out.result (0 or 1), or -errno. */
+static inline int reset_device(int fd, uint32_t flags)
+{
+	struct tenstorrent_reset_device a = {
+		.in.output_size_bytes = sizeof(a.out),
+		.in.flags = flags,
+		.out.result = 0xEE,
+	};
+
+	if (ioctl(fd, TENSTORRENT_IOCTL_RESET_DEVICE, &a))
+		return -errno;
+	return (int)a.out.result;
+}
+
+/* LOCK_CTL `op` on lock `index`: out.value, or -errno. */
+static inline int lock_ctl(int fd, uint32_t op, unsigned int index)
+{
+	struct tenstorrent_lock_ctl a = {
+		.in.output_size_bytes = sizeof(a.out),
+		.in.flags = op,
+		.in.index = (uint8_t)index,
+	};
+
+	if (ioctl(fd, TENSTORRENT_IOCTL_LOCK_CTL, &a))
+		return -errno;
+	return a.out.value;
+}
+
 /* ---------------------------------------------------------------------- */
 /* sysfs facts about a node, to compare the ioctls and mappings with       */
 
