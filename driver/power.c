@@ -77,10 +77,11 @@ static void tt_power_aggregate(struct tt_device *tdev,
 }
 
 /*
- * Send the aggregate if it changed. 0 also when no firmware runs (the
- * request waits for POST_RESET); -EIO when the firmware did not take it.
+ * Send the aggregate if it changed (after tt_power_forget(), always). 0
+ * also when no firmware runs (the request waits for POST_RESET); -EIO
+ * when the firmware did not take it.
  */
-static int tt_power_update(struct tt_device *tdev)
+int tt_power_update(struct tt_device *tdev)
 {
 	u32 req[TT_MSGQ_ENTRY_WORDS] = {}, rsp[TT_MSGQ_ENTRY_WORDS];
 	struct tt_power_request agg;
@@ -119,11 +120,6 @@ static int tt_power_update(struct tt_device *tdev)
 void tt_power_forget(struct tt_device *tdev)
 {
 	tdev->power_sent.flags = TT_POWER_UNKNOWN;
-}
-
-void tt_power_resend(struct tt_device *tdev)
-{
-	tt_power_update(tdev);
 }
 
 long tt_ioctl_set_power_state(struct tt_file *tf,

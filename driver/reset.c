@@ -129,7 +129,7 @@ static void tt_reset_reinit(struct tt_device *tdev)
 	tt_atu_restore(tdev);
 	tdev->needs_hw_init = false;
 	mutex_unlock(&tdev->lock);
-	tt_power_resend(tdev);
+	tt_power_update(tdev);
 }
 
 /* Returns out.result (0 success, 1 failure) or a negative error. */

@@ -449,7 +449,7 @@ long tt_ioctl_set_noc_cleanup(struct tt_file *tf,
 			      struct tenstorrent_set_noc_cleanup __user *arg);
 void tt_power_open(struct tt_file *tf);
 void tt_power_forget(struct tt_device *tdev);
-void tt_power_resend(struct tt_device *tdev);
+int tt_power_update(struct tt_device *tdev);
 void tt_power_release_file(struct tt_file *tf);
 void tt_noc_cleanup_run(struct tt_file *tf);
 

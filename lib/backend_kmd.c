@@ -22,6 +22,7 @@
 #include <libudev.h>
 
 #include "board.h"
+#include "doorbell.h"
 #include "kmd.h"
 
 #define KMD_MAX_NODES 64
@@ -385,29 +386,19 @@ static void kmd_dma_free(struct tt_device *dev, struct tt_dma_buf *buf)
 
 static uint32_t kmd_error_head(struct tt_device *dev)
 {
-	return __atomic_load_n(&kmd_of(dev)->ctx.img->regs->err_head,
-			       __ATOMIC_ACQUIRE);
+	return sim_errlog_head(kmd_of(dev)->ctx.img->regs);
 }
 
+/* An unknown code is named so by dev_err_str(). */
 static int kmd_error_at(struct tt_device *dev, uint32_t seq,
 			struct tt_dev_error *rec)
 {
-	struct tt_dev_error *e =
-		&kmd_of(dev)->ctx.img->regs->err[seq % TT_DEV_ERR_RING];
-
-	if (__atomic_load_n(&e->seq, __ATOMIC_ACQUIRE) != seq + 1)
-		return -ESTALE;
-	memcpy(rec, e, sizeof(*rec));
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	if (__atomic_load_n(&e->seq, __ATOMIC_ACQUIRE) != seq + 1)
-		return -ESTALE;
-	return 0; /* an unknown code is named so by dev_err_str() */
+	return sim_errlog_read(kmd_of(dev)->ctx.img->regs, seq, rec);
 }
 
 static uint32_t kmd_irq_seq(struct tt_device *dev)
 {
-	return __atomic_load_n(&kmd_of(dev)->ctx.img->regs->irq_seq,
-			       __ATOMIC_ACQUIRE);
+	return sim_irq_seq(kmd_of(dev)->ctx.img->regs);
 }
 
 static int64_t now_us(void)

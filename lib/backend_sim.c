@@ -22,6 +22,7 @@
 #include "board.h"
 #include "device.h"
 #include "doorbell.h"
+#include "errlog.h"
 #include "internal.h"
 #include "proto.h"
 #include "rundir.h"
@@ -525,24 +526,13 @@ static void sim_dma_free(struct tt_device *dev, struct tt_dma_buf *buf)
 
 static uint32_t sim_error_head(struct tt_device *dev)
 {
-	return __atomic_load_n(&simb(dev)->ctx.img->regs->err_head,
-			       __ATOMIC_ACQUIRE);
+	return sim_errlog_head(simb(dev)->ctx.img->regs);
 }
 
 static int sim_error_at(struct tt_device *dev, uint32_t seq,
 			struct tt_dev_error *rec)
 {
-	struct tt_dev_error *e =
-		&simb(dev)->ctx.img->regs->err[seq % TT_DEV_ERR_RING];
-
-	if (__atomic_load_n(&e->seq, __ATOMIC_ACQUIRE) != seq + 1)
-		return -ESTALE;
-	memcpy(rec, e, sizeof(*rec));
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	/* A writer may have reused the slot while we copied. */
-	if (__atomic_load_n(&e->seq, __ATOMIC_ACQUIRE) != seq + 1)
-		return -ESTALE;
-	return 0;
+	return sim_errlog_read(simb(dev)->ctx.img->regs, seq, rec);
 }
 
 /* ---- interrupts and resets, through the image ---- */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "errlog.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "doorbell.h"
@@ -32,4 +33,24 @@ enum tt_dev_err sim_errlog_record(struct sim_image *img, enum tt_dev_err code,
 	__atomic_store_n(&e->seq, slot + 1, __ATOMIC_RELEASE);
 	sim_irq_raise(r, TT_IRQ_DEV_ERROR);
 	return code;
+}
+
+uint32_t sim_errlog_head(const struct tt_host_regs *regs)
+{
+	return __atomic_load_n(&regs->err_head, __ATOMIC_ACQUIRE);
+}
+
+int sim_errlog_read(struct tt_host_regs *regs, uint32_t seq,
+		    struct tt_dev_error *rec)
+{
+	struct tt_dev_error *e = &regs->err[seq % TT_DEV_ERR_RING];
+
+	if (__atomic_load_n(&e->seq, __ATOMIC_ACQUIRE) != seq + 1)
+		return -ESTALE;
+	memcpy(rec, e, sizeof(*rec));
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	/* A writer may have reused the slot while we copied. */
+	if (__atomic_load_n(&e->seq, __ATOMIC_ACQUIRE) != seq + 1)
+		return -ESTALE;
+	return 0;
 }

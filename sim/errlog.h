@@ -27,4 +27,14 @@ struct sim_access {
 enum tt_dev_err sim_errlog_record(struct sim_image *img, enum tt_dev_err code,
 				  const struct sim_access *a);
 
+/* Records ever written; record i is at i % TT_DEV_ERR_RING. */
+uint32_t sim_errlog_head(const struct tt_host_regs *regs);
+
+/*
+ * Copy record `seq` (0-based) into *rec: 0, or -ESTALE if that slot holds
+ * another record (not written yet, being written, or overwritten).
+ */
+int sim_errlog_read(struct tt_host_regs *regs, uint32_t seq,
+		    struct tt_dev_error *rec);
+
 #endif /* TT_SIM_ERRLOG_H */
