@@ -100,6 +100,7 @@ static int tt_cdev_open(struct inode *inode, struct file *file)
 	tf->pid = get_pid(task_tgid(current));
 	mutex_init(&tf->lock);
 	INIT_LIST_HEAD(&tf->pins);
+	INIT_LIST_HEAD(&tf->peer_maps);
 
 	ret = tt_dmaq_open(tf);
 	if (!ret)
@@ -134,6 +135,7 @@ static int tt_cdev_release(struct inode *inode, struct file *file)
 	if (!tf->dma_leak)
 		tt_pin_release_file(tf);
 	tt_dma_release_file(tf);
+	tt_peer_release_file(tf);
 	tt_lock_release_file(tf);
 	tt_power_release_file(tf);
 	mutex_lock(&tdev->lock);
@@ -244,6 +246,12 @@ void tt_device_detach(struct tt_device *tdev)
 	up_write(&tdev->reset_rwsem);
 	wake_up_all(&tdev->open_wait);
 	wake_up_all(&tdev->lock_wait);
+}
+
+/* The tt_file of @file if it is an open node of ours, else NULL. */
+struct tt_file *tt_file_of(struct file *file)
+{
+	return file->f_op == &tt_cdev_fops ? file->private_data : NULL;
 }
 
 /* tt_file_usable(), for callers that hold no lock. */

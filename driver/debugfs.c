@@ -7,6 +7,7 @@
  *   FD      pid <pid> gen <reset generation> [stale] [excl] [power-aware]
  *   DMA_BUF index <i> size <bytes> bus <addr> noc <addr>
  *   PIN     va <addr> size <bytes> bus <addr> noc <addr> [busy <n>]
+ *   PEER    size <bytes> dma <addr>
  *   TLB     id <i> size <bytes> maps <n> [noc <n> x <x> y <y> addr <addr>]
  *   LOCKS   <lock indices, as a list: 0-2,5>
  *
@@ -92,6 +93,7 @@ static void tt_debugfs_file(struct seq_file *s, struct tt_file *tf,
 	mutex_lock(&tf->lock);
 	tt_dma_show(s, tf, addrs);
 	tt_pin_show(s, tf, addrs);
+	tt_peer_show(s, tf, addrs);
 	mutex_unlock(&tf->lock);
 	tt_debugfs_tlbs(s, tf, addrs);
 }

@@ -761,8 +761,7 @@ long tt_ioctl_dma_queue_submit(struct tt_file *tf,
 		goto out_free;
 	out.output_size_bytes = sizeof(out);
 	/* The batch is queued: a failed copy-out cannot take it back. */
-	ret = tt_copy_out(&arg->out, in.output_size_bytes, &out,
-			       sizeof(out));
+	ret = tt_copy_out(&arg->out, in.output_size_bytes, &out, sizeof(out));
 out_free:
 	kfree(descs);
 	kfree(ents);
@@ -849,8 +848,7 @@ long tt_ioctl_dma_queue_wait(struct tt_file *tf,
 	if (ret == -ENODEV)
 		return ret;
 	out.output_size_bytes = sizeof(out);
-	if (tt_copy_out(&arg->out, in.output_size_bytes, &out,
-			     sizeof(out)))
+	if (tt_copy_out(&arg->out, in.output_size_bytes, &out, sizeof(out)))
 		return -EFAULT;
 	return ret;
 }

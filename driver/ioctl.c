@@ -181,8 +181,9 @@ static long tt_ioctl_dispatch(struct tt_file *tf, unsigned int cmd,
 	case TENSTORRENT_IOCTL_SET_POWER_STATE:
 		return tt_ioctl_set_power_state(tf, arg);
 	case TENSTORRENT_IOCTL_MAP_PEER_BAR:
+		return tt_ioctl_map_peer_bar(tf, arg);
 	case TENSTORRENT_IOCTL_EXPORT_TLB_DMABUF:
-		return -EOPNOTSUPP;
+		return tt_ioctl_export_tlb_dmabuf(tf, arg);
 	case TENSTORRENT_IOCTL_DMA_QUEUE_SUBMIT:
 		return tt_ioctl_dma_queue_submit(tf, arg);
 	case TENSTORRENT_IOCTL_DMA_QUEUE_WAIT:

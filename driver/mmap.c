@@ -172,4 +172,5 @@ void tt_zap_mappings(struct tt_device *tdev)
 	lockdep_assert_held(&tdev->lock);
 	list_for_each_entry(tf, &tdev->files, node)
 		unmap_mapping_range(tf->file->f_mapping, 0, 0, 1);
+	tt_tlb_export_zap(tdev, -1);
 }

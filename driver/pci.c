@@ -81,6 +81,7 @@ static struct tt_device *tt_device_create(struct pci_dev *pdev,
 	tdev->ordinal = -1;
 	mutex_init(&tdev->lock);
 	INIT_LIST_HEAD(&tdev->files);
+	INIT_LIST_HEAD(&tdev->tlb_exports);
 	init_waitqueue_head(&tdev->open_wait);
 	init_rwsem(&tdev->reset_rwsem);
 	init_waitqueue_head(&tdev->lock_wait);

@@ -132,11 +132,31 @@ static void tt_reset_reinit(struct tt_device *tdev)
 	tt_power_update(tdev);
 }
 
+/*
+ * A dma-buf export of a TLB window may be in another driver's hands, which
+ * a reset cannot invalidate: the destructive flows wait for none.
+ */
+static bool tt_reset_exports_live(struct tt_device *tdev)
+{
+	bool live;
+
+	mutex_lock(&tdev->lock);
+	live = !list_empty(&tdev->tlb_exports);
+	mutex_unlock(&tdev->lock);
+	return live;
+}
+
 /* Returns out.result (0 success, 1 failure) or a negative error. */
 static int tt_reset(struct tt_file *tf, u32 flags)
 {
 	struct tt_device *tdev = tf->tdev;
 	bool back;
+
+	if ((flags == TENSTORRENT_RESET_DEVICE_USER_RESET ||
+	     flags == TENSTORRENT_RESET_DEVICE_ASIC_RESET ||
+	     flags == TENSTORRENT_RESET_DEVICE_ASIC_DMC_RESET) &&
+	    tt_reset_exports_live(tdev))
+		return -EBUSY;
 
 	switch (flags) {
 	case TENSTORRENT_RESET_DEVICE_RESTORE_STATE:

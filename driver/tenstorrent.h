@@ -198,12 +198,15 @@ struct tt_tlb_layout {
  * struct tt_tlb - one inbound TLB window
  * @owner: the file that allocated it, or NULL
  * @maps: the VMAs that map it (FREE_TLB fails while there are any)
+ * @exports: its live dma-buf exports (tlb_export.c): while there are
+ *	any, it is not handed out again, even once @owner gave it up (NULL)
  * @configured: @config is set; until then an access faults
  * @config: where it points
  */
 struct tt_tlb {
 	struct tt_file *owner;
 	unsigned int maps;
+	unsigned int exports;
 	bool configured;
 	struct tenstorrent_noc_tlb_config config;
 };
@@ -248,6 +251,7 @@ struct tt_tlb {
  * @lock_wait: ACQUIRE_BLOCKING waiters, woken at release, reset and unbind
  * @power_sent: the aggregate power request last sent to the firmware
  * @dmaq: the DMA engine and its ring (dmaq.c), or NULL without one
+ * @tlb_exports: the live dma-buf exports of TLB windows, under @lock
  *
  * Lifetime: allocated at probe with one reference, which remove drops. Each
  * open file holds one more, so the structure outlives an unbind for as long
@@ -289,6 +293,7 @@ struct tt_device {
 	wait_queue_head_t lock_wait;
 	struct tt_power_request power_sent;
 	struct tt_dmaq_dev *dmaq;
+	struct list_head tlb_exports;
 };
 
 struct tt_dma_buf;
@@ -316,6 +321,8 @@ struct tt_dmaq_dev;
  * @dmaq: the file's DMA queue (dmaq.c), or NULL if the device has no
  *	engine
  * @dma_leak: the DMA engine may still reach the buffers: never free them
+ * @peer_maps: the file's MAP_PEER_BAR mappings (peer.c), under @lock
+ * @peer_map_count: how many
  */
 struct tt_file {
 	struct tt_device *tdev;
@@ -333,6 +340,8 @@ struct tt_file {
 	struct tt_power_request power;
 	struct tt_dmaq *dmaq;
 	bool dma_leak;
+	struct list_head peer_maps;
+	unsigned int peer_map_count;
 };
 
 /* May the device's hardware be used now? With tdev->lock or the gate. */
@@ -372,6 +381,7 @@ int tt_chardev_add(struct tt_device *tdev);
 void tt_chardev_del(struct tt_device *tdev);
 void tt_device_detach(struct tt_device *tdev);
 bool tt_file_usable_now(struct tt_file *tf);
+struct tt_file *tt_file_of(struct file *file);
 
 /* ioctl.c: the commands. */
 long tt_ioctl(struct tt_file *tf, unsigned int cmd, void __user *arg);
@@ -397,6 +407,34 @@ void tt_tlb_release_file(struct tt_file *tf);
 void tt_tlb_reclaim_stale(struct tt_device *tdev);
 int tt_tlb_mmap(struct tt_file *tf, struct vm_area_struct *vma, u64 offset,
 		bool wc);
+struct tt_tlb *tt_tlb_owned(struct tt_file *tf, u32 id, int *err);
+void tt_tlb_unhold(struct tt_device *tdev, u32 id);
+
+/* tlb_export.c: dma-buf exports of TLB windows. */
+#if IS_ENABLED(CONFIG_DMA_SHARED_BUFFER)
+long tt_ioctl_export_tlb_dmabuf(struct tt_file *tf,
+				struct tenstorrent_export_tlb_dmabuf __user *arg);
+void tt_tlb_export_zap(struct tt_device *tdev, s64 id);
+#else
+static inline long
+tt_ioctl_export_tlb_dmabuf(struct tt_file *tf,
+			   struct tenstorrent_export_tlb_dmabuf __user *arg)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void tt_tlb_export_zap(struct tt_device *tdev, s64 id)
+{
+}
+#endif
+int tt_tlb_export_check(const struct tenstorrent_export_tlb_dmabuf *a);
+
+/* peer.c: MAP_PEER_BAR. */
+int tt_peer_check(const struct tenstorrent_map_peer_bar_in *in);
+long tt_ioctl_map_peer_bar(struct tt_file *tf,
+			   struct tenstorrent_map_peer_bar __user *arg);
+void tt_peer_release_file(struct tt_file *tf);
+void tt_peer_show(struct seq_file *s, struct tt_file *tf, bool addrs);
 
 /* dma.c: DMA buffers. */
 long tt_ioctl_allocate_dma_buf(struct tt_file *tf,

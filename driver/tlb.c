@@ -135,6 +135,16 @@ int tt_tlb_config_check(const struct tt_tlb_layout *l, u64 size,
 }
 EXPORT_SYMBOL_IF_KUNIT(tt_tlb_config_check);
 
+/* EXPORT_TLB_DMABUF's checks that need no device (tlb_export.c). */
+int tt_tlb_export_check(const struct tenstorrent_export_tlb_dmabuf *a)
+{
+	if (a->argsz != sizeof(*a) || a->flags || !a->size ||
+	    !PAGE_ALIGNED(a->offset) || !PAGE_ALIGNED(a->size))
+		return -EINVAL;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(tt_tlb_export_check);
+
 int tt_tlb_init(struct tt_device *tdev)
 {
 	const struct tt_tlb_layout *l = tt_tlb_layout_of(tdev->arch);
@@ -149,7 +159,7 @@ int tt_tlb_init(struct tt_device *tdev)
 }
 
 /* Window @id, if it exists and @tf owns it; else an error for user space. */
-static struct tt_tlb *tt_tlb_owned(struct tt_file *tf, u32 id, int *err)
+struct tt_tlb *tt_tlb_owned(struct tt_file *tf, u32 id, int *err)
 {
 	struct tt_device *tdev = tf->tdev;
 
@@ -184,7 +194,8 @@ static int tt_tlb_claim(struct tt_file *tf, u64 size)
 		if (!tt_tlb_window(l, id, &wsize, &woff) || wsize != size)
 			continue;
 		known = true;
-		if (id == l->kernel_id || tdev->tlbs[id].owner)
+		if (id == l->kernel_id || tdev->tlbs[id].owner ||
+		    tdev->tlbs[id].exports)
 			continue;
 		tdev->tlbs[id].owner = tf;
 		return id;
@@ -223,9 +234,26 @@ long tt_ioctl_allocate_tlb(struct tt_file *tf,
 	return 0;
 }
 
-static void tt_tlb_forget(struct tt_tlb *tlb)
+/*
+ * The owner gives the window up. It goes back to the pool, unless a dma-buf
+ * export still holds it (tlb_export.c): then once the last one is gone.
+ */
+static void tt_tlb_give_up(struct tt_tlb *tlb)
 {
-	memset(tlb, 0, sizeof(*tlb));
+	if (tlb->exports)
+		tlb->owner = NULL;
+	else
+		memset(tlb, 0, sizeof(*tlb));
+}
+
+/* An export of window @id is gone. */
+void tt_tlb_unhold(struct tt_device *tdev, u32 id)
+{
+	struct tt_tlb *tlb = &tdev->tlbs[id];
+
+	lockdep_assert_held(&tdev->lock);
+	if (!--tlb->exports && !tlb->owner)
+		memset(tlb, 0, sizeof(*tlb));
 }
 
 /* Give window @id back, unless it is mapped: 0, -EPERM or -EBUSY. */
@@ -240,7 +268,7 @@ int tt_tlb_free_id(struct tt_file *tf, u32 id)
 	if (tlb && tlb->maps)
 		ret = -EBUSY;
 	else if (tlb)
-		tt_tlb_forget(tlb);
+		tt_tlb_give_up(tlb);
 	mutex_unlock(&tdev->lock);
 	return ret;
 }
@@ -292,6 +320,7 @@ long tt_ioctl_configure_tlb(struct tt_file *tf,
 		tlb->config = in.config;
 		tlb->configured = true;
 		tt_tlb_zap(tf, in.id);
+		tt_tlb_export_zap(tdev, in.id);
 	}
 	mutex_unlock(&tdev->lock);
 	if (ret)
@@ -312,7 +341,7 @@ void tt_tlb_release_file(struct tt_file *tf)
 		if (tdev->tlbs[id].owner != tf)
 			continue;
 		WARN_ON_ONCE(tdev->tlbs[id].maps);
-		tt_tlb_forget(&tdev->tlbs[id]);
+		tt_tlb_give_up(&tdev->tlbs[id]);
 	}
 	mutex_unlock(&tdev->lock);
 }
@@ -334,7 +363,7 @@ void tt_tlb_reclaim_stale(struct tt_device *tdev)
 		tlb = &tdev->tlbs[id];
 		if (tlb->owner && tlb->owner->reset_gen != tdev->reset_gen &&
 		    !tlb->maps)
-			tt_tlb_forget(tlb);
+			tt_tlb_give_up(tlb);
 	}
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit suite of the argument checks of PIN_PAGES, LOCK_CTL, RESET_DEVICE,
- * SET_POWER_STATE and SET_NOC_CLEANUP (pin.c, lock.c, reset.c, power.c):
+ * SET_POWER_STATE, SET_NOC_CLEANUP, MAP_PEER_BAR and EXPORT_TLB_DMABUF
+ * (pin.c, lock.c, reset.c, power.c, peer.c, tlb.c):
  * each accepted value at its edge and each refused one just past it. A
  * module of its own (tt_args_kunit.ko) that uses tenstorrent.ko's symbols
  * exported for KUnit.
@@ -142,12 +143,69 @@ static void tt_args_kunit_noc_cleanup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tt_noc_cleanup_check(&c), 0);
 }
 
+static void tt_args_kunit_peer(struct kunit *test)
+{
+	struct tenstorrent_map_peer_bar_in in = {
+		.peer_bar_index = PCI_STD_NUM_BARS - 1, .peer_bar_length = 1,
+	};
+
+	KUNIT_EXPECT_EQ(test, tt_peer_check(&in), 0);
+	in.peer_bar_offset = U32_MAX; /* the BAR's size decides */
+	in.peer_bar_length = U32_MAX;
+	KUNIT_EXPECT_EQ(test, tt_peer_check(&in), 0);
+	in.peer_bar_index = PCI_STD_NUM_BARS;
+	KUNIT_EXPECT_EQ(test, tt_peer_check(&in), -EINVAL);
+	in.peer_bar_index = 0;
+	in.peer_bar_length = 0;
+	KUNIT_EXPECT_EQ(test, tt_peer_check(&in), -EINVAL);
+	in.peer_bar_length = 1;
+	in.flags = 1;
+	KUNIT_EXPECT_EQ(test, tt_peer_check(&in), -EINVAL);
+	in.flags = 0;
+	in.reserved = BIT(31);
+	KUNIT_EXPECT_EQ(test, tt_peer_check(&in), -EINVAL);
+}
+
+static struct tenstorrent_export_tlb_dmabuf tt_args_kunit_export(void)
+{
+	return (struct tenstorrent_export_tlb_dmabuf){
+		.argsz = sizeof(struct tenstorrent_export_tlb_dmabuf),
+		.offset = PAGE_SIZE, .size = PAGE_SIZE,
+	};
+}
+
+static void tt_args_kunit_tlb_export(struct kunit *test)
+{
+	struct tenstorrent_export_tlb_dmabuf e = tt_args_kunit_export();
+
+	KUNIT_EXPECT_EQ(test, tt_tlb_export_check(&e), 0);
+	e.tlb_id = U32_MAX; /* the device decides */
+	e.fd = -1; /* an output */
+	KUNIT_EXPECT_EQ(test, tt_tlb_export_check(&e), 0);
+	e.argsz++;
+	KUNIT_EXPECT_EQ(test, tt_tlb_export_check(&e), -EINVAL);
+	e = tt_args_kunit_export();
+	e.flags = 1;
+	KUNIT_EXPECT_EQ(test, tt_tlb_export_check(&e), -EINVAL);
+	e = tt_args_kunit_export();
+	e.size = 0;
+	KUNIT_EXPECT_EQ(test, tt_tlb_export_check(&e), -EINVAL);
+	e = tt_args_kunit_export();
+	e.size = PAGE_SIZE + 1;
+	KUNIT_EXPECT_EQ(test, tt_tlb_export_check(&e), -EINVAL);
+	e = tt_args_kunit_export();
+	e.offset = 1;
+	KUNIT_EXPECT_EQ(test, tt_tlb_export_check(&e), -EINVAL);
+}
+
 static struct kunit_case tt_args_kunit_cases[] = {
 	KUNIT_CASE(tt_args_kunit_pin),
 	KUNIT_CASE(tt_args_kunit_lock),
 	KUNIT_CASE(tt_args_kunit_reset),
 	KUNIT_CASE(tt_args_kunit_power),
 	KUNIT_CASE(tt_args_kunit_noc_cleanup),
+	KUNIT_CASE(tt_args_kunit_peer),
+	KUNIT_CASE(tt_args_kunit_tlb_export),
 	{}
 };
 

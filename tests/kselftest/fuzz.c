@@ -264,6 +264,30 @@ static void fuzz_mmap(int fd)
 		munmap(p, len);
 }
 
+/*
+ * A dma-buf that EXPORT_TLB_DMABUF gave: touch it through a mapping now and
+ * then, and keep the last few open (they hold windows and block resets),
+ * closing the oldest.
+ */
+static void keep_export(int buf)
+{
+	static int kept[4] = { -1, -1, -1, -1 };
+	static unsigned int next;
+	void *p;
+
+	if (below(2)) {
+		p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, buf, 0);
+		if (p != MAP_FAILED) {
+			peek32(p);
+			munmap(p, PAGE);
+		}
+	}
+	if (kept[next] >= 0)
+		close(kept[next]);
+	kept[next] = buf;
+	next = (next + 1) % 4;
+}
+
 /* One process's share: 0, or the number of the step that went wrong. */
 static int fuzz(int proc, long iterations)
 {
@@ -296,7 +320,12 @@ static int fuzz(int proc, long iterations)
 		}
 		unsigned long cmd = below(16) ? commands[below(20)] :
 						(unsigned long)rnd();
-		ioctl(fd, cmd, choose_arg(cmd, page));
+		void *arg = choose_arg(cmd, page);
+
+		if (!ioctl(fd, cmd, arg) &&
+		    cmd == TENSTORRENT_IOCTL_EXPORT_TLB_DMABUF)
+			keep_export(((struct tenstorrent_export_tlb_dmabuf *)arg)
+					    ->fd);
 	}
 	close(fd);
 	return 0;

@@ -11,8 +11,8 @@
  *   runs into an inaccessible page is EFAULT;
  * - QUERY_MAPPINGS: BAR2 UC and WC, unused entries zeroed, counts from 0 to
  *   2^32-1;
- * - every other command number: EINVAL if unknown (tt-kmd's answer),
- *   EOPNOTSUPP if the ABI has it but the driver does not do it yet.
+ * - every other command number: EINVAL (tt-kmd's answer); the ABI's
+ *   other commands have programs of their own.
  */
 #define _GNU_SOURCE
 #include "ttdev.h"
@@ -492,38 +492,6 @@ static const char *command_result(int fd, unsigned long cmd)
 TEST_F(unknown_command, is_einval)
 {
 	EXPECT_STREQ("EINVAL", command_result(self->fd, variant->cmd))
-	TH_LOG("command %#lx", variant->cmd);
-}
-
-/* Commands of the ABI that the driver does not do yet (driver/README.md). */
-FIXTURE(unimplemented_command) {
-	int fd;
-};
-
-FIXTURE_VARIANT(unimplemented_command) {
-	unsigned long cmd;
-};
-
-#define UNIMPLEMENTED(name, number)                                        \
-	FIXTURE_VARIANT_ADD(unimplemented_command, name) { .cmd = (number) }
-
-UNIMPLEMENTED(map_peer_bar, TENSTORRENT_IOCTL_MAP_PEER_BAR);
-UNIMPLEMENTED(export_tlb_dmabuf, TENSTORRENT_IOCTL_EXPORT_TLB_DMABUF);
-
-FIXTURE_SETUP(unimplemented_command)
-{
-	ASSERT_OPEN_DEVICE(self->fd, 0);
-}
-
-FIXTURE_TEARDOWN(unimplemented_command)
-{
-	if (self->fd >= 0)
-		close(self->fd);
-}
-
-TEST_F(unimplemented_command, is_eopnotsupp)
-{
-	EXPECT_STREQ("EOPNOTSUPP", command_result(self->fd, variant->cmd))
 	TH_LOG("command %#lx", variant->cmd);
 }
 

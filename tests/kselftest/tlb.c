@@ -10,6 +10,10 @@
  * BAR2 mapping of the image, and the other way round. They pick Tensix
  * nodes from the image's node table and use the last window-sized piece
  * of their memory, away from where firmware and kernels live.
+ *
+ * EXPORT_TLB_DMABUF: the dma-buf's checks and fd, the window it holds
+ * after FREE_TLB and close, its mappings (following CONFIGURE_TLB, alive
+ * after every fd is closed) and the destructive resets it blocks.
  */
 #define _GNU_SOURCE
 #include "ttdev.h"
@@ -478,6 +482,257 @@ TEST_F(tlb, configure_repoints_a_live_mapping)
 	munmap((void *)win, size);
 	for (i = 0; i < 2; i++)
 		munmap(img[i], PAGE);
+}
+
+/* ---------------------------------------------------------------------- */
+/* EXPORT_TLB_DMABUF: a dma-buf of part of a window                        */
+
+/* EXPORT_TLB_DMABUF of [offset, offset + size) of window `id`: the dma-buf
+ * fd, or -errno. */
+static int export_tlb(int fd, uint32_t id, uint64_t offset, uint64_t size)
+{
+	struct tenstorrent_export_tlb_dmabuf e = {
+		.argsz = sizeof(e), .tlb_id = id, .offset = offset, .size = size,
+	};
+
+	return ioctl(fd, TENSTORRENT_IOCTL_EXPORT_TLB_DMABUF, &e) ? -errno :
+								     e.fd;
+}
+
+/* The value of `key` in /proc/self/fdinfo/<fd>, in `val`: 0 or -1. */
+static int fdinfo(int fd, const char *key, char *val, size_t len)
+{
+	char path[64], line[256];
+	size_t klen = strlen(key);
+	int found = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	while (f && found && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, klen) && line[klen] == ':') {
+			snprintf(val, len, "%s", line + klen + 1 +
+				 strspn(line + klen + 1, " \t"));
+			val[strcspn(val, "\n")] = 0;
+			found = 0;
+		}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+TEST_F(tlb, export_gives_a_cloexec_dmabuf_of_the_range)
+{
+	struct tenstorrent_allocate_tlb_out a;
+	char val[64];
+	int buf;
+
+	alloc_small(_metadata, self, self->fd, &a);
+	buf = export_tlb(self->fd, a.id, PAGE, 2 * PAGE);
+	ASSERT_LE(0, buf) TH_LOG("export: %s", err_name(-buf));
+	EXPECT_EQ(FD_CLOEXEC, fcntl(buf, F_GETFD) & FD_CLOEXEC);
+	ASSERT_EQ(0, fdinfo(buf, "exp_name", val, sizeof(val)))
+	TH_LOG("no exp_name in the fd's fdinfo: not a dma-buf?");
+	EXPECT_STREQ("tenstorrent", val);
+	ASSERT_EQ(0, fdinfo(buf, "size", val, sizeof(val)));
+	EXPECT_EQ(2 * PAGE, strtoull(val, NULL, 0));
+	/* The whole window too, and more than one export of it. */
+	EXPECT_LE(0, export_tlb(self->fd, a.id, 0, self->kinds[0].size));
+	close(buf);
+}
+
+TEST_F(tlb, export_checks_its_arguments)
+{
+	struct tenstorrent_export_tlb_dmabuf e;
+	struct tenstorrent_allocate_tlb_out a, theirs;
+	uint64_t size = self->kinds[0].size;
+	int other = open_dev(tt_device(), 0);
+
+	ASSERT_LE(0, other);
+	alloc_small(_metadata, self, self->fd, &a);
+	alloc_small(_metadata, self, other, &theirs);
+	EXPECT_EQ(-EINVAL, export_tlb(self->fd, a.id, 0, 0));
+	EXPECT_EQ(-EINVAL, export_tlb(self->fd, a.id, 1, PAGE));
+	EXPECT_EQ(-EINVAL, export_tlb(self->fd, a.id, 0, PAGE + 1));
+	EXPECT_EQ(-EINVAL, export_tlb(self->fd, a.id, size, PAGE));
+	EXPECT_EQ(-EINVAL, export_tlb(self->fd, a.id, size - PAGE, 2 * PAGE));
+	EXPECT_EQ(-EINVAL, export_tlb(self->fd, a.id, PAGE, -PAGE))
+	TH_LOG("offset + size wraps");
+	EXPECT_EQ(-EINVAL, export_tlb(self->fd, TENSTORRENT_MAX_INBOUND_TLBS,
+				      0, PAGE));
+	EXPECT_EQ(-EPERM, export_tlb(self->fd, theirs.id, 0, PAGE));
+	EXPECT_EQ(-EPERM, export_tlb(self->fd, a.id + 1, 0, PAGE))
+	TH_LOG("a window nobody has");
+
+	e = (struct tenstorrent_export_tlb_dmabuf){
+		.argsz = sizeof(e) - 1, .tlb_id = a.id, .size = PAGE,
+	};
+	EXPECT_EQ(-1, ioctl(self->fd, TENSTORRENT_IOCTL_EXPORT_TLB_DMABUF, &e));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("argsz one short");
+	e.argsz = sizeof(e) + 8;
+	EXPECT_EQ(-1, ioctl(self->fd, TENSTORRENT_IOCTL_EXPORT_TLB_DMABUF, &e));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("argsz of a longer struct");
+	e.argsz = sizeof(e);
+	e.flags = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, TENSTORRENT_IOCTL_EXPORT_TLB_DMABUF, &e));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("flags 1");
+	close(other);
+}
+
+/* Allocate windows of the smallest size on `fd` until none is left; fail
+ * if `id` is among them. */
+static void exhaust_without(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(tlb) * self, int fd, uint32_t id)
+{
+	struct tenstorrent_allocate_tlb_out out;
+	int err;
+
+	while (!(err = alloc_tlb(fd, self->kinds[0].size, &out)))
+		ASSERT_NE(id, out.id) TH_LOG("the exported window was given");
+	ASSERT_EQ(ENOMEM, err);
+}
+
+TEST_F(tlb, an_export_keeps_its_window_after_free_and_close)
+{
+	struct tenstorrent_allocate_tlb_out a, again;
+	int other = open_dev(tt_device(), 0), filler, buf;
+
+	ASSERT_LE(0, other);
+	alloc_small(_metadata, self, other, &a);
+	buf = export_tlb(other, a.id, 0, PAGE);
+	ASSERT_LE(0, buf);
+	EXPECT_EQ(0, free_tlb(other, a.id));
+	EXPECT_EQ(EPERM, free_tlb(other, a.id)) TH_LOG("no longer its own");
+	close(other);
+
+	filler = open_dev(tt_device(), 0);
+	ASSERT_LE(0, filler);
+	exhaust_without(_metadata, self, filler, a.id);
+	close(filler);
+	close(buf);
+	alloc_small(_metadata, self, self->fd, &again);
+	EXPECT_EQ(a.id, again.id) TH_LOG("not back with its export gone");
+}
+
+TEST_F(tlb, the_last_export_gives_a_closed_files_window_back)
+{
+	struct tenstorrent_allocate_tlb_out a, again;
+	int other = open_dev(tt_device(), 0), filler, buf[2];
+
+	ASSERT_LE(0, other);
+	alloc_small(_metadata, self, other, &a);
+	buf[0] = export_tlb(other, a.id, 0, PAGE);
+	buf[1] = export_tlb(other, a.id, PAGE, PAGE);
+	ASSERT_LE(0, buf[0]);
+	ASSERT_LE(0, buf[1]);
+	close(other);
+	close(buf[0]);
+	filler = open_dev(tt_device(), 0);
+	ASSERT_LE(0, filler);
+	exhaust_without(_metadata, self, filler, a.id);
+	close(filler);
+	close(buf[1]);
+	alloc_small(_metadata, self, self->fd, &again);
+	EXPECT_EQ(a.id, again.id);
+}
+
+/* Point `fd`'s window `id` at the last window-sized piece of Tensix `n`;
+ * write `tag` at its start through the image. */
+static void point_at(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(tlb) * self, int fd, uint32_t id,
+		     const struct node *n, uint32_t tag)
+{
+	uint64_t addr = last_piece(n, self->kinds[0].size);
+	struct tenstorrent_noc_tlb_config c = {
+		.addr = addr, .x_end = n->x, .y_end = n->y,
+	};
+	uint8_t *img = map_image(self->fd, n, addr, PAGE);
+
+	ASSERT_NE(NULL, img);
+	*(volatile uint32_t *)img = tag;
+	munmap(img, PAGE);
+	ASSERT_EQ(0, configure(fd, id, &c));
+}
+
+TEST_F(tlb, an_export_maps_the_window_and_follows_configure)
+{
+	struct tenstorrent_allocate_tlb_out a;
+	volatile uint32_t *p;
+	uint8_t *img;
+	int buf, err;
+
+	ASSERT_EQ(2u, self->ntensix)
+	TH_LOG("two Tensix nodes with memory needed");
+	alloc_small(_metadata, self, self->fd, &a);
+	buf = export_tlb(self->fd, a.id, 0, 2 * PAGE);
+	ASSERT_LE(0, buf);
+	EXPECT_EQ(NULL, map(buf, 0, 3 * PAGE, MAP_SHARED, &err));
+	EXPECT_EQ(EINVAL, err) TH_LOG("longer than the dma-buf");
+	EXPECT_EQ(NULL, map(buf, 2 * PAGE, PAGE, MAP_SHARED, &err));
+	EXPECT_EQ(EINVAL, err) TH_LOG("past the dma-buf");
+	EXPECT_EQ(NULL, map(buf, 0, PAGE, MAP_PRIVATE, &err));
+	EXPECT_EQ(EINVAL, err) TH_LOG("private");
+	p = map(buf, 0, 2 * PAGE, MAP_SHARED, &err);
+	ASSERT_NE(NULL, p) TH_LOG("mmap of the dma-buf: %s", err_name(err));
+	EXPECT_EQ(-SIGBUS, peek32(p)) TH_LOG("not configured yet");
+
+	point_at(_metadata, self, self->fd, a.id, &self->tensix[0], 0xe0b0f000);
+	EXPECT_EQ(0xe0b0f000, *p);
+	point_at(_metadata, self, self->fd, a.id, &self->tensix[1], 0xe0b0f001);
+	EXPECT_EQ(0xe0b0f001, *p) TH_LOG("CONFIGURE_TLB did not re-point it");
+	/* Writes reach the node's memory, as the image shows. */
+	p[1] = 0x5eed0001;
+	img = map_image(self->fd, &self->tensix[1],
+			last_piece(&self->tensix[1], self->kinds[0].size), PAGE);
+	ASSERT_NE(NULL, img);
+	EXPECT_EQ(0x5eed0001, ((volatile uint32_t *)img)[1]);
+	munmap(img, PAGE);
+	munmap((void *)p, 2 * PAGE);
+	close(buf);
+}
+
+TEST_F(tlb, an_exports_mapping_outlives_every_fd)
+{
+	struct tenstorrent_allocate_tlb_out a;
+	int other = open_dev(tt_device(), 0), buf, err;
+	volatile uint32_t *p;
+
+	ASSERT_LE(1u, self->ntensix);
+	ASSERT_LE(0, other);
+	alloc_small(_metadata, self, other, &a);
+	point_at(_metadata, self, other, a.id, &self->tensix[0], 0x0b5e55ed);
+	buf = export_tlb(other, a.id, 0, PAGE);
+	ASSERT_LE(0, buf);
+	p = map(buf, 0, PAGE, MAP_SHARED, &err);
+	ASSERT_NE(NULL, p);
+	close(buf);
+	close(other);
+	EXPECT_EQ(0x0b5e55ed, *p);
+	munmap((void *)p, PAGE);
+}
+
+TEST_F(tlb, a_destructive_reset_is_ebusy_while_an_export_lives)
+{
+	struct tenstorrent_allocate_tlb_out a;
+	int buf;
+
+	alloc_small(_metadata, self, self->fd, &a);
+	buf = export_tlb(self->fd, a.id, 0, PAGE);
+	ASSERT_LE(0, buf);
+	EXPECT_EQ(-EBUSY,
+		  reset_device(self->fd, TENSTORRENT_RESET_DEVICE_USER_RESET));
+	EXPECT_EQ(-EBUSY,
+		  reset_device(self->fd, TENSTORRENT_RESET_DEVICE_ASIC_RESET));
+	EXPECT_EQ(-EBUSY, reset_device(self->fd,
+				       TENSTORRENT_RESET_DEVICE_ASIC_DMC_RESET));
+	EXPECT_LE(0, reset_device(self->fd,
+				  TENSTORRENT_RESET_DEVICE_RESTORE_STATE))
+	TH_LOG("RESTORE_STATE resets nothing");
+	close(buf);
+	EXPECT_EQ(0,
+		  reset_device(self->fd, TENSTORRENT_RESET_DEVICE_USER_RESET));
+	EXPECT_LE(0,
+		  reset_device(self->fd, TENSTORRENT_RESET_DEVICE_POST_RESET));
 }
 
 TEST_HARNESS_MAIN

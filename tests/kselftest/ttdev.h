@@ -144,36 +144,67 @@ static inline unsigned int read_hex(const char *dir, const char *name)
 	return v;
 }
 
-/* BAR2's size from the function's "resource" file: one "start end flags"
- * line per resource, BAR2 third; 0 if absent. */
-static inline unsigned long long bar2_size_of(const char *dir)
+/* The sysfs directory of the PCI function behind char device `node`, in
+ * dir[PATH_MAX]: 0 or -1. */
+static inline int pci_dir_of(const char *node, char *dir)
 {
-	unsigned long long start, end, flags, size = 0;
-	char path[PATH_MAX + 16]; /* dir is a path */
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/resource", dir);
-	f = fopen(path, "r");
-	for (int i = 0; f && i < 3; i++)
-		if (fscanf(f, "%llx %llx %llx", &start, &end, &flags) == 3 &&
-		    i == 2 && end > start)
-			size = end - start + 1;
-	if (f)
-		fclose(f);
-	return size;
-}
-
-/* What sysfs says about the PCI function behind char device `node`. */
-static inline int sysfs_of(const char *node, struct sysfs_dev *s)
-{
-	char link[PATH_MAX], dir[PATH_MAX];
+	char link[PATH_MAX];
 	struct stat st;
 
 	if (stat(node, &st) || !S_ISCHR(st.st_mode))
 		return -1;
 	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u/device",
 		 major(st.st_rdev), minor(st.st_rdev));
-	if (!realpath(link, dir))
+	return realpath(link, dir) ? 0 : -1;
+}
+
+/* The kernel's IORESOURCE_MEM, in the flags of sysfs "resource" lines. */
+#define RESOURCE_MEM 0x200
+
+struct pci_resource {
+	unsigned long long start, size, flags;
+};
+
+/* Resource `bar` of the PCI function at `dir` (its "resource" file); size
+ * 0 if it has none. 0, or -1 if the file cannot be read. */
+static inline int pci_resource_of(const char *dir, unsigned int bar,
+				  struct pci_resource *r)
+{
+	unsigned long long end;
+	char path[PATH_MAX + 16]; /* dir is a path */
+	FILE *f;
+	int ret = -1;
+
+	snprintf(path, sizeof(path), "%s/resource", dir);
+	f = fopen(path, "r");
+	for (unsigned int i = 0; f && i <= bar; i++) {
+		if (fscanf(f, "%llx %llx %llx", &r->start, &end, &r->flags) !=
+		    3)
+			break;
+		if (i == bar) {
+			r->size = end > r->start ? end - r->start + 1 : 0;
+			ret = 0;
+		}
+	}
+	if (f)
+		fclose(f);
+	return ret;
+}
+
+/* BAR2's size from the function's "resource" file; 0 if absent. */
+static inline unsigned long long bar2_size_of(const char *dir)
+{
+	struct pci_resource r;
+
+	return pci_resource_of(dir, 2, &r) ? 0 : r.size;
+}
+
+/* What sysfs says about the PCI function behind char device `node`. */
+static inline int sysfs_of(const char *node, struct sysfs_dev *s)
+{
+	char dir[PATH_MAX];
+
+	if (pci_dir_of(node, dir))
 		return -1;
 	if (sscanf(basename(dir), "%x:%x:%x.%x", &s->domain, &s->bus,
 		   &s->slot, &s->func) != 4)

@@ -147,7 +147,7 @@ session() {
 }
 
 # kselftests N: every kselftest program against node N (model_* only
-# against the live model), within
+# against the live model, multi_* only where there are other nodes), within
 # KSELFTEST_TIMEOUT s each (the harness's own per-test timeout is 30 s).
 KSELFTEST_TIMEOUT=90
 kselftests() {
@@ -159,6 +159,7 @@ kselftests() {
 		# model_*: they need the live model, which serves node 0 only.
 		case $name in
 		model_*) [ -n "$MODEL" ] && [ "$1" = 0 ] || continue ;;
+		multi_*) [ $(echo $NODES | wc -w) -gt 1 ] || continue ;;
 		esac
 		# Its own session, so that whatever it leaves behind can be found.
 		TT_DEVICE=/dev/tenstorrent/$1 \
