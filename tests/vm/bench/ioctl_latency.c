@@ -84,7 +84,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	base = best_getppid();
-	printf("BENCH name=kmd_ioctl_latency value=%.0f unit=ns ratio=%.2f "
+	printf("BENCH name=ioctl_latency value=%.0f unit=ns ratio=%.2f "
 	       "vs=getppid\n",
 	       ioc, ioc / base);
 	close(fd);

@@ -126,7 +126,7 @@ int main(int argc, char **argv)
 			"the window does not read back what was written\n");
 		return 1;
 	}
-	printf("BENCH name=kmd_tlb_write_bw value=%.0f unit=MB/s ratio=%.2f "
+	printf("BENCH name=tlb_write_bw value=%.0f unit=MB/s ratio=%.2f "
 	       "vs=memcpy\n",
 	       tlb, tlb / mem);
 	return 0;
