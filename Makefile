@@ -131,7 +131,7 @@ bench: deps
 	@$(BUILD)/tests/bench/bench-noc
 	@$(BUILD)/tests/bench/bench-hart
 	@$(BUILD)/tests/bench/bench-idle
-	@$(BUILD)/tests/bench/bench-format
+	@$(BUILD)/tests/bench/bench-tilize
 	@$(BUILD)/tests/bench/bench-tensix
 	@$(BUILD)/tests/bench/bench-kbuild
 	@$(BUILD)/tests/bench/bench-buffer

@@ -180,6 +180,17 @@ int df_untilize_convert(enum df_format to, void *dst, size_t dst_len,
 			enum df_format from, const void *src, size_t src_len,
 			size_t rows, size_t cols);
 
+/*
+ * Convert ntiles whole tiles from format from to format to (any supported
+ * formats, block or not), tile order kept: element by element as
+ * df_convert does between non-block formats; through float (as the
+ * fused tilize does) when either side is a block format. Returns 0,
+ * -EINVAL, -ENOTSUP, -EOVERFLOW or -ENOBUFS.
+ */
+int df_convert_tiles(enum df_format to, void *dst, size_t dst_len,
+		     enum df_format from, const void *src, size_t src_len,
+		     size_t ntiles);
+
 /* ---- block floating point, one tile ---- */
 
 /* Encode 1024 floats in tile order into one tile of fmt (Bfp8_b, Bfp4_b

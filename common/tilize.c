@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Tilize and untilize, plain and fused with format conversion (see
- * dataformat.h).
+ * Tilize and untilize, plain and fused with format conversion, and
+ * conversion of whole tiles between formats (see dataformat.h).
  *
  * Both directions walk the matrix one strip of 32 rows at a time and, in
  * each tile, face by face and face row by face row: a tile's destination
@@ -468,5 +468,69 @@ int df_untilize_convert(enum df_format to, void *dst, size_t dst_len,
 		scatter_all(&g, &w, copy_out, dst, src);
 	else
 		scatter_all(&g, &w, conv_out, dst, src);
+	return 0;
+}
+
+/* ---- tiles to tiles ---- */
+
+/* One tile of fmt at src as 1024 floats in tile order. */
+static void tile_to_f32(enum df_format fmt, float *dst, const uint8_t *src)
+{
+	struct df_conv c;
+
+	if (df_is_block(fmt)) {
+		df_bfp_decode_tile(fmt, dst, src);
+		return;
+	}
+	df_conv_init(&c, DF_FLOAT32, fmt);
+	c.run(&c, dst, src, DF_TILE_ELEMS);
+}
+
+/* 1024 floats in tile order into one tile of fmt at dst. */
+static void f32_to_tile(enum df_format fmt, uint8_t *dst, const float *src)
+{
+	struct df_conv c;
+
+	if (df_is_block(fmt)) {
+		df_bfp_encode_tile(fmt, dst, src);
+		return;
+	}
+	df_conv_init(&c, fmt, DF_FLOAT32);
+	c.run(&c, dst, src, DF_TILE_ELEMS);
+}
+
+int df_convert_tiles(enum df_format to, void *dst, size_t dst_len,
+		     enum df_format from, const void *src, size_t src_len,
+		     size_t ntiles)
+{
+	size_t need_d, need_s;
+	float tile[DF_TILE_ELEMS];
+	struct df_conv c;
+	int ret = fmt_check(to, true);
+
+	if (!ret)
+		ret = fmt_check(from, true);
+	if (ret)
+		return ret;
+	if (__builtin_mul_overflow(ntiles, df_tile_bytes(to), &need_d) ||
+	    __builtin_mul_overflow(ntiles, df_tile_bytes(from), &need_s))
+		return -EOVERFLOW;
+	if (dst_len < need_d || src_len < need_s)
+		return -ENOBUFS;
+	if (!ntiles)
+		return 0;
+	if (!dst || !src)
+		return -EINVAL;
+	if (!df_is_block(to) && !df_is_block(from)) {
+		/* Tile order is element order: one bulk conversion. */
+		df_conv_init(&c, to, from);
+		c.run(&c, dst, src, ntiles * DF_TILE_ELEMS);
+		return 0;
+	}
+	for (size_t i = 0; i < ntiles; i++) {
+		tile_to_f32(from, tile,
+			    (const uint8_t *)src + i * df_tile_bytes(from));
+		f32_to_tile(to, (uint8_t *)dst + i * df_tile_bytes(to), tile);
+	}
 	return 0;
 }

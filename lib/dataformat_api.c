@@ -37,7 +37,7 @@ static enum df_format df(enum tt_data_format f)
 	return (enum df_format)f;
 }
 
-static const char *why(int ret)
+const char *tt_convert_why(int ret)
 {
 	switch (ret) {
 	case -EINVAL:
@@ -92,7 +92,8 @@ int tt_tiled_size(enum tt_data_format fmt, size_t rows, size_t cols,
 
 	if (ret)
 		return tt_error(ret, "tiled size of %zux%zu %s (%d): %s", rows,
-				cols, df_name(df(fmt)), (int)fmt, why(ret));
+				cols, df_name(df(fmt)), (int)fmt,
+				tt_convert_why(ret));
 	return 0;
 }
 
@@ -131,7 +132,8 @@ int tt_convert(enum tt_data_format to, void *dst, size_t dst_len,
 		return tt_error(ret,
 				"convert %zu elements from %s (%d, %zu bytes) to %s (%d, %zu bytes): %s",
 				n, df_name(df(from)), (int)from, src_len,
-				df_name(df(to)), (int)to, dst_len, why(ret));
+				df_name(df(to)), (int)to, dst_len,
+				tt_convert_why(ret));
 	return 0;
 }
 
@@ -145,7 +147,7 @@ int tt_tilize(void *dst, size_t dst_len, const void *src, size_t src_len,
 		return tt_error(ret,
 				"tilize %zux%zu of %zu-byte elements (source %zu bytes, destination %zu bytes): %s",
 				rows, cols, elem_size, src_len, dst_len,
-				why(ret));
+				tt_convert_why(ret));
 	return 0;
 }
 
@@ -159,7 +161,7 @@ int tt_untilize(void *dst, size_t dst_len, const void *src, size_t src_len,
 		return tt_error(ret,
 				"untilize %zux%zu of %zu-byte elements (source %zu bytes, destination %zu bytes): %s",
 				rows, cols, elem_size, src_len, dst_len,
-				why(ret));
+				tt_convert_why(ret));
 	return 0;
 }
 
@@ -175,7 +177,7 @@ int tt_tilize_convert(enum tt_data_format to, void *dst, size_t dst_len,
 				"tilize %zux%zu from %s (%d, %zu bytes) to %s tiles (%d, %zu bytes): %s",
 				rows, cols, df_name(df(from)), (int)from,
 				src_len, df_name(df(to)), (int)to, dst_len,
-				why(ret));
+				tt_convert_why(ret));
 	return 0;
 }
 
@@ -191,6 +193,22 @@ int tt_untilize_convert(enum tt_data_format to, void *dst, size_t dst_len,
 				"untilize %zux%zu from %s tiles (%d, %zu bytes) to %s (%d, %zu bytes): %s",
 				rows, cols, df_name(df(from)), (int)from,
 				src_len, df_name(df(to)), (int)to, dst_len,
-				why(ret));
+				tt_convert_why(ret));
+	return 0;
+}
+
+int tt_convert_tiles(enum tt_data_format to, void *dst, size_t dst_len,
+		     enum tt_data_format from, const void *src, size_t src_len,
+		     size_t ntiles)
+{
+	int ret = df_convert_tiles(df(to), dst, dst_len, df(from), src,
+				   src_len, ntiles);
+
+	if (ret)
+		return tt_error(ret,
+				"convert %zu tiles from %s (%d, %zu bytes) to %s (%d, %zu bytes): %s",
+				ntiles, df_name(df(from)), (int)from, src_len,
+				df_name(df(to)), (int)to, dst_len,
+				tt_convert_why(ret));
 	return 0;
 }

@@ -113,6 +113,10 @@ TT_HIDDEN extern const struct tt_backend_ops tt_backend_kmd;
 TT_HIDDEN int tt_error(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* The data-format converter's error code as words, for messages
+ * (dataformat_api.c). */
+TT_HIDDEN const char *tt_convert_why(int ret);
+
 /* Describe a refused access as the device would log it; returns -EFAULT. */
 TT_HIDDEN int tt_error_device(const struct tt_dev_error *rec);
 

@@ -16,6 +16,7 @@
 #include "tt/program_desc.h"
 #include "tt/queue.h"
 #include "tt/telemetry.h"
+#include "tt/tensor.h"
 
 #define TT_VERSION_MAJOR 0
 #define TT_VERSION_MINOR 1

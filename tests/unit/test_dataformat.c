@@ -1156,6 +1156,94 @@ static void test_bfp_roundtrip(void **state)
 		}
 }
 
+/* Tiles of `from` (rows x cols of quarter-integers) for the tile tests. */
+static uint8_t *quarter_tiles(enum df_format from, size_t rows, size_t cols)
+{
+	size_t n = rows * cols, tb = tiles_of(rows, cols) * df_tile_bytes(from);
+	float *m = xmalloc(n * 4);
+	uint8_t *t = xmalloc(tb);
+
+	for (size_t k = 0; k < n; k++)
+		m[k] = (float)((int)(k * 53 % 401) - 200) * 0.25f;
+	assert_int_equal(df_tilize_convert(from, t, tb, DF_FLOAT32, m, n * 4,
+					   rows, cols),
+			 0);
+	free(m);
+	return t;
+}
+
+/* Tiles to tiles, every pair of supported formats: the same bytes as
+ * untilizing to fp32 and tilizing again (padding stays zero). */
+static void test_convert_tiles(void **state)
+{
+	enum df_format all[N_FLAT + 3];
+	const size_t rows = 40, cols = 70, nt = tiles_of(40, 70);
+
+	(void)state;
+	memcpy(all, flat_fmts, sizeof(flat_fmts));
+	memcpy(all + N_FLAT, block_fmts, sizeof(block_fmts));
+	for (size_t i = 0; i < N_FLAT + 3; i++)
+		for (size_t j = 0; j < N_FLAT + 3; j++) {
+			enum df_format from = all[i], to = all[j];
+			size_t fb = nt * df_tile_bytes(from);
+			size_t tb = nt * df_tile_bytes(to);
+			uint8_t *src = quarter_tiles(from, rows, cols);
+			uint8_t *got = xmalloc(tb), *want = xmalloc(tb);
+			float *flat = xmalloc(rows * cols * 4);
+
+			assert_int_equal(df_convert_tiles(to, got, tb, from,
+							  src, fb, nt),
+					 0);
+			assert_int_equal(df_untilize_convert(DF_FLOAT32, flat,
+							     rows * cols * 4,
+							     from, src, fb,
+							     rows, cols),
+					 0);
+			assert_int_equal(df_tilize_convert(to, want, tb,
+							   DF_FLOAT32, flat,
+							   rows * cols * 4,
+							   rows, cols),
+					 0);
+			if (memcmp(got, want, tb))
+				fail_msg("%s -> %s tiles differ", df_name(from),
+					 df_name(to));
+			free(src);
+			free(got);
+			free(want);
+			free(flat);
+		}
+}
+
+static void test_convert_tiles_hostile(void **state)
+{
+	uint8_t *src = quarter_tiles(DF_BFP8_B, 32, 32), *dst = xmalloc(2048);
+
+	(void)state;
+	assert_int_equal(df_convert_tiles(DF_FLOAT16_B, dst, 2047, DF_BFP8_B,
+					  src, 1088, 1),
+			 -ENOBUFS);
+	assert_int_equal(df_convert_tiles(DF_FLOAT16_B, dst, 2048, DF_BFP8_B,
+					  src, 1087, 1),
+			 -ENOBUFS);
+	assert_int_equal(df_convert_tiles(DF_FLOAT16_B, dst, 2048, DF_BFP8, src,
+					  1088, 1),
+			 -ENOTSUP);
+	assert_int_equal(df_convert_tiles((enum df_format)4, dst, 2048,
+					  DF_BFP8_B, src, 1088, 1),
+			 -EINVAL);
+	assert_int_equal(df_convert_tiles(DF_FLOAT16_B, dst, 2048, DF_BFP8_B,
+					  src, 1088, SIZE_MAX / 1000),
+			 -EOVERFLOW);
+	assert_int_equal(df_convert_tiles(DF_FLOAT16_B, NULL, 0, DF_BFP8_B,
+					  NULL, 0, 0),
+			 0);
+	assert_int_equal(df_convert_tiles(DF_FLOAT16_B, NULL, 2048, DF_BFP8_B,
+					  src, 1088, 1),
+			 -EINVAL);
+	free(src);
+	free(dst);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1175,6 +1263,8 @@ int main(void)
 		cmocka_unit_test(test_bfp_special),
 		cmocka_unit_test(test_bfp_layout),
 		cmocka_unit_test(test_bfp_roundtrip),
+		cmocka_unit_test(test_convert_tiles),
+		cmocka_unit_test(test_convert_tiles_hostile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -147,6 +147,29 @@ static void test_tilize_convert_bfp(void **state)
 					   sizeof(m), 32, 32), -ENOBUFS);
 }
 
+static void test_convert_tiles(void **state)
+{
+	static float m[32 * 32], back[32 * 32];
+	static uint8_t bfp[1088];
+	static uint16_t bf[1024];
+
+	(void)state;
+	for (size_t i = 0; i < 32 * 32; i++)
+		m[i] = (float)(i % 16) * 0.25f;
+	assert_int_equal(tt_tilize_convert(TT_BFP8_B, bfp, sizeof(bfp),
+					   TT_FLOAT32, m, sizeof(m), 32, 32), 0);
+	assert_int_equal(tt_convert_tiles(TT_FLOAT16_B, bf, sizeof(bf),
+					  TT_BFP8_B, bfp, sizeof(bfp), 1), 0);
+	assert_int_equal(tt_untilize_convert(TT_FLOAT32, back, sizeof(back),
+					     TT_FLOAT16_B, bf, sizeof(bf), 32,
+					     32), 0);
+	assert_memory_equal(back, m, sizeof(m));
+	assert_int_equal(tt_convert_tiles(TT_FLOAT16_B, bf, 100, TT_BFP8_B,
+					  bfp, sizeof(bfp), 1), -ENOBUFS);
+	assert_string_equal(tt_last_error(),
+			    "convert 1 tiles from Bfp8_b (6, 1088 bytes) to Float16_b (5, 100 bytes): a buffer length is too small");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -156,6 +179,7 @@ int main(void)
 		cmocka_unit_test(test_convert),
 		cmocka_unit_test(test_tilize_roundtrip),
 		cmocka_unit_test(test_tilize_convert_bfp),
+		cmocka_unit_test(test_convert_tiles),
 	};
 
 	return cmocka_run_group_tests_name("dataformat_api", tests, NULL, NULL);

@@ -133,4 +133,12 @@ TT_API int tt_untilize_convert(enum tt_data_format to, void *dst,
 			       const void *src, size_t src_len, size_t rows,
 			       size_t cols);
 
+/*
+ * Convert ntiles whole tiles of format from into tiles of format to (any
+ * converted formats, block or not), keeping tile order.
+ */
+TT_API int tt_convert_tiles(enum tt_data_format to, void *dst,
+			    size_t dst_len, enum tt_data_format from,
+			    const void *src, size_t src_len, size_t ntiles);
+
 #endif /* TT_DATAFORMAT_API_H */
