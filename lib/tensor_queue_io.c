@@ -287,7 +287,12 @@ static int fill_slot(struct tt_tensor_queue *q, const tt_tensor *t,
 		q->placement == TT_QUEUE_HOST ? q->mem + off : q->stage_in;
 	int ret = 0;
 
-	if (q->placement == TT_QUEUE_DRAM && same)
+	/* The queue's own form: a plain copy, no conversion pass. */
+	if (same && q->placement == TT_QUEUE_HOST) {
+		memcpy(dst, t->data, q->entry_size);
+		return 0;
+	}
+	if (same)
 		return tt_write_to_buffer_region(q->buf, off, t->data,
 						 q->entry_size);
 	ret = tt_tensor_export(t, q->fmt, TT_TENSOR_TILED, dst, q->entry_size);
@@ -366,11 +371,15 @@ int tt_tensor_queue_read(tt_tensor_queue *q, tt_tensor *dst, int timeout_ms)
 		ret = head(q, timeout_ms, call, &off);
 	if (ret)
 		return ret;
+	if (dst->fmt == q->fmt && dst->layout == TT_TENSOR_TILED) {
+		if (q->placement == TT_QUEUE_DRAM)
+			return tt_read_from_buffer_region(
+				q->buf, off, dst->data, q->entry_size);
+		memcpy(dst->data, q->mem + off, q->entry_size);
+		return 0;
+	}
 	if (q->placement == TT_QUEUE_HOST) {
 		src = q->mem + off;
-	} else if (dst->fmt == q->fmt && dst->layout == TT_TENSOR_TILED) {
-		return tt_read_from_buffer_region(q->buf, off, dst->data,
-						  q->entry_size);
 	} else {
 		ret = tt_read_from_buffer_region(q->buf, off, q->stage_out,
 						 q->entry_size);
