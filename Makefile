@@ -132,6 +132,7 @@ bench: deps
 	@$(BUILD)/tests/bench/bench-hart
 	@$(BUILD)/tests/bench/bench-idle
 	@$(BUILD)/tests/bench/bench-tilize
+	@$(BUILD)/tests/bench/bench-queue
 	@$(BUILD)/tests/bench/bench-tensix
 	@$(BUILD)/tests/bench/bench-kbuild
 	@$(BUILD)/tests/bench/bench-buffer

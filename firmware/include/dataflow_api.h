@@ -12,6 +12,7 @@
 #include "kernel_api/cb.h"
 #include "kernel_api/noc.h"
 #include "kernel_api/sem.h"
+#include "kernel_api/tensor_queue.h"
 #include "debug/assert.h"
 #include "debug/dprint.h"
 #include "debug/waypoint.h"

@@ -17,6 +17,7 @@
 #include "tt/queue.h"
 #include "tt/telemetry.h"
 #include "tt/tensor.h"
+#include "tt/tensor_queue.h"
 
 #define TT_VERSION_MAJOR 0
 #define TT_VERSION_MINOR 1

@@ -214,7 +214,8 @@ static int daemon_down(void **state)
 		EXAMPLE(backend, sem_pingpong),                          \
 		EXAMPLE(backend, multicast), EXAMPLE(backend, descriptor), \
 		EXAMPLE(backend, matmul_single),                         \
-		EXAMPLE(backend, matmul_multi)
+		EXAMPLE(backend, matmul_multi),                          \
+		EXAMPLE(backend, queue_stream)
 
 int main(void)
 {

@@ -1,0 +1,495 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Tensor queues (tt/tensor_queue.h), host side: every case runs with the
+ * queue in DRAM and in host memory, on the embedded model and through a
+ * private ttsim daemon. Entries come back as pushed (converted to the
+ * queue's format) across many wrap-arounds; full and empty queues refuse
+ * non-blocking calls with -EAGAIN; timeouts end waits with -ETIMEDOUT;
+ * a broken queue fails every call with -EPIPE, wakes a waiter blocked
+ * forever, and works again after a reset; a producer thread and a
+ * consumer thread stream through a queue of depth 2; a producer process
+ * killed mid-stream leaves its host-memory queue broken, not hanging;
+ * bad arguments are refused with a message naming them.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "testutil.h"
+
+#define SHAPE TT_SHAPE(2, 33, 40) /* 2 x 2 x 2 = 8 tiles, padded */
+
+struct fix {
+	tt_device *dev;
+	enum tt_queue_placement placement;
+};
+
+static tt_device *ttsim_dev, *embedded_dev;
+static char rundir[128];
+
+static void expect_error(int ret, int code, const char *text)
+{
+	assert_int_equal(ret, code);
+	if (!strstr(tt_last_error(), text))
+		fail_msg("message \"%s\" lacks \"%s\"", tt_last_error(), text);
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Row-major Float32 tensor of SHAPE whose values are exact in bf16 and
+ * differ with n. */
+static tt_tensor *entry(unsigned n)
+{
+	tt_tensor *t;
+	float *p;
+
+	assert_int_equal(
+		tt_tensor_create(&SHAPE, TT_FLOAT32, TT_TENSOR_ROW_MAJOR, &t),
+		0);
+	p = tt_tensor_data(t);
+	for (size_t i = 0; i < tt_tensor_volume(t); i++)
+		p[i] = (float)((n * 7 + i) % 251) - 125.0f;
+	return t;
+}
+
+static void check_entry(const tt_tensor *t, unsigned n)
+{
+	const float *p = tt_tensor_data(t);
+
+	for (size_t i = 0; i < tt_tensor_volume(t); i++)
+		if (p[i] != (float)((n * 7 + i) % 251) - 125.0f)
+			fail_msg("entry %u element %zu: %g", n, i, p[i]);
+}
+
+static tt_tensor_queue *make_queue(struct fix *f, unsigned depth)
+{
+	tt_tensor_queue *q;
+
+	assert_int_equal(tt_tensor_queue_create(f->dev, &SHAPE, TT_FLOAT16_B,
+						depth, f->placement, &q),
+			 0);
+	return q;
+}
+
+static void push(tt_tensor_queue *q, unsigned n, int timeout_ms)
+{
+	tt_tensor *t = entry(n);
+
+	assert_int_equal(tt_tensor_queue_push(q, t, timeout_ms), 0);
+	tt_tensor_free(t);
+}
+
+/* Read the head into Float32 row-major, check it is entry n, pop. */
+static void pop_check(tt_tensor_queue *q, unsigned n, int timeout_ms)
+{
+	tt_tensor *t;
+
+	assert_int_equal(
+		tt_tensor_create(&SHAPE, TT_FLOAT32, TT_TENSOR_ROW_MAJOR, &t),
+		0);
+	assert_int_equal(tt_tensor_queue_read(q, t, timeout_ms), 0);
+	check_entry(t, n);
+	tt_tensor_free(t);
+	assert_int_equal(tt_tensor_queue_pop(q), 0);
+}
+
+/* ---- cases ---- */
+
+static void test_create_geometry(void **state)
+{
+	struct fix *f = *state;
+	tt_tensor_queue *q = make_queue(f, 4);
+	struct tt_tensor_queue_state st;
+	uint32_t args[TT_TQ_KERNEL_ARGS];
+
+	assert_int_equal(tt_tensor_queue_tiles(q), 8);
+	assert_int_equal(tt_tensor_queue_entry_size(q), 8 * 2048);
+	assert_int_equal(tt_tensor_queue_slot_size(q), 8 * 2048);
+	assert_int_equal(tt_tensor_queue_depth(q), 4);
+	assert_int_equal(tt_tensor_queue_format(q), TT_FLOAT16_B);
+	assert_int_equal(tt_tensor_queue_placement(q), f->placement);
+	assert_int_equal(tt_tensor_queue_shape(q)->dims[1], 33);
+	assert_int_equal(tt_tensor_queue_state(q, &st), 0);
+	assert_int_equal(st.depth, 4);
+	assert_int_equal(st.occupancy, 0);
+	assert_int_equal(st.broken, 0);
+	assert_false(st.device_producer || st.device_consumer);
+	tt_tensor_queue_kernel_args(q, args);
+	assert_int_equal(args[3], 4);
+	assert_int_equal(args[4], 8 * 2048);
+	assert_int_equal(args[1], (uint32_t)tt_tensor_queue_noc_addr(q));
+	tt_tensor_queue_free(q);
+}
+
+/* 3 slots, 40 entries in an uneven rhythm: the ring wraps 13 times. */
+static void test_wrap_around(void **state)
+{
+	tt_tensor_queue *q = make_queue(*state, 3);
+	struct tt_tensor_queue_state st;
+	unsigned pushed = 0, popped = 0;
+
+	for (unsigned round = 0; popped < 40; round++) {
+		for (unsigned k = 0;
+		     k < 1 + round % 3 && pushed < 40 && pushed - popped < 3;
+		     k++)
+			push(q, pushed++, TT_TQ_NONBLOCK);
+		assert_int_equal(tt_tensor_queue_state(q, &st), 0);
+		assert_int_equal(st.occupancy, pushed - popped);
+		for (unsigned k = 0; k < 1 + (round + 1) % 2 && popped < pushed;
+		     k++)
+			pop_check(q, popped++, TT_TQ_NONBLOCK);
+	}
+	assert_int_equal(tt_tensor_queue_state(q, &st), 0);
+	assert_int_equal(st.wr, 40);
+	assert_int_equal(st.rd, 40);
+	tt_tensor_queue_free(q);
+}
+
+/* get returns the head as a tiled tensor in the queue's format, and does
+ * not consume it. */
+static void test_get_peeks(void **state)
+{
+	tt_tensor_queue *q = make_queue(*state, 2);
+	tt_tensor *a, *b, *rm;
+
+	push(q, 5, TT_TQ_NONBLOCK);
+	assert_int_equal(tt_tensor_queue_get(q, TT_TQ_NONBLOCK, &a), 0);
+	assert_int_equal(tt_tensor_queue_get(q, TT_TQ_NONBLOCK, &b), 0);
+	assert_int_equal(tt_tensor_format(a), TT_FLOAT16_B);
+	assert_int_equal(tt_tensor_layout(a), TT_TENSOR_TILED);
+	assert_memory_equal(tt_tensor_data(a), tt_tensor_data(b),
+			    tt_tensor_size(a));
+	assert_int_equal(tt_tensor_to(a, TT_FLOAT32, TT_TENSOR_ROW_MAJOR, &rm),
+			 0);
+	check_entry(rm, 5);
+	assert_int_equal(tt_tensor_queue_pop(q), 0);
+	tt_tensor_free(rm);
+	tt_tensor_free(a);
+	tt_tensor_free(b);
+	tt_tensor_queue_free(q);
+}
+
+static void test_full_and_empty(void **state)
+{
+	tt_tensor_queue *q = make_queue(*state, 2);
+	tt_tensor *t = entry(0), *out = NULL;
+
+	expect_error(tt_tensor_queue_get(q, TT_TQ_NONBLOCK, &out), -EAGAIN,
+		     "is empty");
+	assert_null(out);
+	expect_error(tt_tensor_queue_read(q, t, TT_TQ_NONBLOCK), -EAGAIN,
+		     "is empty");
+	expect_error(tt_tensor_queue_pop(q), -EAGAIN, "is empty");
+	assert_int_equal(tt_tensor_queue_push(q, t, TT_TQ_NONBLOCK), 0);
+	assert_int_equal(tt_tensor_queue_push(q, t, TT_TQ_NONBLOCK), 0);
+	expect_error(tt_tensor_queue_push(q, t, TT_TQ_NONBLOCK), -EAGAIN,
+		     "is full");
+	/* The message names the queue. */
+	expect_error(tt_tensor_queue_push(q, t, TT_TQ_NONBLOCK), -EAGAIN,
+		     "queue [2,33,40] Float16_b x2");
+	tt_tensor_free(t);
+	tt_tensor_queue_free(q);
+}
+
+static void test_timeouts(void **state)
+{
+	tt_tensor_queue *q = make_queue(*state, 1);
+	tt_tensor *t = entry(0);
+	double t0 = now_ms(), dt;
+
+	expect_error(tt_tensor_queue_read(q, t, 60), -ETIMEDOUT,
+		     "no entry within 60 ms");
+	dt = now_ms() - t0;
+	assert_true(dt >= 59 && dt < 2000);
+	assert_int_equal(tt_tensor_queue_push(q, t, 60), 0);
+	t0 = now_ms();
+	expect_error(tt_tensor_queue_push(q, t, 60), -ETIMEDOUT,
+		     "no free slot within 60 ms");
+	dt = now_ms() - t0;
+	assert_true(dt >= 59 && dt < 2000);
+	tt_tensor_free(t);
+	tt_tensor_queue_free(q);
+}
+
+static void test_broken_and_reset(void **state)
+{
+	tt_tensor_queue *q = make_queue(*state, 2);
+	struct tt_tensor_queue_state st;
+	tt_tensor *t = entry(1), *out;
+
+	push(q, 0, TT_TQ_NONBLOCK);
+	assert_int_equal(tt_tensor_queue_break(q), 0);
+	expect_error(tt_tensor_queue_push(q, t, TT_TQ_FOREVER), -EPIPE,
+		     "is broken: marked by the host");
+	expect_error(tt_tensor_queue_get(q, TT_TQ_FOREVER, &out), -EPIPE,
+		     "tt_tensor_queue_get");
+	expect_error(tt_tensor_queue_pop(q), -EPIPE, "is broken");
+	assert_int_equal(tt_tensor_queue_state(q, &st), 0);
+	assert_int_equal(st.broken, 1);
+	assert_int_equal(tt_tensor_queue_reset(q), 0);
+	assert_int_equal(tt_tensor_queue_state(q, &st), 0);
+	assert_int_equal(st.broken, 0);
+	assert_int_equal(st.occupancy, 0);
+	push(q, 7, TT_TQ_NONBLOCK);
+	pop_check(q, 7, TT_TQ_NONBLOCK);
+	tt_tensor_free(t);
+	tt_tensor_queue_free(q);
+}
+
+struct waiter {
+	tt_tensor_queue *q;
+	int ret;
+	double woke_ms;
+};
+
+static void *wait_forever(void *arg)
+{
+	struct waiter *w = arg;
+	tt_tensor *t = NULL;
+
+	w->ret = tt_tensor_queue_get(w->q, TT_TQ_FOREVER, &t);
+	w->woke_ms = now_ms();
+	tt_tensor_free(t);
+	return NULL;
+}
+
+/* A consumer blocked forever on an empty queue is released by a break
+ * from another thread, promptly. */
+static void test_break_wakes_waiter(void **state)
+{
+	struct waiter w = {.q = make_queue(*state, 2)};
+	pthread_t th;
+	double t0;
+
+	assert_int_equal(pthread_create(&th, NULL, wait_forever, &w), 0);
+	usleep(50000);
+	t0 = now_ms();
+	assert_int_equal(tt_tensor_queue_break(w.q), 0);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_int_equal(w.ret, -EPIPE);
+	assert_true(w.woke_ms - t0 < 1000);
+	tt_tensor_queue_free(w.q);
+}
+
+struct producer {
+	tt_tensor_queue *q;
+	unsigned n;
+	int ret;
+};
+
+static void *produce(void *arg)
+{
+	struct producer *p = arg;
+
+	for (unsigned i = 0; i < p->n && !p->ret; i++) {
+		tt_tensor *t = entry(i);
+
+		p->ret = tt_tensor_queue_push(p->q, t, 10000);
+		tt_tensor_free(t);
+	}
+	return NULL;
+}
+
+/* A producer thread and this thread as consumer, depth 2: each side
+ * waits for the other many times. */
+static void test_threads_stream(void **state)
+{
+	struct producer p = {.q = make_queue(*state, 2), .n = 150};
+	pthread_t th;
+
+	assert_int_equal(pthread_create(&th, NULL, produce, &p), 0);
+	for (unsigned i = 0; i < p.n; i++)
+		pop_check(p.q, i, 10000);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_int_equal(p.ret, 0);
+	tt_tensor_queue_free(p.q);
+}
+
+/*
+ * A producer process (a forked child pushing into the shared host
+ * memory) killed mid-stream: the consumer takes what was pushed, then
+ * finds the queue broken (the producer's process is gone) instead of
+ * waiting forever. DRAM queues cannot be shared with a child of the
+ * embedded model's process (the model runs in the parent), so this is
+ * host memory only; the device-side equivalent is in
+ * test_tensor_queue_device.
+ */
+static void test_killed_producer(void **state)
+{
+	struct fix *f = *state;
+	tt_tensor_queue *q;
+	tt_tensor *t;
+	pid_t pid;
+	int st;
+
+	q = make_queue(f, 4);
+	t = entry(0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* Push until killed; the queue fills, then each push waits. */
+		for (;;)
+			if (tt_tensor_queue_push(q, t, TT_TQ_FOREVER))
+				_exit(3);
+	}
+	for (unsigned i = 0; i < 6; i++)
+		pop_check(q, 0, 10000);
+	kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFSIGNALED(st));
+	/* Up to depth entries may still be there; then the break. */
+	for (unsigned i = 0;; i++) {
+		int ret = tt_tensor_queue_read(q, t, TT_TQ_FOREVER);
+
+		if (ret) {
+			expect_error(ret, -EPIPE, "the producer process");
+			break;
+		}
+		assert_true(i < 4);
+		assert_int_equal(tt_tensor_queue_pop(q), 0);
+	}
+	expect_error(tt_tensor_queue_pop(q), -EPIPE,
+		     "because the process at the other end exited");
+	tt_tensor_free(t);
+	tt_tensor_queue_free(q);
+}
+
+static void test_bad_arguments(void **state)
+{
+	struct fix *f = *state;
+	tt_tensor_queue *q = NULL;
+	struct tt_shape zero = TT_SHAPE(2, 0, 4), other = TT_SHAPE(2, 33, 41);
+	tt_tensor *t;
+
+	expect_error(tt_tensor_queue_create(NULL, &SHAPE, TT_FLOAT16_B, 2,
+					    f->placement, &q),
+		     -EINVAL, "device is NULL");
+	expect_error(tt_tensor_queue_create(f->dev, &SHAPE, TT_FLOAT16_B, 0,
+					    f->placement, &q),
+		     -EINVAL, "depth 0 is not in 1..65536");
+	expect_error(tt_tensor_queue_create(f->dev, &SHAPE, TT_FLOAT16_B, 70000,
+					    f->placement, &q),
+		     -EINVAL, "depth 70000");
+	expect_error(tt_tensor_queue_create(f->dev, &SHAPE, TT_FLOAT16_B, 2,
+					    (enum tt_queue_placement)7, &q),
+		     -EINVAL, "placement 7");
+	expect_error(tt_tensor_queue_create(f->dev, &zero, TT_FLOAT16_B, 2,
+					    f->placement, &q),
+		     -EINVAL, "dimension 1 is 0");
+	assert_int_not_equal(tt_tensor_queue_create(f->dev, &SHAPE, TT_BFP8, 2,
+						    f->placement, &q),
+			     0);
+	assert_null(q);
+	q = make_queue(f, 2);
+	assert_int_equal(
+		tt_tensor_create(&other, TT_FLOAT32, TT_TENSOR_ROW_MAJOR, &t),
+		0);
+	expect_error(tt_tensor_queue_push(q, t, TT_TQ_NONBLOCK), -EINVAL,
+		     "[2,33,41] Float32 row-major does not fit");
+	expect_error(tt_tensor_queue_read(q, t, TT_TQ_NONBLOCK), -EINVAL,
+		     "does not fit");
+	expect_error(tt_tensor_queue_push(q, NULL, 0), -EINVAL,
+		     "tensor is NULL");
+	tt_tensor_free(t);
+	t = entry(0);
+	expect_error(tt_tensor_queue_push(q, t, -5), -EINVAL,
+		     "timeout -5 ms is negative");
+	expect_error(tt_tensor_queue_get(q, 0, NULL), -EINVAL, "out is NULL");
+	expect_error(tt_tensor_queue_pop(NULL), -EINVAL, "queue is NULL");
+	tt_tensor_free(t);
+	tt_tensor_queue_free(q);
+	tt_tensor_queue_free(NULL);
+}
+
+/* ---- backends and placements ---- */
+
+static struct fix fixes[2][2]; /* [ttsim][placement] */
+
+static int embedded_up(void **state)
+{
+	(void)state;
+	setenv("TT_BACKEND", "embedded", 1);
+	return tt_device_open(0, &embedded_dev) ? -1 : 0;
+}
+
+static int ttsim_up(void **state)
+{
+	(void)state;
+	if (!test_rundir(rundir, sizeof(rundir)) ||
+	    run_ttsim("start --board n150 --name tq") != 0)
+		return -1;
+	setenv("TT_BACKEND", "ttsim", 1);
+	return tt_device_open(0, &ttsim_dev) ? -1 : 0;
+}
+
+static int embedded_down(void **state)
+{
+	(void)state;
+	tt_device_close(embedded_dev);
+	return 0;
+}
+
+static int ttsim_down(void **state)
+{
+	char cmd[256];
+
+	(void)state;
+	tt_device_close(ttsim_dev);
+	run_ttsim("stop --all");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", rundir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Per-case set-up: the fixture of the case's backend and placement,
+ * chosen by its initial state. */
+static int pick(void **state)
+{
+	uintptr_t k = (uintptr_t)*state;
+	struct fix *f = &fixes[k >> 1][k & 1];
+
+	f->dev = k >> 1 ? ttsim_dev : embedded_dev;
+	f->placement = (k & 1) ? TT_QUEUE_HOST : TT_QUEUE_DRAM;
+	*state = f;
+	return 0;
+}
+
+/* Initial state k: bit 1 ttsim, bit 0 host placement. */
+#define CASE(fn, k, where)                                                     \
+	{                                                                      \
+#fn "_" where, fn, pick, NULL, (void *)(uintptr_t)(k)          \
+	}
+#define BOTH(fn, b) CASE(fn, (b), "dram"), CASE(fn, (b) + 1, "host")
+#define ALL(b)                                                                 \
+	BOTH(test_create_geometry, b), BOTH(test_wrap_around, b),              \
+		BOTH(test_get_peeks, b), BOTH(test_full_and_empty, b),         \
+		BOTH(test_timeouts, b), BOTH(test_broken_and_reset, b),        \
+		BOTH(test_break_wakes_waiter, b),                              \
+		BOTH(test_threads_stream, b),                                  \
+		CASE(test_killed_producer, (b) + 1, "host"),                   \
+		BOTH(test_bad_arguments, b)
+
+int main(void)
+{
+	const struct CMUnitTest embedded[] = {ALL(0)};
+	const struct CMUnitTest ttsim[] = {ALL(2)};
+	int fails;
+
+	fails = cmocka_run_group_tests_name("tensor_queue_embedded", embedded,
+					    embedded_up, embedded_down);
+	return fails + cmocka_run_group_tests_name("tensor_queue_ttsim", ttsim,
+						   ttsim_up, ttsim_down);
+}
