@@ -109,6 +109,10 @@ TT_HIDDEN extern const struct tt_backend_ops tt_backend_ttsim;
 TT_HIDDEN extern const struct tt_backend_ops tt_backend_kmd;
 #endif
 
+/* Write all len bytes (retrying short writes and EINTR): 0 or -errno
+ * (fileio.c). */
+TT_HIDDEN int tt_write_all(int fd, const void *data, size_t len);
+
 /* Record a failure for tt_last_error(); returns code (negative errno). */
 TT_HIDDEN int tt_error(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

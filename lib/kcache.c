@@ -86,23 +86,6 @@ void tt_kcache_tmp_name(char *buf, size_t len, const char *dir,
 		 __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED), suffix);
 }
 
-static int write_all(int fd, const void *data, size_t len)
-{
-	const uint8_t *p = data;
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int tt_kcache_write_file(const char *path, const void *data, size_t len)
 {
 	char tmp[PATH_MAX + 64], dir[PATH_MAX];
@@ -115,7 +98,7 @@ int tt_kcache_write_file(const char *path, const void *data, size_t len)
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
-	ret = write_all(fd, data, len);
+	ret = tt_write_all(fd, data, len);
 	if (close(fd) < 0 && !ret)
 		ret = -errno;
 	if (!ret && rename(tmp, path) < 0)

@@ -327,23 +327,6 @@ int tt_tensor_read_npy(const void *buf, size_t len, tt_tensor **out)
 
 /* ---- writing ---- */
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* t itself if it is row-major in a NumPy dtype, else a converted copy
  * (a new reference either way). */
 static int npy_form(const tt_tensor *t, const struct dtype *dt, tt_tensor **out)
@@ -372,9 +355,9 @@ int tt_tensor_save_npy(const tt_tensor *t, const char *path)
 		return ret;
 	hlen = tt_npy_format_header(hdr, dt->descr, &t->shape);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	ret = fd < 0 ? -errno : write_all(fd, hdr, hlen);
+	ret = fd < 0 ? -errno : tt_write_all(fd, hdr, hlen);
 	if (!ret)
-		ret = write_all(fd, rm->data, rm->size);
+		ret = tt_write_all(fd, rm->data, rm->size);
 	if (fd >= 0 && close(fd) && !ret)
 		ret = -errno;
 	tt_tensor_free(rm);

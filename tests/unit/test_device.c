@@ -198,11 +198,8 @@ static int daemon_up(void **state)
 static int daemon_down(void **state)
 {
 	struct daemon *d = *state;
-	char cmd[128];
 
-	run_ttsim("stop --all");
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", d->dir);
-	if (system(cmd))
+	if (ttsim_clean_up(d->dir, true))
 		return -1;
 	free(d);
 	return 0;

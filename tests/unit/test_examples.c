@@ -191,15 +191,8 @@ static int ttsim(void **state)
 
 static int daemon_down(void **state)
 {
-	char cmd[256];
-
 	(void)state;
-	if (daemon_running)
-		run_ttsim("stop --all");
-	if (!rundir[0])
-		return 0;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", rundir);
-	return system(cmd) == 0 ? 0 : -1;
+	return ttsim_clean_up(rundir, daemon_running);
 }
 
 /* One case per example and backend, named after both. */

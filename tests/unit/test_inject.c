@@ -44,16 +44,12 @@ static int fixture_up(void **state)
 static int fixture_down(void **state)
 {
 	struct fixture *f = *state;
-	char cmd[128];
 	int ret = 0;
 
 	tt_device_close(f->dev);
 	unsetenv("TT_SIM_INJECT");
-	if (f->rundir[0]) {
-		run_ttsim("stop --all");
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", f->rundir);
-		ret = system(cmd) ? -1 : 0;
-	}
+	if (f->rundir[0])
+		ret = ttsim_clean_up(f->rundir, true);
 	free(f);
 	return ret;
 }

@@ -354,13 +354,9 @@ static int embedded_down(void **state)
 
 static int ttsim_down(void **state)
 {
-	char cmd[256];
-
 	(void)state;
 	tt_device_close(devs[1]);
-	run_ttsim("stop --all");
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", rundir);
-	return system(cmd) == 0 ? 0 : -1;
+	return ttsim_clean_up(rundir, true);
 }
 
 static int pick(void **state)

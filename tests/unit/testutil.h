@@ -8,6 +8,8 @@
 #define TT_TESTS_TESTUTIL_H
 
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +88,21 @@ static inline int run_ttsim(const char *args)
 		 root ? root : "build", args);
 	st = system(cmd);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Stop every daemon of the private runtime directory `rundir` (if
+ * `stop`) and remove the directory (if it was made): 0, or -1 if it cannot
+ * be removed. */
+static inline int ttsim_clean_up(const char *rundir, bool stop)
+{
+	char cmd[PATH_MAX + 16];
+
+	if (stop)
+		run_ttsim("stop --all");
+	if (!rundir[0])
+		return 0;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", rundir);
+	return system(cmd) == 0 ? 0 : -1;
 }
 
 /* How long a test waits for a device's firmware to boot. */
