@@ -217,6 +217,68 @@ static inline int sysfs_of(const char *node, struct sysfs_dev *s)
 	return 0;
 }
 
+/* The sysfs directory of `node`'s class device ("tenstorrent!N"), or with
+ * `pci` that of its PCI function, into dir[PATH_MAX]: 0 or -errno. */
+static inline int sysfs_dir_of(const char *node, bool pci, char *dir)
+{
+	char link[64];
+	struct stat st;
+
+	if (stat(node, &st))
+		return -errno;
+	if (!S_ISCHR(st.st_mode))
+		return -ENOTTY;
+	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u%s",
+		 major(st.st_rdev), minor(st.st_rdev), pci ? "/device" : "");
+	return realpath(link, dir) ? 0 : -errno;
+}
+
+/* Write `s` to a sysfs file in one write(2): 0 or -errno. */
+static inline int write_sysfs(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	err = n < 0 ? errno : 0;
+	close(fd);
+	if (n < 0)
+		return -err;
+	return n == (ssize_t)strlen(s) ? 0 : -EIO;
+}
+
+/* A sysfs file's text without its trailing newline, into buf[len]: its
+ * length, or -errno (the show() callback's error for an attribute). */
+static inline int read_sysfs(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	err = n < 0 ? errno : 0;
+	close(fd);
+	if (n < 0)
+		return -err;
+	while (n > 0 && buf[n - 1] == '\n')
+		n--;
+	buf[n] = 0;
+	return (int)n;
+}
+
+/* Does `path` exist (without following a last symbolic link)? */
+static inline bool path_exists(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st);
+}
+
 /* ---------------------------------------------------------------------- */
 /* mappings                                                               */
 
@@ -316,6 +378,94 @@ static inline int read_node_table(int fd, struct tt_identity *id,
 	return *table ? 0 : -ENOMEM;
 }
 
+/* Write a u32 to a mapping: 0, or -signal for SIGBUS/SIGSEGV. */
+static inline int poke32(volatile void *addr, uint32_t v)
+{
+	struct sigaction sa = { .sa_handler = on_fault }, obus, osegv;
+	int sig;
+
+	sigaction(SIGBUS, &sa, &obus);
+	sigaction(SIGSEGV, &sa, &osegv);
+	sig = sigsetjmp(fault_jmp, 1);
+	if (!sig)
+		*(volatile uint32_t *)addr = v;
+	sigaction(SIGBUS, &obus, NULL);
+	sigaction(SIGSEGV, &osegv, NULL);
+	return -sig;
+}
+
+/* The first Tensix node of the image whose memory lies in it, page-aligned
+ * and at least a page long, into *n: 0, -ENOENT if there is none, or
+ * -errno. A TLB window pointed at it shows the image's copy. */
+static inline int first_tensix(int fd, struct tt_node_desc *n)
+{
+	struct tt_node_desc *table;
+	struct tt_identity id = {0};
+	int ret = read_node_table(fd, &id, &table);
+
+	if (ret)
+		return ret;
+	ret = -ENOENT;
+	for (uint32_t i = 0; i < id.grid_x * id.grid_y && ret; i++) {
+		const struct tt_node_desc *d = &table[i];
+
+		if (d->type != TT_NODE_TENSIX ||
+		    (d->flags & TT_NODE_F_HARVESTED) || d->mem_size < PAGE ||
+		    d->mem_off % PAGE || d->mem_off > id.image_size ||
+		    d->mem_size > id.image_size - d->mem_off)
+			continue;
+		*n = *d;
+		ret = 0;
+	}
+	free(table);
+	return ret;
+}
+
+/* ---------------------------------------------------------------------- */
+/* TLB windows                                                             */
+
+/* ALLOCATE_TLB of the chip's smallest window (1 MiB on Wormhole, 2 MiB on
+ * Blackhole; the other is EINVAL): 0 or -errno; *size gets the size. */
+static inline int tlb_alloc_smallest(int fd,
+				     struct tenstorrent_allocate_tlb_out *out,
+				     uint64_t *size)
+{
+	static const uint64_t sizes[] = { 1 << 20, 2 << 20 };
+
+	for (unsigned int i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct tenstorrent_allocate_tlb a = { .in.size = sizes[i] };
+
+		if (!ioctl(fd, TENSTORRENT_IOCTL_ALLOCATE_TLB, &a)) {
+			*out = a.out;
+			*size = sizes[i];
+			return 0;
+		}
+		if (errno != EINVAL)
+			return -errno;
+	}
+	return -EINVAL;
+}
+
+static inline int tlb_free(int fd, uint32_t id)
+{
+	struct tenstorrent_free_tlb f = { .in.id = id };
+
+	return ioctl(fd, TENSTORRENT_IOCTL_FREE_TLB, &f) ? -errno : 0;
+}
+
+/* CONFIGURE_TLB: window `id` onto local address `addr` of node (x, y) on
+ * NOC 0, unicast: 0 or -errno. */
+static inline int tlb_point(int fd, uint32_t id, uint8_t x, uint8_t y,
+			    uint64_t addr)
+{
+	struct tenstorrent_configure_tlb t = {
+		.in.id = id,
+		.in.config = { .addr = addr, .x_end = x, .y_end = y },
+	};
+
+	return ioctl(fd, TENSTORRENT_IOCTL_CONFIGURE_TLB, &t) ? -errno : 0;
+}
+
 /* ---------------------------------------------------------------------- */
 /* processes: opens that wait are watched from another process             */
 
@@ -339,6 +489,32 @@ static inline int wait_child(pid_t pid, long ms)
 		sleep_ms(10);
 	}
 	return -1;
+}
+
+/* Is process `pid` asleep within `ms` (state S: an interruptible wait,
+ * as in a blocked open or lock acquire)? Polled every 5 ms. */
+static inline bool asleep_within(pid_t pid, long ms)
+{
+	char path[32], buf[512], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (long t = 0;; t += 5) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+		if (fd >= 0)
+			close(fd);
+		if (n > 0) {
+			buf[n] = 0;
+			/* "pid (comm) S ...": the comm may hold anything */
+			p = strrchr(buf, ')');
+			if (p && p[1] == ' ' && p[2] == 'S')
+				return true;
+		}
+		if (t >= ms)
+			return false;
+		sleep_ms(5);
+	}
 }
 
 static inline void reap(pid_t pid)

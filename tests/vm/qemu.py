@@ -5,6 +5,7 @@ TCG only: KVM hangs on the machines this runs on. A guest that does not
 power off within the timeout is killed; the caller sees timed_out.
 """
 import subprocess
+import time
 
 
 RAM_MIB = 512
@@ -39,7 +40,9 @@ def command(kernel, initrd, append, shm, doorbell=(), ram=None):
 
 
 def boot(cmd, timeout):
-    """Run QEMU; return (console output, timed_out, exit status)."""
+    """Run QEMU; return (console output, timed_out, exit status, seconds
+    it ran)."""
+    t0 = time.monotonic()
     p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
@@ -51,4 +54,4 @@ def boot(cmd, timeout):
         timed_out = True
     # The serial console ends lines with CR LF.
     log = out.decode(errors='replace').replace('\r\n', '\n')
-    return log, timed_out, p.returncode
+    return log, timed_out, p.returncode, time.monotonic() - t0
