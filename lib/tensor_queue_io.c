@@ -22,8 +22,10 @@
 #include "fw.h"
 #include "tensor_queue_internal.h"
 
-/* Longest sleep when nothing can wake us (DRAM queue, host peer). */
-#define TQ_POLL_DRAM_MS 1
+/* Longest sleep when the peer may not wake us: a host process on a DRAM
+ * queue, or a peer not known yet (a kernel that has not opened the queue
+ * raises the host interrupt; a host process wakes only futex sleepers). */
+#define TQ_POLL_MS 1
 
 static uint32_t *hword(struct tt_tensor_queue *q, uint32_t off)
 {
@@ -148,12 +150,13 @@ static void sleep_slice(struct tt_tensor_queue *q, const struct tt_tq_header *h,
 			bool entry, uint32_t irq_seen, int ms)
 {
 	uint64_t peer_bell = entry ? h->prod_bell : h->cons_bell;
+	uint32_t peer_pid = entry ? h->prod_pid : h->cons_pid;
 	uint32_t off = entry ? TT_TQ_WR_OFF : TT_TQ_RD_OFF;
 	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000};
 
 	if (peer_bell) { /* a kernel: it interrupts after each push/pop */
 		q->dev->ops->irq_wait(q->dev, irq_seen, ms);
-	} else if (q->placement == TT_QUEUE_HOST) {
+	} else if (q->placement == TT_QUEUE_HOST && peer_pid) {
 		__atomic_fetch_add(hword(q, TT_TQ_WAITERS_OFF), 1,
 				   __ATOMIC_SEQ_CST);
 		futex(hword(q, off), FUTEX_WAIT, entry ? h->wr : h->rd, &ts);
@@ -161,8 +164,7 @@ static void sleep_slice(struct tt_tensor_queue *q, const struct tt_tq_header *h,
 				   __ATOMIC_SEQ_CST);
 	} else {
 		q->dev->ops->irq_wait(q->dev, irq_seen,
-				      ms < TQ_POLL_DRAM_MS ? ms
-							   : TQ_POLL_DRAM_MS);
+				      ms < TQ_POLL_MS ? ms : TQ_POLL_MS);
 	}
 }
 
