@@ -7,8 +7,9 @@
  * non-blocking calls with -EAGAIN; timeouts end waits with -ETIMEDOUT;
  * a broken queue fails every call with -EPIPE, wakes a waiter blocked
  * forever, and works again after a reset; a producer thread and a
- * consumer thread stream through a queue of depth 2; a producer process
- * killed mid-stream leaves its host-memory queue broken, not hanging;
+ * consumer thread stream through a queue of depth 2; a producer or
+ * consumer process killed mid-stream leaves its host-memory queue broken,
+ * not hanging;
  * bad arguments are refused with a message naming them.
  */
 #include <errno.h>
@@ -368,6 +369,44 @@ static void test_killed_producer(void **state)
 	tt_tensor_queue_free(q);
 }
 
+/*
+ * The other way round: a consumer process killed mid-stream. The parent,
+ * pushing with no timeout into the full queue, finds the consumer gone
+ * and fails with -EPIPE instead of waiting forever.
+ */
+static void test_killed_consumer(void **state)
+{
+	struct fix *f = *state;
+	tt_tensor_queue *q;
+	tt_tensor *t;
+	pid_t pid;
+	int st, ret;
+
+	q = make_queue(f, 4);
+	t = entry(0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* Pop two entries, then wait for a third until killed. */
+		for (unsigned i = 0;; i++)
+			if (tt_tensor_queue_read(q, t, TT_TQ_FOREVER) ||
+			    (i < 2 && tt_tensor_queue_pop(q)))
+				_exit(3);
+	}
+	for (unsigned i = 0; i < 6; i++)
+		assert_int_equal(tt_tensor_queue_push(q, t, 10000), 0);
+	kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFSIGNALED(st));
+	/* 6 pushed, 2 popped: the queue is full, the next push waits. */
+	ret = tt_tensor_queue_push(q, t, TT_TQ_FOREVER);
+	expect_error(ret, -EPIPE, "the consumer process");
+	expect_error(tt_tensor_queue_push(q, t, TT_TQ_NONBLOCK), -EPIPE,
+		     "because the process at the other end exited");
+	tt_tensor_free(t);
+	tt_tensor_queue_free(q);
+}
+
 static void test_bad_arguments(void **state)
 {
 	struct fix *f = *state;
@@ -476,6 +515,7 @@ static int pick(void **state)
 		BOTH(test_break_wakes_waiter, b),                              \
 		BOTH(test_threads_stream, b),                                  \
 		CASE(test_killed_producer, (b) + 1, "host"),                   \
+		CASE(test_killed_consumer, (b) + 1, "host"),                   \
 		BOTH(test_bad_arguments, b)
 
 int main(void)
