@@ -11,6 +11,11 @@
  *   TLB     id <i> size <bytes> maps <n> [noc <n> x <x> y <y> addr <addr>]
  *   LOCKS   <lock indices, as a list: 0-2,5>
  *
+ * then the device's dma-buf exports of TLB windows, which outlive the file
+ * that made them:
+ *
+ *   EXPORT  tlb <id> offset <bytes> size <bytes> maps <n>
+ *
  * Addresses are shown only to readers with CAP_SYS_ADMIN (others see 0),
  * as tt-kmd does. Files are visited holding a reference on each, taken
  * under tdev->lock, so that each file's own lock can be taken afterwards in
@@ -112,6 +117,7 @@ static int tt_debugfs_mappings_show(struct seq_file *s, void *unused)
 		fput(files[i]->file);
 	}
 	kfree(files);
+	tt_tlb_export_show(s, tdev);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(tt_debugfs_mappings);

@@ -415,6 +415,7 @@ void tt_tlb_unhold(struct tt_device *tdev, u32 id);
 long tt_ioctl_export_tlb_dmabuf(struct tt_file *tf,
 				struct tenstorrent_export_tlb_dmabuf __user *arg);
 void tt_tlb_export_zap(struct tt_device *tdev, s64 id);
+void tt_tlb_export_show(struct seq_file *s, struct tt_device *tdev);
 #else
 static inline long
 tt_ioctl_export_tlb_dmabuf(struct tt_file *tf,
@@ -424,6 +425,11 @@ tt_ioctl_export_tlb_dmabuf(struct tt_file *tf,
 }
 
 static inline void tt_tlb_export_zap(struct tt_device *tdev, s64 id)
+{
+}
+
+static inline void tt_tlb_export_show(struct seq_file *s,
+				      struct tt_device *tdev)
 {
 }
 #endif

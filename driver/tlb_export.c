@@ -22,6 +22,7 @@
 #include <linux/dma-buf.h>
 #include <linux/file.h>
 #include <linux/mm.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/tenstorrent.h>
 #include <linux/uaccess.h>
@@ -60,6 +61,22 @@ void tt_tlb_export_zap(struct tt_device *tdev, s64 id)
 	list_for_each_entry(e, &tdev->tlb_exports, node)
 		if (e->vmas && (id < 0 || e->id == id))
 			unmap_mapping_range(e->mapping, 0, 0, 1);
+}
+
+/*
+ * debugfs "mappings": one row per live export. An export outlives the file
+ * that made it (it may have been passed on), so the rows are the device's,
+ * after every file's.
+ */
+void tt_tlb_export_show(struct seq_file *s, struct tt_device *tdev)
+{
+	const struct tt_tlb_export *e;
+
+	mutex_lock(&tdev->lock);
+	list_for_each_entry(e, &tdev->tlb_exports, node)
+		seq_printf(s, "EXPORT  tlb %u offset %#llx size %llu maps %u\n",
+			   e->id, e->offset, e->size, e->vmas);
+	mutex_unlock(&tdev->lock);
 }
 
 static vm_fault_t tt_tlb_export_fault(struct vm_fault *vmf)

@@ -4,7 +4,7 @@
  * (driver/debugfs.c), as tt-kmd's TestMappingsDebugfs checks it: a row for
  * our fd and for each thing it holds (DMA buffer, pinned range, TLB window,
  * locks), addresses for root, gone at close, and the file closed to other
- * users. debugfs is mounted if the guest has not.
+ * users; a row per dma-buf export of a window, which outlives its file. debugfs is mounted if the guest has not.
  */
 #define _GNU_SOURCE
 #include "ttdev.h"
@@ -125,6 +125,40 @@ TEST_F(debugfs, shows_what_each_fd_holds)
 	EXPECT_EQ(2 << 20, field(text, "TLB     id", "size "));
 	EXPECT_EQ(tlb.out.id, field(text, "TLB     id", "id "));
 	EXPECT_NE(NULL, strstr(text, "LOCKS   2")) TH_LOG("%s", text);
+	free(text);
+}
+
+/* An EXPORT row per dma-buf export of a window, with its mappings; it
+ * stays after the file that made it is closed, and goes with the dma-buf. */
+TEST_F(debugfs, shows_tlb_exports_until_the_dmabuf_goes)
+{
+	struct tenstorrent_allocate_tlb_out a;
+	char row[64], *text;
+	uint64_t size;
+	void *mem;
+	int buf, err;
+
+	ASSERT_EQ(0, tlb_alloc_smallest(self->fd, &a, &size));
+	buf = export_tlb(self->fd, a.id, PAGE, 2 * PAGE);
+	ASSERT_LE(0, buf) TH_LOG("export: %s", err_name(-buf));
+	mem = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, buf, 0);
+	ASSERT_NE(MAP_FAILED, mem) TH_LOG("mmap: %s", strerror(errno));
+	snprintf(row, sizeof(row), "EXPORT  tlb %u offset %#lx", a.id,
+		 (unsigned long)PAGE);
+
+	close(self->fd);
+	self->fd = -1;
+	text = read_mappings(&err);
+	ASSERT_NE(NULL, text) TH_LOG("%s", strerror(err));
+	EXPECT_EQ(2 * PAGE, field(text, row, "size ")) TH_LOG("%s", text);
+	EXPECT_EQ(1, field(text, row, "maps ")) TH_LOG("%s", text);
+	free(text);
+
+	munmap(mem, PAGE);
+	close(buf);
+	text = read_mappings(&err);
+	ASSERT_NE(NULL, text) TH_LOG("%s", strerror(err));
+	EXPECT_EQ(NULL, strstr(text, row)) TH_LOG("%s", text);
 	free(text);
 }
 

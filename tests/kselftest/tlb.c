@@ -487,18 +487,6 @@ TEST_F(tlb, configure_repoints_a_live_mapping)
 /* ---------------------------------------------------------------------- */
 /* EXPORT_TLB_DMABUF: a dma-buf of part of a window                        */
 
-/* EXPORT_TLB_DMABUF of [offset, offset + size) of window `id`: the dma-buf
- * fd, or -errno. */
-static int export_tlb(int fd, uint32_t id, uint64_t offset, uint64_t size)
-{
-	struct tenstorrent_export_tlb_dmabuf e = {
-		.argsz = sizeof(e), .tlb_id = id, .offset = offset, .size = size,
-	};
-
-	return ioctl(fd, TENSTORRENT_IOCTL_EXPORT_TLB_DMABUF, &e) ? -errno :
-								     e.fd;
-}
-
 /* The value of `key` in /proc/self/fdinfo/<fd>, in `val`: 0 or -1. */
 static int fdinfo(int fd, const char *key, char *val, size_t len)
 {

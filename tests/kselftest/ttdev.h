@@ -466,6 +466,19 @@ static inline int tlb_point(int fd, uint32_t id, uint8_t x, uint8_t y,
 	return ioctl(fd, TENSTORRENT_IOCTL_CONFIGURE_TLB, &t) ? -errno : 0;
 }
 
+/* EXPORT_TLB_DMABUF of [offset, offset + size) of window `id`: the dma-buf
+ * fd, or -errno. */
+static inline int export_tlb(int fd, uint32_t id, uint64_t offset,
+			     uint64_t size)
+{
+	struct tenstorrent_export_tlb_dmabuf e = {
+		.argsz = sizeof(e), .tlb_id = id, .offset = offset, .size = size,
+	};
+
+	return ioctl(fd, TENSTORRENT_IOCTL_EXPORT_TLB_DMABUF, &e) ? -errno :
+								     e.fd;
+}
+
 /* ---------------------------------------------------------------------- */
 /* processes: opens that wait are watched from another process             */
 
