@@ -177,6 +177,15 @@ static void add_stream_program(struct fix *f, const char *name, unsigned x,
 	assert_int_equal(tt_backend_add_program(f->b, name, p, bind, 3), 0);
 }
 
+/* The usual set-up: input "in", output "out", program "fwd" on core
+ * (0,0) between them. */
+static void add_fwd(struct fix *f)
+{
+	add_queue(f, "in", TT_IO_INPUT);
+	add_queue(f, "out", TT_IO_OUTPUT);
+	add_stream_program(f, "fwd", 0, 0, "in", "out");
+}
+
 /* A program of one kernel from source text, with `n` unique args on core
  * (0,0) and `nc` common args: for binding checks (never built). */
 static tt_program *plain_program(unsigned n, unsigned nc, tt_kernel_handle *k)
@@ -708,9 +717,7 @@ static void test_loop_counts(void **state)
 						 {"$p_bias", "5"}};
 	const struct tt_backend_param four[] = {{"$p_loop_count", "4"}};
 
-	add_queue(f, "in", TT_IO_INPUT);
-	add_queue(f, "out", TT_IO_OUTPUT);
-	add_stream_program(f, "fwd", 0, 0, "in", "out");
+	add_fwd(f);
 	for (uint32_t n = 0; n < 3; n++)
 		push(f, "in", n);
 	assert_int_equal(tt_backend_run_program(f->b, "fwd", three, 2), 0);
@@ -737,9 +744,7 @@ static void test_value_bounds(void **state)
 	const struct tt_backend_param max[] = {{"$p_bias", "4294967295"},
 					       {"$p_loop_count", "0001"}};
 
-	add_queue(f, "in", TT_IO_INPUT);
-	add_queue(f, "out", TT_IO_OUTPUT);
-	add_stream_program(f, "fwd", 0, 0, "in", "out");
+	add_fwd(f);
 	push(f, "in", 1);
 	assert_int_equal(tt_backend_run_program(f->b, "fwd", none, 1), 0);
 	assert_int_equal(tt_backend_finish(f->b), 0);
@@ -799,9 +804,7 @@ static void test_free_abandons_run(void **state)
 	struct tt_io_desc d;
 	double t0;
 
-	add_queue(f, "in", TT_IO_INPUT);
-	add_queue(f, "out", TT_IO_OUTPUT);
-	add_stream_program(f, "fwd", 0, 0, "in", "out");
+	add_fwd(f);
 	push(f, "in", 0);
 	assert_int_equal(tt_backend_run_program(f->b, "fwd", three, 1), 0);
 	get_pop(f, "out", 0, BIAS_DEFAULT);
