@@ -4,14 +4,14 @@
  * queues, lookups and listings, and the data calls (push_input,
  * get_output, pop_output), each a tensor queue call with the queue's
  * name put in front of its message. Programs and runs are in
- * backend_program.c.
+ * embedded_program.c.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend_internal.h"
+#include "embedded_internal.h"
 #include "program_internal.h"
 
 /* ---- names ---- */

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend_internal.h"
+#include "embedded_internal.h"
 #include "program_internal.h"
 
 /* "fn: program \"name\"" and the like. */

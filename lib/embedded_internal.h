@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The embedded backend API (tt/backend.h), internal side: the objects
- * shared by backend.c (the backend, its queues, names, data calls) and
- * backend_program.c (programs, parameters, runs).
+ * shared by embedded.c (the backend, its queues, names, data calls) and
+ * embedded_program.c (programs, parameters, runs).
  *
  * Names are few (a model has a handful of queues and programs), so every
  * lookup is a linear search in order of addition.
@@ -75,7 +75,7 @@ TT_HIDDEN int tt_backend_check_lookup(const char *fn, const char *what,
 TT_HIDDEN const char *tt_backend_show(char buf[TT_BACKEND_SHOW_BUF],
 				      const char *name);
 
-/* backend_program.c */
+/* embedded_program.c */
 
 /* Wait for the run in progress, if any; its error names the run. */
 TT_HIDDEN int tt_backend_wait_run(tt_backend *b);
