@@ -3,6 +3,7 @@
 #ifndef TT_H
 #define TT_H
 
+#include "tt/backend.h"
 #include "tt/buffer.h"
 #include "tt/common.h"
 #include "tt/core.h"

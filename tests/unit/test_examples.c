@@ -208,7 +208,8 @@ static int daemon_down(void **state)
 		EXAMPLE(backend, multicast), EXAMPLE(backend, descriptor), \
 		EXAMPLE(backend, matmul_single),                         \
 		EXAMPLE(backend, matmul_multi),                          \
-		EXAMPLE(backend, queue_stream)
+		EXAMPLE(backend, queue_stream),                          \
+		EXAMPLE(backend, embedded_backend)
 
 int main(void)
 {
