@@ -2,7 +2,7 @@
 /*
  * Tensor queues (tt/tensor_queue.h), host side: every case runs with the
  * queue in DRAM and in host memory, on the embedded model and through a
- * private ttsim daemon. Entries come back as pushed (converted to the
+ * private ttsim daemon (in the VM guest, tests/vm: through tenstorrent.ko). Entries come back as pushed (converted to the
  * queue's format) across many wrap-arounds; full and empty queues refuse
  * non-blocking calls with -EAGAIN; timeouts end waits with -ETIMEDOUT;
  * a broken queue fails every call with -EPIPE, wakes a waiter blocked
@@ -24,6 +24,7 @@
 
 #include <cmocka.h>
 
+#include "testcases.h"
 #include "testutil.h"
 
 #define SHAPE TT_SHAPE(2, 33, 40) /* 2 x 2 x 2 = 8 tiles, padded */
@@ -458,11 +459,16 @@ static void test_bad_arguments(void **state)
 
 static struct fix fixes[2][2]; /* [ttsim][placement] */
 
+/* On the host, the embedded model; in the VM guest (TT_TEST_BACKEND=kmd,
+ * tests/vm), the device behind tenstorrent.ko. */
 static int embedded_up(void **state)
 {
+	void *dev = NULL;
+	int ret = booted_up(&dev);
+
 	(void)state;
-	setenv("TT_BACKEND", "embedded", 1);
-	return tt_device_open(0, &embedded_dev) ? -1 : 0;
+	embedded_dev = dev;
+	return ret;
 }
 
 static int ttsim_up(void **state)
@@ -524,6 +530,10 @@ int main(void)
 	const struct CMUnitTest ttsim[] = {ALL(2)};
 	int fails;
 
+	/* On kmd every case runs (none needs a kernel), in one group. */
+	if (test_on_kmd())
+		return cmocka_run_group_tests_name("tensor_queue_kmd", embedded,
+						   embedded_up, embedded_down);
 	fails = cmocka_run_group_tests_name("tensor_queue_embedded", embedded,
 					    embedded_up, embedded_down);
 	return fails + cmocka_run_group_tests_name("tensor_queue_ttsim", ttsim,
