@@ -144,46 +144,50 @@ int tt_tgeom_bytes(const struct tt_tgeom *g, enum tt_data_format fmt,
 	return 0;
 }
 
+/* The geometry of shape for query fn, whose result pointer out (named
+ * what) must not be NULL. */
+static int query_geom(const struct tt_shape *shape, const void *out,
+		      const char *fn, const char *what, struct tt_tgeom *g)
+{
+	int ret = tt_tgeom_init(g, shape, "tensor");
+
+	if (!ret && !out)
+		ret = tt_error(-EINVAL, "%s: %s is NULL", fn, what);
+	return ret;
+}
+
 int tt_shape_wzrc(const struct tt_shape *shape, uint64_t wzrc[4])
 {
 	struct tt_tgeom g;
-	int ret = tt_tgeom_init(&g, shape, "tensor");
+	int ret = query_geom(shape, wzrc, "tt_shape_wzrc", "wzrc", &g);
 
-	if (ret)
-		return ret;
-	if (!wzrc)
-		return tt_error(-EINVAL, "tt_shape_wzrc: wzrc is NULL");
-	wzrc[0] = g.w;
-	wzrc[1] = g.z;
-	wzrc[2] = g.r;
-	wzrc[3] = g.c;
-	return 0;
+	if (!ret) {
+		wzrc[0] = g.w;
+		wzrc[1] = g.z;
+		wzrc[2] = g.r;
+		wzrc[3] = g.c;
+	}
+	return ret;
 }
 
 int tt_shape_volume(const struct tt_shape *shape, size_t *volume)
 {
 	struct tt_tgeom g;
-	int ret = tt_tgeom_init(&g, shape, "tensor");
+	int ret = query_geom(shape, volume, "tt_shape_volume", "volume", &g);
 
-	if (ret)
-		return ret;
-	if (!volume)
-		return tt_error(-EINVAL, "tt_shape_volume: volume is NULL");
-	*volume = g.volume;
-	return 0;
+	if (!ret)
+		*volume = g.volume;
+	return ret;
 }
 
 int tt_shape_tiles(const struct tt_shape *shape, uint64_t *tiles)
 {
 	struct tt_tgeom g;
-	int ret = tt_tgeom_init(&g, shape, "tensor");
+	int ret = query_geom(shape, tiles, "tt_shape_tiles", "tiles", &g);
 
-	if (ret)
-		return ret;
-	if (!tiles)
-		return tt_error(-EINVAL, "tt_shape_tiles: tiles is NULL");
-	*tiles = g.tiles;
-	return 0;
+	if (!ret)
+		*tiles = g.tiles;
+	return ret;
 }
 
 /* Check everything about a tensor to be; *g and *bytes describe it. */

@@ -20,31 +20,13 @@
 
 #include <cmocka.h>
 
-#include "tt.h"
+#include "testutil.h"
 
 static const enum tt_data_format all_formats[] = {
 	TT_FLOAT32, TT_FLOAT16, TT_FLOAT16_B, TT_BFP8_B, TT_BFP4_B, TT_BFP2_B,
 	TT_INT32,   TT_UINT32,	TT_UINT16,    TT_INT8,	 TT_UINT8,
 };
 #define N_FORMATS (sizeof(all_formats) / sizeof(all_formats[0]))
-
-static int setup(void **state)
-{
-	tt_device *dev;
-
-	setenv("TT_BACKEND", "embedded", 1);
-	unsetenv("TT_SIM_BOARD");
-	if (tt_device_open(0, &dev))
-		return -1;
-	*state = dev;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	tt_device_close(*state);
-	return 0;
-}
 
 static void expect_error(int ret, int code, const char *text)
 {
@@ -400,5 +382,5 @@ int main(void)
 		cmocka_unit_test(test_errors),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, booted_up, booted_down);
 }
