@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "embedded_internal.h"
-#include "program_internal.h"
+#include "backend_internal.h"
+#include "lib/program/program_internal.h"
 
 /* ---- names ---- */
 

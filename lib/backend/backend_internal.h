@@ -10,7 +10,7 @@
 #ifndef TT_LIB_BACKEND_INTERNAL_H
 #define TT_LIB_BACKEND_INTERNAL_H
 
-#include "internal.h"
+#include "lib/device/internal.h"
 #include "tt/backend.h"
 #include "tt/queue.h"
 

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "embedded_internal.h"
-#include "program_internal.h"
+#include "backend_internal.h"
+#include "lib/program/program_internal.h"
 
 /* "fn: program \"name\"" and the like. */
 #define WHERE_MAX (64 + TT_BACKEND_SHOW_BUF)

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "alloc.h"
-#include "dev_err.h"
+#include "lib/memory/alloc.h"
+#include "common/dev_err.h"
 #include "internal.h"
-#include "launch.h"
+#include "lib/dispatch/launch.h"
 
 #ifdef TT_HAVE_KMD
 /* The kernel driver's backend, if it has at least one device. */

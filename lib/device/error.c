@@ -3,7 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "dev_err.h"
+#include "common/dev_err.h"
 #include "internal.h"
 
 static _Thread_local char last_error[4096] = "no error";

@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dev_err.h"
-#include "elfload.h"
+#include "common/dev_err.h"
+#include "common/elfload.h"
 #include "fw.h"
 #include "hw/hart.h"
 #include "hw/l1.h"

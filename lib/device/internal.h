@@ -14,7 +14,7 @@
 #include <pthread.h>
 
 #include "hw/host.h"
-#include "soc_desc.h"
+#include "common/soc_desc.h"
 #include "tt/device.h"
 #include "tt/dma.h"
 #include "tt/noc.h"

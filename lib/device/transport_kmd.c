@@ -21,9 +21,9 @@
 
 #include <libudev.h>
 
-#include "board.h"
-#include "doorbell.h"
-#include "kmd.h"
+#include "common/board.h"
+#include "sim/model/doorbell.h"
+#include "transport_kmd.h"
 
 #define KMD_MAX_NODES 64
 /* ivshmem (QEMU): the mock device, whose doorbell is in BAR0. */

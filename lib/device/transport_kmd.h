@@ -9,7 +9,7 @@
 
 #include <linux/tenstorrent.h>
 
-#include "access.h"
+#include "sim/model/access.h"
 #include "internal.h"
 
 /* A DMA buffer the driver gave this fd. FREE_DMA_BUF does not exist

@@ -21,9 +21,9 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 
-#include "addr.h"
-#include "event.h"
-#include "kmd.h"
+#include "sim/model/addr.h"
+#include "sim/model/event.h"
+#include "transport_kmd.h"
 
 /* ivshmem's doorbell register and the value that rings ttsim (its peer
  * id in bits 31:16, vector 0): docs/ttsim.md "Serving QEMU". */

@@ -18,15 +18,15 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "access.h"
-#include "board.h"
-#include "device.h"
-#include "doorbell.h"
-#include "errlog.h"
+#include "sim/model/access.h"
+#include "common/board.h"
+#include "sim/model/device.h"
+#include "sim/model/doorbell.h"
+#include "sim/model/errlog.h"
 #include "internal.h"
-#include "proto.h"
-#include "rundir.h"
-#include "server.h"
+#include "sim/daemon/proto.h"
+#include "sim/daemon/rundir.h"
+#include "sim/daemon/server.h"
 
 /* Host windows on the model: big enough that a whole L1 fits one. */
 #define SIM_WINDOW_SIZE (16ull << 20)

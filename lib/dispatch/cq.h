@@ -12,7 +12,7 @@
 #ifndef TT_LIB_CQ_H
 #define TT_LIB_CQ_H
 
-#include "internal.h"
+#include "lib/device/internal.h"
 #include "tt/queue.h"
 
 struct tt_command_queue {

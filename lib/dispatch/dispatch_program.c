@@ -6,9 +6,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "alloc.h"
+#include "lib/memory/alloc.h"
 #include "dispatch.h"
-#include "program_internal.h"
+#include "lib/program/program_internal.h"
 
 static void fill_hart(const tt_program *prog, const struct tt_program_core *pc,
 		      unsigned h, struct tt_launch_hart *out)

@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "dispatcher_src.h" /* generated from firmware/dispatch/ */
-#include "fw.h"
+#include "lib/device/fw.h"
 #include "hw/dispatch.h"
-#include "kbuild.h"
+#include "lib/kbuild/kbuild.h"
 #include "launch.h"
 #include "runtime.h"
 #include "tt/core.h"

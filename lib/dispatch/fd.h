@@ -9,7 +9,7 @@
 #ifndef TT_LIB_FD_H
 #define TT_LIB_FD_H
 
-#include "internal.h"
+#include "lib/device/internal.h"
 
 struct tt_runtime;
 

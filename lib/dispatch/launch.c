@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "lib/memory/alloc.h"
 #include "fd.h"
-#include "fw.h"
+#include "lib/device/fw.h"
 #include "kprint.h"
 #include "launch_plan.h"
 #include "launch_report.h"

@@ -17,8 +17,8 @@
 #include "hw/hart.h"
 #include "hw/l1.h"
 #include "hw/tensix.h"
-#include "internal.h"
-#include "kbuild.h"
+#include "lib/device/internal.h"
+#include "lib/kbuild/kbuild.h"
 
 struct tt_launch_hart {
 	struct tt_kbinary *bin; /* NULL: nothing runs on this hart */

@@ -15,7 +15,7 @@
 #ifndef TT_LIB_LAUNCH_PLAN_H
 #define TT_LIB_LAUNCH_PLAN_H
 
-#include "internal.h"
+#include "lib/device/internal.h"
 #include "launch.h"
 #include "wbatch.h"
 

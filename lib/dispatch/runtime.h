@@ -9,7 +9,7 @@
 #define TT_LIB_RUNTIME_H
 
 #include "hw/hart.h"
-#include "internal.h"
+#include "lib/device/internal.h"
 #include "launch.h"
 #include "launch_plan.h"
 

@@ -12,7 +12,7 @@
 #ifndef TT_LIB_WBATCH_H
 #define TT_LIB_WBATCH_H
 
-#include "internal.h"
+#include "lib/device/internal.h"
 
 struct tt_wentry;
 

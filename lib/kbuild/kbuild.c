@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "elfload.h"
+#include "common/elfload.h"
 #include "hw/hart.h"
 #include "hw/l1.h"
 #include "kbuild.h"

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "internal.h"
+#include "lib/device/internal.h"
 
 /* The processor a kernel runs on: its slot and its defines. Values are
  * enum tt_tensix_hart's. */

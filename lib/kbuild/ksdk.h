@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "internal.h"
+#include "lib/device/internal.h"
 #include "kbuild.h"
 
 /* File names inside the SDK: the one place to change them. */

@@ -14,7 +14,7 @@
 
 #include "hw/dram.h"
 #include "hw/l1.h"
-#include "internal.h"
+#include "lib/device/internal.h"
 #include "tt/buffer.h"
 
 /* Nothing in a DRAM channel is reserved: the model keeps nothing there. */

@@ -7,8 +7,8 @@
  */
 #include <errno.h>
 
-#include "dataformat.h"
-#include "internal.h"
+#include "common/dataformat.h"
+#include "lib/device/internal.h"
 #include "tt/dataformat.h"
 
 #define SAME(a, b) _Static_assert((int)TT_##a == (int)DF_##b, #a)

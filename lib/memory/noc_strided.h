@@ -9,7 +9,7 @@
 #ifndef TT_LIB_NOC_STRIDED_H
 #define TT_LIB_NOC_STRIDED_H
 
-#include "internal.h"
+#include "lib/device/internal.h"
 
 struct tt_noc_strided {
 	unsigned noc, x, y; /* the node, in the coordinates of noc */

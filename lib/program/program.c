@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "lib/memory/alloc.h"
 #include "program_internal.h"
 
 static atomic_uint next_program_id = 1;

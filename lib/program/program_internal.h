@@ -46,8 +46,8 @@
 #include "hw/hart.h"
 #include "hw/l1.h"
 #include "hw/tensix.h"
-#include "internal.h"
-#include "kbuild.h"
+#include "lib/device/internal.h"
+#include "lib/kbuild/kbuild.h"
 #include "tt/program.h"
 
 _Static_assert(TT_NUM_CIRCULAR_BUFFERS == TT_CB_COUNT, "CB count");

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dataformat.h"
+#include "common/dataformat.h"
 #include "tensor_internal.h"
 
 /* ---- shapes ---- */

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "dataformat.h"
+#include "common/dataformat.h"
 #include "tensor_internal.h"
 
 static enum df_format df(enum tt_data_format f)

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "cq.h"
-#include "dataformat.h"
+#include "lib/memory/alloc.h"
+#include "lib/dispatch/cq.h"
+#include "common/dataformat.h"
 #include "tensor_internal.h"
 
 struct tt_device_tensor {

@@ -7,7 +7,7 @@
 #ifndef TT_LIB_TENSOR_INTERNAL_H
 #define TT_LIB_TENSOR_INTERNAL_H
 
-#include "internal.h"
+#include "lib/device/internal.h"
 #include "tt/tensor.h"
 
 /* A shape checked and in [w, z, r, c] form, with its sizes. */

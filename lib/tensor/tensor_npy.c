@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dataformat.h"
+#include "common/dataformat.h"
 #include "tensor_internal.h"
 #include "tensor_npy.h"
 

@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "internal.h"
+#include "lib/device/internal.h"
 #include "tt/tensor.h"
 
 #define TT_NPY_MAGIC "\x93NUMPY"

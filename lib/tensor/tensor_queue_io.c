@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fw.h"
+#include "lib/device/fw.h"
 #include "tensor_queue_internal.h"
 
 /* Longest sleep when the peer may not wake us: a host process on a DRAM

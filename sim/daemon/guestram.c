@@ -14,7 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "image.h"
+#include "sim/model/image.h"
 
 #define GIB (1ull << 30)
 #define FIELD_LEN 32 /* longest SIZE or lowmem text accepted */

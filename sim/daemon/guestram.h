@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hostmem.h"
+#include "sim/model/hostmem.h"
 
 #define SIM_GUEST_RAM_HIGH_BASE 0x100000000ull /* 4 GiB: RAM above lowmem */
 #define SIM_GUEST_RAM_PAGE 0x1000ull

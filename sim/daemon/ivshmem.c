@@ -32,7 +32,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "doorbell.h"
+#include "sim/model/doorbell.h"
 
 #define NAME_LEN 32
 

@@ -39,7 +39,7 @@
 
 #include <poll.h>
 
-#include "image.h"
+#include "sim/model/image.h"
 
 #define SIM_IVSHMEM_VERSION 0
 #define SIM_IVSHMEM_GUEST_ID 0 /* what the guest reads in IVPosition */

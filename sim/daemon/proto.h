@@ -37,7 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "image.h"
+#include "sim/model/image.h"
 
 #define SIM_PROTO_MAGIC 0x31505454u /* "TTP1" */
 

@@ -12,7 +12,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "image.h"
+#include "sim/model/image.h"
 
 static int check_dir(const char *path, char *err)
 {

@@ -27,7 +27,7 @@
 #ifndef TT_SIM_SERVER_H
 #define TT_SIM_SERVER_H
 
-#include "device.h"
+#include "sim/model/device.h"
 
 /* Connections served at once, over all devices; more are refused with
  * -EUSERS and a message. */

@@ -30,12 +30,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "board.h"
+#include "common/board.h"
 #include "guestram.h"
 #include "proto.h"
 #include "rundir.h"
 #include "server.h"
-#include "soc_desc.h"
+#include "common/soc_desc.h"
 
 #define EXIT_USAGE 2
 #define STOP_TIMEOUT_MS 10000

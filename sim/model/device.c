@@ -14,7 +14,7 @@
 #include "firmware.h"
 #include "flash.h"
 #include "niu.h"
-#include "soc_desc.h"
+#include "common/soc_desc.h"
 
 static bool stopping(struct sim_device *dev)
 {

@@ -13,7 +13,7 @@
 
 #include "hw/arc.h"
 #include "power.h"
-#include "soc_desc.h"
+#include "common/soc_desc.h"
 
 #define BOARD_ID_FORMAT 0x01000000u /* [31:24] of board_id_hi */
 #define SERIAL_BASE 0x10000000u	    /* board_id_lo of a model-made board */

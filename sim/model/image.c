@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "soc_desc.h"
+#include "common/soc_desc.h"
 
 #define REGION_ALIGN 0x10000ull /* 64 KiB */
 #define DRAM_ALIGN 0x200000ull /* 2 MiB */

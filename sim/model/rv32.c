@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dev_err.h"
+#include "common/dev_err.h"
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the fast region is accessed as little-endian host words"

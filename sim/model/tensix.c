@@ -17,7 +17,7 @@
 
 #include "event.h"
 #include "tensix_impl.h"
-#include "tile_io.h"
+#include "common/tile_io.h"
 
 struct tx_chip {
 	struct sim_image *img;

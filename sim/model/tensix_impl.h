@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "dataformat.h"
+#include "common/dataformat.h"
 #include "hw/tensix.h"
 
 #define TX_ELEMS DF_TILE_ELEMS

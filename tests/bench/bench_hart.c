@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "rv32.h"
+#include "sim/model/rv32.h"
 #include "rv32/workload.h"
 
 #define MEM_SIZE (1u << 20) /* as rv32/hart.ld */

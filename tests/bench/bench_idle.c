@@ -11,8 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "device.h"
-#include "soc_desc.h"
+#include "sim/model/device.h"
+#include "common/soc_desc.h"
 
 #define WINDOW_S 5.0
 #define TARGET 0.02

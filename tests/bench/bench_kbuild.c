@@ -20,9 +20,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../lib/kbuild.h"
-#include "../../lib/kcache.h"
-#include "../unit/tmpdir.h"
+#include "lib/kbuild/kbuild.h"
+#include "lib/kbuild/kcache.h"
+#include "tmpdir.h"
 
 #define COLD_RUNS 5
 #define CACHED_RUNS 2000

@@ -13,12 +13,12 @@
  * figure is the median of RUNS runs after an untimed one. The model's
  * result must match OpenBLAS's with PCC >= 0.99, or the bench fails.
  */
-#include "example.h"
+#include "tools/examples/example.h"
 
 #include <cblas.h>
 #include <unistd.h>
 
-#include "matmul_multi_core.h"
+#include "tools/examples/matmul_multi_core.h"
 
 #define DIM 1024u
 #define RUNS 7

@@ -23,11 +23,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "access.h"
-#include "dataformat.h"
-#include "device.h"
-#include "gemm.h"
-#include "soc_desc.h"
+#include "sim/model/access.h"
+#include "common/dataformat.h"
+#include "sim/model/device.h"
+#include "sim/model/gemm.h"
+#include "common/soc_desc.h"
 
 #define M 64
 #define K 1024

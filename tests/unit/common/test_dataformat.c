@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "dataformat.h"
+#include "common/dataformat.h"
 
 static const enum df_format flat_fmts[] = {
 	DF_FLOAT32, DF_FLOAT16, DF_FLOAT16_B, DF_INT8,

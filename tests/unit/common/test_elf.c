@@ -23,7 +23,7 @@
 
 #include <cmocka.h>
 
-#include "elfload.h"
+#include "common/elfload.h"
 #include "tmpdir.h"
 
 /* ------------------------------------------------------------------ */

@@ -21,7 +21,7 @@
 
 #include <cmocka.h>
 
-#include "soc_desc.h"
+#include "common/soc_desc.h"
 
 /* Loaded descriptors are ~11 KiB: keep them off the stack. */
 static struct soc_desc desc;

@@ -698,7 +698,7 @@ static void test_dprint_formats(void **state)
 #define PRINT_LINE(...)                                                   \
 	n += (size_t)snprintf(want + n, sizeof(want) - n, __VA_ARGS__);   \
 	assert_true(n < sizeof(want));
-#include "../../firmware/tests/kapi/dprint_formats.h"
+#include "firmware/tests/kapi/dprint_formats.h"
 #undef PRINT_LINE
 
 	p.hart[1].flags = TT_KCTX_F_PRINT;

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "testutil.h"
-#include "../../lib/launch_plan.h"
+#include "lib/dispatch/launch_plan.h"
 
 #define MAXW 16
 

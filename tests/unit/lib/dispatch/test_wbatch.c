@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "testutil.h"
-#include "../../lib/wbatch.h"
+#include "lib/dispatch/wbatch.h"
 
 #define MAXW 256
 

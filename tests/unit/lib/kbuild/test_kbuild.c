@@ -28,10 +28,10 @@
 
 #include <cmocka.h>
 
-#include "../../lib/kbuild.h"
-#include "../../lib/kcache.h"
-#include "../../lib/ksdk.h"
-#include "../../lib/sha256.h"
+#include "lib/kbuild/kbuild.h"
+#include "lib/kbuild/kcache.h"
+#include "lib/kbuild/ksdk.h"
+#include "lib/kbuild/sha256.h"
 #include "hw/l1.h"
 #include "tmpdir.h"
 

@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "../../lib/alloc.h"
+#include "lib/memory/alloc.h"
 #include "testutil.h"
 
 #define L1_SIZE 1499136u

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "../../lib/program_internal.h"
+#include "lib/program/program_internal.h"
 #include "tmpdir.h"
 #include "tt.h"
 

@@ -20,8 +20,8 @@
 
 #include <cmocka.h>
 
-#include "../../lib/alloc.h"
-#include "../../lib/program_internal.h"
+#include "lib/memory/alloc.h"
+#include "lib/program/program_internal.h"
 #include "tt.h"
 
 #define assert_error_contains(s)                                         \

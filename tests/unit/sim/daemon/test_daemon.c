@@ -34,10 +34,10 @@
 
 #include "clock.h"
 #include "hw/tt_hw.h"
-#include "proto.h"
-#include "rundir.h"
-#include "server.h"
-#include "soc_desc.h"
+#include "sim/daemon/proto.h"
+#include "sim/daemon/rundir.h"
+#include "sim/daemon/server.h"
+#include "common/soc_desc.h"
 #include "tmpdir.h"
 #include "tt/device.h"
 

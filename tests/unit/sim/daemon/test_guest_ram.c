@@ -20,8 +20,8 @@
 
 #include <cmocka.h>
 
-#include "guestram.h"
-#include "image.h"
+#include "sim/daemon/guestram.h"
+#include "sim/model/image.h"
 
 #define MIB (1ull << 20)
 #define GIB (1ull << 30)

@@ -32,13 +32,13 @@
 #include <cmocka.h>
 
 #include "clock.h"
-#include "doorbell.h"
-#include "hostmem.h"
+#include "sim/model/doorbell.h"
+#include "sim/model/hostmem.h"
 #include "hw/tt_hw.h"
-#include "image.h"
-#include "ivshmem.h"
-#include "proto.h"
-#include "rundir.h"
+#include "sim/model/image.h"
+#include "sim/daemon/ivshmem.h"
+#include "sim/daemon/proto.h"
+#include "sim/daemon/rundir.h"
 #include "tmpdir.h"
 
 #define READY_TIMEOUT_MS 30000

@@ -17,10 +17,10 @@
 
 #include <cmocka.h>
 
-#include "device.h"
-#include "doorbell.h"
+#include "sim/model/device.h"
+#include "sim/model/doorbell.h"
 #include "hw/dmaeng.h"
-#include "soc_desc.h"
+#include "common/soc_desc.h"
 
 #define BUF_SIZE (4u << 20)
 #define WAIT_MS 5000

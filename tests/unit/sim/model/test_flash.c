@@ -19,10 +19,10 @@
 
 #include <cmocka.h>
 
-#include "board.h"
-#include "flash.h"
+#include "common/board.h"
+#include "sim/model/flash.h"
 #include "hw/arc.h"
-#include "soc_desc.h"
+#include "common/soc_desc.h"
 
 #define HDR sizeof(struct tt_flash_header)
 #define BUNDLE_MAX (TT_ARC_FLASH_SIZE + 0x10000)

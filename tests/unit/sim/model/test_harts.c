@@ -19,10 +19,10 @@
 
 #include <cmocka.h>
 
-#include "device.h"
-#include "doorbell.h"
+#include "sim/model/device.h"
+#include "sim/model/doorbell.h"
 #include "rv32asm.h"
-#include "soc_desc.h"
+#include "common/soc_desc.h"
 
 #define PROG 0x20000u /* L1 address of test programs */
 #define DATA 0x30000u /* L1 address of test data */

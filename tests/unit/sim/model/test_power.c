@@ -15,10 +15,10 @@
 
 #include <cmocka.h>
 
-#include "flash.h"
+#include "sim/model/flash.h"
 #include "hw/hart.h"
-#include "power.h"
-#include "soc_desc.h"
+#include "sim/model/power.h"
+#include "common/soc_desc.h"
 
 #define EPS 1e-9
 

@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "rv32.h"
+#include "sim/model/rv32.h"
 
 #define BASE 0x10000u /* local address of the region */
 #define MEM_SIZE 0x4000u

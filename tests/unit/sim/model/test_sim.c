@@ -16,9 +16,9 @@
 
 #include <cmocka.h>
 
-#include "device.h"
-#include "doorbell.h"
-#include "soc_desc.h"
+#include "sim/model/device.h"
+#include "sim/model/doorbell.h"
+#include "common/soc_desc.h"
 
 struct fixture {
 	struct soc_desc soc;

@@ -20,15 +20,15 @@
 
 #include <cmocka.h>
 
-#include "chip.h"
-#include "dataformat.h"
-#include "device.h"
-#include "gemm.h"
+#include "sim/model/chip.h"
+#include "common/dataformat.h"
+#include "sim/model/device.h"
+#include "sim/model/gemm.h"
 #include "rv32asm.h"
-#include "soc_desc.h"
-#include "tensix.h"
+#include "common/soc_desc.h"
+#include "sim/model/tensix.h"
 #include "testutil.h"
-#include "tile_io.h"
+#include "common/tile_io.h"
 
 #define L1_SIZE 1499136u /* n150 */
 #define A_ADDR 0x40000u
