@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Speed of one RV32IM hart (sim/rv32.c) on a compute-bound program:
+ * Speed of one RV32IM hart (sim/model/rv32.c) on a compute-bound program:
  *
  *   hart_mips  million RV32 instructions per second, running the RV32IM
  *              image of workload_crc.c; ratio against the same source

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Run-time kernel compilation (lib/kbuild.c), in milliseconds:
+ * Run-time kernel compilation (lib/kbuild/kbuild.c), in milliseconds:
  *
  *   kernel_build_cold    median of 5 builds of a typical data-movement
  *                        kernel (a reader like TT-Metal's eltwise binary

@@ -23,7 +23,7 @@
 #define DIM 1024u
 #define RUNS 7
 #define PCC_MIN 0.99
-/* The chip model's cap on hart threads (sim/scheduler.h). */
+/* The chip model's cap on hart threads (sim/model/scheduler.h). */
 #define MAX_HART_THREADS 64
 
 void openblas_set_num_threads(int n);
@@ -40,7 +40,7 @@ static void *xmalloc(size_t n)
 }
 
 /*
- * Threads the model runs harts on, as sim/device.c and sim/scheduler.c
+ * Threads the model runs harts on, as sim/model/device.c and sim/model/scheduler.c
  * choose them: TT_SIM_THREADS if it is a number in 1..64, else the online
  * CPUs, at most 64.
  */

@@ -3,7 +3,7 @@
  * The coprocessor's matrix unit, beside OpenBLAS sgemm on one thread, in
  * the same run:
  *
- *   tensix_gemm_gflops      sim_gemm (sim/gemm.h) on a 64x1024 times
+ *   tensix_gemm_gflops      sim_gemm (sim/model/gemm.h) on a 64x1024 times
  *                           1024x128 block, the shape of a big MATMUL
  *                           command, against cblas_sgemm on it
  *   tensix_matmul_gflops    whole TT_TX_MATMUL commands (RT=2, CT=4,

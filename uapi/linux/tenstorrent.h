@@ -23,7 +23,7 @@
  *    EXPORT_TLB_DMABUF) start with argsz, which must equal the struct's
  *    size, and flags, which must be 0 unless a flag is defined.
  *  - Every hole is a named reserved member: no struct has compiler-inserted
- *    padding (tests/unit/test_uapi.c checks each size and offset). tt-kmd
+ *    padding (tests/unit/uapi/test_uapi.c checks each size and offset). tt-kmd
  *    ignores most reserved members; callers should still zero them.
  *  - Some wrappers contain empty structs. Their size is 0 in GNU C but 1 in
  *    C++, so sizeof of such a wrapper differs between the languages; the

@@ -51,7 +51,7 @@ typedef struct {
 } InterleavedPow2AddrGen;
 
 /* Page alignment of interleaved buffers when the bank table gives none
- * (libtt fills it in: lib/alloc.h). */
+ * (libtt fills it in: lib/memory/alloc.h). */
 #define TTK_DRAM_ALIGN 32u
 #define TTK_L1_ALIGN 16u
 

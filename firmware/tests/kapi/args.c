@@ -2,7 +2,7 @@
 /*
  * Arguments and identity: writes what the kernel API says about them to
  * the L1 words at runtime argument 0 (the order is the host test's,
- * tests/unit/test_kapi.c). Built with compile-time arguments 7,11,13.
+ * tests/unit/firmware/test_kapi.c). Built with compile-time arguments 7,11,13.
  */
 #include "dataflow_api.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * A small hart program for tests/unit/test_elf.c, which builds it with
+ * A small hart program for tests/unit/common/test_elf.c, which builds it with
  * riscv64-unknown-elf-gcc -march=rv32im -mabi=ilp32 -ffreestanding
  * -nostdlib -T prog.ld: code, initialised data and bss, so the linked file
  * has a code segment, a data segment with a zero-filled tail, and

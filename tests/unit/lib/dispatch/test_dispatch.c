@@ -175,7 +175,7 @@ static void expect_stamps(tt_device *dev, uint32_t where, uint32_t base,
 }
 
 /* Runs of an unchanged program after the second are replayed from the
- * last one's writes (lib/launch_plan.h): each must still see its own
+ * last one's writes (lib/dispatch/launch_plan.h): each must still see its own
  * launch, arguments changed in place, and the state another program left
  * on the cores. */
 static void test_repeated_program_runs(void **state)

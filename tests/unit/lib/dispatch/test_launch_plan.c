@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Launch plans (lib/launch_plan.h): when a launch may be replayed and
+ * Launch plans (lib/dispatch/launch_plan.h): when a launch may be replayed and
  * what a replay emits. A plan is only replayed for the third launch of
  * one input in a row, with the new launch word and every other byte as
  * recorded; any change of the input, in place or not, and forgetting

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Write batches (lib/wbatch.h): what a launch's writes become. Every
+ * Write batches (lib/dispatch/wbatch.h): what a launch's writes become. Every
  * emitted rectangle is expanded the way the NOC multicasts (every enabled
  * Tensix node inside it) and checked against what was asked: each core
  * gets exactly its bytes, once, and nothing else is touched.

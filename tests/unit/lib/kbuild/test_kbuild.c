@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Kernel compilation (lib/kbuild.c): SHA-256 against the FIPS 180-4
+ * Kernel compilation (lib/kbuild/kbuild.c): SHA-256 against the FIPS 180-4
  * examples, kernels built into the slot of each processor, the runtime
  * defines, the memory and disk caches and everything that must
  * invalidate them, compiler and size errors, hostile defines, damaged

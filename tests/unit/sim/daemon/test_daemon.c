@@ -2,7 +2,7 @@
 /*
  * The ttsim daemon and its command-line tool, end to end: every test runs
  * the real binary ($TT_BUILD_ROOT/sim/ttsim) in a runtime directory of its
- * own and talks to the daemon through the control protocol (sim/proto.h).
+ * own and talks to the daemon through the control protocol (sim/daemon/proto.h).
  *
  * The test process makes itself a child subreaper: a daemon is orphaned
  * when `ttsim start` returns and is then reparented to us, so we can wait

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * A QEMU guest's RAM for device DMA (sim/guestram.h): QEMU's pc layout,
+ * A QEMU guest's RAM for device DMA (sim/daemon/guestram.h): QEMU's pc layout,
  * the --guest-ram spec, the sealed memfd and the path QEMU opens, and the
- * RAM's fixed regions in the host memory table (sim/hostmem.h). The
+ * RAM's fixed regions in the host memory table (sim/model/hostmem.h). The
  * daemon's side, end to end, is in test_ivshmem.c.
  */
 #include <errno.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * ttsim as QEMU's ivshmem-doorbell server (sim/ivshmem.h), end to end:
+ * ttsim as QEMU's ivshmem-doorbell server (sim/daemon/ivshmem.h), end to end:
  * every test runs the real daemon (`ttsim run --ivshmem`) and talks to it
  * as QEMU would, through a fake QEMU that connects to the socket, takes
  * the set-up messages with their descriptors, maps BAR2 (the image), and

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * The PCIe node's DMA engine (sim/dmaeng.c, hw/dmaeng.h) on an in-process
+ * The PCIe node's DMA engine (sim/model/dmaeng.c, hw/dmaeng.h) on an in-process
  * n150: descriptors posted in the image's ring, rung through the doorbell,
  * copying between a memfd mapped in the host memory table and node memory.
  */

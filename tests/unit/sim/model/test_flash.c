@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * The model's flash (sim/flash.c): CRC-32, building a flash from a firmware
+ * The model's flash (sim/model/flash.c): CRC-32, building a flash from a firmware
  * bundle (a valid one byte for byte, then one case per malformation, each
  * with its error code and message and the flash left untouched), finding
  * entries in a built flash, and the factory board info of every board,

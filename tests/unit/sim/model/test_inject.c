@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Faults injected into the chip model (TT_SIM_INJECT, sim/device.h): a
+ * Faults injected into the chip model (TT_SIM_INJECT, sim/model/device.h): a
  * chip that does not come back from a warm reset, read once when the chip
  * is made, refused when unknown, and inherited by the ttsim daemon.
  *

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * The power and thermal model (sim/power.c): the electrical formulas, the
+ * The power and thermal model (sim/model/power.c): the electrical formulas, the
  * first-order thermal step and its exactness under any split of time,
  * determinism, the fan, clamping of nonsense inputs, agreement between
- * each board's defaults and the limits in its board info (sim/flash.c),
+ * each board's defaults and the limits in its board info (sim/model/flash.c),
  * and the outlet air temperature.
  */
 #include <math.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * The RV32IM interpreter (sim/rv32.h) instruction by instruction: programs
+ * The RV32IM interpreter (sim/model/rv32.h) instruction by instruction: programs
  * are built with the small encoder below, run from a malloc'd region at
  * BASE, and end in ebreak unless a test wants another exit. Expected
  * values are worked out by hand from the ISA manual, not by running the
