@@ -2,7 +2,7 @@
 /*
  * tt-smi: watch Tenstorrent devices live, take snapshots, dump telemetry,
  * list devices and warm-reset them. A client of libtt's public API; it
- * works on every backend (the embedded chip model, ttsim daemons, the
+ * works on every transport (the embedded chip model, ttsim daemons, the
  * kernel driver). docs/tt-smi.md describes it for users.
  */
 #include <errno.h>
@@ -66,7 +66,7 @@ static void usage(FILE *f)
 "  -v, --version          the version\n"
 "      --external         accepted for compatibility; no effect\n"
 "\n"
-"Environment: TT_BACKEND (kmd, ttsim, embedded, sim) picks the devices, as\n"
+"Environment: TT_TRANSPORT (kmd, ttsim, embedded, sim) picks the devices, as\n"
 "for every libtt program; TT_SIM_BOARD the embedded model's board.\n"
 "\n"
 "Exit status:\n"
@@ -122,11 +122,11 @@ static int do_list(struct smi_dev *d, unsigned n)
 	       "PCI ADDRESS / MODEL", "DEVICE PATH", "HEALTH");
 	for (unsigned i = 0; i < n; i++) {
 		const struct tt_device_info *f = &d[i].info;
-		bool kmd = d[i].dev && !strcmp(f->backend, "kmd");
+		bool kmd = d[i].dev && !strcmp(f->transport, "kmd");
 		char model[64];
 
 		snprintf(model, sizeof(model), "%s model %s",
-			 d[i].dev ? f->backend : "?", d[i].dev ? f->name : "");
+			 d[i].dev ? f->transport : "?", d[i].dev ? f->name : "");
 		printf("%-5u %-6s %-12s %-22s %-20s %s\n", d[i].index,
 		       d[i].dev ? f->board : "?", d[i].dev ? f->arch_name : "?",
 		       kmd ? "?" : model, kmd ? f->name : "-",

@@ -25,7 +25,7 @@ enum smi_exit {
 	SMI_EXIT_UNSUPPORTED = 7, /* not possible on this host (-mr) */
 };
 
-#define SMI_SCHEMA_VERSION 1
+#define SMI_SCHEMA_VERSION 2
 /* Where snapshots and dumps go by default (the seed's ./tt-smi-logs/). */
 #define SMI_LOG_DIR "tt-smi-logs"
 #define SMI_MAX_PIDS 64

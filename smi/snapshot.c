@@ -174,7 +174,7 @@ static void device(struct jw *w, const struct smi_dev *d)
 {
 	jw_object(w, NULL);
 	jw_uint(w, "index", d->index);
-	jw_string(w, "backend", d->dev ? d->info.backend : NULL);
+	jw_string(w, "transport", d->dev ? d->info.transport : NULL);
 	jw_string(w, "name", d->dev ? d->info.name : NULL);
 	jw_null(w, "bus_id");
 	jw_string(w, "health", smi_health(d));

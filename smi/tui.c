@@ -297,7 +297,7 @@ static void tab_device(struct ui *u, struct grid *g)
 				snprintf(buf, sizeof(buf), "-");
 			else if (r == 0)
 				snprintf(buf, sizeof(buf), "%s",
-					 d->info.backend);
+					 d->info.transport);
 			else if (r == 1)
 				snprintf(buf, sizeof(buf), "%s", d->info.board);
 			else if (r == 2)

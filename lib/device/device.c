@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Device enumeration and description; which backend serves a device is
+ * Device enumeration and description; which transport serves a device is
  * decided here and nowhere else.
  */
 #include <assert.h>
@@ -9,80 +9,96 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/memory/alloc.h"
 #include "common/dev_err.h"
 #include "internal.h"
-#include "lib/dispatch/launch.h"
 
 #ifdef TT_HAVE_KMD
-/* The kernel driver's backend, if it has at least one device. */
+/* The kernel driver's transport, if it has at least one device. */
 static bool kmd_has_devices(void)
 {
 	unsigned n = 0;
 
 	return access("/dev/tenstorrent", F_OK) == 0 &&
-	       tt_backend_kmd.count(&n) == 0 && n > 0;
+	       tt_transport_kmd.count(&n) == 0 && n > 0;
 }
 #endif
 
 /* The chip model: a ttsim daemon's if one publishes a device, else one
  * in this process. */
-static const struct tt_backend_ops *sim_backend(void)
+static const struct tt_transport_ops *sim_transport(void)
 {
 	unsigned n = 0;
 
-	return tt_backend_ttsim.count(&n) == 0 && n > 0 ? &tt_backend_ttsim :
-							  &tt_backend_embedded;
+	return tt_transport_ttsim.count(&n) == 0 && n > 0 ? &tt_transport_ttsim :
+							  &tt_transport_embedded;
 }
 
-/* The backend TT_BACKEND asks for (see tt/device.h). */
-static int select_backend(const struct tt_backend_ops **ops)
+/* TT_TRANSPORT, else TT_BACKEND: the variable's name until the word
+ * "backend" went to the embedded-backend API (tt/backend.h); old scripts
+ * keep working. *var is the name to put in messages. */
+static const char *wanted_transport(const char **var)
 {
-	const char *want = getenv("TT_BACKEND");
+	const char *want = getenv("TT_TRANSPORT");
+
+	*var = "TT_TRANSPORT";
+	if (want && *want)
+		return want;
+	want = getenv("TT_BACKEND");
+	if (want && *want)
+		*var = "TT_BACKEND";
+	return want;
+}
+
+/* The transport TT_TRANSPORT asks for (see tt/device.h). */
+static int select_transport(const struct tt_transport_ops **ops)
+{
+	const char *var;
+	const char *want = wanted_transport(&var);
 
 	if (!want || !*want) {
 #ifdef TT_HAVE_KMD
 		if (kmd_has_devices()) {
-			*ops = &tt_backend_kmd;
+			*ops = &tt_transport_kmd;
 			return 0;
 		}
 #endif
-		*ops = sim_backend();
+		*ops = sim_transport();
 		return 0;
 	}
 	if (!strcmp(want, "sim")) {
-		*ops = sim_backend();
+		*ops = sim_transport();
 		return 0;
 	}
 	if (!strcmp(want, "embedded")) {
-		*ops = &tt_backend_embedded;
+		*ops = &tt_transport_embedded;
 		return 0;
 	}
 	if (!strcmp(want, "ttsim")) {
-		*ops = &tt_backend_ttsim;
+		*ops = &tt_transport_ttsim;
 		return 0;
 	}
 	if (!strcmp(want, "kmd")) {
 #ifdef TT_HAVE_KMD
-		*ops = &tt_backend_kmd;
+		*ops = &tt_transport_kmd;
 		return 0;
 #else
 		return tt_error(-ENODEV,
-				"TT_BACKEND=kmd: the kernel-driver backend is not part of this build (libudev was missing when it was configured)");
+				"%s=kmd: the kernel-driver transport is not part of this build (libudev was missing when it was configured)",
+				var);
 #endif
 	}
 	return tt_error(-EINVAL,
-			"TT_BACKEND='%s' is not one of: kmd, ttsim, embedded, sim",
-			want);
+			"%s='%s' is not one of: kmd, ttsim, embedded, sim",
+			var, want);
 }
 
 int tt_device_count(unsigned *count)
 {
-	const struct tt_backend_ops *ops;
+	const struct tt_transport_ops *ops;
 	int ret;
 
 	assert(count);
-	ret = select_backend(&ops);
+	ret = select_transport(&ops);
 	if (ret)
 		return ret;
 	return ops->count(count);
@@ -90,12 +106,12 @@ int tt_device_count(unsigned *count)
 
 int tt_device_open(unsigned index, tt_device **out)
 {
-	const struct tt_backend_ops *ops;
+	const struct tt_transport_ops *ops;
 	struct tt_device *dev;
 	int ret;
 
 	assert(out);
-	ret = select_backend(&ops);
+	ret = select_transport(&ops);
 	if (ret)
 		return ret;
 	dev = calloc(1, sizeof(*dev));
@@ -103,7 +119,7 @@ int tt_device_open(unsigned index, tt_device **out)
 		return tt_error(-ENOMEM, "out of memory opening device %u", index);
 	dev->ops = ops;
 	dev->info.index = index;
-	dev->info.backend = ops->name;
+	dev->info.transport = ops->name;
 	pthread_mutex_init(&dev->lock, NULL);
 	ret = ops->open(dev, index);
 	if (ret) {
@@ -122,16 +138,45 @@ void tt_device_close(tt_device *dev)
 {
 	if (!dev)
 		return;
-	/* A program still running is waited for before its memory goes;
-	 * the dispatcher stops and its rings are freed. */
-	tt_runtime_destroy(dev);
-	/* Buffers still alive keep pointers to dev: closing now would leave
-	 * them dangling, so refuse loudly in debug builds. */
+	/* The layers above first: a program still running is waited for
+	 * before its memory goes, the dispatcher stops, its rings are freed,
+	 * then the allocator lets go of its buffers. */
+	for (unsigned i = 0; i < dev->close_hook_count; i++)
+		dev->close_hooks[i].fn(dev);
+	/* DMA buffers still alive keep pointers to dev: closing now would
+	 * leave them dangling, so refuse loudly in debug builds. */
 	assert(dev->dma_bufs == 0 && "free DMA buffers before closing");
-	tt_allocator_destroy(dev);
 	dev->ops->close(dev);
 	pthread_mutex_destroy(&dev->lock);
 	free(dev);
+}
+
+int tt_device_on_close(struct tt_device *dev, int level,
+		       void (*fn)(struct tt_device *dev))
+{
+	struct tt_close_hook *h = dev->close_hooks;
+	unsigned n, at;
+	int ret = 0;
+
+	pthread_mutex_lock(&dev->lock);
+	n = dev->close_hook_count;
+	for (at = 0; at < n && h[at].fn != fn; at++)
+		;
+	if (at < n)
+		goto out;
+	if (n == TT_DEVICE_MAX_CLOSE_HOOKS) {
+		ret = tt_error(-ENOSPC, "%s: no room for another close hook",
+			       dev->name);
+		goto out;
+	}
+	for (at = n; at > 0 && h[at - 1].level < level; at--)
+		h[at] = h[at - 1];
+	h[at].level = level;
+	h[at].fn = fn;
+	dev->close_hook_count = n + 1;
+out:
+	pthread_mutex_unlock(&dev->lock);
+	return ret;
 }
 
 const struct tt_device_info *tt_device_get_info(const tt_device *dev)

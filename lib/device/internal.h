@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * libtt internals: the device object and the backend interface.
+ * libtt internals: the device object and the transport interface.
  *
- * A backend gives libtt a device's description and host windows: a window
+ * A transport gives libtt a device's description and host windows: a window
  * is a fixed-size aperture onto a node's local address space (a TLB window
  * on a card), configured to a target and a base address that is a multiple
  * of its size. All NOC traffic from the host goes through windows, so the
- * same NOC code serves every backend.
+ * same NOC code serves every transport.
  */
 #ifndef TT_LIB_INTERNAL_H
 #define TT_LIB_INTERNAL_H
@@ -33,14 +33,14 @@ struct tt_window {
 	uint64_t size; /* bytes; a power of two */
 	struct tt_window_config cfg;
 	bool configured;
-	void *priv; /* backend's */
+	void *priv; /* transport's */
 };
 
-struct tt_backend_ops {
+struct tt_transport_ops {
 	const char *name;
-	/* Devices this backend offers. */
+	/* Devices this transport offers. */
 	int (*count)(unsigned *count);
-	/* Fill dev->info (except index/backend), dev->soc and dev->priv. */
+	/* Fill dev->info (except index/transport), dev->soc and dev->priv. */
 	int (*open)(struct tt_device *dev, unsigned index);
 	void (*close)(struct tt_device *dev);
 	/* Window size of this device. */
@@ -72,9 +72,13 @@ struct tt_backend_ops {
 	int (*processes)(struct tt_device *dev, int *pids, unsigned max);
 };
 
+/* Close hooks a device can hold: one per layer above the device layer is
+ * plenty. */
+#define TT_DEVICE_MAX_CLOSE_HOOKS 8
+
 struct tt_device {
-	const struct tt_backend_ops *ops;
-	void *priv; /* backend's */
+	const struct tt_transport_ops *ops;
+	void *priv; /* transport's */
 	struct tt_device_info info;
 	char name[64];
 	struct soc_desc soc;
@@ -86,10 +90,18 @@ struct tt_device {
 	/* Chip resets this handle has seen; another count means the chip was
 	 * reset under it and everything it knew is stale. */
 	uint32_t reset_gen;
-	/* Program runtime state, created on first use (NULL until then):
-	 * the memory allocator (alloc.c) and the dispatch state (dispatch). */
+	/* State the layers above keep per device, made on first use (NULL
+	 * until then) and owned by them: memory/'s allocator, dispatch/'s
+	 * runtime. The device layer never looks inside; the owners destroy
+	 * them through their close hooks. */
 	struct tt_allocator *allocator;
 	struct tt_runtime *runtime;
+	/* Guarded by lock; sorted by level, highest first. */
+	struct tt_close_hook {
+		int level;
+		void (*fn)(struct tt_device *dev);
+	} close_hooks[TT_DEVICE_MAX_CLOSE_HOOKS];
+	unsigned close_hook_count;
 };
 
 struct tt_dma_buf {
@@ -99,14 +111,14 @@ struct tt_dma_buf {
 	struct tt_xy noc_xy;
 	uint64_t noc_addr;
 	int fd; /* backing memfd, or -1 */
-	uint64_t handle; /* backend's */
+	uint64_t handle; /* transport's */
 };
 
-/* Backends. */
-TT_HIDDEN extern const struct tt_backend_ops tt_backend_embedded;
-TT_HIDDEN extern const struct tt_backend_ops tt_backend_ttsim;
+/* Transports. */
+TT_HIDDEN extern const struct tt_transport_ops tt_transport_embedded;
+TT_HIDDEN extern const struct tt_transport_ops tt_transport_ttsim;
 #ifdef TT_HAVE_KMD
-TT_HIDDEN extern const struct tt_backend_ops tt_backend_kmd;
+TT_HIDDEN extern const struct tt_transport_ops tt_transport_kmd;
 #endif
 
 /* Write all len bytes (retrying short writes and EINTR): 0 or -errno
@@ -130,6 +142,17 @@ TT_HIDDEN int tt_error_device(const struct tt_dev_error *rec);
  * after touching the device, so no stale data is ever returned.
  */
 TT_HIDDEN int tt_device_check_live(struct tt_device *dev);
+
+/*
+ * Have fn(dev) run when dev is closed, before the transport lets go of the
+ * device: how a layer above this one tears down the state it keeps per
+ * device, so that the device layer calls nothing above it. Hooks of a
+ * higher level run first (a layer may use the ones below it while it
+ * closes); registering the same fn again does nothing. Returns 0, or
+ * -ENOSPC when TT_DEVICE_MAX_CLOSE_HOOKS are taken (a libtt bug).
+ */
+TT_HIDDEN int tt_device_on_close(struct tt_device *dev, int level,
+				 void (*fn)(struct tt_device *dev));
 
 /* Fill the soc-derived parts of dev->info from dev->soc. */
 TT_HIDDEN void tt_device_info_from_soc(struct tt_device *dev);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * The kernel-driver backend: /dev/tenstorrent/N of tenstorrent.ko, found
+ * The kernel-driver transport: /dev/tenstorrent/N of tenstorrent.ko, found
  * with libudev (subsystem "tenstorrent"), used through the tt-kmd ioctls
  * of uapi/linux/tenstorrent.h. Host windows are in kmd_window.c; the design
  * (what goes through TLB windows and what through the device image) is in
- * lib/README.md "The kmd backend".
+ * lib/README.md "The kmd transport".
  *
  * Device index i is the i-th node in the order of its number N.
  */
@@ -259,7 +259,7 @@ static int open_node(struct tt_device *dev, const struct kmd_node *node)
 	if (!ret)
 		ret = map_doorbell(dev, node);
 	if (!ret)
-		ret = kmd_window_open(dev);
+		ret = tt_kmd_window_open(dev);
 	return ret;
 }
 
@@ -267,7 +267,7 @@ static void kmd_close(struct tt_device *dev)
 {
 	struct kmd *k = kmd_of(dev);
 
-	kmd_window_close(dev);
+	tt_kmd_window_close(dev);
 	for (unsigned i = 0; i < k->dma_count; i++)
 		munmap(k->dma[i].data, k->dma[i].size);
 	if (k->bar0)
@@ -465,15 +465,15 @@ static int kmd_processes(struct tt_device *dev, int *pids, unsigned max)
 	return (int)n;
 }
 
-const struct tt_backend_ops tt_backend_kmd = {
+const struct tt_transport_ops tt_transport_kmd = {
 	.name = "kmd",
 	.count = kmd_count,
 	.open = kmd_open,
 	.close = kmd_close,
-	.window_size = kmd_window_size,
-	.window_configure = kmd_window_configure,
-	.window_write = kmd_window_write,
-	.window_read = kmd_window_read,
+	.window_size = tt_kmd_window_size,
+	.window_configure = tt_kmd_window_configure,
+	.window_write = tt_kmd_window_write,
+	.window_read = tt_kmd_window_read,
 	.dma_alloc = kmd_dma_alloc,
 	.dma_free = kmd_dma_free,
 	.error_at = kmd_error_at,

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The kmd backend's private state, shared by backend_kmd.c (enumeration,
- * open, DMA buffers, errors, interrupts, processes) and kmd_window.c (host
- * windows). See lib/README.md "The kmd backend".
+ * The kmd transport's private state, shared by transport_kmd.c (enumeration,
+ * open, DMA buffers, errors, interrupts, processes) and transport_kmd_window.c (host
+ * windows). See lib/README.md "The kmd transport".
  */
 #ifndef TT_LIB_KMD_H
 #define TT_LIB_KMD_H
@@ -51,14 +51,14 @@ static inline struct kmd *kmd_of(struct tt_device *dev)
 }
 
 /* kmd_window.c: allocate and map the window at open, drop it at close. */
-TT_HIDDEN int kmd_window_open(struct tt_device *dev);
-TT_HIDDEN void kmd_window_close(struct tt_device *dev);
-TT_HIDDEN uint64_t kmd_window_size(struct tt_device *dev);
-TT_HIDDEN int kmd_window_configure(struct tt_device *dev, struct tt_window *w,
+TT_HIDDEN int tt_kmd_window_open(struct tt_device *dev);
+TT_HIDDEN void tt_kmd_window_close(struct tt_device *dev);
+TT_HIDDEN uint64_t tt_kmd_window_size(struct tt_device *dev);
+TT_HIDDEN int tt_kmd_window_configure(struct tt_device *dev, struct tt_window *w,
 				   const struct tt_window_config *cfg);
-TT_HIDDEN int kmd_window_write(struct tt_device *dev, struct tt_window *w,
+TT_HIDDEN int tt_kmd_window_write(struct tt_device *dev, struct tt_window *w,
 			       uint64_t off, const void *src, size_t len);
-TT_HIDDEN int kmd_window_read(struct tt_device *dev, struct tt_window *w,
+TT_HIDDEN int tt_kmd_window_read(struct tt_device *dev, struct tt_window *w,
 			      uint64_t off, void *dst, size_t len);
 
 #endif /* TT_LIB_KMD_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Host windows of the kmd backend (lib/README.md "The kmd backend").
+ * Host windows of the kmd transport (lib/README.md "The kmd transport").
  *
  * One rule decides how an access travels: it is decoded against the
  * device image's node table exactly as the chip model decodes it
@@ -33,7 +33,7 @@
 /* Window sizes to ask for, largest first: a whole L1 fits the first. */
 static const uint64_t tlb_sizes[] = {16ull << 20, 2ull << 20, 1ull << 20};
 
-int kmd_window_open(struct tt_device *dev)
+int tt_kmd_window_open(struct tt_device *dev)
 {
 	struct kmd *k = kmd_of(dev);
 	struct tenstorrent_allocate_tlb a;
@@ -63,7 +63,7 @@ int kmd_window_open(struct tt_device *dev)
 }
 
 /* The window itself goes back to the driver when the fd is closed. */
-void kmd_window_close(struct tt_device *dev)
+void tt_kmd_window_close(struct tt_device *dev)
 {
 	struct kmd *k = kmd_of(dev);
 
@@ -72,12 +72,12 @@ void kmd_window_close(struct tt_device *dev)
 	k->tlb = NULL;
 }
 
-uint64_t kmd_window_size(struct tt_device *dev)
+uint64_t tt_kmd_window_size(struct tt_device *dev)
 {
 	return kmd_of(dev)->tlb_size;
 }
 
-int kmd_window_configure(struct tt_device *dev, struct tt_window *w,
+int tt_kmd_window_configure(struct tt_device *dev, struct tt_window *w,
 			 const struct tt_window_config *cfg)
 {
 	(void)w;
@@ -207,14 +207,14 @@ static int window_access(struct tt_device *dev, struct tt_window *w,
 	return e ? refused(&a, e) : 0;
 }
 
-int kmd_window_write(struct tt_device *dev, struct tt_window *w, uint64_t off,
+int tt_kmd_window_write(struct tt_device *dev, struct tt_window *w, uint64_t off,
 		     const void *src, size_t len)
 {
 	return window_access(dev, w, off, (void *)src, len,
 			     w->cfg.mcast ? TT_DEV_OP_MCAST : TT_DEV_OP_WRITE);
 }
 
-int kmd_window_read(struct tt_device *dev, struct tt_window *w, uint64_t off,
+int tt_kmd_window_read(struct tt_device *dev, struct tt_window *w, uint64_t off,
 		    void *dst, size_t len)
 {
 	if (w->cfg.mcast)

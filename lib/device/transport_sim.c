@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * The chip-model backends. Both map the device image and emulate host
+ * The chip-model transports. Both map the device image and emulate host
  * windows on it with the model's own checked accesses, so an access is
  * refused here exactly as the device would refuse it. They differ in who
  * hosts the chip:
@@ -558,7 +558,7 @@ static uint32_t sim_reset_gen(struct tt_device *dev)
 			       __ATOMIC_ACQUIRE);
 }
 
-const struct tt_backend_ops tt_backend_embedded = {
+const struct tt_transport_ops tt_transport_embedded = {
 	.name = "embedded",
 	.count = embedded_count,
 	.open = embedded_open,
@@ -577,7 +577,7 @@ const struct tt_backend_ops tt_backend_embedded = {
 	.processes = embedded_processes,
 };
 
-const struct tt_backend_ops tt_backend_ttsim = {
+const struct tt_transport_ops tt_transport_ttsim = {
 	.name = "ttsim",
 	.count = ttsim_count,
 	.open = ttsim_open,

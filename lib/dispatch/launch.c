@@ -362,9 +362,9 @@ static int emit_all(struct launch_ctx *x, bool planned)
 	tt_wemit_fn emit = x->l->fast ? tt_fd_write : host_write;
 	int ret = 0;
 
-	if (planned && tt_plan_replayable(p)) {
+	if (planned && tt_launch_plan_replayable(p)) {
 		replayed(x);
-		return tt_plan_replay(p, x->seq, emit, x->dev);
+		return tt_launch_plan_replay(p, x->seq, emit, x->dev);
 	}
 	for (unsigned i = 0; !ret && i < x->l->ncores; i++)
 		ret = add_core(x, &x->l->cores[i]);
@@ -372,8 +372,8 @@ static int emit_all(struct launch_ctx *x, bool planned)
 		return ret;
 	if (!planned)
 		return tt_wbatch_emit(x->b, emit, x->dev);
-	tt_plan_record_start(p, x->seq, emit, x->dev);
-	return tt_wbatch_emit(x->b, tt_plan_record_emit, p);
+	tt_launch_plan_record_start(p, x->seq, emit, x->dev);
+	return tt_wbatch_emit(x->b, tt_launch_plan_record_emit, p);
 }
 
 static int start_all(struct launch_ctx *x)
@@ -388,10 +388,10 @@ static int start_all(struct launch_ctx *x)
 		x->notify_core = x->rt->counter_core;
 		x->notify_addr = TT_L1_COUNTERS;
 	}
-	planned = !tt_plan_describe(&x->rt->plan, l, x->notify_core,
+	planned = !tt_launch_plan_describe(&x->rt->plan, l, x->notify_core,
 				    x->notify_addr);
 	if (!planned)
-		tt_plan_forget(&x->rt->plan);
+		tt_launch_plan_forget(&x->rt->plan);
 	ret = prepare(x);
 	if (!ret && !l->fast)
 		ret = read_counter(x->dev, x->rt, &l->counter_base);
@@ -400,7 +400,7 @@ static int start_all(struct launch_ctx *x)
 	if (!ret && l->fast)
 		ret = tt_fd_finish_launch(x->dev, l->counts, &l->done_pos);
 	if (!ret && planned)
-		tt_plan_launched(&x->rt->plan, l->counts);
+		tt_launch_plan_launched(&x->rt->plan, l->counts);
 	return ret;
 }
 

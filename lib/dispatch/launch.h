@@ -77,5 +77,8 @@ TT_HIDDEN int tt_launch_wait(struct tt_device *dev, struct tt_launch *l,
 
 /* Forget what the device holds (after a reset, or at close). */
 TT_HIDDEN void tt_runtime_destroy(struct tt_device *dev);
+/* The runtime's close hook runs before memory/'s: a program still running
+ * is waited for before its buffers go (tt_device_on_close). */
+#define TT_DISPATCH_CLOSE_LEVEL 4
 
 #endif /* TT_LIB_LAUNCH_H */

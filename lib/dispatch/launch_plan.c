@@ -5,14 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct tt_plan_write {
+struct tt_launch_plan_write {
 	struct tt_xy a, b;
 	uint32_t addr, len;
 	size_t off; /* in data */
 	bool seq; /* launch words: replayed with the new seq */
 };
 
-static bool reserve(struct tt_plan_bytes *b, size_t more)
+static bool reserve(struct tt_launch_plan_bytes *b, size_t more)
 {
 	size_t cap = b->cap ? b->cap : 4096;
 	uint8_t *p;
@@ -29,7 +29,7 @@ static bool reserve(struct tt_plan_bytes *b, size_t more)
 	return true;
 }
 
-static void put(struct tt_plan_bytes *b, const void *v, size_t len)
+static void put(struct tt_launch_plan_bytes *b, const void *v, size_t len)
 {
 	memcpy(b->p + b->len, v, len);
 	b->len += len;
@@ -53,7 +53,7 @@ static size_t core_size(const struct tt_launch_core *c)
 	return n;
 }
 
-static void describe_hart(struct tt_plan_bytes *b,
+static void describe_hart(struct tt_launch_plan_bytes *b,
 			  const struct tt_launch_hart *k)
 {
 	static const uint8_t none[32];
@@ -75,7 +75,7 @@ static void describe_hart(struct tt_plan_bytes *b,
 		put(b, k->crta, 4 * (size_t)k->crta_count);
 }
 
-static void describe_core(struct tt_plan_bytes *b,
+static void describe_core(struct tt_launch_plan_bytes *b,
 			  const struct tt_launch_core *c)
 {
 	put(b, &c->logical, sizeof(c->logical));
@@ -90,7 +90,7 @@ static void describe_core(struct tt_plan_bytes *b,
 		describe_hart(b, &c->hart[h]);
 }
 
-int tt_plan_describe(struct tt_launch_plan *p, const struct tt_launch *l,
+int tt_launch_plan_describe(struct tt_launch_plan *p, const struct tt_launch *l,
 		     struct tt_xy notify_core, uint32_t notify_addr)
 {
 	uint32_t head[6] = { l->fast, l->print, l->cb_checks,
@@ -115,12 +115,12 @@ static bool same_input(const struct tt_launch_plan *p)
 	       !memcmp(p->last.p, p->next.p, p->next.len);
 }
 
-bool tt_plan_replayable(const struct tt_launch_plan *p)
+bool tt_launch_plan_replayable(const struct tt_launch_plan *p)
 {
 	return p->recorded && same_input(p);
 }
 
-int tt_plan_replay(const struct tt_launch_plan *p, uint32_t seq,
+int tt_launch_plan_replay(const struct tt_launch_plan *p, uint32_t seq,
 		   tt_wemit_fn emit, void *ctx)
 {
 	uint32_t seqs[TT_TENSIX_HARTS];
@@ -129,7 +129,7 @@ int tt_plan_replay(const struct tt_launch_plan *p, uint32_t seq,
 	for (unsigned h = 0; h < TT_TENSIX_HARTS; h++)
 		seqs[h] = seq;
 	for (unsigned i = 0; i < p->nw && !ret; i++) {
-		const struct tt_plan_write *w = &p->w[i];
+		const struct tt_launch_plan_write *w = &p->w[i];
 
 		/* A launch-word write is never longer than seqs
 		 * (is_launch_words). */
@@ -140,7 +140,7 @@ int tt_plan_replay(const struct tt_launch_plan *p, uint32_t seq,
 	return ret;
 }
 
-void tt_plan_record_start(struct tt_launch_plan *p, uint32_t seq,
+void tt_launch_plan_record_start(struct tt_launch_plan *p, uint32_t seq,
 			  tt_wemit_fn emit, void *ctx)
 {
 	p->recorded = false;
@@ -173,7 +173,7 @@ static bool is_launch_words(uint32_t addr, const void *data, uint32_t len,
 static void record(struct tt_launch_plan *p, struct tt_xy a, struct tt_xy b,
 		   uint32_t addr, const void *data, uint32_t len)
 {
-	struct tt_plan_write *w;
+	struct tt_launch_plan_write *w;
 
 	if (p->nw == p->cap) {
 		unsigned cap = p->cap ? 2 * p->cap : 64;
@@ -190,14 +190,14 @@ static void record(struct tt_launch_plan *p, struct tt_xy a, struct tt_xy b,
 		p->rec_ok = false;
 		return;
 	}
-	p->w[p->nw++] = (struct tt_plan_write){
+	p->w[p->nw++] = (struct tt_launch_plan_write){
 		.a = a, .b = b, .addr = addr, .len = len, .off = p->data.len,
 		.seq = is_launch_words(addr, data, len, p->seq),
 	};
 	put(&p->data, data, len);
 }
 
-int tt_plan_record_emit(void *plan, struct tt_xy a, struct tt_xy b,
+int tt_launch_plan_record_emit(void *plan, struct tt_xy a, struct tt_xy b,
 			uint32_t addr, const void *data, uint32_t len)
 {
 	struct tt_launch_plan *p = plan;
@@ -208,9 +208,9 @@ int tt_plan_record_emit(void *plan, struct tt_xy a, struct tt_xy b,
 	return ret;
 }
 
-void tt_plan_launched(struct tt_launch_plan *p, unsigned counts)
+void tt_launch_plan_launched(struct tt_launch_plan *p, unsigned counts)
 {
-	struct tt_plan_bytes t;
+	struct tt_launch_plan_bytes t;
 
 	if (same_input(p)) {
 		p->recorded = p->rec_ok;
@@ -225,13 +225,13 @@ void tt_plan_launched(struct tt_launch_plan *p, unsigned counts)
 	p->recorded = false;
 }
 
-void tt_plan_forget(struct tt_launch_plan *p)
+void tt_launch_plan_forget(struct tt_launch_plan *p)
 {
 	p->valid = false;
 	p->recorded = false;
 }
 
-void tt_plan_free(struct tt_launch_plan *p)
+void tt_launch_plan_free(struct tt_launch_plan *p)
 {
 	free(p->last.p);
 	free(p->next.p);

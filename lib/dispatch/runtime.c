@@ -40,9 +40,14 @@ struct tt_runtime *tt_runtime_get(struct tt_device *dev)
 	if (!dev->runtime)
 		dev->runtime = runtime_new(dev);
 	pthread_mutex_unlock(&dev->lock);
-	if (!dev->runtime)
+	if (!dev->runtime) {
 		tt_error(-ENOMEM, "%s: out of memory for the program runtime",
 			 dev->name);
+		return NULL;
+	}
+	if (tt_device_on_close(dev, TT_DISPATCH_CLOSE_LEVEL,
+			       tt_runtime_destroy))
+		return NULL;
 	return dev->runtime;
 }
 
@@ -57,7 +62,7 @@ void tt_runtime_forget(struct tt_runtime *rt)
 {
 	memset(rt->cores, 0,
 	       (size_t)rt->grid_x * rt->grid_y * sizeof(*rt->cores));
-	tt_plan_forget(&rt->plan);
+	tt_launch_plan_forget(&rt->plan);
 }
 
 void tt_runtime_destroy(struct tt_device *dev)
@@ -70,7 +75,7 @@ void tt_runtime_destroy(struct tt_device *dev)
 	tt_fd_destroy(dev);
 	pthread_mutex_destroy(&rt->cq_lock);
 	pthread_mutex_destroy(&rt->lock);
-	tt_plan_free(&rt->plan);
+	tt_launch_plan_free(&rt->plan);
 	free(rt->cores);
 	free(rt);
 	dev->runtime = NULL;

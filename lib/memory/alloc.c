@@ -262,6 +262,10 @@ int tt_allocator_get(struct tt_device *dev, struct tt_allocator **out)
 		allocator_free(a);
 		a = expect;
 	}
+	ret = tt_device_on_close(dev, TT_MEMORY_CLOSE_LEVEL,
+				 tt_allocator_destroy);
+	if (ret)
+		return ret;
 	*out = a;
 	return 0;
 }

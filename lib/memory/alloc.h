@@ -113,6 +113,9 @@ TT_HIDDEN int tt_allocator_get(struct tt_device *dev,
 /* At device close: every buffer still alive loses its memory and its
  * device (buffer.c's tt_buffer_detach), then the allocator is freed. */
 TT_HIDDEN void tt_allocator_destroy(struct tt_device *dev);
+/* The allocator's close hook runs after those of the layers above memory/,
+ * which may still hold buffers while they close (tt_device_on_close). */
+#define TT_MEMORY_CLOSE_LEVEL 2
 
 /*
  * For circular-buffer placement: the lowest address of any L1 buffer on

@@ -2,7 +2,7 @@
 /*
  * Strided host transfers (noc_strided.h). One lock hold and one window
  * configuration serve every piece that falls inside the window, so the
- * per-piece cost is the backend's access alone; noc.c would re-check and
+ * per-piece cost is the transport's access alone; noc.c would re-check and
  * re-lock for each piece.
  */
 #include <assert.h>

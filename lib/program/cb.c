@@ -139,7 +139,7 @@ static int check_indices(const tt_program *p, const struct tt_cb_obj *cb,
 		const struct tt_cb_obj *o = p->cbs[i];
 		uint32_t both = o->mask & cb->mask;
 
-		if (!both || !tt_rset_common(&o->cores, &cb->cores, &c))
+		if (!both || !tt_program_rset_common(&o->cores, &cb->cores, &c))
 			continue;
 		return tt_error(-EEXIST,
 				"%s: CB index %d on core (%u,%u) is already used by circular buffer %u",
@@ -154,7 +154,7 @@ void tt_cb_obj_free(struct tt_cb_obj *cb)
 {
 	if (!cb)
 		return;
-	tt_rset_free(&cb->cores);
+	tt_program_rset_free(&cb->cores);
 	free(cb);
 }
 
@@ -191,7 +191,7 @@ int tt_create_circular_buffer(tt_program *p,
 		       (TT_NUM_CIRCULAR_BUFFERS - cfg->format_count) *
 			       sizeof(cb->cfg.formats[0]));
 	if (!ret)
-		ret = tt_rset_from(&cb->cores, cores, fn);
+		ret = tt_program_rset_from(&cb->cores, cores, fn);
 	if (!ret)
 		ret = check_indices(p, cb, fn);
 	if (!ret && tt_append(&p->cbs, &p->ncbs, cb))
@@ -354,7 +354,7 @@ uint64_t tt_cb_dynamic_address(const struct tt_cb_obj *cb)
 static int place_static(tt_program *p, struct tt_cb_obj *cb, uint32_t *top,
 			unsigned w)
 {
-	const struct tt_rset *r = &cb->cores;
+	const struct tt_program_rset *r = &cb->cores;
 	uint64_t addr = 0, end;
 
 	for (unsigned i = 0; i < r->count; i++)
@@ -408,7 +408,7 @@ void tt_cb_fill_table(const tt_program *p, struct tt_xy c,
 	for (unsigned i = 0; i < p->ncbs; i++) {
 		const struct tt_cb_obj *cb = p->cbs[i];
 
-		if (!tt_rset_contains(&cb->cores, c))
+		if (!tt_program_rset_contains(&cb->cores, c))
 			continue;
 		for (unsigned j = 0; j < cb->cfg.format_count; j++) {
 			const struct tt_cb_format *f = &cb->cfg.formats[j];

@@ -271,7 +271,7 @@ void tt_kernel_obj_free(struct tt_kernel_obj *k)
 	free(k->cell);
 	free(k->rta);
 	free(k->crta);
-	tt_rset_free(&k->cores);
+	tt_program_rset_free(&k->cores);
 	free(k);
 }
 
@@ -302,7 +302,7 @@ static int index_cores(struct tt_kernel_obj *k)
 		return -ENOMEM;
 	for (unsigned i = 0; i < cells; i++)
 		k->cell[i] = -1;
-	tt_rset_to_set(&k->cores, &s);
+	tt_program_rset_to_set(&k->cores, &s);
 	for (tt_core_iter_init(&it, &s); tt_core_iter_next(&it, &c);) {
 		k->rta[n].count = -1;
 		k->cell[(c.y - b->start.y) * w + (c.x - b->start.x)] = n++;
@@ -395,7 +395,7 @@ static int check_processor(const tt_program *p, const struct tt_kernel_obj *k,
 		const struct tt_kernel_obj *o = p->kernels[i];
 
 		if (o->pub.proc != k->pub.proc ||
-		    !tt_rset_common(&o->cores, &k->cores, &c))
+		    !tt_program_rset_common(&o->cores, &k->cores, &c))
 			continue;
 		return tt_error(-EEXIST,
 				"%s: kernel %u (%s) and kernel %u (%s) would both run on %s of core (%u,%u)",
@@ -438,7 +438,7 @@ static int create(tt_program *p, const char *path, const char *source,
 		return tt_error(-ENOMEM, "%s: out of memory", fn);
 	k->pub.id = p->nkernels;
 	set_processor(k, cfg);
-	ret = tt_rset_from(&k->cores, cores, fn);
+	ret = tt_program_rset_from(&k->cores, cores, fn);
 	if (!ret && path)
 		ret = resolve(path, fn, &k->path);
 	if (!ret && (kernel_name(k, path, k->pub.id) || index_cores(k) ||
@@ -504,7 +504,7 @@ int tt_kernel_get_cores(const tt_program *p, tt_kernel_handle k,
 	o = tt_kernel_find(p, k, "tt_kernel_get_cores");
 	if (!o)
 		return -EINVAL;
-	tt_rset_to_set(&o->cores, out);
+	tt_program_rset_to_set(&o->cores, out);
 	return 0;
 }
 

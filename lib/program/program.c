@@ -137,7 +137,7 @@ int tt_error_wrap(int code, const char *fmt, ...)
 	return tt_error(code, "%s: %s", prefix, msg);
 }
 
-int tt_rset_from(struct tt_rset *out, const struct tt_core_range_set *s,
+int tt_program_rset_from(struct tt_program_rset *out, const struct tt_core_range_set *s,
 		 const char *fn)
 {
 	int ret;
@@ -160,14 +160,14 @@ int tt_rset_from(struct tt_rset *out, const struct tt_core_range_set *s,
 	return 0;
 }
 
-void tt_rset_free(struct tt_rset *r)
+void tt_program_rset_free(struct tt_program_rset *r)
 {
 	free(r->r);
 	r->r = NULL;
 	r->count = 0;
 }
 
-bool tt_rset_contains(const struct tt_rset *r, struct tt_xy c)
+bool tt_program_rset_contains(const struct tt_program_rset *r, struct tt_xy c)
 {
 	if (!tt_core_range_contains(&r->box, c))
 		return false;
@@ -177,7 +177,7 @@ bool tt_rset_contains(const struct tt_rset *r, struct tt_xy c)
 	return false;
 }
 
-bool tt_rset_common(const struct tt_rset *a, const struct tt_rset *b,
+bool tt_program_rset_common(const struct tt_program_rset *a, const struct tt_program_rset *b,
 		    struct tt_xy *core)
 {
 	struct tt_core_range i;
@@ -193,7 +193,7 @@ bool tt_rset_common(const struct tt_rset *a, const struct tt_rset *b,
 	return false;
 }
 
-void tt_rset_to_set(const struct tt_rset *r, struct tt_core_range_set *out)
+void tt_program_rset_to_set(const struct tt_program_rset *r, struct tt_core_range_set *out)
 {
 	out->count = r->count;
 	memcpy(out->ranges, r->r, r->count * sizeof(*r->r));
@@ -207,7 +207,7 @@ static unsigned outside(unsigned start, unsigned end, unsigned limit)
 }
 
 static int check_rset(const tt_program *p, const struct tt_device *dev,
-		      const struct tt_rset *r, const char *what, unsigned id,
+		      const struct tt_program_rset *r, const char *what, unsigned id,
 		      unsigned w, unsigned h)
 {
 	if (r->box.end.x < w && r->box.end.y < h)
@@ -336,7 +336,7 @@ struct layout {
 	unsigned ntables;
 };
 
-static void mark(struct layout *l, const struct tt_rset *r)
+static void mark(struct layout *l, const struct tt_program_rset *r)
 {
 	for (unsigned i = 0; i < r->count; i++)
 		for (unsigned y = r->r[i].start.y; y <= r->r[i].end.y; y++)
@@ -391,7 +391,7 @@ static struct tt_program_core *core_at(struct layout *l, unsigned x,
 
 static void place_kernel(struct layout *l, const struct tt_kernel_obj *k)
 {
-	const struct tt_rset *r = &k->cores;
+	const struct tt_program_rset *r = &k->cores;
 	unsigned h = k->pub.proc, n = 0;
 
 	for (unsigned i = 0; i < r->count; i++)
@@ -414,7 +414,7 @@ static void place_kernel(struct layout *l, const struct tt_kernel_obj *k)
 
 static void place_sem(struct layout *l, const struct tt_sem_obj *s)
 {
-	const struct tt_rset *r = &s->cores;
+	const struct tt_program_rset *r = &s->cores;
 
 	for (unsigned i = 0; i < r->count; i++)
 		for (unsigned y = r->r[i].start.y; y <= r->r[i].end.y; y++)

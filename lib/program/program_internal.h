@@ -135,7 +135,7 @@ TT_HIDDEN int tt_program_hold_buffer(tt_program *prog, struct tt_buffer *buf);
  */
 
 /* A checked, non-empty core set, stored compactly. */
-struct tt_rset {
+struct tt_program_rset {
 	unsigned count;
 	struct tt_core_range *r;
 	struct tt_core_range box; /* bounding box */
@@ -162,7 +162,7 @@ struct tt_kernel_obj {
 	unsigned math_fidelity;
 	bool fp32_dest_acc, dst_full_sync, math_approx;
 	const char *opt; /* "O0" .. "Os" */
-	struct tt_rset cores;
+	struct tt_program_rset cores;
 	/* Core number (iteration order of cores) of each cell of the
 	 * bounding box, -1 for cells not in the set. */
 	int *cell;
@@ -174,7 +174,7 @@ struct tt_kernel_obj {
 
 struct tt_cb_obj {
 	unsigned id;
-	struct tt_rset cores;
+	struct tt_program_rset cores;
 	struct tt_circular_buffer_config cfg;
 	uint32_t mask; /* its indices */
 	uint32_t addr; /* placed address (finalize) */
@@ -182,7 +182,7 @@ struct tt_cb_obj {
 
 struct tt_sem_obj {
 	unsigned id;
-	struct tt_rset cores;
+	struct tt_program_rset cores;
 	uint32_t initial;
 };
 
@@ -210,15 +210,15 @@ struct tt_program {
 TT_HIDDEN void tt_program_changed(tt_program *prog);
 /* Check s for function fn and copy it: -EINVAL (message "fn: ...") if it
  * is NULL, malformed or empty. */
-TT_HIDDEN int tt_rset_from(struct tt_rset *out,
+TT_HIDDEN int tt_program_rset_from(struct tt_program_rset *out,
 			   const struct tt_core_range_set *s, const char *fn);
-TT_HIDDEN void tt_rset_free(struct tt_rset *r);
-TT_HIDDEN bool tt_rset_contains(const struct tt_rset *r, struct tt_xy c);
+TT_HIDDEN void tt_program_rset_free(struct tt_program_rset *r);
+TT_HIDDEN bool tt_program_rset_contains(const struct tt_program_rset *r, struct tt_xy c);
 /* A core in both sets (the first corner of their first overlap). */
-TT_HIDDEN bool tt_rset_common(const struct tt_rset *a, const struct tt_rset *b,
+TT_HIDDEN bool tt_program_rset_common(const struct tt_program_rset *a, const struct tt_program_rset *b,
 			      struct tt_xy *core);
 /* The public form of a stored set (for iteration and queries). */
-TT_HIDDEN void tt_rset_to_set(const struct tt_rset *r,
+TT_HIDDEN void tt_program_rset_to_set(const struct tt_program_rset *r,
 			      struct tt_core_range_set *out);
 /* Append ptr to *arr (n elements): -ENOMEM. */
 TT_HIDDEN int tt_append(void *arr, unsigned *n, void *ptr);

@@ -217,7 +217,7 @@ static struct tt_xy busiest_core(const struct tt_kernel_obj *k)
 	struct tt_xy c, best = k->cores.r[0].start;
 	int most = -1;
 
-	tt_rset_to_set(&k->cores, &s);
+	tt_program_rset_to_set(&k->cores, &s);
 	for (tt_core_iter_init(&it, &s); tt_core_iter_next(&it, &c);) {
 		int n = k->rta[tt_kernel_core_index(k, c)].count;
 

@@ -12,7 +12,7 @@ void tt_sem_obj_free(struct tt_sem_obj *s)
 {
 	if (!s)
 		return;
-	tt_rset_free(&s->cores);
+	tt_program_rset_free(&s->cores);
 	free(s);
 }
 
@@ -30,13 +30,13 @@ static int check_core_type(enum tt_core_type t, const char *fn)
 }
 
 /* Ids used on some core of r. */
-static uint32_t used_ids(const tt_program *p, const struct tt_rset *r)
+static uint32_t used_ids(const tt_program *p, const struct tt_program_rset *r)
 {
 	uint32_t used = 0;
 	struct tt_xy c;
 
 	for (unsigned i = 0; i < p->nsems; i++)
-		if (tt_rset_common(&p->sems[i]->cores, r, &c))
+		if (tt_program_rset_common(&p->sems[i]->cores, r, &c))
 			used |= 1u << p->sems[i]->id;
 	return used;
 }
@@ -47,14 +47,14 @@ static uint32_t used_on(const tt_program *p, struct tt_xy c)
 	uint32_t used = 0;
 
 	for (unsigned i = 0; i < p->nsems; i++)
-		if (tt_rset_contains(&p->sems[i]->cores, c))
+		if (tt_program_rset_contains(&p->sems[i]->cores, c))
 			used |= 1u << p->sems[i]->id;
 	return used;
 }
 
 /* Every id is used on some core of r: name a full core if there is one,
  * else a core using the last id. */
-static int no_free_id(const tt_program *p, const struct tt_rset *r,
+static int no_free_id(const tt_program *p, const struct tt_program_rset *r,
 		      const char *fn)
 {
 	const uint32_t all = (1u << TT_NUM_SEMAPHORES) - 1;
@@ -62,7 +62,7 @@ static int no_free_id(const tt_program *p, const struct tt_rset *r,
 	struct tt_core_iter it;
 	struct tt_xy c, some = r->r[0].start;
 
-	tt_rset_to_set(r, &s);
+	tt_program_rset_to_set(r, &s);
 	for (tt_core_iter_init(&it, &s); tt_core_iter_next(&it, &c);) {
 		uint32_t used = used_on(p, c);
 
@@ -97,7 +97,7 @@ static int new_sem(const struct tt_core_range_set *cores, uint32_t initial,
 	if (!s)
 		return tt_error(-ENOMEM, "%s: out of memory", fn);
 	s->initial = initial;
-	ret = tt_rset_from(&s->cores, cores, fn);
+	ret = tt_program_rset_from(&s->cores, cores, fn);
 	if (ret) {
 		free(s);
 		return ret;
@@ -158,7 +158,7 @@ int tt_create_semaphore_id(tt_program *p,
 		return ret;
 	for (unsigned i = 0; i < p->nsems; i++)
 		if (p->sems[i]->id == id &&
-		    tt_rset_common(&p->sems[i]->cores, &s->cores, &c)) {
+		    tt_program_rset_common(&p->sems[i]->cores, &s->cores, &c)) {
 			tt_sem_obj_free(s);
 			return tt_error(-EEXIST,
 					"%s: semaphore id %u is already used on core (%u,%u)",

@@ -236,7 +236,7 @@ int tt_tensor_queue_state(tt_tensor_queue *q, struct tt_tensor_queue_state *st)
 	if (!q || !st)
 		return tt_error(-EINVAL, "tt_tensor_queue_state: %s is NULL",
 				q ? "state" : "queue");
-	ret = tt_tq_hdr_read(q, &h);
+	ret = tt_tensor_queue_hdr_read(q, &h);
 	if (ret)
 		return ret;
 	st->depth = q->depth;
@@ -254,7 +254,7 @@ int tt_tensor_queue_break(tt_tensor_queue *q)
 	if (!q)
 		return tt_error(-EINVAL,
 				"tt_tensor_queue_break: queue is NULL");
-	tt_tq_mark_broken(q, TT_TQ_BROKEN_HOST);
+	tt_tensor_queue_mark_broken(q, TT_TQ_BROKEN_HOST);
 	return 0;
 }
 
@@ -267,7 +267,7 @@ int tt_tensor_queue_reset(tt_tensor_queue *q)
 				"tt_tensor_queue_reset: queue is NULL");
 	ret = write_header(q);
 	/* Sleepers re-read the header and find it empty, not broken. */
-	tt_tq_wake(q, TT_TQ_WR_OFF);
-	tt_tq_wake(q, TT_TQ_RD_OFF);
+	tt_tensor_queue_wake(q, TT_TQ_WR_OFF);
+	tt_tensor_queue_wake(q, TT_TQ_RD_OFF);
 	return ret;
 }

@@ -40,19 +40,19 @@ struct tt_tensor_queue {
 
 /* ---- header access (tensor_queue_io.c) ---- */
 
-TT_HIDDEN int tt_tq_hdr_read(struct tt_tensor_queue *q, struct tt_tq_header *h);
-TT_HIDDEN int tt_tq_hdr_write32(struct tt_tensor_queue *q, uint32_t off,
+TT_HIDDEN int tt_tensor_queue_hdr_read(struct tt_tensor_queue *q, struct tt_tq_header *h);
+TT_HIDDEN int tt_tensor_queue_hdr_write32(struct tt_tensor_queue *q, uint32_t off,
 				uint32_t val);
 /* Write val at word `off` of the bell at NOC address bell (kernel's L1). */
-TT_HIDDEN int tt_tq_ring_bell(struct tt_tensor_queue *q, uint64_t bell,
+TT_HIDDEN int tt_tensor_queue_ring_bell(struct tt_tensor_queue *q, uint64_t bell,
 			      uint32_t off, uint32_t val);
 /* Wake host threads asleep on the header's word at off (host queues). */
-TT_HIDDEN void tt_tq_wake(struct tt_tensor_queue *q, uint32_t off);
+TT_HIDDEN void tt_tensor_queue_wake(struct tt_tensor_queue *q, uint32_t off);
 /* Store reason in broken and tell every sleeper; returns -EPIPE with a
  * message (what happened, from the caller). */
-TT_HIDDEN int tt_tq_mark_broken(struct tt_tensor_queue *q, uint32_t reason);
+TT_HIDDEN int tt_tensor_queue_mark_broken(struct tt_tensor_queue *q, uint32_t reason);
 /* -EPIPE with a message naming who broke the queue. */
-TT_HIDDEN int tt_tq_broken_error(struct tt_tensor_queue *q, uint32_t reason,
+TT_HIDDEN int tt_tensor_queue_broken_error(struct tt_tensor_queue *q, uint32_t reason,
 				 const char *call);
 
 #endif /* TT_LIB_TENSOR_QUEUE_INTERNAL_H */

@@ -32,7 +32,7 @@ static uint32_t *hword(struct tt_tensor_queue *q, uint32_t off)
 	return (uint32_t *)(void *)(q->mem + off);
 }
 
-int tt_tq_hdr_read(struct tt_tensor_queue *q, struct tt_tq_header *h)
+int tt_tensor_queue_hdr_read(struct tt_tensor_queue *q, struct tt_tq_header *h)
 {
 	if (q->placement == TT_QUEUE_DRAM)
 		return tt_read_from_buffer_region(q->buf, 0, h, sizeof(*h));
@@ -46,7 +46,7 @@ int tt_tq_hdr_read(struct tt_tensor_queue *q, struct tt_tq_header *h)
 	return 0;
 }
 
-int tt_tq_hdr_write32(struct tt_tensor_queue *q, uint32_t off, uint32_t val)
+int tt_tensor_queue_hdr_write32(struct tt_tensor_queue *q, uint32_t off, uint32_t val)
 {
 	if (q->placement == TT_QUEUE_DRAM)
 		return tt_write_to_buffer_region(q->buf, off, &val, 4);
@@ -56,7 +56,7 @@ int tt_tq_hdr_write32(struct tt_tensor_queue *q, uint32_t off, uint32_t val)
 	return 0;
 }
 
-int tt_tq_ring_bell(struct tt_tensor_queue *q, uint64_t bell, uint32_t off,
+int tt_tensor_queue_ring_bell(struct tt_tensor_queue *q, uint64_t bell, uint32_t off,
 		    uint32_t val)
 {
 	unsigned x = (unsigned)(bell >> 36) & 0x3F,
@@ -72,7 +72,7 @@ static long futex(uint32_t *word, int op, uint32_t val,
 	return syscall(SYS_futex, word, op, val, ts, NULL, 0);
 }
 
-void tt_tq_wake(struct tt_tensor_queue *q, uint32_t off)
+void tt_tensor_queue_wake(struct tt_tensor_queue *q, uint32_t off)
 {
 	if (q->placement != TT_QUEUE_HOST)
 		return;
@@ -94,29 +94,29 @@ static const char *breaker(uint32_t reason)
 	}
 }
 
-int tt_tq_broken_error(struct tt_tensor_queue *q, uint32_t reason,
+int tt_tensor_queue_broken_error(struct tt_tensor_queue *q, uint32_t reason,
 		       const char *call)
 {
 	return tt_error(-EPIPE, "%s: %s is broken: marked %s (reason %u)", call,
 			q->name, breaker(reason), reason);
 }
 
-int tt_tq_mark_broken(struct tt_tensor_queue *q, uint32_t reason)
+int tt_tensor_queue_mark_broken(struct tt_tensor_queue *q, uint32_t reason)
 {
 	struct tt_tq_header h;
 
-	tt_tq_hdr_write32(q, TT_TQ_BROKEN_OFF, reason);
-	if (!tt_tq_hdr_read(q, &h)) {
+	tt_tensor_queue_hdr_write32(q, TT_TQ_BROKEN_OFF, reason);
+	if (!tt_tensor_queue_hdr_read(q, &h)) {
 		/* Kernels asleep on their bells look at its broken word. */
 		if (h.cons_bell)
-			tt_tq_ring_bell(q, h.cons_bell, TT_TQ_BELL_BROKEN_OFF,
+			tt_tensor_queue_ring_bell(q, h.cons_bell, TT_TQ_BELL_BROKEN_OFF,
 					reason);
 		if (h.prod_bell)
-			tt_tq_ring_bell(q, h.prod_bell, TT_TQ_BELL_BROKEN_OFF,
+			tt_tensor_queue_ring_bell(q, h.prod_bell, TT_TQ_BELL_BROKEN_OFF,
 					reason);
 	}
-	tt_tq_wake(q, TT_TQ_WR_OFF);
-	tt_tq_wake(q, TT_TQ_RD_OFF);
+	tt_tensor_queue_wake(q, TT_TQ_WR_OFF);
+	tt_tensor_queue_wake(q, TT_TQ_RD_OFF);
 	return -EPIPE;
 }
 
@@ -175,19 +175,19 @@ static int tq_wait(struct tt_tensor_queue *q, struct tq_wait *w,
 	for (;;) {
 		uint32_t seen = q->dev->ops->irq_seq(q->dev);
 		int64_t left;
-		int ret = tt_tq_hdr_read(q, h);
+		int ret = tt_tensor_queue_hdr_read(q, h);
 
 		if (ret)
 			return ret;
 		if (h->broken)
-			return tt_tq_broken_error(q, h->broken, w->call);
+			return tt_tensor_queue_broken_error(q, h->broken, w->call);
 		if (ready(q, h, w->entry))
 			return 0;
 		if (w->timeout_ms == TT_TQ_NONBLOCK)
 			return tt_error(-EAGAIN, "%s: %s is %s", w->call,
 					q->name, w->entry ? "empty" : "full");
 		if (peer_gone(h, w->entry)) {
-			tt_tq_mark_broken(q, TT_TQ_BROKEN_PEER_GONE);
+			tt_tensor_queue_mark_broken(q, TT_TQ_BROKEN_PEER_GONE);
 			return tt_error(
 				-EPIPE,
 				"%s: %s is broken: the %s process %u exited",
@@ -235,7 +235,7 @@ static int claim_side(struct tt_tensor_queue *q, bool producer)
 	if (q->pid_stored[producer] == pid)
 		return 0;
 	q->pid_stored[producer] = pid;
-	return tt_tq_hdr_write32(
+	return tt_tensor_queue_hdr_write32(
 		q, producer ? TT_TQ_PROD_PID_OFF : TT_TQ_CONS_PID_OFF,
 		(uint32_t)pid);
 }
@@ -247,16 +247,16 @@ static int publish(struct tt_tensor_queue *q, bool producer, uint32_t val)
 	uint32_t off = producer ? TT_TQ_WR_OFF : TT_TQ_RD_OFF;
 	struct tt_tq_header h;
 	uint64_t bell;
-	int ret = tt_tq_hdr_write32(q, off, val);
+	int ret = tt_tensor_queue_hdr_write32(q, off, val);
 
 	if (!ret)
-		ret = tt_tq_hdr_read(q, &h);
+		ret = tt_tensor_queue_hdr_read(q, &h);
 	if (ret)
 		return ret;
 	bell = producer ? h.cons_bell : h.prod_bell;
 	if (bell)
-		ret = tt_tq_ring_bell(q, bell, TT_TQ_BELL_COUNT_OFF, val);
-	tt_tq_wake(q, off);
+		ret = tt_tensor_queue_ring_bell(q, bell, TT_TQ_BELL_COUNT_OFF, val);
+	tt_tensor_queue_wake(q, off);
 	return ret;
 }
 

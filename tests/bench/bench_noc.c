@@ -107,7 +107,7 @@ int main(void)
 	double mem;
 	tt_device *dev;
 
-	setenv("TT_BACKEND", "embedded", 1);
+	setenv("TT_TRANSPORT", "embedded", 1);
 	/* The NOC alone: a blank flash keeps firmware out of L1. */
 	setenv("TT_FIRMWARE", "/dev/null", 1);
 	if (!a || !b || tt_device_open(0, &dev)) {

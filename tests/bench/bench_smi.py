@@ -20,7 +20,7 @@ BUILD = sys.argv[1] if len(sys.argv) > 1 else 'build'
 SMI = os.path.join(BUILD, 'smi', 'tt-smi')
 TTSIM = os.path.join(BUILD, 'sim', 'ttsim')
 TMP = tempfile.mkdtemp(prefix='bench-smi-')
-ENV = dict(os.environ, TT_BACKEND='ttsim',
+ENV = dict(os.environ, TT_TRANSPORT='ttsim',
            TTSIM_RUNTIME_DIR=os.path.join(TMP, 'run'))
 
 
@@ -48,7 +48,7 @@ def live_cpu():
     sock = os.path.join(TMP, 'tmux.sock')
     tmux = ['tmux', '-S', sock]
     subprocess.run(tmux + ['new-session', '-d', '-s', 'b', '-x', '80', '-y',
-                           '24', f'exec env TT_BACKEND=ttsim '
+                           '24', f'exec env TT_TRANSPORT=ttsim '
                            f'TTSIM_RUNTIME_DIR={ENV["TTSIM_RUNTIME_DIR"]} '
                            f'TERM=xterm-256color {SMI}'], check=True)
     try:

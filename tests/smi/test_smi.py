@@ -35,17 +35,17 @@ SEED_COLUMNS = ['Timestamp (s)', 'Core Voltage (V)', 'AICLK (MHz)',
                 'Inlet Temp (°C)', 'Outlet Temp 1 (°C)', 'Outlet Temp 2 (°C)']
 
 
-def env(backend='embedded', **extra):
+def env(transport='embedded', **extra):
     e = dict(os.environ)
-    e.update(TT_BACKEND=backend, TTSIM_RUNTIME_DIR=RUNDIR, LC_ALL='C.UTF-8')
+    e.update(TT_TRANSPORT=transport, TTSIM_RUNTIME_DIR=RUNDIR, LC_ALL='C.UTF-8')
     e.pop('TT_SIM_INJECT', None)
     e.update(extra)
     return e
 
 
-def smi(*args, backend='embedded', stdin=subprocess.DEVNULL, cwd=TMP,
+def smi(*args, transport='embedded', stdin=subprocess.DEVNULL, cwd=TMP,
         timeout=60, **extra):
-    return subprocess.run([SMI, *args], env=env(backend, **extra),
+    return subprocess.run([SMI, *args], env=env(transport, **extra),
                           stdin=stdin, capture_output=True, text=True,
                           cwd=cwd, timeout=timeout)
 
@@ -78,8 +78,8 @@ class Daemon:
         self.stop()
 
 
-def snapshot(backend='embedded', *args):
-    p = smi('-s', *args, backend=backend)
+def snapshot(transport='embedded', *args):
+    p = smi('-s', *args, transport=transport)
     expect(p, 0)
     doc = json.loads(p.stdout)
     jsonschema.validate(doc, SCHEMA)
@@ -92,7 +92,7 @@ def test_snapshot_valid_on_embedded_model():
     doc = snapshot()
     assert len(doc['device_info']) == 1
     d = doc['device_info'][0]
-    assert d['health'] == 'ok' and d['backend'] == 'embedded'
+    assert d['health'] == 'ok' and d['transport'] == 'embedded'
     t = d['telemetry']
     assert 0.5 < t['voltage_v'] < 1.2 and t['aiclk_mhz'] > 0
     assert t['outlet_temperature_c'] >= t['inlet_temperature_c']
@@ -113,7 +113,7 @@ def test_snapshot_matches_libtt_on_ttsim():
                            input=p.stdout, capture_output=True)
         assert q.returncode == 0, q.stderr
     d = doc['device_info'][0]
-    assert d['backend'] == 'ttsim' and d['name'] == 'smi0'
+    assert d['transport'] == 'ttsim' and d['name'] == 'smi0'
     assert d['board_info']['board_id'] == ref['board_id']
     assert d['board_info']['board_type'] == ref['board_type']
     for k in ('fw_bundle_version', 'cm_fw', 'core_fw', 'dm_app_fw',
@@ -137,7 +137,7 @@ def test_compact_and_file_options():
     out = os.path.join(TMP, 'snap.json')
     p = smi('-f', out)
     expect(p, 0)
-    assert p.stdout == '' and json.load(open(out))['schema_version'] == 1
+    assert p.stdout == '' and json.load(open(out))['schema_version'] == 2
     p = smi('-f', '-')
     expect(p, 0)
     assert json.loads(p.stdout)['device_info']
@@ -166,7 +166,7 @@ def test_list():
     assert re.match(r'0\s+n150\s+wormhole_b0\s+embedded model embedded0\s+-\s+ok$',
                     lines[1]), lines[1]
     with Daemon('smi1a,smi1b', board='n300'):
-        p = smi('-ls', backend='ttsim')
+        p = smi('-ls', transport='ttsim')
     expect(p, 0)
     rows = p.stdout.splitlines()[1:]
     assert [r.split()[0] for r in rows] == ['0', '1'], rows
@@ -301,11 +301,11 @@ def test_reset_refused_in_use_then_forced():
             proc = [x for x in doc['processes'] if x['pid'] == h.pid][0]
             assert proc['device'] == 0 and 'tt-smi' in proc['cmdline']
             assert proc['user']
-            p = smi('-r', '0', '--yes', backend='ttsim')
+            p = smi('-r', '0', '--yes', transport='ttsim')
             expect(p, 5, f'is in use by pid {h.pid}')
             assert '--force' in p.stderr
             p = smi('-r', 'smi2', '--yes', '--force', '--reset_timeout', '30',
-                    backend='ttsim')
+                    transport='ttsim')
             expect(p, 0, 'reset done')
             assert 'resetting anyway' in p.stderr
         finally:
@@ -315,7 +315,7 @@ def test_reset_refused_in_use_then_forced():
 
 def test_reset_of_a_device_that_does_not_come_back():
     with Daemon('smi3', TT_SIM_INJECT='reset-dead'):
-        p = smi('-r', '0', '--yes', '--reset_timeout', '2', backend='ttsim',
+        p = smi('-r', '0', '--yes', '--reset_timeout', '2', transport='ttsim',
                 timeout=60)
     expect(p, 5, 'device 0 (n150 smi3): reset failed')
 
@@ -333,7 +333,7 @@ class Tmux:
         cmd = ' '.join([SMI, *args])
         p = self.t(['new-session', '-d', '-s', 'smi', '-x', str(width), '-y',
                     str(height), '-c', TMP,
-                    f'env TT_BACKEND=embedded TTSIM_RUNTIME_DIR={RUNDIR} '
+                    f'env TT_TRANSPORT=embedded TTSIM_RUNTIME_DIR={RUNDIR} '
                     f'TERM=xterm-256color {cmd}{then}'], env=e)
         assert p.returncode == 0, f'tmux: {p.stderr}'
         self.wait_for(ready)

@@ -3,7 +3,7 @@
  * Which backend the device-layer tests run on, and which of their cases.
  * On the host they run on the embedded model. tests/vm runs some of them in
  * a QEMU guest against /dev/tenstorrent/0 of tenstorrent.ko, whose chip is
- * the model served by ttsim (TT_TEST_BACKEND=kmd): there only the cases a
+ * the model served by ttsim (TT_TEST_TRANSPORT=kmd): there only the cases a
  * program names as applying to a live device behind the driver run (the
  * others change the model's own set-up, need a blank chip, or need the
  * embedded or ttsim backends). Include after <cmocka.h>.
@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "embedded", or what TT_TEST_BACKEND says. */
+/* "embedded", or what TT_TEST_TRANSPORT says. */
 static inline const char *test_backend(void)
 {
-	const char *b = getenv("TT_TEST_BACKEND");
+	const char *b = getenv("TT_TEST_TRANSPORT");
 
 	return b && *b ? b : "embedded";
 }

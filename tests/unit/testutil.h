@@ -116,8 +116,8 @@ static inline int ttsim_clean_up(const char *rundir, bool stop)
 	} while (0)
 
 /*
- * Group set-up and tear-down: device 0 of the embedded backend (or of
- * $TT_TEST_BACKEND, tests/unit/testcases.h), opened and
+ * Group set-up and tear-down: device 0 of the embedded transport (or of
+ * $TT_TEST_TRANSPORT, tests/unit/testcases.h), opened and
  * with its firmware ready, in *state. A device that does not boot fails
  * the group, so no test passes without firmware.
  */
@@ -125,8 +125,8 @@ static inline int booted_up(void **state)
 {
 	tt_device *dev;
 
-	setenv("TT_BACKEND", getenv("TT_TEST_BACKEND") && *getenv("TT_TEST_BACKEND") ?
-				     getenv("TT_TEST_BACKEND") : "embedded", 1);
+	setenv("TT_TRANSPORT", getenv("TT_TEST_TRANSPORT") && *getenv("TT_TEST_TRANSPORT") ?
+				     getenv("TT_TEST_TRANSPORT") : "embedded", 1);
 	if (tt_device_open(0, &dev))
 		return -1;
 	if (tt_mgmt_wait_ready(dev, BOOT_MS)) {

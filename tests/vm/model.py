@@ -160,7 +160,7 @@ def telemetry_args(daemon, telem_ref):
     """(ttvm.telem= for guest/tests.sh, diagnostics): what libtt decodes from
     the same chip (tests/smi/telem_ref), which the driver's tt_* attributes
     and hwmon channels must match. None if libtt could not read it."""
-    env = dict(daemon.env, TT_BACKEND='ttsim')
+    env = dict(daemon.env, TT_TRANSPORT='ttsim')
     try:
         p = subprocess.run([telem_ref], env=env, capture_output=True,
                            text=True, timeout=60)

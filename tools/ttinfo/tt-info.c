@@ -24,7 +24,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: tt-info [-h] [-n] [-w MS]\n"
 		"\n"
-		"List every device libtt can open: backend, board, architecture,\n"
+		"List every device libtt can open: transport, board, architecture,\n"
 		"NOC grid, Tensix cores, L1 and DRAM sizes; then, once its\n"
 		"management firmware is ready, its telemetry: card, serial,\n"
 		"firmware versions, clocks, voltage, power, current,\n"
@@ -37,7 +37,7 @@ static void usage(FILE *f)
 		"                      firmware to be ready (default 5000)\n"
 		"\n"
 		"Environment:\n"
-		"  TT_BACKEND     kmd, ttsim, embedded or sim (default: ttsim if a\n"
+		"  TT_TRANSPORT     kmd, ttsim, embedded or sim (default: ttsim if a\n"
 		"                 ttsim daemon runs, else the embedded chip model)\n"
 		"  TT_SIM_BOARD   board of the embedded model: n150 (default),\n"
 		"                 n300, p150, e150\n"
@@ -145,7 +145,7 @@ static int show(unsigned index, const struct options *o)
 		return 1;
 	}
 	i = tt_device_get_info(dev);
-	printf("device %u: %s (%s backend)\n", index, i->name, i->backend);
+	printf("device %u: %s (%s transport)\n", index, i->name, i->transport);
 	printf("  %-16s %s chip %u, %s (%s)\n", "board", i->board, i->chip,
 	       i->arch_name, i->soc_name);
 	printf("  %-16s %ux%u\n", "NOC grid", i->grid_x, i->grid_y);

@@ -16,7 +16,7 @@
  *
  * and ends with tt_backend_finish. "Backend" is the seed's word for this
  * object; the device backends that tt_device_open chooses from
- * (TT_BACKEND=embedded, ttsim, kmd) are another thing.
+ * (TT_TRANSPORT=embedded, ttsim, kmd) are another thing.
  *
  * Runs. The device runs one program at a time: tt_backend_run_program
  * returns once the run has started, but it first waits for the run

@@ -2,14 +2,14 @@
 /*
  * Devices: enumerate, open, describe.
  *
- * A device is one chip. Where it lives is the backend's business:
+ * A device is one chip. Where it lives is the transport's business:
  *
  *   kmd       /dev/tenstorrent/N through the kernel driver tenstorrent.ko
  *             (built when libudev is available; lib/README.md)
  *   ttsim     a chip model served by a running `ttsim` daemon
  *   embedded  a chip model started inside this process
  *
- * The environment variable TT_BACKEND selects one: "kmd", "ttsim",
+ * The environment variable TT_TRANSPORT selects one: "kmd", "ttsim",
  * "embedded", or "sim" (ttsim devices if a daemon runs, else embedded).
  * Unset, libtt uses kmd if the driver has a node in /dev/tenstorrent, else
  * ttsim devices if any daemon publishes some, else the embedded model. The embedded model builds the board named by TT_SIM_BOARD
@@ -44,7 +44,7 @@ enum tt_core_type {
 
 struct tt_device_info {
 	unsigned index; /* as passed to tt_device_open() */
-	const char *backend; /* "embedded", "ttsim" or "kmd" */
+	const char *transport; /* "embedded", "ttsim" or "kmd" */
 	const char *name; /* "embedded0", ttsim device name, or node path */
 	enum tt_arch arch;
 	const char *arch_name; /* "wormhole_b0", ... */
@@ -59,14 +59,14 @@ struct tt_device_info {
 	uint64_t dram_size; /* bytes, all channels */
 };
 
-/* Number of devices the selected backend offers. */
+/* Number of devices the selected transport offers. */
 TT_API int tt_device_count(unsigned *count);
 
 /*
  * Open device `index` (0-based, < tt_device_count()). Several opens of the
  * same device, in one process or several, see the same chip.
  * Returns 0 and a handle for tt_device_close(), or -ENODEV (no such
- * device), -EINVAL (bad TT_BACKEND/TT_SIM_BOARD), or another error.
+ * device), -EINVAL (bad TT_TRANSPORT/TT_SIM_BOARD), or another error.
  */
 TT_API int tt_device_open(unsigned index, tt_device **out);
 

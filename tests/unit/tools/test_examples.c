@@ -140,8 +140,8 @@ static void test_example_passes(void **state)
 	snprintf(pass, sizeof(pass), "%s: PASS (", name);
 	line = strstr(r.out, pass);
 	if (r.status != 0 || !line)
-		fail_msg("example-%s (TT_BACKEND=%s): exit status %d, output:\n%s",
-			 name, getenv("TT_BACKEND"), r.status,
+		fail_msg("example-%s (TT_TRANSPORT=%s): exit status %d, output:\n%s",
+			 name, getenv("TT_TRANSPORT"), r.status,
 			 as_comment(r.out));
 	/* The verdict line, as a TAP comment. */
 	print_message("# %.*s\n", (int)strcspn(line, "\n"), line);
@@ -163,7 +163,7 @@ static void test_missing_kernels(void **state)
 			 want, r.status, as_comment(r.out));
 }
 
-/* ---- backends ---- */
+/* ---- transports ---- */
 
 /* A private ttsim daemon, started by the first ttsim case (so that the
  * embedded cases do not depend on it) and stopped after the last. */
@@ -173,7 +173,7 @@ static bool daemon_running;
 static int embedded(void **state)
 {
 	(void)state;
-	return setenv("TT_BACKEND", "embedded", 1);
+	return setenv("TT_TRANSPORT", "embedded", 1);
 }
 
 static int ttsim(void **state)
@@ -186,7 +186,7 @@ static int ttsim(void **state)
 			return -1;
 		daemon_running = true;
 	}
-	return setenv("TT_BACKEND", "ttsim", 1);
+	return setenv("TT_TRANSPORT", "ttsim", 1);
 }
 
 static int daemon_down(void **state)
@@ -195,21 +195,21 @@ static int daemon_down(void **state)
 	return ttsim_clean_up(rundir, daemon_running);
 }
 
-/* One case per example and backend, named after both. */
-#define EXAMPLE(backend, name)                                       \
+/* One case per example and transport, named after both. */
+#define EXAMPLE(transport, name)                                       \
 	{                                                            \
-		#backend "_" #name, test_example_passes, backend, NULL, \
+		#transport "_" #name, test_example_passes, transport, NULL, \
 			(void *)#name                                \
 	}
-#define ALL_EXAMPLES(backend)                                          \
-	EXAMPLE(backend, dram_loopback), EXAMPLE(backend, eltwise_add),  \
-		EXAMPLE(backend, eltwise_exp),                           \
-		EXAMPLE(backend, sem_pingpong),                          \
-		EXAMPLE(backend, multicast), EXAMPLE(backend, descriptor), \
-		EXAMPLE(backend, matmul_single),                         \
-		EXAMPLE(backend, matmul_multi),                          \
-		EXAMPLE(backend, queue_stream),                          \
-		EXAMPLE(backend, embedded_backend)
+#define ALL_EXAMPLES(transport)                                          \
+	EXAMPLE(transport, dram_loopback), EXAMPLE(transport, eltwise_add),  \
+		EXAMPLE(transport, eltwise_exp),                           \
+		EXAMPLE(transport, sem_pingpong),                          \
+		EXAMPLE(transport, multicast), EXAMPLE(transport, descriptor), \
+		EXAMPLE(transport, matmul_single),                         \
+		EXAMPLE(transport, matmul_multi),                          \
+		EXAMPLE(transport, queue_stream),                          \
+		EXAMPLE(transport, embedded_backend)
 
 int main(void)
 {

@@ -179,7 +179,7 @@ kselftests() {
 
 # libtt's device-layer tests (tests/unit, cmocka, each a program in /libtt
 # with its shared libraries) against the live model behind node 0, through
-# the kmd backend: TT_TEST_BACKEND=kmd selects the cases that apply
+# the kmd backend: TT_TEST_TRANSPORT=kmd selects the cases that apply
 # (tests/unit/testcases.h). cmocka_tap PREFIX STATUS < OUTPUT: one case
 # "PREFIX: TEST" per result of cmocka's TAP (one plan per group), the
 # failure's "#" lines as diagnostics; then one for the program: it exited
@@ -236,7 +236,7 @@ libtt_tests() {
 	for prog in /libtt/test_*; do
 		[ -x "$prog" ] || continue
 		found=1
-		TT_TEST_BACKEND=kmd TT_BACKEND=kmd CMOCKA_MESSAGE_OUTPUT=TAP \
+		TT_TEST_TRANSPORT=kmd TT_TRANSPORT=kmd CMOCKA_MESSAGE_OUTPUT=TAP \
 			timeout -s KILL $LIBTT_TIMEOUT $prog >/tmp/libtt 2>&1
 		st=$?
 		cmocka_tap "libtt ${prog##*/} on kmd" $st </tmp/libtt

@@ -11,7 +11,7 @@
  * empty, control characters, too long), wrong direction, unknown and
  * duplicate names, bad bindings, bad parameter values, timeouts.
  *
- * With TT_TEST_BACKEND=kmd (tests/unit/testcases.h) only the cases that
+ * With TT_TEST_TRANSPORT=kmd (tests/unit/testcases.h) only the cases that
  * run no kernel run: a guest has no RISC-V compiler to build one.
  */
 #include <errno.h>

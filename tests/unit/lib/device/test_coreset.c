@@ -366,7 +366,7 @@ int main(void)
 		cmocka_unit_test(test_logical_grid),
 	};
 
-	setenv("TT_BACKEND", "embedded", 1);
+	setenv("TT_TRANSPORT", "embedded", 1);
 	/* A blank chip: only the SoC's shape matters here. */
 	setenv("TT_FIRMWARE", "/dev/null", 1);
 	return cmocka_run_group_tests_name("coreset", tests, NULL, NULL);

@@ -19,6 +19,7 @@
 static int reset_env(void **state)
 {
 	(void)state;
+	unsetenv("TT_TRANSPORT");
 	unsetenv("TT_BACKEND");
 	unsetenv("TT_SIM_BOARD");
 	setenv("TTSIM_RUNTIME_DIR", "/nonexistent/tt-test", 1);
@@ -36,7 +37,7 @@ static void test_default_is_embedded_n150(void **state)
 	assert_int_equal(n, 1);
 	assert_int_equal(tt_device_open(0, &dev), 0);
 	i = tt_device_get_info(dev);
-	assert_string_equal(i->backend, "embedded");
+	assert_string_equal(i->transport, "embedded");
 	assert_string_equal(i->board, "n150");
 	assert_string_equal(i->arch_name, "wormhole_b0");
 	assert_int_equal(i->arch, TT_ARCH_WORMHOLE_B0);
@@ -98,17 +99,37 @@ static void test_bad_environment(void **state)
 	assert_non_null(strstr(tt_last_error(), "n999"));
 	assert_int_equal(tt_device_open(0, &dev), -EINVAL);
 	unsetenv("TT_SIM_BOARD");
-	setenv("TT_BACKEND", "gpu", 1);
+	setenv("TT_TRANSPORT", "gpu", 1);
 	assert_int_equal(tt_device_count(&n), -EINVAL);
 	assert_non_null(strstr(tt_last_error(), "'gpu'"));
 	/* No tenstorrent.ko node on the host (or no kmd backend built). */
-	setenv("TT_BACKEND", "kmd", 1);
+	setenv("TT_TRANSPORT", "kmd", 1);
 	assert_int_equal(tt_device_open(0, &dev), -ENODEV);
 	assert_non_null(strstr(tt_last_error(), "kmd"));
-	setenv("TT_BACKEND", "ttsim", 1);
+	setenv("TT_TRANSPORT", "ttsim", 1);
 	assert_int_equal(tt_device_count(&n), 0);
 	assert_int_equal(n, 0);
 	assert_int_equal(tt_device_open(0, &dev), -ENODEV);
+}
+
+/* TT_BACKEND, the variable's old name, still selects a transport; a bad
+ * value is reported under the name that was set, and TT_TRANSPORT wins. */
+static void test_old_variable_name(void **state)
+{
+	tt_device *dev;
+	unsigned n;
+
+	(void)state;
+	setenv("TT_BACKEND", "gpu", 1);
+	assert_int_equal(tt_device_count(&n), -EINVAL);
+	assert_non_null(strstr(tt_last_error(), "TT_BACKEND='gpu'"));
+	setenv("TT_BACKEND", "ttsim", 1);
+	assert_int_equal(tt_device_count(&n), 0);
+	assert_int_equal(tt_device_open(0, &dev), -ENODEV);
+	setenv("TT_TRANSPORT", "embedded", 1);
+	assert_int_equal(tt_device_count(&n), 0);
+	assert_int_equal(n, 1);
+	unsetenv("TT_BACKEND");
 }
 
 static void test_open_out_of_range(void **state)
@@ -186,7 +207,7 @@ static int daemon_up(void **state)
 	reset_env(state);
 	if (!d || !test_rundir(d->dir, sizeof(d->dir)))
 		return -1;
-	setenv("TT_BACKEND", "ttsim", 1);
+	setenv("TT_TRANSPORT", "ttsim", 1);
 	if (run_ttsim("start --board n150 --name t0") != 0) {
 		free(d);
 		return -1;
@@ -216,17 +237,17 @@ static void test_daemon_device_listed(void **state)
 	assert_int_equal(n, 1);
 	assert_int_equal(tt_device_open(0, &dev), 0);
 	i = tt_device_get_info(dev);
-	assert_string_equal(i->backend, "ttsim");
+	assert_string_equal(i->transport, "ttsim");
 	assert_string_equal(i->name, "t0");
 	assert_string_equal(i->board, "n150");
 	assert_int_equal(i->tensix_count, 72);
 	tt_device_close(dev);
 	/* Unset backend: a running daemon wins over the embedded model. */
-	unsetenv("TT_BACKEND");
+	unsetenv("TT_TRANSPORT");
 	assert_int_equal(tt_device_open(0, &dev), 0);
-	assert_string_equal(tt_device_get_info(dev)->backend, "ttsim");
+	assert_string_equal(tt_device_get_info(dev)->transport, "ttsim");
 	tt_device_close(dev);
-	setenv("TT_BACKEND", "ttsim", 1);
+	setenv("TT_TRANSPORT", "ttsim", 1);
 }
 
 /* Child: read what the parent wrote, write an answer, exit 0 if right. */
@@ -320,7 +341,7 @@ static void test_kmd_is_default_and_described(void **state)
 	assert_true(n >= 1);
 	assert_int_equal(tt_device_open(0, &dev), 0);
 	i = tt_device_get_info(dev);
-	assert_string_equal(i->backend, "kmd");
+	assert_string_equal(i->transport, "kmd");
 	assert_string_equal(i->name, "/dev/tenstorrent/0");
 	assert_string_equal(i->board, "n150");
 	assert_int_equal(i->chip, 0);
@@ -388,6 +409,7 @@ int main(void)
 		cmocka_unit_test_setup(test_default_is_embedded_n150, reset_env),
 		cmocka_unit_test_setup(test_every_board, reset_env),
 		cmocka_unit_test_setup(test_bad_environment, reset_env),
+		cmocka_unit_test_setup(test_old_variable_name, reset_env),
 		cmocka_unit_test_setup(test_open_out_of_range, reset_env),
 		cmocka_unit_test_setup(test_core_queries, reset_env),
 		cmocka_unit_test_setup(test_two_handles_share_embedded_chip,

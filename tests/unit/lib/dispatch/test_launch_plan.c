@@ -86,7 +86,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	tt_plan_free(&f->p);
+	tt_launch_plan_free(&f->p);
 	free(f);
 	return 0;
 }
@@ -98,23 +98,23 @@ static void launch(struct fixture *f, uint32_t seq)
 {
 	const uint32_t state_word = 0x5eed;
 
-	assert_false(tt_plan_replayable(&f->p));
-	tt_plan_record_start(&f->p, seq, sink_emit, &f->out);
-	assert_int_equal(tt_plan_record_emit(&f->p, f->cores[0].noc,
+	assert_false(tt_launch_plan_replayable(&f->p));
+	tt_launch_plan_record_start(&f->p, seq, sink_emit, &f->out);
+	assert_int_equal(tt_launch_plan_record_emit(&f->p, f->cores[0].noc,
 					     f->cores[1].noc, 0x100,
 					     f->rta[0], 12), 0);
-	assert_int_equal(tt_plan_record_emit(&f->p, f->cores[1].noc,
+	assert_int_equal(tt_launch_plan_record_emit(&f->p, f->cores[1].noc,
 					     f->cores[1].noc, 0x200,
 					     &state_word, 4), 0);
-	assert_int_equal(tt_plan_record_emit(&f->p, f->cores[0].noc,
+	assert_int_equal(tt_launch_plan_record_emit(&f->p, f->cores[0].noc,
 					     f->cores[1].noc, seq_addr, &seq,
 					     4), 0);
-	tt_plan_launched(&f->p, 2);
+	tt_launch_plan_launched(&f->p, 2);
 }
 
 static void describe(struct fixture *f)
 {
-	assert_int_equal(tt_plan_describe(&f->p, &f->l, notify, 0x40), 0);
+	assert_int_equal(tt_launch_plan_describe(&f->p, &f->l, notify, 0x40), 0);
 }
 
 static void make_replayable(struct fixture *f)
@@ -124,7 +124,7 @@ static void make_replayable(struct fixture *f)
 	describe(f);
 	launch(f, 2);
 	describe(f);
-	assert_true(tt_plan_replayable(&f->p));
+	assert_true(tt_launch_plan_replayable(&f->p));
 }
 
 static void test_third_launch_replays_with_its_seq(void **state)
@@ -135,7 +135,7 @@ static void test_third_launch_replays_with_its_seq(void **state)
 	make_replayable(f);
 	assert_int_equal(f->p.counts, 2);
 	f->out.n = 0;
-	assert_int_equal(tt_plan_replay(&f->p, 77, sink_emit, &f->out), 0);
+	assert_int_equal(tt_launch_plan_replay(&f->p, 77, sink_emit, &f->out), 0);
 	assert_int_equal(f->out.n, 3);
 	assert_int_equal(f->out.w[0].addr, 0x100);
 	assert_int_equal(f->out.w[0].len, 12);
@@ -159,29 +159,29 @@ static void test_launch_words_in_one_write(void **state)
 
 	for (uint32_t seq = 1; seq <= 2; seq++) {
 		describe(f);
-		tt_plan_record_start(&f->p, seq, sink_emit, &f->out);
+		tt_launch_plan_record_start(&f->p, seq, sink_emit, &f->out);
 		for (unsigned h = 0; h < 3; h++)
 			all[h] = other[h] = seq;
 		other[2] = seq + 100;
 		past[0] = past[1] = seq;
-		assert_int_equal(tt_plan_record_emit(&f->p, f->cores[0].noc,
+		assert_int_equal(tt_launch_plan_record_emit(&f->p, f->cores[0].noc,
 						     f->cores[1].noc,
 						     TT_L1_LAUNCH_SEQ(0), all,
 						     12), 0);
-		assert_int_equal(tt_plan_record_emit(&f->p, f->cores[0].noc,
+		assert_int_equal(tt_launch_plan_record_emit(&f->p, f->cores[0].noc,
 						     f->cores[0].noc,
 						     TT_L1_LAUNCH_SEQ(0), other,
 						     12), 0);
-		assert_int_equal(tt_plan_record_emit(&f->p, f->cores[1].noc,
+		assert_int_equal(tt_launch_plan_record_emit(&f->p, f->cores[1].noc,
 						     f->cores[1].noc,
 						     TT_L1_LAUNCH_SEQ(2), past,
 						     8), 0);
-		tt_plan_launched(&f->p, 6);
+		tt_launch_plan_launched(&f->p, 6);
 	}
 	describe(f);
-	assert_true(tt_plan_replayable(&f->p));
+	assert_true(tt_launch_plan_replayable(&f->p));
 	f->out.n = 0;
-	assert_int_equal(tt_plan_replay(&f->p, 9, sink_emit, &f->out), 0);
+	assert_int_equal(tt_launch_plan_replay(&f->p, 9, sink_emit, &f->out), 0);
 	assert_int_equal(f->out.n, 3);
 	memcpy(got, f->out.w[0].data, 12);
 	assert_int_equal(got[0], 9);
@@ -199,13 +199,13 @@ static void test_args_changed_in_place_stop_replay(void **state)
 	make_replayable(f);
 	f->rta[1][2]++;
 	describe(f);
-	assert_false(tt_plan_replayable(&f->p));
+	assert_false(tt_launch_plan_replayable(&f->p));
 	launch(f, 3); /* a new input: its writes are not kept */
 	describe(f);
-	assert_false(tt_plan_replayable(&f->p));
+	assert_false(tt_launch_plan_replayable(&f->p));
 	launch(f, 4);
 	describe(f);
-	assert_true(tt_plan_replayable(&f->p));
+	assert_true(tt_launch_plan_replayable(&f->p));
 }
 
 static void test_any_input_change_stops_replay(void **state)
@@ -214,27 +214,27 @@ static void test_any_input_change_stops_replay(void **state)
 	struct tt_kbinary other = f->bin;
 
 	make_replayable(f);
-	assert_int_equal(tt_plan_describe(&f->p, &f->l, notify, 0x44), 0);
-	assert_false(tt_plan_replayable(&f->p));
+	assert_int_equal(tt_launch_plan_describe(&f->p, &f->l, notify, 0x44), 0);
+	assert_false(tt_launch_plan_replayable(&f->p));
 	f->l.print = true;
 	describe(f);
-	assert_false(tt_plan_replayable(&f->p));
+	assert_false(tt_launch_plan_replayable(&f->p));
 	f->l.print = false;
 	other.hash[31] ^= 1;
 	f->cores[0].hart[1].bin = &other;
 	describe(f);
-	assert_false(tt_plan_replayable(&f->p));
+	assert_false(tt_launch_plan_replayable(&f->p));
 	f->cores[0].hart[1].bin = &f->bin;
 	f->cores[1].sem[0] = 1;
 	describe(f);
-	assert_false(tt_plan_replayable(&f->p));
+	assert_false(tt_launch_plan_replayable(&f->p));
 	f->cores[1].sem[0] = 0;
 	f->l.ncores = 1;
 	describe(f);
-	assert_false(tt_plan_replayable(&f->p));
+	assert_false(tt_launch_plan_replayable(&f->p));
 	f->l.ncores = 2;
 	describe(f);
-	assert_true(tt_plan_replayable(&f->p));
+	assert_true(tt_launch_plan_replayable(&f->p));
 }
 
 static void test_forget_stops_replay(void **state)
@@ -242,13 +242,13 @@ static void test_forget_stops_replay(void **state)
 	struct fixture *f = *state;
 
 	make_replayable(f);
-	tt_plan_forget(&f->p);
+	tt_launch_plan_forget(&f->p);
 	describe(f);
-	assert_false(tt_plan_replayable(&f->p));
+	assert_false(tt_launch_plan_replayable(&f->p));
 	launch(f, 5);
 	describe(f);
 	/* Its writes were made against a state nobody knew. */
-	assert_false(tt_plan_replayable(&f->p));
+	assert_false(tt_launch_plan_replayable(&f->p));
 }
 
 /* A write that fails is not recorded, and an emit error comes back. */
@@ -259,14 +259,14 @@ static void test_failed_emit_is_returned(void **state)
 	make_replayable(f);
 	f->out.n = 0;
 	f->out.fail_at = 1;
-	assert_int_equal(tt_plan_replay(&f->p, 9, sink_emit, &f->out), -5);
+	assert_int_equal(tt_launch_plan_replay(&f->p, 9, sink_emit, &f->out), -5);
 	assert_int_equal(f->out.n, 1);
-	tt_plan_record_start(&f->p, 9, sink_emit, &f->out);
+	tt_launch_plan_record_start(&f->p, 9, sink_emit, &f->out);
 	f->out.n = 0;
-	assert_int_equal(tt_plan_record_emit(&f->p, f->cores[0].noc,
+	assert_int_equal(tt_launch_plan_record_emit(&f->p, f->cores[0].noc,
 					     f->cores[0].noc, 0x100, f->rta[0],
 					     4), 0);
-	assert_int_equal(tt_plan_record_emit(&f->p, f->cores[0].noc,
+	assert_int_equal(tt_launch_plan_record_emit(&f->p, f->cores[0].noc,
 					     f->cores[0].noc, 0x104, f->rta[0],
 					     4), -5);
 	assert_int_equal(f->p.nw, 1);

@@ -34,7 +34,7 @@ static int setup(void **state)
 {
 	tt_device *dev;
 
-	setenv("TT_BACKEND", "embedded", 1);
+	setenv("TT_TRANSPORT", "embedded", 1);
 	unsetenv("TT_SIM_BOARD");
 	if (tt_device_open(0, &dev))
 		return -1;

@@ -144,7 +144,7 @@ int main(void)
 
 	char cache[256];
 
-	setenv("TT_BACKEND", "embedded", 1);
+	setenv("TT_TRANSPORT", "embedded", 1);
 	unsetenv("TT_SIM_BOARD");
 	setenv("TT_FIRMWARE", "/dev/null", 1);
 	/* Run by hand: never fill the user's kernel cache. */

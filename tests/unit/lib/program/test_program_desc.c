@@ -418,7 +418,7 @@ int main(void)
 		cmocka_unit_test(test_descriptor_errors),
 	};
 
-	setenv("TT_BACKEND", "embedded", 1);
+	setenv("TT_TRANSPORT", "embedded", 1);
 	unsetenv("TT_SIM_BOARD");
 	setenv("TT_FIRMWARE", "/dev/null", 1);
 	return cmocka_run_group_tests_name("program_desc", tests, setup,

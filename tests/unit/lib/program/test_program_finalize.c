@@ -754,7 +754,7 @@ int main(void)
 		T(test_finalize_speed),
 	};
 
-	setenv("TT_BACKEND", "embedded", 1);
+	setenv("TT_TRANSPORT", "embedded", 1);
 	unsetenv("TT_SIM_BOARD");
 	/* A blank chip: finalize never touches the device. */
 	setenv("TT_FIRMWARE", "/dev/null", 1);

@@ -459,7 +459,7 @@ static void test_bad_arguments(void **state)
 
 static struct fix fixes[2][2]; /* [ttsim][placement] */
 
-/* On the host, the embedded model; in the VM guest (TT_TEST_BACKEND=kmd,
+/* On the host, the embedded model; in the VM guest (TT_TEST_TRANSPORT=kmd,
  * tests/vm), the device behind tenstorrent.ko. */
 static int embedded_up(void **state)
 {
@@ -477,7 +477,7 @@ static int ttsim_up(void **state)
 	if (!test_rundir(rundir, sizeof(rundir)) ||
 	    run_ttsim("start --board n150 --name tq") != 0)
 		return -1;
-	setenv("TT_BACKEND", "ttsim", 1);
+	setenv("TT_TRANSPORT", "ttsim", 1);
 	return tt_device_open(0, &ttsim_dev) ? -1 : 0;
 }
 

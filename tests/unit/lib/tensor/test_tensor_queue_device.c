@@ -323,7 +323,7 @@ static struct fix fixes[2][2]; /* [ttsim][placement] */
 
 static int open_dev(int ttsim)
 {
-	setenv("TT_BACKEND", ttsim ? "ttsim" : "embedded", 1);
+	setenv("TT_TRANSPORT", ttsim ? "ttsim" : "embedded", 1);
 	return tt_device_open(0, &devs[ttsim]) ||
 			       tt_mgmt_wait_ready(devs[ttsim], BOOT_MS)
 		       ? -1

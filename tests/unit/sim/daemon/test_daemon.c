@@ -998,7 +998,7 @@ struct holder {
 	int go; /* one byte written here lets it exit */
 };
 
-/* Child: open `name` (through libtt: device 0 of TT_BACKEND=ttsim; else a
+/* Child: open `name` (through libtt: device 0 of TT_TRANSPORT=ttsim; else a
  * bare connection) and complete a HELLO, so the daemon has accepted it. */
 static int hold_open(const char *name, bool via_libtt)
 {
@@ -1196,7 +1196,7 @@ static void test_processes_embedded(void **state)
 	tt_device *dev;
 
 	(void)state;
-	setenv("TT_BACKEND", "embedded", 1);
+	setenv("TT_TRANSPORT", "embedded", 1);
 	/* A blank flash: no firmware needed to ask who uses the chip. */
 	setenv("TT_FIRMWARE", "/dev/null", 1);
 	if (tt_device_open(0, &dev))
@@ -1209,7 +1209,7 @@ static void test_processes_embedded(void **state)
 	assert_contains(tt_last_error(), "embedded0: pids is NULL but max is 2");
 	tt_device_close(dev);
 	unsetenv("TT_FIRMWARE");
-	unsetenv("TT_BACKEND");
+	unsetenv("TT_TRANSPORT");
 }
 
 static void test_processes_ttsim(void **state)
@@ -1220,7 +1220,7 @@ static void test_processes_ttsim(void **state)
 
 	(void)state;
 	start_ok(NULL, NULL, NULL, NULL);
-	setenv("TT_BACKEND", "ttsim", 1);
+	setenv("TT_TRANSPORT", "ttsim", 1);
 	if (tt_device_open(0, &dev))
 		fail_msg("%s", tt_last_error());
 	assert_int_equal(tt_device_processes(dev, pids, 4), 1);
@@ -1252,7 +1252,7 @@ static void test_processes_ttsim(void **state)
 	assert_int_equal(tt_device_processes(dev, NULL, 1), -EINVAL);
 	assert_contains(tt_last_error(), "tt0: pids is NULL but max is 1");
 	tt_device_close(dev);
-	unsetenv("TT_BACKEND");
+	unsetenv("TT_TRANSPORT");
 }
 
 /* More processes than one CLIENTS reply holds: libtt walks the list. */
@@ -1266,7 +1266,7 @@ static void test_processes_many(void **state)
 
 	(void)state;
 	start_ok(NULL, NULL, NULL, NULL);
-	setenv("TT_BACKEND", "ttsim", 1);
+	setenv("TT_TRANSPORT", "ttsim", 1);
 	if (tt_device_open(0, &dev))
 		fail_msg("%s", tt_last_error());
 	for (int i = 0; i < HOLDERS; i++)
@@ -1293,7 +1293,7 @@ static void test_processes_many(void **state)
 		release_holder(&h[i]);
 	assert_int_equal(tt_device_processes(dev, pids, HOLDERS + 2), 1);
 	tt_device_close(dev);
-	unsetenv("TT_BACKEND");
+	unsetenv("TT_TRANSPORT");
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)

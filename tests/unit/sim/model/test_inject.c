@@ -34,7 +34,7 @@ static int fixture_up(void **state)
 
 	if (!f)
 		return -1;
-	setenv("TT_BACKEND", "embedded", 1);
+	setenv("TT_TRANSPORT", "embedded", 1);
 	unsetenv("TT_SIM_BOARD");
 	unsetenv("TT_SIM_INJECT");
 	*state = f;
@@ -191,7 +191,7 @@ static int daemon_up(void **state)
 	f = *state;
 	if (!test_rundir(f->rundir, sizeof(f->rundir)))
 		return -1;
-	setenv("TT_BACKEND", "ttsim", 1);
+	setenv("TT_TRANSPORT", "ttsim", 1);
 	return 0;
 }
 
@@ -206,7 +206,7 @@ static void test_daemon_inherits(void **state)
 	assert_int_equal(run_ttsim("start --name inj0"), 0);
 	unsetenv("TT_SIM_INJECT");
 	open_booted(f);
-	assert_string_equal(tt_device_get_info(f->dev)->backend, "ttsim");
+	assert_string_equal(tt_device_get_info(f->dev)->transport, "ttsim");
 	assert_reset_dies(f->dev);
 }
 

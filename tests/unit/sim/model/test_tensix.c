@@ -51,7 +51,7 @@ static int setup(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
 
-	setenv("TT_BACKEND", "embedded", 1);
+	setenv("TT_TRANSPORT", "embedded", 1);
 	unsetenv("TT_SIM_BOARD");
 	if (!f || tt_device_open(0, &f->dev)) {
 		free(f);
