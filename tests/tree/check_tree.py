@@ -1,0 +1,346 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Check that the tree keeps the shape its READMEs describe.
+
+Cases (TAP, one line each; run by `make test` through Meson):
+  - every quoted #include follows the layer rules (LAYERS below, written
+    out in each directory's README);
+  - a bare #include names a file of the including file's own directory;
+  - every directory has a README.md, or is named by an ancestor's README;
+  - every path a README names exists;
+and, for each check, a self-test: a planted violation must be caught.
+
+Usage: check_tree.py [SOURCE_ROOT]   (default: the tree this file is in)
+Standard library only.
+"""
+import os
+import re
+import subprocess
+import sys
+
+# ---- the layer rules --------------------------------------------------
+
+# Units, most specific first: a file belongs to the first whose path
+# prefix it has.
+UNITS = [
+    'lib/include', 'lib/device', 'lib/kbuild', 'lib/memory', 'lib/program',
+    'lib/dispatch', 'lib/tensor', 'lib/backend',
+    'sim/model', 'sim/daemon', 'sim',
+    'firmware/include/hw', 'firmware', 'common', 'uapi', 'driver', 'smi',
+    'tools/examples', 'tools/ttinfo', 'tools', 'tests',
+]
+
+HW = 'firmware/include/hw'
+FW_API = 'firmware'  # kernel SDK headers: firmware/include/*
+
+# What each unit may include, besides itself. libtt's layers are listed
+# lowest first; each may use the ones before it and nothing after.
+LIB_ORDER = ['lib/device', 'lib/kbuild', 'lib/memory', 'lib/program',
+             'lib/dispatch', 'lib/tensor', 'lib/backend']
+ALLOWED = {
+    HW: set(),
+    'common': {HW},
+    'uapi': set(),
+    'driver': {HW, 'uapi'},
+    'firmware': {HW},
+    'sim/model': {'common', HW},
+    'sim/daemon': {'sim/model', 'common', HW},
+    'sim': {'sim/model', 'sim/daemon', 'common', HW},
+    'lib/include': set(),
+    'smi': {'lib/include'},
+    'tools/ttinfo': {'lib/include'},
+    'tools/examples': {'lib/include'},
+    'tools': {'lib/include'},
+}
+for i, layer in enumerate(LIB_ORDER):
+    ALLOWED[layer] = set(LIB_ORDER[:i]) | {'lib/include', 'common', HW}
+ALLOWED['lib/device'] |= {'uapi'}
+
+# The public headers belong to the layer that implements them: a layer may
+# include only the public headers of the layers it may use.
+PUBLIC_LAYER = {
+    'common.h': 'lib/device', 'device.h': 'lib/device',
+    'noc.h': 'lib/device', 'dma.h': 'lib/device', 'mgmt.h': 'lib/device',
+    'telemetry.h': 'lib/device', 'hart.h': 'lib/device',
+    'core.h': 'lib/device',
+    'buffer.h': 'lib/memory', 'dataformat.h': 'lib/memory',
+    'program.h': 'lib/program', 'program_desc.h': 'lib/program',
+    'queue.h': 'lib/dispatch',
+    'tensor.h': 'lib/tensor', 'tensor_queue.h': 'lib/tensor',
+    'backend.h': 'lib/backend',
+}
+
+# The chip model reaches libtt through one header, and only in the files
+# that host it or stand in for a card's side effects.
+SIM_EMBED = 'sim/embed.h'
+SIM_EMBEDDERS = {'lib/device/transport_sim.c',
+                 'lib/device/transport_kmd_mock.c'}
+
+# Headers the build generates (in the build directory, not the source).
+GENERATED = {'dispatcher_src.h', 'ksdk_config.h', 'fw_version.h'}
+# libtt's umbrella header, included by users as installed.
+PUBLIC_UMBRELLA = 'tt.h'
+
+# Where "dir/file.h" is looked up, after the including file's directory.
+INCLUDE_ROOTS = ['', 'lib/include', 'firmware/include', 'uapi']
+
+# Code built as device kernels or firmware includes the kernel SDK's
+# top-level headers by bare name, as TT-Metal kernels do.
+KERNEL_DIRS = ('firmware/', 'tests/unit/kernels/', 'tests/bench/kernels/',
+               'tools/examples/kernels/', 'tests/bench/rv32/')
+TEST_HELPERS = 'tests/unit'
+
+# Kernel-side test code follows the kernel's rules, not these.
+SKIP = ('tests/kselftest/', 'tests/vm/')
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def unit_of(path):
+    for u in UNITS:
+        if path == u or path.startswith(u + '/'):
+            return u
+    return None
+
+
+def resolve(files, src, name):
+    """The tree path an include names, or None."""
+    here = os.path.dirname(src)
+    cand = os.path.normpath(os.path.join(here, name))
+    if cand in files:
+        return cand
+    if '/' in name:
+        for root in INCLUDE_ROOTS:
+            cand = os.path.normpath(os.path.join(root, name))
+            if cand in files:
+                return cand
+    return None
+
+
+def include_edges(root, files):
+    """{source: [included name, ...]} for the C files the rules cover."""
+    edges = {}
+    for f in sorted(files):
+        if not f.endswith(('.c', '.h')) or f.startswith(SKIP):
+            continue
+        with open(os.path.join(root, f), errors='replace') as fh:
+            edges[f] = INCLUDE.findall(fh.read())
+    return edges
+
+
+def layer_violations(files, edges):
+    bad = []
+    for src, names in edges.items():
+        u = unit_of(src)
+        if u == 'lib/include':
+            # A public header is part of the layer that implements it.
+            u = PUBLIC_LAYER.get(os.path.basename(src), LIB_ORDER[-1])
+        if u is None or u == 'tests':
+            continue
+        for name in names:
+            target = resolve(files, src, name)
+            if target is None:
+                continue  # generated, or reported by bare_violations
+            why = forbidden(src, u, target)
+            if why:
+                bad.append(f'{src}: #include "{name}": {why}')
+    return bad
+
+
+def forbidden(src, u, target):
+    if target.startswith('sim/') and src.startswith('lib/'):
+        if src in SIM_EMBEDDERS and target == SIM_EMBED:
+            return None
+        return (f'libtt reaches the chip model only through {SIM_EMBED}, '
+                f'and only in {", ".join(sorted(SIM_EMBEDDERS))}')
+    t = unit_of(target)
+    if t == 'lib/include' and u.startswith('lib/'):
+        base = os.path.basename(target)
+        owner = PUBLIC_LAYER.get(base)
+        if owner and owner != u and owner not in ALLOWED.get(u, set()):
+            return f'tt/{base} belongs to {owner}, above {u}'
+        return None
+    if t == u or (u == 'firmware' and target.startswith(FW_API + '/')):
+        return None
+    if t in ALLOWED.get(u, set()):
+        return None
+    return f'{u} may not use {t}'
+
+
+def bare_violations(files, edges):
+    bad = []
+    for src, names in edges.items():
+        if src.startswith(KERNEL_DIRS):
+            continue
+        here = os.path.dirname(src)
+        for name in names:
+            if '/' in name or name in GENERATED or name == PUBLIC_UMBRELLA:
+                continue
+            if os.path.join(here, name) in files:
+                continue
+            if src.startswith('tests/') and \
+                    os.path.join(TEST_HELPERS, name) in files:
+                continue
+            bad.append(f'{src}: #include "{name}" is not in {here}/; '
+                       'name its directory')
+    return bad
+
+
+# ---- READMEs ----------------------------------------------------------
+
+# Path-like words in READMEs: `code` spans and link targets.
+CODE = re.compile(r'`([^`\n]+)`')
+LINK = re.compile(r'\]\(([^)\s#]+)')
+PATHY = re.compile(r'^[\w.+-]+(/[\w.+-]+)*/?$')
+EXTS = ('.c', '.h', '.md', '.py', '.S', '.ld', '.yaml', '.json', '.ini',
+        '.in', '.sh', '.build', '.rules', '.config')
+# Words that look like paths but name things outside the tree.
+OUTSIDE = ('/', '~', 'build', 'build-', '<', 'http', 'linux/', 'sys/',
+           'asm/', 'uapi/linux/tenstorrent.h')
+
+
+def readme_dirs(files):
+    dirs = {os.path.dirname(f) for f in files}
+    out = set()
+    for d in dirs:
+        while d:
+            out.add(d)
+            d = os.path.dirname(d)
+    return out
+
+
+def named_words(text):
+    words = set(CODE.findall(text)) | set(LINK.findall(text))
+    out = set()
+    for w in words:
+        for part in re.split(r'[\s,]+', w.strip()):
+            part = part.strip('.,;:()')
+            if part and PATHY.match(part):
+                out.add(part)
+    return out
+
+
+def undocumented_dirs(root, files, readmes):
+    bad = []
+    for d in sorted(readme_dirs(files)):
+        if d.startswith('.') or f'{d}/README.md' in readmes:
+            continue
+        if not named_by_ancestor(root, d, readmes):
+            bad.append(f'{d}/ has no README.md and no README above names it')
+    return bad
+
+
+def named_by_ancestor(root, d, readmes):
+    a = os.path.dirname(d)
+    while True:
+        r = f'{a}/README.md' if a else 'README.md'
+        if r in readmes:
+            rel = os.path.relpath(d, a or '.')
+            words = named_words(readmes[r])
+            if rel in words or rel + '/' in words or \
+                    any(w.startswith(rel + '/') for w in words):
+                return True
+        if not a:
+            return False
+        a = os.path.dirname(a)
+
+
+def missing_paths(files, readmes):
+    dirs = readme_dirs(files)
+    exists = set(files) | dirs
+    bad = []
+    for r, text in sorted(readmes.items()):
+        here = os.path.dirname(r)
+        for w in sorted(named_words(text)):
+            if w.startswith(OUTSIDE) or not looks_like_file(w):
+                continue
+            p = w.rstrip('/')
+            bases = [here, ''] + INCLUDE_ROOTS
+            if any(os.path.normpath(os.path.join(b, p)) in exists
+                   for b in bases):
+                continue
+            if '/' not in p and any(f.startswith(here) and
+                                    os.path.basename(f) == p
+                                    for f in files):
+                continue  # a file of a subdirectory the row is about
+            bad.append(f'{r} names `{w}`, which does not exist')
+    return bad
+
+
+def looks_like_file(w):
+    return w.endswith('/') and '/' in w.rstrip('/') or w.endswith(EXTS)
+
+
+# ---- main -------------------------------------------------------------
+
+def tree_files(root):
+    out = subprocess.run(['git', '-C', root, 'ls-files', '--cached',
+                          '--others', '--exclude-standard'],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f'check_tree: not a git checkout: {root}')
+    return {f for f in out.stdout.split()
+            if os.path.exists(os.path.join(root, f))}
+
+
+def main():
+    root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
+                           os.path.join(os.path.dirname(__file__), '..',
+                                        '..'))
+    files = tree_files(root)
+    edges = include_edges(root, files)
+    readmes = {}
+    for f in files:
+        if os.path.basename(f) == 'README.md':
+            with open(os.path.join(root, f)) as fh:
+                readmes[f] = fh.read()
+
+    cases = []
+
+    def case(name, problems):
+        cases.append((name, problems))
+
+    case('includes follow the layer rules', layer_violations(files, edges))
+    case('bare includes name the including directory',
+         bare_violations(files, edges))
+    case('every directory has a README or is named by one',
+         undocumented_dirs(root, files, readmes))
+    case('every path a README names exists', missing_paths(files, readmes))
+
+    # Self-tests: each check catches a planted violation.
+    planted = dict(edges)
+    planted['lib/device/device.c'] = edges.get(
+        'lib/device/device.c', []) + ['lib/memory/alloc.h']
+    planted['lib/device/noc.c'] = ['sim/model/access.h']
+    planted['lib/memory/buffer.c'] = ['tt/queue.h']
+    caught = layer_violations(files, planted)
+    case('a planted upward, model and public-header include is caught',
+         [] if len(caught) >= 3 else [f'only caught: {caught}'])
+    planted = {'lib/device/noc.c': ['alloc.h']}
+    case('a planted bare cross-directory include is caught',
+         [] if bare_violations(files, planted) else ['not caught'])
+    planted_files = set(files) | {'lib/device/new_sub/x.c'}
+    case('a planted directory without README is caught',
+         [] if undocumented_dirs(root, planted_files, readmes)
+         else ['not caught'])
+    planted = dict(readmes)
+    planted['lib/README.md'] = readmes.get('lib/README.md', '') + \
+        '\n`device/no_such_file.c`\n'
+    case('a planted README naming a missing file is caught',
+         [] if missing_paths(files, planted) else ['not caught'])
+
+    failed = 0
+    print(f'1..{len(cases)}')
+    for i, (name, problems) in enumerate(cases, 1):
+        if problems:
+            failed += 1
+            print(f'not ok {i} - {name}')
+            for p in problems:
+                print(f'#   {p}')
+        else:
+            print(f'ok {i} - {name}')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
