@@ -252,7 +252,8 @@ def missing_paths(files, readmes):
     for r, text in sorted(readmes.items()):
         here = os.path.dirname(r)
         for w in sorted(named_words(text)):
-            if w.startswith(OUTSIDE) or not looks_like_file(w):
+            if w.startswith(OUTSIDE) or not looks_like_file(w) or \
+                    os.path.basename(w) in GENERATED:
                 continue
             p = w.rstrip('/')
             bases = [here, ''] + INCLUDE_ROOTS
