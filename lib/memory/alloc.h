@@ -177,12 +177,4 @@ TT_HIDDEN void tt_buffer_unref(struct tt_buffer *buf);
 /* Called with the allocator locked at device close. */
 TT_HIDDEN void tt_buffer_detach(struct tt_buffer *buf);
 
-/*
- * Provided by the program object: store buf in prog, which then owns the
- * reference it was given (tt_assign_global_buffer_to_program takes it)
- * and calls tt_buffer_unref(buf) when destroyed. 0 or a negative errno
- * (message set); the caller drops the reference on failure.
- */
-TT_HIDDEN int tt_program_hold_buffer(tt_program *prog, struct tt_buffer *buf);
-
 #endif /* TT_LIB_ALLOC_H */

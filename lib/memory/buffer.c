@@ -267,20 +267,6 @@ void tt_buffer_detach(struct tt_buffer *buf)
 	buf->dev = NULL;
 }
 
-/* The program stores the reference taken here (tt_program_hold_buffer,
- * program.c) and drops it when it is freed. */
-int tt_assign_global_buffer_to_program(tt_buffer *buf, tt_program *prog)
-{
-	int ret;
-
-	assert(buf && prog);
-	tt_buffer_ref(buf);
-	ret = tt_program_hold_buffer(prog, buf);
-	if (ret)
-		tt_buffer_unref(buf);
-	return ret;
-}
-
 /* ---- queries ---- */
 
 uint64_t tt_buffer_address(const tt_buffer *buf)

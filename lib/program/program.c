@@ -78,6 +78,21 @@ int tt_program_hold_buffer(tt_program *p, struct tt_buffer *buf)
 	return 0;
 }
 
+/* The program stores the reference taken here and drops it when it is
+ * freed. */
+int tt_assign_global_buffer_to_program(tt_buffer *buf, tt_program *prog)
+{
+	int ret;
+
+	if (!buf || !prog)
+		return tt_program_hold_buffer(prog, buf);
+	tt_buffer_ref(buf);
+	ret = tt_program_hold_buffer(prog, buf);
+	if (ret)
+		tt_buffer_unref(buf);
+	return ret;
+}
+
 void tt_program_changed(tt_program *p)
 {
 	p->laid_out = false;

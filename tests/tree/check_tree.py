@@ -10,7 +10,10 @@ Cases (TAP, one line each; run by `make test` through Meson):
   - every path a README names exists;
 and, for each check, a self-test: a planted violation must be caught.
 
-Usage: check_tree.py [SOURCE_ROOT]   (default: the tree this file is in)
+Usage: check_tree.py [SOURCE_ROOT [BUILD_DIR]]
+  SOURCE_ROOT defaults to the tree this file is in. With a Meson build
+  directory, the built objects' symbols are checked too: no function of a
+  layer calls one of a layer above it, whatever it includes.
 Standard library only.
 """
 import os
@@ -86,7 +89,7 @@ INCLUDE_ROOTS = ['', 'lib/include', 'firmware/include', 'uapi']
 
 # Code built as device kernels or firmware includes the kernel SDK's
 # top-level headers by bare name, as TT-Metal kernels do.
-KERNEL_DIRS = ('firmware/', 'tests/unit/kernels/', 'tests/bench/kernels/',
+KERNEL_DIRS = ('firmware/tests/', 'firmware/dispatch/', 'tests/unit/kernels/', 'tests/bench/kernels/',
                'tools/examples/kernels/', 'tests/bench/rv32/')
 TEST_HELPERS = 'tests/unit'
 
@@ -183,6 +186,78 @@ def bare_violations(files, edges):
                 continue
             bad.append(f'{src}: #include "{name}" is not in {here}/; '
                        'name its directory')
+    return bad
+
+
+# ---- symbols: who calls whom, from the built objects -------------------
+
+# Object directories of a Meson build and the units their objects belong
+# to: an object is named after its source path below the directory, with
+# '/' turned into '_' ("device_noc.c.o" is lib/device/noc.c).
+OBJECT_DIRS = {
+    'lib/libtt.so.0.1.0.p': ('lib', [u.split('/')[1] for u in LIB_ORDER]),
+    'sim/libttsim.a.p': ('sim', ['model', 'daemon']),
+}
+
+
+def object_units(build):
+    """{object path: (unit, source path)} for the objects of OBJECT_DIRS."""
+    out = {}
+    for d, (top, subs) in OBJECT_DIRS.items():
+        full = os.path.join(build, d)
+        if not os.path.isdir(full):
+            continue
+        for name in sorted(os.listdir(full)):
+            if not name.endswith('.o'):
+                continue
+            sub = next((x for x in subs if name.startswith(x + '_')), None)
+            if sub is None:
+                continue  # generated sources (the firmware bundle)
+            src = f'{top}/{sub}/' + name[len(sub) + 1:-len('.o')]
+            out[os.path.join(full, name)] = (f'{top}/{sub}', src)
+    return out
+
+
+def symbol_tables(objects):
+    """{object: (defined symbols, undefined symbols)} from nm."""
+    out = {o: (set(), set()) for o in objects}
+    if not objects:
+        return out
+    res = subprocess.run(['nm', '-A', '--defined-only', *objects],
+                         capture_output=True, text=True, check=True)
+    for line in res.stdout.splitlines():
+        obj, _, rest = line.rpartition(':')
+        parts = rest.split()
+        if len(parts) == 3 and parts[1].isupper():
+            out[obj][0].add(parts[2])
+    res = subprocess.run(['nm', '-A', '--undefined-only', *objects],
+                         capture_output=True, text=True, check=True)
+    for line in res.stdout.splitlines():
+        obj, _, rest = line.rpartition(':')
+        out[obj][1].add(rest.split()[-1])
+    return out
+
+
+def call_violations(units, tables):
+    owner = {}
+    for obj, (defined, _) in tables.items():
+        for sym in defined:
+            owner[sym] = units[obj]
+    bad = []
+    for obj, (_, undefined) in sorted(tables.items()):
+        u, src = units[obj]
+        for sym in sorted(undefined):
+            if sym not in owner:
+                continue  # libc, libudev, ...
+            t, tsrc = owner[sym]
+            if t == u:
+                continue
+            if t.startswith('sim/') and u.startswith('lib/'):
+                if src in SIM_EMBEDDERS:
+                    continue
+                bad.append(f'{src} calls {sym} of the chip model ({tsrc})')
+            elif t not in ALLOWED.get(u, set()):
+                bad.append(f'{src} calls {sym} ({tsrc}): {u} may not use {t}')
     return bad
 
 
@@ -288,6 +363,7 @@ def main():
     root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
                            os.path.join(os.path.dirname(__file__), '..',
                                         '..'))
+    build = sys.argv[2] if len(sys.argv) > 2 else None
     files = tree_files(root)
     edges = include_edges(root, files)
     readmes = {}
@@ -302,6 +378,21 @@ def main():
         cases.append((name, problems))
 
     case('includes follow the layer rules', layer_violations(files, edges))
+    if build:
+        units = object_units(build)
+        tables = symbol_tables(list(units))
+        case('the built objects call no layer above their own',
+             call_violations(units, tables) if units else
+             [f'no libtt objects under {build}'])
+        obj = next((o for o in units if units[o][0] == 'lib/device'), None)
+        planted = dict(tables)
+        if obj:
+            planted[obj] = (tables[obj][0],
+                            tables[obj][1] | {'tt_allocator_get',
+                                              'sim_access'})
+        case('a planted upward call and model call are caught',
+             [] if len(call_violations(units, planted)) >= 2
+             else ['not caught'])
     case('bare includes name the including directory',
          bare_violations(files, edges))
     case('every directory has a README or is named by one',

@@ -54,7 +54,7 @@
  * its shard cores.
  *
  * Lifetime. tt_create_buffer returns a buffer holding one reference;
- * tt_assign_global_buffer_to_program gives a program another one.
+ * tt_assign_global_buffer_to_program (tt/program.h) gives a program another one.
  * tt_deallocate_buffer frees the device memory at once (the object stays:
  * its I/O fails with -ENXIO); tt_buffer_free drops the caller's reference,
  * and the last reference frees the memory and the object. A buffer still
@@ -72,7 +72,6 @@
 #include "device.h"
 
 typedef struct tt_buffer tt_buffer;
-typedef struct tt_program tt_program;
 
 /* TT-Metal's BufferType. Only DRAM and L1 are supported. */
 enum tt_buffer_type {
@@ -160,11 +159,6 @@ TT_API int tt_deallocate_buffer(tt_buffer *buf);
 /* Drop the caller's reference (deallocating the memory if it was the
  * last). NULL is ignored. */
 TT_API void tt_buffer_free(tt_buffer *buf);
-
-/* Keep buf (object and memory) alive at least as long as prog
- * (TT-Metal's AssignGlobalBufferToProgram). */
-TT_API int tt_assign_global_buffer_to_program(tt_buffer *buf,
-					      tt_program *prog);
 
 /* ---- queries (valid on a deallocated buffer too) ---- */
 

@@ -48,6 +48,11 @@ TT_API int tt_create_program(tt_program **out);
  * buffers given to tt_assign_global_buffer_to_program). NULL is ignored. */
 TT_API void tt_program_free(tt_program *prog);
 
+/* Keep buf (object and memory) alive at least as long as prog
+ * (TT-Metal's AssignGlobalBufferToProgram). */
+TT_API int tt_assign_global_buffer_to_program(tt_buffer *buf,
+					      tt_program *prog);
+
 /* ---- kernels ---- */
 
 enum tt_kernel_type {
