@@ -271,7 +271,10 @@ EXTS = ('.c', '.h', '.md', '.py', '.S', '.ld', '.yaml', '.json', '.ini',
         '.in', '.sh', '.build', '.rules', '.config')
 # Words that look like paths but name things outside the tree.
 OUTSIDE = ('/', '~', 'build', 'build-', '<', 'http', 'linux/', 'sys/',
-           'asm/', 'uapi/linux/tenstorrent.h')
+           'asm/', 'uapi/linux/tenstorrent.h',
+           # The kernel's kselftest harness, a path of the Linux source
+           # tree (linux-source-6.1), named by tests/kselftest/README.md.
+           'tools/testing/selftests/')
 
 
 def readme_dirs(files):
