@@ -2,9 +2,11 @@
 /*
  * The kernel-driver transport: /dev/tenstorrent/N of tenstorrent.ko, found
  * with libudev (subsystem "tenstorrent"), used through the tt-kmd ioctls
- * of uapi/linux/tenstorrent.h. Host windows are in kmd_window.c; the design
- * (what goes through TLB windows and what through the device image) is in
- * lib/README.md "The kmd transport".
+ * of uapi/linux/tenstorrent.h, and the chip contract's structures at the
+ * head of BAR2 (hw/host.h): identity page, host registers, node table.
+ * Host windows are in transport_kmd_window.c, what only the ivshmem mock
+ * needs in transport_kmd_mock.c; the design is in lib/README.md "The kmd
+ * backend".
  *
  * Device index i is the i-th node in the order of its number N.
  */
@@ -22,13 +24,10 @@
 #include <libudev.h>
 
 #include "common/board.h"
-#include "sim/model/doorbell.h"
+#include "hw/decode.h"
 #include "transport_kmd.h"
 
 #define KMD_MAX_NODES 64
-/* ivshmem (QEMU): the mock device, whose doorbell is in BAR0. */
-#define IVSHMEM_VENDOR 0x1af4
-#define IVSHMEM_DEVICE 0x1110
 /* irq_wait polls the interrupt sequence this often. */
 #define IRQ_POLL_US 200
 
@@ -140,15 +139,119 @@ static int query_bar2(struct tt_device *dev, uint64_t *base, uint64_t *size)
 			dev->name);
 }
 
-/* The device image in BAR2: its size from the identity page, within the
- * BAR, then attached (and checked) as the model's clients attach it. */
-static int attach_image(struct tt_device *dev)
+/* A copy of the identity page, taken before anything in it is trusted. */
+static int copy_identity(struct tt_device *dev, uint64_t base)
 {
 	struct kmd *k = kmd_of(dev);
-	uint64_t base = 0, bar = 0, size;
-	char err[SIM_ERR_LEN];
-	struct tt_identity *id;
-	int fd, ret = query_bar2(dev, &base, &bar);
+	const struct tt_identity *id;
+
+	id = mmap(NULL, sizeof(*id), PROT_READ, MAP_SHARED, k->fd, (off_t)base);
+	if (id == MAP_FAILED)
+		return tt_error(-errno, "%s: cannot map BAR2: %s", dev->name,
+				strerror(errno));
+	memcpy(&k->ident, id, sizeof(k->ident));
+	munmap((void *)id, sizeof(*id));
+	return 0;
+}
+
+/* The identity copy, checked as the contract says (hw/decode.h), with
+ * the model's words for each fault. */
+static int check_identity(struct tt_device *dev, uint64_t bar)
+{
+	const struct tt_identity *id = &kmd_of(dev)->ident;
+	uint64_t size = id->image_size;
+
+	if (size > bar)
+		return tt_error(
+			-EPROTO,
+			"%s: device image of %llu bytes in a BAR of %llu",
+			dev->name, (unsigned long long)size,
+			(unsigned long long)bar);
+	if (size < TT_IMAGE_NODE_TABLE_OFF)
+		return tt_error(-EPROTO, "%s: not a device image: too small",
+				dev->name);
+	switch (tt_identity_check(id, size)) {
+	case TT_IDENTITY_OK:
+		return 0;
+	case TT_IDENTITY_BAD_MAGIC:
+		return tt_error(-EPROTO,
+				"%s: not a device image: bad signature",
+				dev->name);
+	case TT_IDENTITY_BAD_CONTRACT:
+		return tt_error(-EPROTO,
+				"%s: device image uses chip contract %u.%u; this build knows %u.x",
+				dev->name, id->contract_major,
+				id->contract_minor, TT_HW_CONTRACT_MAJOR);
+	default:
+		return tt_error(-EPROTO,
+				"%s: device image: identity page is corrupt",
+				dev->name);
+	}
+}
+
+/* A private copy of the node table, every entry checked. */
+static int copy_nodes(struct tt_device *dev)
+{
+	struct kmd *k = kmd_of(dev);
+	unsigned count = k->grid_x * k->grid_y;
+
+	k->nodes = calloc(count, sizeof(*k->nodes));
+	if (!k->nodes)
+		return tt_error(-ENOMEM, "out of memory");
+	memcpy(k->nodes, k->head + TT_IMAGE_NODE_TABLE_OFF,
+	       count * sizeof(*k->nodes));
+	for (unsigned i = 0; i < count; i++) {
+		const struct tt_node_desc *n = &k->nodes[i];
+
+		switch (tt_node_check(n, i, k->grid_x, k->ident.image_size)) {
+		case TT_NODE_OK:
+			continue;
+		case TT_NODE_CORRUPT:
+			return tt_error(-EPROTO,
+					"%s: device image: node %u is corrupt",
+					dev->name, i);
+		default:
+			return tt_error(-EPROTO,
+					"%s: device image: node %u-%u has regions outside the image",
+					dev->name, n->x, n->y);
+		}
+	}
+	return 0;
+}
+
+/*
+ * BAR2's head (identity page, host registers, node table), read-only:
+ * checked copies of the identity and the node table, and a mapping kept
+ * for the host registers and reset_gen.
+ */
+static int map_head(struct tt_device *dev, uint64_t base)
+{
+	struct kmd *k = kmd_of(dev);
+	long page = sysconf(_SC_PAGESIZE);
+	size_t size;
+	void *p;
+
+	k->grid_x = k->ident.grid_x;
+	k->grid_y = k->ident.grid_y;
+	size = TT_IMAGE_NODE_TABLE_OFF +
+	       (size_t)k->grid_x * k->grid_y * sizeof(struct tt_node_desc);
+	size = (size + (size_t)page - 1) & ~((size_t)page - 1);
+	p = mmap(NULL, size, PROT_READ, MAP_SHARED, k->fd, (off_t)base);
+	if (p == MAP_FAILED)
+		return tt_error(-errno, "%s: cannot map BAR2: %s", dev->name,
+				strerror(errno));
+	k->head = p;
+	k->head_size = size;
+	k->id_live = (const void *)(k->head + TT_IMAGE_IDENTITY_OFF);
+	k->regs = (const void *)(k->head + TT_IMAGE_HOST_REGS_OFF);
+	return copy_nodes(dev);
+}
+
+/* The contract's structures in BAR2, checked: the device is untrusted. */
+static int read_bar2(struct tt_device *dev, uint64_t *base)
+{
+	uint64_t bar = 0;
+	int ret = query_bar2(dev, base, &bar);
 
 	if (ret)
 		return ret;
@@ -156,25 +259,12 @@ static int attach_image(struct tt_device *dev)
 		return tt_error(-EPROTO,
 				"%s: BAR2 is too small for a device image",
 				dev->name);
-	id = mmap(NULL, sizeof(*id), PROT_READ, MAP_SHARED, k->fd, (off_t)base);
-	if (id == MAP_FAILED)
-		return tt_error(-errno, "%s: cannot map BAR2: %s", dev->name,
-				strerror(errno));
-	size = __atomic_load_n(&id->image_size, __ATOMIC_RELAXED);
-	munmap(id, sizeof(*id));
-	if (size > bar)
-		return tt_error(
-			-EPROTO,
-			"%s: device image of %llu bytes in a BAR of %llu",
-			dev->name, (unsigned long long)size,
-			(unsigned long long)bar);
-	fd = fcntl(k->fd, F_DUPFD_CLOEXEC, 0);
-	if (fd < 0)
-		return tt_error(-errno, "%s: %s", dev->name, strerror(errno));
-	ret = sim_image_attach_at(fd, (off_t)base, size, &k->ctx.img, err);
-	if (ret)
-		return tt_error(ret, "%s: %s", dev->name, err);
-	return 0;
+	ret = copy_identity(dev, *base);
+	if (!ret)
+		ret = check_identity(dev, bar);
+	if (!ret)
+		ret = map_head(dev, *base);
+	return ret;
 }
 
 static int get_device_info(struct tt_device *dev)
@@ -189,55 +279,29 @@ static int get_device_info(struct tt_device *dev)
 	return 0;
 }
 
-/* The mock's doorbell: BAR0 of the ivshmem function, through sysfs. */
-static int map_doorbell(struct tt_device *dev, const struct kmd_node *node)
-{
-	struct kmd *k = kmd_of(dev);
-	char path[300];
-	void *p;
-	int fd;
-
-	if (k->pci.vendor_id != IVSHMEM_VENDOR ||
-	    k->pci.device_id != IVSHMEM_DEVICE)
-		return 0;
-	snprintf(path, sizeof(path), "%s/resource0", node->pci_syspath);
-	fd = open(path, O_RDWR | O_SYNC | O_CLOEXEC);
-	if (fd < 0)
-		return tt_error(-errno,
-				"%s: the mock device's doorbell %s: %s (the "
-				"model would not see register writes)",
-				dev->name, path, strerror(errno));
-	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED)
-		return tt_error(-errno, "%s: cannot map %s: %s", dev->name,
-				path, strerror(errno));
-	k->bar0 = p;
-	return 0;
-}
-
 /* The SoC descriptor the identity page names, and the board. */
 static int describe(struct tt_device *dev)
 {
-	struct sim_image *img = kmd_of(dev)->ctx.img;
-	char soc[sizeof(img->id->soc_name)], err[SOC_ERR_MAX];
+	const struct kmd *k = kmd_of(dev);
+	const struct tt_identity *id = &k->ident;
+	char soc[sizeof(id->soc_name)], err[SOC_ERR_MAX];
 	const struct board_info *b;
 	struct tt_xy pcie;
 	int ret;
 
-	memcpy(soc, img->id->soc_name, sizeof(soc));
+	memcpy(soc, id->soc_name, sizeof(soc));
 	soc[sizeof(soc) - 1] = 0;
 	ret = soc_desc_builtin(soc, &dev->soc, err, sizeof(err));
 	if (ret)
 		return tt_error(ret, "%s: SoC descriptor: %s", dev->name, err);
 	tt_device_info_from_soc(dev);
-	b = board_by_id((enum tt_hw_board)img->id->board);
+	b = board_by_id((enum tt_hw_board)id->board);
 	dev->info.board = b ? b->name : "unknown";
-	dev->info.chip = img->id->chip_index;
-	if (dev->soc.grid_x != img->grid_x || dev->soc.grid_y != img->grid_y)
+	dev->info.chip = id->chip_index;
+	if (dev->soc.grid_x != k->grid_x || dev->soc.grid_y != k->grid_y)
 		return tt_error(-EPROTO,
 				"%s: the device's grid %ux%u is not %s's",
-				dev->name, img->grid_x, img->grid_y, soc);
+				dev->name, k->grid_x, k->grid_y, soc);
 	ret = tt_device_pcie_core(dev, &pcie);
 	kmd_of(dev)->pcie = pcie;
 	return ret;
@@ -246,6 +310,7 @@ static int describe(struct tt_device *dev)
 static int open_node(struct tt_device *dev, const struct kmd_node *node)
 {
 	struct kmd *k = kmd_of(dev);
+	uint64_t bar2 = 0;
 	int ret;
 
 	k->fd = open(node->devnode, O_RDWR | O_CLOEXEC);
@@ -253,11 +318,11 @@ static int open_node(struct tt_device *dev, const struct kmd_node *node)
 		return tt_error(-errno, "%s: %s", dev->name, strerror(errno));
 	ret = get_device_info(dev);
 	if (!ret)
-		ret = attach_image(dev);
+		ret = read_bar2(dev, &bar2);
 	if (!ret)
 		ret = describe(dev);
 	if (!ret)
-		ret = map_doorbell(dev, node);
+		ret = tt_kmd_mock_open(dev, node->pci_syspath, bar2);
 	if (!ret)
 		ret = tt_kmd_window_open(dev);
 	return ret;
@@ -270,9 +335,10 @@ static void kmd_close(struct tt_device *dev)
 	tt_kmd_window_close(dev);
 	for (unsigned i = 0; i < k->dma_count; i++)
 		munmap(k->dma[i].data, k->dma[i].size);
-	if (k->bar0)
-		munmap((void *)k->bar0, 4096);
-	sim_image_destroy(k->ctx.img);
+	tt_kmd_mock_close(dev);
+	if (k->head)
+		munmap((void *)k->head, k->head_size);
+	free(k->nodes);
 	if (k->fd >= 0)
 		close(k->fd); /* the driver frees windows and buffers */
 	pthread_mutex_destroy(&k->dma_lock);
@@ -382,23 +448,38 @@ static void kmd_dma_free(struct tt_device *dev, struct tt_dma_buf *buf)
 	pthread_mutex_unlock(&k->dma_lock);
 }
 
-/* ---- error log, interrupts, resets: the image's host registers ---- */
+/* ---- error log, interrupts, resets: the contract's host registers ---- */
 
 static uint32_t kmd_error_head(struct tt_device *dev)
 {
-	return sim_errlog_head(kmd_of(dev)->ctx.img->regs);
+	return __atomic_load_n(&kmd_of(dev)->regs->err_head, __ATOMIC_ACQUIRE);
 }
 
-/* An unknown code is named so by dev_err_str(). */
+/*
+ * Record seq, copied out of the ring: valid only if its slot holds it
+ * (seq written last by the device, with seq + 1) before and after the
+ * copy, else -ESTALE (not written yet, being written, or overwritten).
+ * An unknown code is named so by dev_err_str().
+ */
 static int kmd_error_at(struct tt_device *dev, uint32_t seq,
 			struct tt_dev_error *rec)
 {
-	return sim_errlog_read(kmd_of(dev)->ctx.img->regs, seq, rec);
+	const struct tt_dev_error *e =
+		&kmd_of(dev)->regs->err[seq % TT_DEV_ERR_RING];
+
+	if (__atomic_load_n(&e->seq, __ATOMIC_ACQUIRE) != seq + 1)
+		return -ESTALE;
+	memcpy(rec, e, sizeof(*rec));
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&e->seq, __ATOMIC_ACQUIRE) != seq + 1 ||
+	    rec->seq != seq + 1)
+		return -ESTALE;
+	return 0;
 }
 
 static uint32_t kmd_irq_seq(struct tt_device *dev)
 {
-	return sim_irq_seq(kmd_of(dev)->ctx.img->regs);
+	return __atomic_load_n(&kmd_of(dev)->regs->irq_seq, __ATOMIC_ACQUIRE);
 }
 
 static int64_t now_us(void)
@@ -424,7 +505,7 @@ static int kmd_irq_wait(struct tt_device *dev, uint32_t seen, int timeout_ms)
 
 static uint32_t kmd_reset_gen(struct tt_device *dev)
 {
-	return __atomic_load_n(&kmd_of(dev)->ctx.img->id->reset_gen,
+	return __atomic_load_n(&kmd_of(dev)->id_live->reset_gen,
 			       __ATOMIC_ACQUIRE);
 }
 

@@ -1,34 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Host windows of the kmd transport (lib/README.md "The kmd transport").
+ * Host windows of the kmd transport (lib/README.md "The kmd backend").
  *
  * One rule decides how an access travels: it is decoded against the
- * device image's node table exactly as the chip model decodes it
- * (sim_decode). Node memory goes through the fd's TLB window (ALLOCATE_TLB,
- * CONFIGURE_TLB, a write-combined mmap), the path a real card has.
- * Everything else (register pages, the PCIe node's host window, multicast,
- * and every refused access) goes through the device image in BAR2 with the
- * model's own access code, because the mock driver's windows reach node
- * memory only (a register page faults with SIGBUS): on the model a
- * register is a word of the image, so that is what a window onto it would
- * show anyway. After a write that the model must notice (a register, or
- * memory a hart waits on), the model's doorbell is rung: the model sets its
- * pending bits in the image, and ivshmem's doorbell register in BAR0 wakes
- * the ttsim daemon, which cannot see a guest's stores otherwise.
+ * checked copy of the device's node table with the contract's decoder
+ * (hw/decode.h), the one the chip model uses too. Node memory goes through
+ * the fd's TLB window (ALLOCATE_TLB, CONFIGURE_TLB, a write-combined
+ * mmap), the path a card has. On a card, registers go through the same
+ * window's uncached mapping as aligned 32-bit words, the PCIe node's host
+ * window through the write-combined one, multicast through a multicast
+ * TLB configuration, and an access the decoder refuses is reported
+ * without reaching the device. On the ivshmem mock every access but node
+ * memory is the mock's business (transport_kmd_mock.c), as is waking the
+ * model after a memory write.
  */
 #include <errno.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 
-#include "sim/model/addr.h"
-#include "sim/model/event.h"
+#include "hw/decode.h"
 #include "transport_kmd.h"
-
-/* ivshmem's doorbell register and the value that rings ttsim (its peer
- * id in bits 31:16, vector 0): docs/ttsim.md "Serving QEMU". */
-#define IVSHMEM_DOORBELL_REG 3 /* 32-bit word 3, offset 12 */
-#define IVSHMEM_RING_TTSIM (1u << 16)
 
 /* Window sizes to ask for, largest first: a whole L1 fits the first. */
 static const uint64_t tlb_sizes[] = {16ull << 20, 2ull << 20, 1ull << 20};
@@ -59,6 +51,15 @@ int tt_kmd_window_open(struct tt_device *dev)
 		return tt_error(-errno, "%s: cannot map TLB window %u: %s",
 				dev->name, k->tlb_id, strerror(errno));
 	k->tlb = p;
+	if (k->mock)
+		return 0; /* its register pages would be SIGBUS */
+	p = mmap(NULL, k->tlb_size, PROT_READ | PROT_WRITE, MAP_SHARED, k->fd,
+		 (off_t)a.out.mmap_offset_uc);
+	if (p == MAP_FAILED)
+		return tt_error(-errno,
+				"%s: cannot map TLB window %u uncached: %s",
+				dev->name, k->tlb_id, strerror(errno));
+	k->tlb_uc = p;
 	return 0;
 }
 
@@ -69,7 +70,10 @@ void tt_kmd_window_close(struct tt_device *dev)
 
 	if (k->tlb)
 		munmap(k->tlb, k->tlb_size);
+	if (k->tlb_uc)
+		munmap((void *)k->tlb_uc, k->tlb_size);
 	k->tlb = NULL;
+	k->tlb_uc = NULL;
 }
 
 uint64_t tt_kmd_window_size(struct tt_device *dev)
@@ -90,83 +94,146 @@ int tt_kmd_window_configure(struct tt_device *dev, struct tt_window *w,
 	return 0;
 }
 
-/* Wake the model after a write it must notice. A fence first: the
- * write-combined stores must be in the image before the daemon looks. */
-static void ring(struct kmd *k)
-{
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (k->bar0)
-		k->bar0[IVSHMEM_DOORBELL_REG] = IVSHMEM_RING_TTSIM;
-}
-
-/* Point the TLB at NOC 0 node (x, y), local address base. */
-static int point_tlb(struct tt_device *dev, unsigned x, unsigned y,
-		     uint64_t base)
+/* Point the TLB at cfg, unless it points there already. */
+static int point_tlb(struct tt_device *dev,
+		     const struct tenstorrent_noc_tlb_config *cfg)
 {
 	struct kmd *k = kmd_of(dev);
-	struct tenstorrent_configure_tlb c = {.in.id = k->tlb_id};
+	struct tenstorrent_configure_tlb c = {.in.id = k->tlb_id,
+					      .in.config = *cfg};
 
-	c.in.config.addr = base;
-	c.in.config.x_end = (uint16_t)x;
-	c.in.config.y_end = (uint16_t)y;
-	if (k->tlb_set &&
-	    !memcmp(&k->tlb_cfg, &c.in.config, sizeof(c.in.config)))
+	if (k->tlb_set && !memcmp(&k->tlb_cfg, cfg, sizeof(*cfg)))
 		return 0;
 	k->tlb_set = false;
 	if (ioctl(k->fd, TENSTORRENT_IOCTL_CONFIGURE_TLB, &c))
-		return tt_error(
-			-errno,
-			"%s: CONFIGURE_TLB of window %u to %u-%u %#llx: %s",
-			dev->name, k->tlb_id, x, y, (unsigned long long)base,
-			strerror(errno));
-	k->tlb_cfg = c.in.config;
+		return -errno;
+	k->tlb_cfg = *cfg;
 	k->tlb_set = true;
 	return 0;
 }
 
+/* Point the TLB at NOC 0 node (x, y), local address base. */
+static int point_unicast(struct tt_device *dev, unsigned x, unsigned y,
+			 uint64_t base)
+{
+	struct tenstorrent_noc_tlb_config cfg = {
+		.addr = base,
+		.x_end = (uint16_t)x,
+		.y_end = (uint16_t)y,
+	};
+	int ret = point_tlb(dev, &cfg);
+
+	if (ret)
+		return tt_error(
+			ret, "%s: CONFIGURE_TLB of window %u to %u-%u %#llx: %s",
+			dev->name, kmd_of(dev)->tlb_id, x, y,
+			(unsigned long long)base, strerror(-ret));
+	return 0;
+}
+
 /* A refused access, as the device records and reports it. */
-static int refused(const struct sim_access *a, enum tt_dev_err e)
+static int refused(const struct tt_window_config *c, uint64_t addr,
+		   size_t len, enum tt_dev_op op, enum tt_dev_err e)
 {
 	struct tt_dev_error rec = {
 		.code = (uint8_t)e,
-		.op = (uint8_t)a->op,
-		.noc = (uint8_t)a->noc,
+		.op = (uint8_t)op,
+		.noc = (uint8_t)c->noc,
 		.initiator_x = TT_DEV_INITIATOR_HOST,
 		.initiator_y = TT_DEV_INITIATOR_HOST,
-		.target_x = (uint8_t)a->x,
-		.target_y = (uint8_t)a->y,
-		.len = (uint32_t)a->len,
-		.addr = a->addr,
+		.target_x = (uint8_t)c->x,
+		.target_y = (uint8_t)c->y,
+		.len = (uint32_t)len,
+		.addr = addr,
 	};
 
 	return tt_error_device(&rec);
 }
 
-/* Node memory through the TLB window. */
+/* Node memory, or a card's host window: the write-combined mapping. */
 static int memory_access(struct tt_device *dev, struct tt_window *w,
-			 uint64_t off, const struct sim_target *t, void *buf,
+			 uint64_t off, const struct tt_node_desc *n, void *buf,
 			 size_t len, bool write)
 {
 	struct kmd *k = kmd_of(dev);
-	struct sim_image *img = k->ctx.img;
-	uint32_t seq;
-	int ret;
+	int ret = point_unicast(dev, n->x, n->y, w->cfg.base);
 
-	ret = point_tlb(dev, t->node->x, t->node->y, w->cfg.base);
 	if (ret)
 		return ret;
 	if (!write) {
 		memcpy(buf, k->tlb + off, len);
 		return 0;
 	}
-	seq = __atomic_load_n(&img->regs->doorbell_seq, __ATOMIC_ACQUIRE);
 	memcpy(k->tlb + off, buf, len);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	/* Rings the model's event if a hart of the node waits here. */
-	sim_event_after_write(img, t->node, false);
-	if (__atomic_load_n(&img->regs->doorbell_seq, __ATOMIC_ACQUIRE) != seq)
-		ring(k);
+	if (k->mock)
+		tt_kmd_mock_mem_written(dev, n->x, n->y);
 	return 0;
+}
+
+/* A card's registers: whole aligned words through the uncached mapping
+ * (the contract's rule for register accesses, hw/tile.h). */
+static int register_access(struct tt_device *dev, struct tt_window *w,
+			   uint64_t off, const struct tt_node_desc *n,
+			   void *buf, size_t len, bool write)
+{
+	struct kmd *k = kmd_of(dev);
+	volatile uint32_t *reg;
+	uint32_t v;
+	int ret;
+
+	if (off % 4 || len % 4)
+		return refused(&w->cfg, w->cfg.base + off, len,
+			       write ? TT_DEV_OP_WRITE : TT_DEV_OP_READ,
+			       TT_DEV_ERR_ALIGN);
+	ret = point_unicast(dev, n->x, n->y, w->cfg.base);
+	if (ret)
+		return ret;
+	reg = k->tlb_uc + off / 4;
+	for (size_t i = 0; i < len / 4; i++) {
+		if (write) {
+			memcpy(&v, (uint8_t *)buf + 4 * i, 4);
+			reg[i] = v;
+		} else {
+			v = reg[i];
+			memcpy((uint8_t *)buf + 4 * i, &v, 4);
+		}
+	}
+	return 0;
+}
+
+/* A card's multicast: the driver configures the rectangle, or says why
+ * not (EOPNOTSUPP where it cannot multicast). */
+static int multicast(struct tt_device *dev, struct tt_window *w, uint64_t off,
+		     const void *buf, size_t len)
+{
+	const struct tt_window_config *c = &w->cfg;
+	struct tenstorrent_noc_tlb_config cfg = {
+		.addr = c->base,
+		.x_end = (uint16_t)c->x,
+		.y_end = (uint16_t)c->y,
+		.x_start = (uint16_t)c->x_start,
+		.y_start = (uint16_t)c->y_start,
+		.noc = (uint8_t)c->noc,
+		.mcast = 1,
+	};
+	int ret = point_tlb(dev, &cfg);
+
+	if (ret)
+		return tt_error(ret,
+				"%s: multicast to %u-%u..%u-%u on NOC %u through the driver: %s",
+				dev->name, c->x_start, c->y_start, c->x, c->y,
+				c->noc, strerror(-ret));
+	memcpy(kmd_of(dev)->tlb + off, buf, len);
+	return 0;
+}
+
+/* On the mock: the model's rules and side effects, the error logged. */
+static int mock_access(struct tt_device *dev, const struct tt_window_config *c,
+		       uint64_t addr, void *buf, size_t len, enum tt_dev_op op)
+{
+	enum tt_dev_err e = tt_kmd_mock_access(dev, c, addr, buf, len, op);
+
+	return e ? refused(c, addr, len, op, e) : 0;
 }
 
 static int window_access(struct tt_device *dev, struct tt_window *w,
@@ -174,37 +241,28 @@ static int window_access(struct tt_device *dev, struct tt_window *w,
 {
 	struct kmd *k = kmd_of(dev);
 	const struct tt_window_config *c = &w->cfg;
-	struct sim_access a = {
-		.op = op,
-		.noc = c->noc,
-		.x = c->x,
-		.y = c->y,
-		.init_x = TT_DEV_INITIATOR_HOST,
-		.init_y = TT_DEV_INITIATOR_HOST,
-		.addr = c->base + off,
-		.len = len,
-	};
-	struct sim_target t;
+	uint64_t addr = c->base + off;
+	bool write = op != TT_DEV_OP_READ;
+	struct tt_target t;
 	enum tt_dev_err e;
 
-	if (c->mcast) {
-		/* The driver cannot multicast on the mock (EOPNOTSUPP): the
-		 * model's own multicast, on the image. */
-		e = sim_multicast(&k->ctx, &a, c->x_start, c->y_start, c->x,
-				  c->y, buf);
-		ring(k);
-		return e ? refused(&a, e) : 0;
-	}
-	e = sim_decode(k->ctx.img, c->noc, c->x, c->y, a.addr, len, &t);
-	if (e == TT_DEV_ERR_NONE && t.kind == SIM_TARGET_MEM)
-		return memory_access(dev, w, off, &t, buf, len,
-				     op != TT_DEV_OP_READ);
-	/* Registers, the host window and refusals: the model's rules and
-	 * side effects (an NIU write rings its doorbell), the error logged. */
-	e = sim_access(&k->ctx, &a, buf);
-	if (op != TT_DEV_OP_READ)
-		ring(k);
-	return e ? refused(&a, e) : 0;
+	if (c->mcast)
+		return k->mock ? mock_access(dev, c, addr, buf, len, op) :
+				 multicast(dev, w, off, buf, len);
+	e = tt_decode(k->nodes, k->grid_x, k->grid_y, c->noc, c->x, c->y,
+		      addr, len, &t);
+	if (!e && t.kind == TT_TARGET_MEM)
+		return memory_access(dev, w, off, &k->nodes[t.node], buf, len,
+				     write);
+	if (k->mock)
+		return mock_access(dev, c, addr, buf, len, op);
+	if (e)
+		return refused(c, addr, len, op, e);
+	if (t.kind == TT_TARGET_REG)
+		return register_access(dev, w, off, &k->nodes[t.node], buf,
+				       len, write);
+	/* The PCIe node's host window. */
+	return memory_access(dev, w, off, &k->nodes[t.node], buf, len, write);
 }
 
 int tt_kmd_window_write(struct tt_device *dev, struct tt_window *w, uint64_t off,

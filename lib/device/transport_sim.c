@@ -18,21 +18,16 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "sim/model/access.h"
 #include "common/board.h"
-#include "sim/model/device.h"
-#include "sim/model/doorbell.h"
-#include "sim/model/errlog.h"
+#include "hw/noc.h"
 #include "internal.h"
-#include "sim/daemon/proto.h"
-#include "sim/daemon/rundir.h"
-#include "sim/daemon/server.h"
+#include "sim/embed.h"
 
 /* Host windows on the model: big enough that a whole L1 fits one. */
 #define SIM_WINDOW_SIZE (16ull << 20)
 
 struct simb {
-	struct sim_ctx ctx; /* ctx.img is the mapped image */
+	struct sim_image *img; /* the mapped image */
 	struct sim_device *hosted; /* embedded: the chip we host */
 	int sock; /* ttsim: control connection, else -1 */
 	const struct board_info *board;
@@ -112,8 +107,7 @@ static int get_chip(const struct board_info *b, unsigned chip,
 	ret = soc ? soc_desc_builtin(b->soc[chip], soc, err, sizeof(err)) :
 		    -ENOMEM;
 	if (!ret)
-		ret = sim_device_create(soc, b->id, chip, SIM_DEVICE_HOST_WAITS,
-					&c->dev, err);
+		ret = sim_embed_create(soc, b->id, chip, &c->dev, err);
 	free(soc);
 	if (ret) {
 		tt_error(ret, "embedded %s chip %u: %s", b->name, chip, err);
@@ -137,7 +131,7 @@ static void put_chip(struct sim_device *dev)
 
 		if (c->dev != dev || --c->refs)
 			continue;
-		sim_device_destroy(c->dev);
+		sim_embed_destroy(c->dev);
 		memset(c, 0, sizeof(*c));
 	}
 	pthread_mutex_unlock(&chips_lock);
@@ -180,7 +174,7 @@ static int embedded_open(struct tt_device *dev, unsigned index)
 		free(s);
 		return ret;
 	}
-	s->ctx.img = s->hosted->img;
+	s->img = sim_embed_image(s->hosted);
 	dev->priv = s;
 	dev->info.board = b->name;
 	dev->info.chip = index;
@@ -191,7 +185,7 @@ static void embedded_close(struct tt_device *dev)
 {
 	struct simb *s = simb(dev);
 
-	sim_device_release_owner(s->hosted, (uintptr_t)dev);
+	sim_embed_release_owner(s->hosted, (uintptr_t)dev);
 	put_chip(s->hosted);
 	free(s);
 }
@@ -211,7 +205,7 @@ static int ttsim_count(unsigned *count)
 {
 	char names[SIM_MAX_DEVICES][SIM_NAME_MAX];
 	char err[SIM_ERR_LEN];
-	int n = sim_rundir_list(names, SIM_MAX_DEVICES, err);
+	int n = sim_embed_list(names, SIM_MAX_DEVICES, err);
 
 	if (n < 0)
 		return tt_error(n, "ttsim: %s", err);
@@ -220,48 +214,39 @@ static int ttsim_count(unsigned *count)
 }
 
 /* One request/response exchange on the control socket. */
-static int ttsim_call(struct tt_device *dev, struct sim_req *req, int fd_in,
-		      struct sim_resp *resp, int *fd_out)
+static int ttsim_call(struct tt_device *dev, enum sim_op op, uint64_t arg,
+		      int fd_in, uint64_t val[SIM_REPLY_VALS], int *fd_out)
 {
+	char err[SIM_ERR_LEN];
 	int ret;
 
-	req->magic = SIM_PROTO_MAGIC;
 	pthread_mutex_lock(&dev->lock);
-	ret = sim_proto_send(simb(dev)->sock, req, sizeof(*req), fd_in);
-	if (!ret)
-		ret = sim_proto_recv(simb(dev)->sock, resp, sizeof(*resp), fd_out);
+	ret = sim_embed_call(simb(dev)->sock, op, arg, fd_in, val, fd_out, err);
 	pthread_mutex_unlock(&dev->lock);
 	if (ret)
-		return tt_error(ret, "%s: lost contact with the ttsim daemon: %s",
-				dev->name, strerror(-ret));
-	if (resp->magic != SIM_PROTO_MAGIC || resp->status > 0)
-		return tt_error(-EPROTO, "%s: malformed reply from ttsim", dev->name);
-	resp->msg[sizeof(resp->msg) - 1] = 0;
-	if (resp->status)
-		return tt_error(resp->status, "%s: %s", dev->name, resp->msg);
+		return tt_error(ret, "%s: %s", dev->name, err);
 	return 0;
 }
 
 static int ttsim_attach(struct tt_device *dev, struct simb *s)
 {
-	struct sim_req req = { .op = SIM_OP_HELLO };
-	struct sim_resp resp;
+	uint64_t val[SIM_REPLY_VALS];
 	char err[SIM_ERR_LEN];
 	int fd = -1, ret;
 
-	ret = ttsim_call(dev, &req, -1, &resp, &fd);
+	ret = ttsim_call(dev, SIM_OP_HELLO, 0, -1, val, &fd);
 	if (ret)
 		return ret;
 	if (fd < 0)
 		return tt_error(-EPROTO, "%s: ttsim sent no device image", dev->name);
-	ret = sim_image_attach(fd, &s->ctx.img, err);
+	ret = sim_embed_attach(fd, &s->img, err);
 	if (ret)
 		return tt_error(ret, "%s: %s", dev->name, err);
 	/* From the daemon's reply, not the identity page any client may
 	 * scribble on. */
-	s->board = board_by_id((enum tt_hw_board)resp.val[2]);
+	s->board = board_by_id((enum tt_hw_board)val[2]);
 	dev->info.board = s->board ? s->board->name : "unknown";
-	dev->info.chip = (unsigned)resp.val[3];
+	dev->info.chip = (unsigned)val[3];
 	return 0;
 }
 
@@ -272,7 +257,7 @@ static int ttsim_open(struct tt_device *dev, unsigned index)
 	struct simb *s;
 	int n, ret;
 
-	n = sim_rundir_list(names, SIM_MAX_DEVICES, err);
+	n = sim_embed_list(names, SIM_MAX_DEVICES, err);
 	if (n < 0)
 		return tt_error(n, "ttsim: %s", err);
 	if (index >= (unsigned)n)
@@ -284,7 +269,7 @@ static int ttsim_open(struct tt_device *dev, unsigned index)
 		return tt_error(-ENOMEM, "out of memory");
 	snprintf(dev->name, sizeof(dev->name), "%s", names[index]);
 	dev->priv = s;
-	s->sock = sim_rundir_connect(names[index], err);
+	s->sock = sim_embed_connect(names[index], err);
 	if (s->sock < 0) {
 		ret = tt_error(s->sock, "%s", err);
 		goto err_free;
@@ -292,16 +277,15 @@ static int ttsim_open(struct tt_device *dev, unsigned index)
 	ret = ttsim_attach(dev, s);
 	if (ret)
 		goto err_close;
-	/* The identity page is shared memory: copy before trusting it. */
-	memcpy(soc, s->ctx.img->id->soc_name, sizeof(soc));
-	soc[sizeof(soc) - 1] = 0;
+	/* The identity page is shared memory: a copy, NUL-terminated. */
+	sim_embed_soc_name(s->img, soc, sizeof(soc));
 	ret = load_soc(dev, soc);
 	if (ret)
 		goto err_image;
 	return 0;
 
 err_image:
-	sim_image_destroy(s->ctx.img);
+	sim_embed_detach(s->img);
 err_close:
 	close(s->sock);
 err_free:
@@ -314,7 +298,7 @@ static void ttsim_close(struct tt_device *dev)
 {
 	struct simb *s = simb(dev);
 
-	sim_image_destroy(s->ctx.img);
+	sim_embed_detach(s->img);
 	close(s->sock); /* the daemon releases what we held */
 	free(s);
 }
@@ -333,22 +317,21 @@ static int clients_walk(struct tt_device *dev, int *pids, unsigned max)
 	uint64_t count = 0;
 
 	for (uint64_t i = 0;; i += SIM_CLIENTS_PER_REPLY) {
-		struct sim_req req = { .op = SIM_OP_CLIENTS, .arg = { i } };
-		struct sim_resp resp;
-		int ret = ttsim_call(dev, &req, -1, &resp, NULL);
+		uint64_t val[SIM_REPLY_VALS];
+		int ret = ttsim_call(dev, SIM_OP_CLIENTS, i, -1, val, NULL);
 
 		if (ret)
 			return ret;
-		if (i && resp.val[0] != count)
+		if (i && val[0] != count)
 			return -EAGAIN;
-		count = resp.val[0];
+		count = val[0];
 		if (count > SIM_SERVER_MAX_CLIENTS)
 			return tt_error(-EPROTO,
 					"%s: ttsim reports %llu processes (at most %d)",
 					dev->name, (unsigned long long)count,
 					SIM_SERVER_MAX_CLIENTS);
 		for (unsigned k = 0; k < SIM_CLIENTS_PER_REPLY; k++) {
-			uint64_t at = i + k, pid = resp.val[1 + k];
+			uint64_t at = i + k, pid = val[1 + k];
 
 			if (at >= count || at >= max)
 				break;
@@ -401,18 +384,13 @@ static int window_access(struct tt_device *dev, struct tt_window *w,
 			 uint64_t off, void *buf, size_t len, enum tt_dev_op op)
 {
 	const struct tt_window_config *c = &w->cfg;
-	struct sim_access a = {
+	struct sim_host_access a = {
 		.op = op, .noc = c->noc, .x = c->x, .y = c->y,
-		.init_x = TT_DEV_INITIATOR_HOST, .init_y = TT_DEV_INITIATOR_HOST,
+		.x_start = c->x_start, .y_start = c->y_start,
 		.addr = c->base + off, .len = len,
 	};
-	enum tt_dev_err e;
+	enum tt_dev_err e = sim_embed_access(simb(dev)->img, &a, buf);
 
-	if (c->mcast)
-		e = sim_multicast(&simb(dev)->ctx, &a, c->x_start, c->y_start,
-				  c->x, c->y, buf);
-	else
-		e = sim_access(&simb(dev)->ctx, &a, buf);
 	if (e) {
 		struct tt_dev_error rec = {
 			.code = (uint8_t)e, .op = (uint8_t)op, .noc = (uint8_t)c->noc,
@@ -473,26 +451,26 @@ static void dma_release_backing(struct tt_dma_buf *buf)
 static int sim_dma_alloc(struct tt_device *dev, struct tt_dma_buf *buf)
 {
 	struct simb *s = simb(dev);
-	struct sim_dma_map map;
+	struct sim_embed_dma map = {0};
 	char err[SIM_ERR_LEN];
 	int ret = dma_backing(dev, buf);
 
 	if (ret)
 		return ret;
 	if (s->hosted) {
-		ret = sim_device_dma_map(s->hosted, buf->fd, buf->size,
+		ret = sim_embed_dma_map(s->hosted, buf->fd, buf->size,
 					 (uintptr_t)dev, &map, err);
 		if (ret)
 			tt_error(ret, "%s: %s", dev->name, err);
 	} else {
-		struct sim_req req = { .op = SIM_OP_DMA_MAP, .arg = { buf->size } };
-		struct sim_resp resp;
+		uint64_t val[SIM_REPLY_VALS];
 
-		ret = ttsim_call(dev, &req, buf->fd, &resp, NULL);
-		map.id = (uint32_t)resp.val[0];
-		map.noc_x = (unsigned)resp.val[2];
-		map.noc_y = (unsigned)resp.val[3];
-		map.noc_local = resp.val[4];
+		ret = ttsim_call(dev, SIM_OP_DMA_MAP, buf->size, buf->fd, val,
+				 NULL);
+		map.id = (uint32_t)val[0];
+		map.noc_x = (unsigned)val[2];
+		map.noc_y = (unsigned)val[3];
+		map.noc_local = val[4];
 	}
 	if (ret) {
 		dma_release_backing(buf);
@@ -510,14 +488,12 @@ static void sim_dma_free(struct tt_device *dev, struct tt_dma_buf *buf)
 	struct simb *s = simb(dev);
 
 	if (s->hosted) {
-		sim_device_dma_unmap(s->hosted, (uint32_t)buf->handle,
+		sim_embed_dma_unmap(s->hosted, (uint32_t)buf->handle,
 				     (uintptr_t)dev);
 	} else {
-		struct sim_req req = { .op = SIM_OP_DMA_UNMAP,
-				       .arg = { buf->handle } };
-		struct sim_resp resp;
+		uint64_t val[SIM_REPLY_VALS];
 
-		ttsim_call(dev, &req, -1, &resp, NULL);
+		ttsim_call(dev, SIM_OP_DMA_UNMAP, buf->handle, -1, val, NULL);
 	}
 	dma_release_backing(buf);
 }
@@ -526,20 +502,20 @@ static void sim_dma_free(struct tt_device *dev, struct tt_dma_buf *buf)
 
 static uint32_t sim_error_head(struct tt_device *dev)
 {
-	return sim_errlog_head(simb(dev)->ctx.img->regs);
+	return sim_embed_error_head(simb(dev)->img);
 }
 
 static int sim_error_at(struct tt_device *dev, uint32_t seq,
 			struct tt_dev_error *rec)
 {
-	return sim_errlog_read(simb(dev)->ctx.img->regs, seq, rec);
+	return sim_embed_error_read(simb(dev)->img, seq, rec);
 }
 
 /* ---- interrupts and resets, through the image ---- */
 
 static uint32_t sim_irq_seq_op(struct tt_device *dev)
 {
-	return sim_irq_seq(simb(dev)->ctx.img->regs);
+	return sim_embed_irq_seq(simb(dev)->img);
 }
 
 static int sim_irq_wait_op(struct tt_device *dev, uint32_t seen,
@@ -548,14 +524,13 @@ static int sim_irq_wait_op(struct tt_device *dev, uint32_t seen,
 	struct simb *s = simb(dev);
 
 	if (s->hosted)
-		return sim_device_wait_irq(s->hosted, seen, timeout_ms);
-	return sim_irq_wait(s->ctx.img->regs, seen, timeout_ms);
+		return sim_embed_wait_irq(s->hosted, seen, timeout_ms);
+	return sim_embed_irq_wait(s->img, seen, timeout_ms);
 }
 
 static uint32_t sim_reset_gen(struct tt_device *dev)
 {
-	return __atomic_load_n(&simb(dev)->ctx.img->id->reset_gen,
-			       __ATOMIC_ACQUIRE);
+	return sim_embed_reset_gen(simb(dev)->img);
 }
 
 const struct tt_transport_ops tt_transport_embedded = {

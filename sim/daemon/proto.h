@@ -37,17 +37,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sim/embed.h" /* enum sim_op, SIM_CLIENTS_PER_REPLY */
 #include "sim/model/image.h"
 
 #define SIM_PROTO_MAGIC 0x31505454u /* "TTP1" */
-
-enum sim_op {
-	SIM_OP_HELLO = 1,
-	SIM_OP_DMA_MAP = 2,
-	SIM_OP_DMA_UNMAP = 3,
-	SIM_OP_SHUTDOWN = 4,
-	SIM_OP_CLIENTS = 5,
-};
 
 struct sim_req {
 	uint32_t magic;
@@ -58,12 +51,11 @@ struct sim_req {
 struct sim_resp {
 	uint32_t magic;
 	int32_t status; /* 0 or a negative errno */
-	uint64_t val[5];
+	uint64_t val[SIM_REPLY_VALS];
 	char msg[SIM_ERR_LEN]; /* NUL-terminated when status != 0 */
 };
 
 /* Pids in one CLIENTS reply: val[1] .. val[4]. */
-#define SIM_CLIENTS_PER_REPLY 4
 _Static_assert(SIM_CLIENTS_PER_REPLY <
 		       sizeof(((struct sim_resp *)0)->val) / sizeof(uint64_t),
 	       "CLIENTS pids must fit in val[] after the count");

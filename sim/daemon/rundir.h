@@ -11,8 +11,7 @@
 
 #include <stddef.h>
 
-#define SIM_NAME_MAX 32
-#define SIM_MAX_DEVICES 64
+#include "sim/embed.h" /* SIM_NAME_MAX, SIM_MAX_DEVICES */
 
 /*
  * Path of the runtime directory in buf. With `create`, make it if missing.

@@ -27,11 +27,9 @@
 #ifndef TT_SIM_SERVER_H
 #define TT_SIM_SERVER_H
 
+#include "sim/embed.h" /* SIM_SERVER_MAX_CLIENTS: more are refused
+			* with -EUSERS and a message */
 #include "sim/model/device.h"
-
-/* Connections served at once, over all devices; more are refused with
- * -EUSERS and a message. */
-#define SIM_SERVER_MAX_CLIENTS 256
 
 struct soc_desc;
 struct sim_server;

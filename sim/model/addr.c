@@ -1,97 +1,52 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "addr.h"
 
+#include "hw/decode.h"
+
+/* The decoding itself is the contract's (hw/decode.h): the same code
+ * decides for the host's kmd transport, which has no model behind it. */
 bool sim_noc_to_noc0(const struct sim_image *img, unsigned noc, unsigned *x,
 		     unsigned *y)
 {
-	if (*x >= img->grid_x || *y >= img->grid_y)
-		return false;
-	if (noc) {
-		*x = tt_noc_mirror(*x, img->grid_x);
-		*y = tt_noc_mirror(*y, img->grid_y);
-	}
-	return true;
-}
-
-/* Does an access at addr start inside [base, base + size)? */
-static bool starts_in(uint64_t addr, uint64_t base, uint64_t size)
-{
-	return addr >= base && addr - base < size;
-}
-
-static enum tt_dev_err decode_reg(struct sim_image *img, struct tt_node_desc *n,
-				  uint64_t addr, uint64_t len,
-				  struct sim_target *t)
-{
-	int page = tt_reg_page_of(addr);
-
-	if (page < 0)
-		return TT_DEV_ERR_UNMAPPED;
-	if (!sim_reg_page_present(n, (enum tt_reg_page)page))
-		return TT_DEV_ERR_UNMAPPED;
-	t->kind = SIM_TARGET_REG;
-	t->page = (enum tt_reg_page)page;
-	t->page_off = (unsigned)(addr & (TT_REG_PAGE_SIZE - 1));
-	if (len > TT_REG_PAGE_SIZE - t->page_off)
-		return TT_DEV_ERR_RANGE;
-	t->ptr = sim_image_regs(img, n, t->page) + t->page_off;
-	return TT_DEV_ERR_NONE;
+	return tt_noc_to_noc0(img->grid_x, img->grid_y, noc, x, y);
 }
 
 enum tt_dev_err sim_decode(struct sim_image *img, unsigned noc, unsigned x,
 			   unsigned y, uint64_t addr, uint64_t len,
 			   struct sim_target *t)
 {
+	struct tt_target c;
 	struct tt_node_desc *n;
+	enum tt_dev_err e;
 
-	if (noc >= TT_NOC_COUNT || !sim_noc_to_noc0(img, noc, &x, &y))
-		return TT_DEV_ERR_NO_NODE;
-	n = sim_image_node(img, x, y);
-	if (n->type == TT_NODE_NONE)
-		return TT_DEV_ERR_NO_NODE;
-	if (n->flags & TT_NODE_F_HARVESTED)
-		return TT_DEV_ERR_HARVESTED;
-	if (addr > TT_NOC_ADDR_LOCAL_MASK)
-		return TT_DEV_ERR_UNMAPPED;
+	e = tt_decode(img->nodes, img->grid_x, img->grid_y, noc, x, y, addr,
+		      len, &c);
+	if (e)
+		return e;
+	n = &img->nodes[c.node];
 	t->node = n;
-	if (n->mem_size && starts_in(addr, n->mem_base, n->mem_size)) {
-		if (len > n->mem_size - (addr - n->mem_base))
-			return TT_DEV_ERR_RANGE;
+	switch (c.kind) {
+	case TT_TARGET_MEM:
 		t->kind = SIM_TARGET_MEM;
-		t->ptr = img->base + n->mem_off + (addr - n->mem_base);
-		return TT_DEV_ERR_NONE;
-	}
-	if (starts_in(addr, TT_REG_SPACE_BASE, TT_REG_SPACE_SIZE))
-		return decode_reg(img, n, addr, len, t);
-	if (n->type == TT_NODE_PCIE &&
-	    starts_in(addr, TT_PCIE_HOST_WINDOW_BASE,
-		      TT_PCIE_HOST_WINDOW_SIZE)) {
-		if (len > TT_PCIE_HOST_WINDOW_SIZE -
-				  (addr - TT_PCIE_HOST_WINDOW_BASE))
-			return TT_DEV_ERR_RANGE;
+		t->ptr = img->base + n->mem_off + c.mem_off;
+		break;
+	case TT_TARGET_REG:
+		t->kind = SIM_TARGET_REG;
+		t->page = c.page;
+		t->page_off = c.page_off;
+		t->ptr = sim_image_regs(img, n, c.page) + c.page_off;
+		break;
+	case TT_TARGET_HOST:
 		t->kind = SIM_TARGET_HOST;
-		t->host_addr = addr;
-		return TT_DEV_ERR_NONE;
+		t->host_addr = c.host_addr;
+		break;
 	}
-	return TT_DEV_ERR_UNMAPPED;
+	return TT_DEV_ERR_NONE;
 }
 
 bool sim_reg_page_present(const struct tt_node_desc *n, enum tt_reg_page p)
 {
-	switch (p) {
-	case TT_REG_PCIE_ATU:
-		return n->type == TT_NODE_PCIE;
-	case TT_REG_HART:
-		return n->type == TT_NODE_TENSIX || n->type == TT_NODE_ARC;
-	case TT_REG_ARC_RESET:
-	case TT_REG_ARC_SENSORS:
-		return n->type == TT_NODE_ARC;
-	case TT_REG_TENSIX:
-	case TT_REG_CB:
-		return n->type == TT_NODE_TENSIX;
-	default:
-		return true;
-	}
+	return tt_reg_page_present(n->type, p);
 }
 
 static bool hart_reg_writable(unsigned off)

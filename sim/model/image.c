@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/soc_desc.h"
+#include "hw/decode.h"
 
 #define REGION_ALIGN 0x10000ull /* 64 KiB */
 #define DRAM_ALIGN 0x200000ull /* 2 MiB */
@@ -235,61 +236,44 @@ err_free_table:
 	return ret;
 }
 
-static bool region_ok(uint64_t off, uint64_t len, uint64_t size)
-{
-	return off <= size && len <= size - off;
-}
-
-/* Check one node entry of an untrusted image. */
+/* Check one node entry of an untrusted image (hw/decode.h). */
 static int check_node(const struct sim_image *img, unsigned i, char *err)
 {
 	const struct tt_node_desc *n = &img->nodes[i];
 
-	if (n->type >= TT_NODE_TYPE_COUNT || n->x != i % img->grid_x ||
-	    n->y != i / img->grid_x) {
+	switch (tt_node_check(n, i, img->grid_x, img->size)) {
+	case TT_NODE_OK:
+		return 0;
+	case TT_NODE_CORRUPT:
 		snprintf(err, SIM_ERR_LEN, "device image: node %u is corrupt", i);
 		return -EPROTO;
-	}
-	if (n->type == TT_NODE_NONE)
-		return 0;
-	if (!region_ok(n->regs_off, TT_REG_BLOCK_SIZE, img->size) ||
-	    (n->mem_size && !region_ok(n->mem_off, n->mem_size, img->size)) ||
-	    n->mem_base > TT_NOC_ADDR_LOCAL_MASK ||
-	    n->mem_size > TT_NOC_ADDR_LOCAL_MASK - n->mem_base) {
+	default:
 		snprintf(err, SIM_ERR_LEN,
 			 "device image: node %u-%u has regions outside the image",
 			 n->x, n->y);
 		return -EPROTO;
 	}
-	return 0;
 }
 
 static int check_identity(const struct tt_identity *id, uint64_t size,
 			  char *err)
 {
-	if (id->magic_lo != TT_IDENTITY_MAGIC_LO ||
-	    id->magic_hi != TT_IDENTITY_MAGIC_HI) {
+	switch (tt_identity_check(id, size)) {
+	case TT_IDENTITY_OK:
+		return 0;
+	case TT_IDENTITY_BAD_MAGIC:
 		snprintf(err, SIM_ERR_LEN, "not a device image: bad signature");
 		return -EPROTO;
-	}
-	if (id->contract_major != TT_HW_CONTRACT_MAJOR) {
+	case TT_IDENTITY_BAD_CONTRACT:
 		snprintf(err, SIM_ERR_LEN,
 			 "device image uses chip contract %u.%u; this build knows %u.x",
 			 id->contract_major, id->contract_minor,
 			 TT_HW_CONTRACT_MAJOR);
 		return -EPROTO;
-	}
-	if (id->image_size != size || id->node_table_off != TT_IMAGE_NODE_TABLE_OFF ||
-	    id->node_size != sizeof(struct tt_node_desc) || !id->grid_x ||
-	    !id->grid_y || id->grid_x > TT_NOC_MAX_COORD + 1 ||
-	    id->grid_y > TT_NOC_MAX_COORD + 1 ||
-	    !region_ok(id->node_table_off,
-		       (uint64_t)id->grid_x * id->grid_y * id->node_size,
-		       size)) {
+	default:
 		snprintf(err, SIM_ERR_LEN, "device image: identity page is corrupt");
 		return -EPROTO;
 	}
-	return 0;
 }
 
 int sim_image_attach(int fd, struct sim_image **out, char *err)

@@ -17,10 +17,9 @@
 #include <sys/types.h>
 
 #include "hw/tt_hw.h"
+#include "sim/embed.h" /* SIM_ERR_LEN */
 
 struct soc_desc;
-
-#define SIM_ERR_LEN 256
 
 struct sim_image {
 	int fd; /* the shared-memory object (memfd) */
