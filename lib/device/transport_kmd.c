@@ -5,8 +5,8 @@
  * of uapi/linux/tenstorrent.h, and the chip contract's structures at the
  * head of BAR2 (hw/host.h): identity page, host registers, node table.
  * Host windows are in transport_kmd_window.c, what only the ivshmem mock
- * needs in transport_kmd_mock.c; the design is in lib/README.md "The kmd
- * backend".
+ * needs in transport_kmd_mock.c; the design is in lib/device/README.md
+ * "The kmd transport".
  *
  * Device index i is the i-th node in the order of its number N.
  */

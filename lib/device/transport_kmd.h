@@ -3,7 +3,7 @@
  * The kmd transport's private state, shared by transport_kmd.c (enumeration,
  * open, DMA buffers, errors, interrupts, processes), transport_kmd_window.c
  * (host windows) and transport_kmd_mock.c (what only the ivshmem mock
- * needs). See lib/README.md "The kmd backend".
+ * needs). See lib/device/README.md "The kmd transport".
  */
 #ifndef TT_LIB_KMD_H
 #define TT_LIB_KMD_H

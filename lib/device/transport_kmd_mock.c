@@ -2,7 +2,7 @@
 /*
  * The kmd transport on the mock device: tenstorrent.ko driving a QEMU
  * ivshmem function whose BAR2 is the chip model's device image, served by
- * a ttsim daemon outside the guest (lib/README.md "The kmd backend").
+ * a ttsim daemon outside the guest (lib/device/README.md "The kmd transport").
  *
  * A card traps its register stores and routes multicast in hardware; the
  * mock does neither. The driver's windows reach node memory only (a

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Host windows of the kmd transport (lib/README.md "The kmd backend").
+ * Host windows of the kmd transport (lib/device/README.md "The kmd transport").
  *
  * One rule decides how an access travels: it is decoded against the
  * checked copy of the device's node table with the contract's decoder
