@@ -4,14 +4,14 @@
 #include <string.h>
 
 static const struct board_info boards[] = {
-	{ "n150", TT_HW_BOARD_N150, TT_HW_ARCH_WORMHOLE_B0, 1,
+	{ TT_HW_BOARD_NAME_N150, TT_HW_BOARD_N150, TT_HW_ARCH_WORMHOLE_B0, 1,
 	  { "wormhole_b0_n150" }, "Wormhole n150: one chip, 72 Tensix" },
-	{ "n300", TT_HW_BOARD_N300, TT_HW_ARCH_WORMHOLE_B0, 2,
+	{ TT_HW_BOARD_NAME_N300, TT_HW_BOARD_N300, TT_HW_ARCH_WORMHOLE_B0, 2,
 	  { "wormhole_b0_n300", "wormhole_b0_n300" },
 	  "Wormhole n300: two chips, 64 Tensix each" },
-	{ "p150", TT_HW_BOARD_P150, TT_HW_ARCH_BLACKHOLE, 1,
+	{ TT_HW_BOARD_NAME_P150, TT_HW_BOARD_P150, TT_HW_ARCH_BLACKHOLE, 1,
 	  { "blackhole_p150" }, "Blackhole p150: one chip, 120 Tensix" },
-	{ "e150", TT_HW_BOARD_E150, TT_HW_ARCH_GRAYSKULL, 1,
+	{ TT_HW_BOARD_NAME_E150, TT_HW_BOARD_E150, TT_HW_ARCH_GRAYSKULL, 1,
 	  { "grayskull_e150" }, "Grayskull e150: one chip, 120 Tensix" },
 };
 

@@ -976,26 +976,37 @@ static int get_name(struct loader *L, const struct ynode *n)
 	return 0;
 }
 
+/* Scalar n is name (hw/arch.h's spelling, lower case) or NAME. */
+static bool scalar_is_either_case(const struct ynode *n, const char *name)
+{
+	size_t len = strlen(name);
+	bool lower = true, upper = true;
+
+	if (n->kind != Y_SCALAR || n->len != len)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		char c = name[i];
+		char up = c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c;
+
+		lower = lower && n->str[i] == c;
+		upper = upper && n->str[i] == up;
+	}
+	return lower || upper;
+}
+
 static int get_arch(struct loader *L, const struct ynode *n)
 {
-	static const struct {
-		const char *name;
-		enum tt_hw_arch arch;
-	} names[] = {
-		{ "WORMHOLE_B0", TT_HW_ARCH_WORMHOLE_B0 },
-		{ "wormhole_b0", TT_HW_ARCH_WORMHOLE_B0 },
-		{ "BLACKHOLE", TT_HW_ARCH_BLACKHOLE },
-		{ "blackhole", TT_HW_ARCH_BLACKHOLE },
-		{ "GRAYSKULL", TT_HW_ARCH_GRAYSKULL },
-		{ "grayskull", TT_HW_ARCH_GRAYSKULL },
+	static const enum tt_hw_arch archs[] = {
+		TT_HW_ARCH_WORMHOLE_B0, TT_HW_ARCH_BLACKHOLE,
+		TT_HW_ARCH_GRAYSKULL,
 	};
 	char b[SHOW_BUF];
 
 	if (n->kind != Y_SCALAR)
 		return fail_type(L, n, "arch_name", "an architecture name");
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
-		if (scalar_is(n, names[i].name)) {
-			L->d->arch = names[i].arch;
+	for (size_t i = 0; i < ARRAY_SIZE(archs); i++) {
+		if (scalar_is_either_case(n, tt_hw_arch_name(archs[i]))) {
+			L->d->arch = archs[i];
 			return 0;
 		}
 	}
@@ -1604,17 +1615,7 @@ enum tt_hw_node_type soc_desc_node_type(const struct soc_desc *d, unsigned x,
 
 const char *soc_arch_name(enum tt_hw_arch arch)
 {
-	switch (arch) {
-	case TT_HW_ARCH_GRAYSKULL:
-		return "grayskull";
-	case TT_HW_ARCH_WORMHOLE_B0:
-		return "wormhole_b0";
-	case TT_HW_ARCH_BLACKHOLE:
-		return "blackhole";
-	case TT_HW_ARCH_UNKNOWN:
-		break;
-	}
-	return "unknown";
+	return tt_hw_arch_name(arch);
 }
 
 const char *soc_node_type_name(enum tt_hw_node_type t)

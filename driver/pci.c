@@ -26,36 +26,6 @@ static const struct pci_device_id tt_pci_ids[] = {
 };
 MODULE_DEVICE_TABLE(pci, tt_pci_ids);
 
-static const char *tt_arch_name(u32 arch)
-{
-	switch (arch) {
-	case TT_HW_ARCH_GRAYSKULL:
-		return "grayskull";
-	case TT_HW_ARCH_WORMHOLE_B0:
-		return "wormhole_b0";
-	case TT_HW_ARCH_BLACKHOLE:
-		return "blackhole";
-	default:
-		return "unknown-arch";
-	}
-}
-
-static const char *tt_board_name(u32 board)
-{
-	switch (board) {
-	case TT_HW_BOARD_E150:
-		return "e150";
-	case TT_HW_BOARD_N150:
-		return "n150";
-	case TT_HW_BOARD_N300:
-		return "n300";
-	case TT_HW_BOARD_P150:
-		return "p150";
-	default:
-		return "unknown-board";
-	}
-}
-
 static void tt_device_release(struct device *dev)
 {
 	struct tt_device *tdev = container_of(dev, struct tt_device, dev);
@@ -121,8 +91,8 @@ static int tt_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	tt_telemetry_hwmon_add(tdev);
 
 	dev_info(&pdev->dev, TT_NAME "/%d: %s %s chip %u (%s backend)\n",
-		 tdev->ordinal, tt_arch_name(tdev->arch),
-		 tt_board_name(tdev->board), tdev->chip_index, backend->name);
+		 tdev->ordinal, tt_hw_arch_name(tdev->arch),
+		 tt_hw_board_name(tdev->board), tdev->chip_index, backend->name);
 	return 0;
 
 err_backend_remove:

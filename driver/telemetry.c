@@ -16,11 +16,12 @@
 #include <linux/device.h>
 #include <linux/err.h>
 #include <linux/hwmon.h>
-#include <linux/math64.h>
+#include <linux/minmax.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
 #include <hw/arch.h>
+#include <hw/card.h>
 #include <hw/tile.h>
 
 #include "tenstorrent.h"
@@ -28,45 +29,30 @@
 
 /* ---- conversions ---- */
 
-/* Signed 16.16 fixed point to thousandths, rounded toward minus infinity. */
-long tt_telem_s16_16_to_milli(u32 raw)
+/*
+ * Raw value @raw of @tag in the hwmon unit of @type and @attr
+ * (Documentation/hwmon/sysfs-interface.rst): millidegrees C, mV, mA, uW,
+ * rpm. The encoding is the contract's (hw/telemetry.h); values beyond a
+ * long saturate.
+ */
+long tt_telem_hwmon_value(enum hwmon_sensor_types type, u32 attr,
+			  unsigned int tag, u32 raw)
 {
-	return (long)(((s64)(s32)raw * 1000) >> 16);
-}
-EXPORT_SYMBOL_IF_KUNIT(tt_telem_s16_16_to_milli);
+	enum tt_telem_enc enc = tt_telem_tag_enc(tag);
+	s64 v;
 
-long tt_telem_whole_to_milli(u32 raw)
-{
-	return (long)((s64)raw * 1000);
+	if (enc == TT_TELEM_ENC_VDD_LIMITS)
+		v = type == hwmon_in && attr == hwmon_in_min ?
+			    tt_telem_vdd_min_mv(raw) : tt_telem_vdd_max_mv(raw);
+	else if (type == hwmon_power)
+		v = tt_telem_to_micro(enc, raw);
+	else if (type == hwmon_temp || type == hwmon_in || type == hwmon_curr)
+		v = tt_telem_to_milli(enc, raw);
+	else
+		v = tt_telem_num(enc, raw);
+	return (long)clamp_t(s64, v, LONG_MIN, LONG_MAX);
 }
-EXPORT_SYMBOL_IF_KUNIT(tt_telem_whole_to_milli);
-
-long tt_telem_whole_to_micro(u32 raw)
-{
-	return (long)((s64)raw * 1000000);
-}
-EXPORT_SYMBOL_IF_KUNIT(tt_telem_whole_to_micro);
-
-/* Card names by the type in BOARD_ID_HIGH (reference/kmd.md 1.10). */
-const char *tt_telem_card_name(u32 board_id_high)
-{
-	switch ((board_id_high >> 4) & 0xFFFF) {
-	case 0x14: return "n300";
-	case 0x18: return "n150";
-	case 0x35: return "galaxy-wormhole";
-	case 0x36: return "p100";
-	case 0x40: return "p150a";
-	case 0x41: return "p150b";
-	case 0x42: return "p150c";
-	case 0x43: return "p100a";
-	case 0x44: return "p300b";
-	case 0x45: return "p300a";
-	case 0x46: return "p300c";
-	case 0x47: return "galaxy-blackhole";
-	default: return "unknown";
-	}
-}
-EXPORT_SYMBOL_IF_KUNIT(tt_telem_card_name);
+EXPORT_SYMBOL_IF_KUNIT(tt_telem_hwmon_value);
 
 /* ---- the table (hw/telemetry.h) ---- */
 
@@ -224,7 +210,8 @@ static ssize_t tt_telem_show(struct device *dev, struct device_attribute *attr,
 	case TT_FMT_HEX64:
 		return sysfs_emit(buf, "%08X%08X\n", v, lo);
 	case TT_FMT_CARD:
-		return sysfs_emit(buf, "%s\n", tt_telem_card_name(v));
+		return sysfs_emit(buf, "%s\n",
+				  tt_hw_card_name(tt_hw_card_type(v)));
 	default:
 		return sysfs_emit(buf, "%u\n", v);
 	}
@@ -301,47 +288,25 @@ const struct attribute_group *tt_telemetry_groups[] = {
 
 /*
  * One label set for every chip. A channel reads its precise tag when the
- * firmware publishes one (mA, mW) and the whole-unit tag otherwise.
+ * firmware publishes one (mA, mW) and the whole-unit tag otherwise; both
+ * are converted by tt_telem_hwmon_value().
  */
 struct tt_hwmon_channel {
 	enum hwmon_sensor_types type;
 	u32 attr;
 	u16 tag, precise_tag;
-	long (*whole)(u32 raw);
-	long (*precise)(u32 raw);
 };
 
-static long tt_telem_raw(u32 raw)
-{
-	return raw;
-}
-
-static long tt_telem_high_half(u32 raw)
-{
-	return raw >> 16;
-}
-
-static long tt_telem_milli_to_micro(u32 raw)
-{
-	return tt_telem_whole_to_milli(raw);
-}
-
 static const struct tt_hwmon_channel tt_hwmon_channels[] = {
-	{ hwmon_temp, hwmon_temp_input, TT_TAG_ASIC_TEMPERATURE, 0,
-	  tt_telem_s16_16_to_milli },
-	{ hwmon_temp, hwmon_temp_max, TT_TAG_THM_LIMIT_THROTTLE, 0,
-	  tt_telem_whole_to_milli },
-	{ hwmon_in, hwmon_in_input, TT_TAG_VCORE, 0, tt_telem_raw },
-	{ hwmon_in, hwmon_in_max, TT_TAG_VDD_LIMITS, 0, tt_telem_high_half },
-	{ hwmon_curr, hwmon_curr_input, TT_TAG_TDC, TT_TAG_CURRENT_MA,
-	  tt_telem_whole_to_milli, tt_telem_raw },
-	{ hwmon_curr, hwmon_curr_max, TT_TAG_TDC_LIMIT_MAX, 0,
-	  tt_telem_whole_to_milli },
-	{ hwmon_power, hwmon_power_input, TT_TAG_TDP, TT_TAG_POWER_MW,
-	  tt_telem_whole_to_micro, tt_telem_milli_to_micro },
-	{ hwmon_power, hwmon_power_max, TT_TAG_TDP_LIMIT_MAX, 0,
-	  tt_telem_whole_to_micro },
-	{ hwmon_fan, hwmon_fan_input, TT_TAG_FAN_RPM, 0, tt_telem_raw },
+	{ hwmon_temp, hwmon_temp_input, TT_TAG_ASIC_TEMPERATURE, 0 },
+	{ hwmon_temp, hwmon_temp_max, TT_TAG_THM_LIMIT_THROTTLE, 0 },
+	{ hwmon_in, hwmon_in_input, TT_TAG_VCORE, 0 },
+	{ hwmon_in, hwmon_in_max, TT_TAG_VDD_LIMITS, 0 },
+	{ hwmon_curr, hwmon_curr_input, TT_TAG_TDC, TT_TAG_CURRENT_MA },
+	{ hwmon_curr, hwmon_curr_max, TT_TAG_TDC_LIMIT_MAX, 0 },
+	{ hwmon_power, hwmon_power_input, TT_TAG_TDP, TT_TAG_POWER_MW },
+	{ hwmon_power, hwmon_power_max, TT_TAG_TDP_LIMIT_MAX, 0 },
+	{ hwmon_fan, hwmon_fan_input, TT_TAG_FAN_RPM, 0 },
 };
 
 static const char *const tt_hwmon_labels[] = {
@@ -420,12 +385,12 @@ static int tt_hwmon_read(struct device *dev, enum hwmon_sensor_types type,
 	if (IS_ERR(t))
 		return PTR_ERR(t);
 	if (c->precise_tag && !tt_tag(t, c->precise_tag, &raw)) {
-		*val = c->precise(raw);
+		*val = tt_telem_hwmon_value(type, attr, c->precise_tag, raw);
 		ret = 0;
 	} else {
 		ret = tt_tag(t, c->tag, &raw);
 		if (!ret)
-			*val = c->whole(raw);
+			*val = tt_telem_hwmon_value(type, attr, c->tag, raw);
 	}
 	kfree(t);
 	return ret;

@@ -7,6 +7,7 @@
 #define TT_DRIVER_TELEMETRY_H
 
 #include <linux/bitmap.h>
+#include <linux/hwmon.h>
 #include <linux/types.h>
 
 #include <hw/telemetry.h>
@@ -38,13 +39,11 @@ struct tt_telem_csm {
 };
 
 /*
- * Pure, so that KUnit can test them (tt_telemetry_kunit.c): conversions to
- * hwmon units, and the table parser that trusts nothing it reads.
+ * Pure, so that KUnit can test them (tt_telemetry_kunit.c): a tag's value
+ * in hwmon units, and the table parser that trusts nothing it reads.
  */
-long tt_telem_s16_16_to_milli(u32 raw);
-long tt_telem_whole_to_milli(u32 raw);
-long tt_telem_whole_to_micro(u32 raw);
-const char *tt_telem_card_name(u32 board_id_high);
+long tt_telem_hwmon_value(enum hwmon_sensor_types type, u32 attr,
+			  unsigned int tag, u32 raw);
 int tt_telem_parse(const struct tt_telem_csm *csm, u32 table_addr,
 		   u32 data_addr, struct tt_telemetry *t);
 

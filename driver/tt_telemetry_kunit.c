@@ -1,51 +1,121 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit suites of telemetry.c's pure parts: the conversions to hwmon units
- * and the table parser, fed valid and hostile tables. A module of its own
- * (tt_telemetry_kunit.ko); it uses tenstorrent.ko's symbols exported for
- * KUnit, so tenstorrent.ko must be loaded first.
+ * (the chip contract's decoders, hw/telemetry.h), the card names
+ * (hw/card.h) and the table parser, fed valid and hostile tables. A module
+ * of its own (tt_telemetry_kunit.ko); it uses tenstorrent.ko's symbols
+ * exported for KUnit, so tenstorrent.ko must be loaded first.
  */
 #include <kunit/test.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 
+#include <hw/card.h>
 #include <hw/telemetry.h>
 #include <hw/tile.h>
 
 #include "telemetry.h"
 
+/*
+ * The contract's decoders (hw/telemetry.h) as the kernel compiles them,
+ * through tt_telem_hwmon_value(): hwmon's millidegrees C, mV, mA, uW and
+ * rpm.
+ */
+static long hwmon_value(enum hwmon_sensor_types type, u32 attr,
+			unsigned int tag, u32 raw)
+{
+	return tt_telem_hwmon_value(type, attr, tag, raw);
+}
+
 static void tt_telem_kunit_s16_16(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, tt_telem_s16_16_to_milli(0), 0L);
-	KUNIT_EXPECT_EQ(test, tt_telem_s16_16_to_milli(0x00198000), 25500L);
-	KUNIT_EXPECT_EQ(test, tt_telem_s16_16_to_milli(0xFFFE8000), -1500L);
+	const unsigned int t = TT_TAG_ASIC_TEMPERATURE;
+	const u32 in = hwmon_temp_input;
+
+	KUNIT_EXPECT_EQ(test, hwmon_value(hwmon_temp, in, t, 0), 0L);
+	KUNIT_EXPECT_EQ(test, hwmon_value(hwmon_temp, in, t, 0x00198000),
+			25500L);
+	KUNIT_EXPECT_EQ(test, hwmon_value(hwmon_temp, in, t, 0xFFFE8000),
+			-1500L);
 	/* Rounded toward minus infinity. */
-	KUNIT_EXPECT_EQ(test, tt_telem_s16_16_to_milli(1), 0L);
-	KUNIT_EXPECT_EQ(test, tt_telem_s16_16_to_milli(0xFFFFFFFF), -1L);
-	KUNIT_EXPECT_EQ(test, tt_telem_s16_16_to_milli(0x7FFFFFFF), 32767999L);
-	KUNIT_EXPECT_EQ(test, tt_telem_s16_16_to_milli(0x80000000), -32768000L);
+	KUNIT_EXPECT_EQ(test, hwmon_value(hwmon_temp, in, t, 1), 0L);
+	KUNIT_EXPECT_EQ(test, hwmon_value(hwmon_temp, in, t, 0xFFFFFFFF), -1L);
+	KUNIT_EXPECT_EQ(test, hwmon_value(hwmon_temp, in, t, 0x7FFFFFFF),
+			32767999L);
+	KUNIT_EXPECT_EQ(test, hwmon_value(hwmon_temp, in, t, 0x80000000),
+			-32768000L);
+	/* The outlet is s16.16 too. */
+	KUNIT_EXPECT_EQ(test, hwmon_value(hwmon_temp, in,
+					  TT_TAG_OUTLET_TEMPERATURE, 0x00264000),
+			38250L);
 }
 
 static void tt_telem_kunit_whole(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, tt_telem_whole_to_milli(0), 0L);
-	KUNIT_EXPECT_EQ(test, tt_telem_whole_to_milli(85), 85000L);
-	KUNIT_EXPECT_EQ(test, tt_telem_whole_to_milli(U32_MAX),
-			4294967295000L);
-	KUNIT_EXPECT_EQ(test, tt_telem_whole_to_micro(150), 150000000L);
-	KUNIT_EXPECT_EQ(test, tt_telem_whole_to_micro(U32_MAX),
-			4294967295000000L);
+	const u32 tmax = hwmon_temp_max, pin = hwmon_power_input;
+
+	KUNIT_EXPECT_EQ(test, hwmon_value(hwmon_temp, tmax,
+					  TT_TAG_THM_LIMIT_THROTTLE, 85), 85000L);
+	/* Whole degrees are signed. */
+	KUNIT_EXPECT_EQ(test, hwmon_value(hwmon_temp, tmax,
+					  TT_TAG_THM_LIMIT_THROTTLE, (u32)-5),
+			-5000L);
+	KUNIT_EXPECT_EQ(test, hwmon_value(hwmon_curr, hwmon_curr_max,
+					  TT_TAG_TDC_LIMIT_MAX, 0), 0L);
+	KUNIT_EXPECT_EQ(test, hwmon_value(hwmon_curr, hwmon_curr_input,
+					  TT_TAG_TDC, U32_MAX),
+			(long)min_t(s64, 4294967295000LL, LONG_MAX));
+	KUNIT_EXPECT_EQ(test, hwmon_value(hwmon_power, pin, TT_TAG_TDP, 150),
+			150000000L);
+	KUNIT_EXPECT_EQ(test, hwmon_value(hwmon_power, pin, TT_TAG_TDP,
+					  U32_MAX),
+			(long)min_t(s64, 4294967295000000LL, LONG_MAX));
+	KUNIT_EXPECT_EQ(test, hwmon_value(hwmon_fan, hwmon_fan_input,
+					  TT_TAG_FAN_RPM, 2400), 2400L);
 }
 
+/* The precise tags are in thousandths already; VDD_LIMITS is two halves. */
+static void tt_telem_kunit_milli(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, hwmon_value(hwmon_in, hwmon_in_input,
+					  TT_TAG_VCORE, 850), 850L);
+	KUNIT_EXPECT_EQ(test, hwmon_value(hwmon_curr, hwmon_curr_input,
+					  TT_TAG_CURRENT_MA, 61234), 61234L);
+	KUNIT_EXPECT_EQ(test, hwmon_value(hwmon_power, hwmon_power_input,
+					  TT_TAG_POWER_MW, 51234), 51234000L);
+	KUNIT_EXPECT_EQ(test, hwmon_value(hwmon_in, hwmon_in_max,
+					  TT_TAG_VDD_LIMITS, 950u << 16 | 700),
+			950L);
+	KUNIT_EXPECT_EQ(test, hwmon_value(hwmon_in, hwmon_in_min,
+					  TT_TAG_VDD_LIMITS, 950u << 16 | 700),
+			700L);
+	KUNIT_EXPECT_EQ(test, hwmon_value(hwmon_in, hwmon_in_max,
+					  TT_TAG_VDD_LIMITS, U32_MAX), 65535L);
+}
+
+/* tt_card_type: the contract's names (hw/card.h). */
 static void tt_telem_kunit_card_name(struct kunit *test)
 {
-	KUNIT_EXPECT_STREQ(test, tt_telem_card_name(0x18 << 4), "n150");
+	KUNIT_EXPECT_STREQ(test, tt_hw_card_name(tt_hw_card_type(0x18 << 4)),
+			   "n150");
 	/* The low nibble is not the type. */
-	KUNIT_EXPECT_STREQ(test, tt_telem_card_name(0x14 << 4 | 0xF), "n300");
-	KUNIT_EXPECT_STREQ(test, tt_telem_card_name(0x47 << 4),
+	KUNIT_EXPECT_STREQ(test,
+			   tt_hw_card_name(tt_hw_card_type(0x14 << 4 | 0xF)),
+			   "n300");
+	KUNIT_EXPECT_STREQ(test, tt_hw_card_name(tt_hw_card_type(0x47 << 4)),
 			   "galaxy-blackhole");
-	KUNIT_EXPECT_STREQ(test, tt_telem_card_name(0), "unknown");
-	KUNIT_EXPECT_STREQ(test, tt_telem_card_name(0x99 << 4), "unknown");
+	/* Our Grayskull card, which tt-kmd does not know. */
+	KUNIT_EXPECT_STREQ(test,
+			   tt_hw_card_name(tt_hw_card_type(TT_CARD_E150 << 4)),
+			   "e150");
+	KUNIT_EXPECT_STREQ(test, tt_hw_card_name(tt_hw_card_type(0)),
+			   "unknown");
+	KUNIT_EXPECT_STREQ(test, tt_hw_card_name(tt_hw_card_type(0x99 << 4)),
+			   "unknown");
+	/* Bits above [19:4] are not the type either. */
+	KUNIT_EXPECT_STREQ(test,
+			   tt_hw_card_name(tt_hw_card_type(0x01000180)),
+			   "n150");
 }
 
 /* ---- the parser ---- */
@@ -168,6 +238,7 @@ static void tt_telem_kunit_parse_skips_bad_entries(struct kunit *test)
 static struct kunit_case tt_telem_kunit_cases[] = {
 	KUNIT_CASE(tt_telem_kunit_s16_16),
 	KUNIT_CASE(tt_telem_kunit_whole),
+	KUNIT_CASE(tt_telem_kunit_milli),
 	KUNIT_CASE(tt_telem_kunit_card_name),
 	KUNIT_CASE(tt_telem_kunit_parse_valid),
 	KUNIT_CASE(tt_telem_kunit_parse_no_table),

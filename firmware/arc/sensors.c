@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sensors.h"
 
+#include "hw/telemetry.h"
 #include "regs.h"
 
 void sensors_read(struct arc_sensors *s)
@@ -15,15 +16,9 @@ void sensors_read(struct arc_sensors *s)
 	s->fan_rpm = sens_read(TT_SENS_FAN_RPM);
 }
 
-int32_t temp_whole(int32_t fx)
-{
-	/* Arithmetic shift: rounds towards minus infinity after adding a
-	 * half, so -2.5 becomes -2 and 2.5 becomes 3. Done in 64 bits so
-	 * the largest readings cannot overflow. */
-	return (int32_t)(((int64_t)fx + 0x8000) >> 16);
-}
-
 int32_t temp_fx(uint32_t degc)
 {
-	return degc > 0x7FFF ? 0x7FFF0000 : (int32_t)(degc << 16);
+	/* Limits are unsigned: the largest must not wrap to negative. */
+	return tt_telem_s16_16_of_whole(degc > 0x7FFF ? 0x7FFF :
+							(int32_t)degc);
 }

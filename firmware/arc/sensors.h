@@ -19,10 +19,8 @@ struct arc_sensors {
 /* Read every sensor once (the model refreshes the page on these reads). */
 void sensors_read(struct arc_sensors *s);
 
-/* An s16.16 temperature rounded to whole degrees (half up). */
-int32_t temp_whole(int32_t fx);
-
-/* Whole degrees as s16.16, saturated to the s16.16 range. */
+/* Whole degrees as s16.16, saturated to the s16.16 range
+ * (tt_telem_s16_16_of_whole(), hw/telemetry.h). */
 int32_t temp_fx(uint32_t degc);
 
 #endif /* TT_ARC_SENSORS_H */

@@ -2,7 +2,8 @@
 /*
  * The table is fixed at build time: one entry per tag, the values packed
  * in entry order (offset = index, not the tag number, which readers must
- * not assume anyway).
+ * not assume anyway). Every value is encoded by hw/telemetry.h's
+ * tt_telem_enc_*(), in the form tt_telem_tag_enc() gives for its tag.
  */
 #include "telemetry.h"
 
@@ -83,12 +84,6 @@ static volatile uint32_t *values(void)
 				     4 * TELEM_COUNT);
 }
 
-/* x / 1000, rounded to nearest. */
-static uint32_t milli_round(uint32_t x)
-{
-	return x / 1000 + (x % 1000 >= 500);
-}
-
 /*
  * Enabled Tensix columns, in logical order as Blackhole reports them. The
  * board info has no column map, so the column count comes from the card:
@@ -129,19 +124,19 @@ static uint32_t telem_value(uint16_t tag)
 		return arc.sens.vcore_mv;
 	case TT_TAG_TDP:
 	case TT_TAG_INPUT_POWER:
-		return milli_round(arc.sens.power_mw);
+		return tt_telem_enc_whole_milli(arc.sens.power_mw);
 	case TT_TAG_TDC:
-		return milli_round(arc.sens.current_ma);
+		return tt_telem_enc_whole_milli(arc.sens.current_ma);
 	case TT_TAG_VDD_LIMITS:
-		return (b->vdd_min & 0xFFFF) | b->vdd_max << 16;
+		return tt_telem_enc_vdd_limits(b->vdd_min, b->vdd_max);
 	case TT_TAG_THM_LIMIT_SHUTDOWN:
 		return b->thm_limit_shutdown;
 	case TT_TAG_ASIC_TEMPERATURE:
-		return (uint32_t)arc.sens.asic_temp;
+		return tt_telem_enc_s16_16(arc.sens.asic_temp);
 	case TT_TAG_VREG_TEMPERATURE:
-		return (uint32_t)temp_whole(arc.sens.vreg_temp);
+		return tt_telem_enc_signed_s16_16(arc.sens.vreg_temp);
 	case TT_TAG_BOARD_TEMPERATURE:
-		return (uint32_t)temp_whole(arc.sens.inlet_temp);
+		return tt_telem_enc_signed_s16_16(arc.sens.inlet_temp);
 	case TT_TAG_AICLK:
 		return arc.aiclk;
 	case TT_TAG_AXICLK:
@@ -167,7 +162,7 @@ static uint32_t telem_value(uint16_t tag)
 	case TT_TAG_ENABLED_TENSIX_COL:
 		return tensix_cols();
 	case TT_TAG_INPUT_CURRENT:
-		return milli_round(arc.sens.power_mw / INPUT_VOLTS);
+		return tt_telem_enc_whole_milli(arc.sens.power_mw / INPUT_VOLTS);
 	case TT_TAG_FAN_RPM:
 		return arc.sens.fan_rpm;
 	case TT_TAG_BOARD_POWER_LIMIT:
@@ -203,7 +198,7 @@ static uint32_t telem_value(uint16_t tag)
 	case TT_TAG_OUTLET_TEMPERATURE:
 		/* s16.16 like ASIC_TEMPERATURE: our own tag has no whole-degree
 		 * format to stay compatible with, unlike BOARD_TEMPERATURE. */
-		return (uint32_t)arc.sens.outlet_temp;
+		return tt_telem_enc_s16_16(arc.sens.outlet_temp);
 	default:
 		return 0;
 	}

@@ -12,7 +12,7 @@
 
 #include "fw.h"
 #include "hw/arc.h"
-#include "hw/flash.h"
+#include "hw/card.h"
 #include "hw/telemetry.h"
 #include "hw/tile.h"
 #include "tt/telemetry.h"
@@ -39,57 +39,41 @@ static bool get(const struct tag_values *t, unsigned tag, uint32_t *v)
 	return true;
 }
 
-enum conv {
-	CONV_UNSIGNED, /* raw * scale */
-	CONV_SIGNED, /* (int32_t)raw * scale */
-	CONV_S16_16, /* signed 16.16 fixed point */
-};
-
-/* Tags that become one double field. Later rows win over earlier ones for
- * the same field: the precise mW/mA tags come after the whole W/A ones. */
+/* Tags that become one double field, in SI units, decoded as
+ * tt_telem_tag_enc() says (hw/telemetry.h). Later rows win over earlier
+ * ones for the same field: the precise mW/mA tags come after the whole
+ * W/A ones. */
 static const struct {
-	uint8_t tag, field, conv;
+	uint8_t tag, field;
 	size_t off;
-	double scale;
 } doubles[] = {
-#define D(tag, field, conv, member, scale) \
-	{ tag, field, conv, offsetof(struct tt_telemetry, member), scale }
-	D(TT_TAG_ASIC_TEMPERATURE, TT_TELEM_F_ASIC_TEMP, CONV_S16_16,
-	  asic_temp_c, 1),
-	D(TT_TAG_VREG_TEMPERATURE, TT_TELEM_F_VREG_TEMP, CONV_SIGNED,
-	  vreg_temp_c, 1),
-	D(TT_TAG_BOARD_TEMPERATURE, TT_TELEM_F_BOARD_TEMP, CONV_SIGNED,
-	  board_temp_c, 1),
-	D(TT_TAG_OUTLET_TEMPERATURE, TT_TELEM_F_OUTLET_TEMP, CONV_S16_16,
-	  outlet_temp_c, 1),
-	D(TT_TAG_VCORE, TT_TELEM_F_VCORE, CONV_UNSIGNED, vcore_v, 1e-3),
-	D(TT_TAG_TDP, TT_TELEM_F_POWER, CONV_UNSIGNED, power_w, 1),
-	D(TT_TAG_POWER_MW, TT_TELEM_F_POWER, CONV_UNSIGNED, power_w, 1e-3),
-	D(TT_TAG_TDC, TT_TELEM_F_CURRENT, CONV_UNSIGNED, current_a, 1),
-	D(TT_TAG_CURRENT_MA, TT_TELEM_F_CURRENT, CONV_UNSIGNED, current_a,
-	  1e-3),
-	D(TT_TAG_INPUT_POWER, TT_TELEM_F_INPUT_POWER, CONV_UNSIGNED,
-	  input_power_w, 1),
-	D(TT_TAG_INPUT_CURRENT, TT_TELEM_F_INPUT_CURRENT, CONV_UNSIGNED,
-	  input_current_a, 1),
-	D(TT_TAG_AICLK, TT_TELEM_F_AICLK, CONV_UNSIGNED, aiclk_mhz, 1),
-	D(TT_TAG_AXICLK, TT_TELEM_F_AXICLK, CONV_UNSIGNED, axiclk_mhz, 1),
-	D(TT_TAG_ARCCLK, TT_TELEM_F_ARCCLK, CONV_UNSIGNED, arcclk_mhz, 1),
-	D(TT_TAG_FAN_SPEED, TT_TELEM_F_FAN_PERCENT, CONV_UNSIGNED,
-	  fan_percent, 1),
-	D(TT_TAG_FAN_RPM, TT_TELEM_F_FAN_RPM, CONV_UNSIGNED, fan_rpm, 1),
-	D(TT_TAG_TDP_LIMIT_MAX, TT_TELEM_F_TDP_LIMIT, CONV_UNSIGNED,
-	  tdp_limit_w, 1),
-	D(TT_TAG_TDC_LIMIT_MAX, TT_TELEM_F_TDC_LIMIT, CONV_UNSIGNED,
-	  tdc_limit_a, 1),
+#define D(tag, field, member) \
+	{ tag, field, offsetof(struct tt_telemetry, member) }
+	D(TT_TAG_ASIC_TEMPERATURE, TT_TELEM_F_ASIC_TEMP, asic_temp_c),
+	D(TT_TAG_VREG_TEMPERATURE, TT_TELEM_F_VREG_TEMP, vreg_temp_c),
+	D(TT_TAG_BOARD_TEMPERATURE, TT_TELEM_F_BOARD_TEMP, board_temp_c),
+	D(TT_TAG_OUTLET_TEMPERATURE, TT_TELEM_F_OUTLET_TEMP, outlet_temp_c),
+	D(TT_TAG_VCORE, TT_TELEM_F_VCORE, vcore_v),
+	D(TT_TAG_TDP, TT_TELEM_F_POWER, power_w),
+	D(TT_TAG_POWER_MW, TT_TELEM_F_POWER, power_w),
+	D(TT_TAG_TDC, TT_TELEM_F_CURRENT, current_a),
+	D(TT_TAG_CURRENT_MA, TT_TELEM_F_CURRENT, current_a),
+	D(TT_TAG_INPUT_POWER, TT_TELEM_F_INPUT_POWER, input_power_w),
+	D(TT_TAG_INPUT_CURRENT, TT_TELEM_F_INPUT_CURRENT, input_current_a),
+	D(TT_TAG_AICLK, TT_TELEM_F_AICLK, aiclk_mhz),
+	D(TT_TAG_AXICLK, TT_TELEM_F_AXICLK, axiclk_mhz),
+	D(TT_TAG_ARCCLK, TT_TELEM_F_ARCCLK, arcclk_mhz),
+	D(TT_TAG_FAN_SPEED, TT_TELEM_F_FAN_PERCENT, fan_percent),
+	D(TT_TAG_FAN_RPM, TT_TELEM_F_FAN_RPM, fan_rpm),
+	D(TT_TAG_TDP_LIMIT_MAX, TT_TELEM_F_TDP_LIMIT, tdp_limit_w),
+	D(TT_TAG_TDC_LIMIT_MAX, TT_TELEM_F_TDC_LIMIT, tdc_limit_a),
 	D(TT_TAG_THM_LIMIT_THROTTLE, TT_TELEM_F_THM_LIMIT_THROTTLE,
-	  CONV_SIGNED, thm_limit_throttle_c, 1),
+	  thm_limit_throttle_c),
 	D(TT_TAG_THM_LIMIT_SHUTDOWN, TT_TELEM_F_THM_LIMIT_SHUTDOWN,
-	  CONV_SIGNED, thm_limit_shutdown_c, 1),
-	D(TT_TAG_AICLK_LIMIT_MAX, TT_TELEM_F_AICLK_MAX, CONV_UNSIGNED,
-	  aiclk_max_mhz, 1),
+	  thm_limit_shutdown_c),
+	D(TT_TAG_AICLK_LIMIT_MAX, TT_TELEM_F_AICLK_MAX, aiclk_max_mhz),
 	D(TT_TAG_BOARD_POWER_LIMIT, TT_TELEM_F_BOARD_POWER_LIMIT,
-	  CONV_UNSIGNED, board_power_limit_w, 1),
+	  board_power_limit_w),
 #undef D
 };
 
@@ -122,16 +106,13 @@ static void set_field(struct tt_telemetry *out, unsigned field)
 	out->valid |= 1ull << field;
 }
 
-static double convert(unsigned conv, uint32_t raw, double scale)
+/* The value of tag's raw word in SI units, exactly as far as a double
+ * holds it. */
+static double convert(unsigned tag, uint32_t raw)
 {
-	switch (conv) {
-	case CONV_SIGNED:
-		return (int32_t)raw * scale;
-	case CONV_S16_16:
-		return (int32_t)raw / 65536.0;
-	default:
-		return raw * scale;
-	}
+	enum tt_telem_enc enc = tt_telem_tag_enc(tag);
+
+	return (double)tt_telem_num(enc, raw) / tt_telem_den(enc);
 }
 
 static void decode_tables(const struct tag_values *t, struct tt_telemetry *out)
@@ -142,7 +123,7 @@ static void decode_tables(const struct tag_values *t, struct tt_telemetry *out)
 		if (!get(t, doubles[i].tag, &v))
 			continue;
 		*(double *)((char *)out + doubles[i].off) =
-			convert(doubles[i].conv, v, doubles[i].scale);
+			convert(doubles[i].tag, v);
 		set_field(out, doubles[i].field);
 	}
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
@@ -172,8 +153,8 @@ static void decode_special(const struct tag_values *t, struct tt_telemetry *out)
 	uint32_t v, lo = 0;
 
 	if (get(t, TT_TAG_VDD_LIMITS, &v)) {
-		out->vdd_min_v = (v & 0xFFFF) / 1000.0;
-		out->vdd_max_v = (v >> 16) / 1000.0;
+		out->vdd_min_v = tt_telem_vdd_min_mv(v) / 1000.0;
+		out->vdd_max_v = tt_telem_vdd_max_mv(v) / 1000.0;
 		set_field(out, TT_TELEM_F_VDD_LIMITS);
 	}
 	if (get(t, TT_TAG_THROTTLED, &v)) {
@@ -187,7 +168,7 @@ static void decode_special(const struct tag_values *t, struct tt_telemetry *out)
 	if (get(t, TT_TAG_BOARD_ID_HIGH, &v)) {
 		get(t, TT_TAG_BOARD_ID_LOW, &lo);
 		out->board_id = (uint64_t)v << 32 | lo;
-		out->card_type = (v >> 4) & 0xFFFF;
+		out->card_type = tt_hw_card_type(v);
 		set_field(out, TT_TELEM_F_BOARD_ID);
 	}
 	out->card_name = tt_card_type_name(out->card_type);
@@ -225,23 +206,7 @@ char *tt_fw_version_str(uint32_t version, char *buf, size_t len)
 
 const char *tt_card_type_name(unsigned card_type)
 {
-	static const struct {
-		unsigned code;
-		const char *name;
-	} cards[] = {
-		{ TT_CARD_N300, "n300" },   { TT_CARD_N150, "n150" },
-		{ 0x35, "galaxy-wormhole" }, { 0x36, "p100" },
-		{ TT_CARD_P150A, "p150a" }, { 0x41, "p150b" },
-		{ 0x42, "p150c" },	    { 0x43, "p100a" },
-		{ 0x44, "p300b" },	    { 0x45, "p300a" },
-		{ 0x46, "p300c" },	    { 0x47, "galaxy-blackhole" },
-		{ TT_CARD_E150, "e150" },
-	};
-
-	for (size_t i = 0; i < sizeof(cards) / sizeof(cards[0]); i++)
-		if (cards[i].code == card_type)
-			return cards[i].name;
-	return "unknown";
+	return tt_hw_card_name(card_type);
 }
 
 /* ---- reading the table ---- */

@@ -175,6 +175,7 @@ static int decode(const struct source *s, struct telem *t)
 
 /* --- hwmon ------------------------------------------------------------- */
 
+/* Not hw/telemetry.h's conversions, on purpose: an independent oracle. */
 enum conv { RAW, MILLI, MICRO, S16_16_TO_MILLI, HIGH_HALF };
 
 static int64_t convert(enum conv c, uint32_t raw)
@@ -480,6 +481,7 @@ TEST_F(hwmon_value, equals_the_decoded_telemetry)
 enum fmt { DECIMAL, VERSION, ETH_VERSION, HEX64, CARD };
 
 /* Card names by the type in BOARD_ID_HIGH [19:4] (reference/kmd.md 1.10). */
+/* tt-kmd's table, not hw/card.h's, on purpose: an independent oracle. */
 static const char *card_name(uint32_t board_id_high)
 {
 	switch ((board_id_high >> 4) & 0xFFFF) {

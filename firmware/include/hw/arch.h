@@ -22,6 +22,48 @@ enum tt_hw_board {
 	TT_HW_BOARD_P150 = 4, /* Blackhole, one chip */
 };
 
+/*
+ * Names, one spelling for every layer (soc descriptors, libtt, tt-smi,
+ * ttsim --board, the driver's log). Board names are macros too, so that
+ * static tables (common/board.c) can hold them.
+ */
+#define TT_HW_BOARD_NAME_E150 "e150"
+#define TT_HW_BOARD_NAME_N150 "n150"
+#define TT_HW_BOARD_NAME_N300 "n300"
+#define TT_HW_BOARD_NAME_P150 "p150"
+
+/* "grayskull", "wormhole_b0", "blackhole"; "unknown" for other values. */
+static inline const char *tt_hw_arch_name(unsigned int arch)
+{
+	switch (arch) {
+	case TT_HW_ARCH_GRAYSKULL:
+		return "grayskull";
+	case TT_HW_ARCH_WORMHOLE_B0:
+		return "wormhole_b0";
+	case TT_HW_ARCH_BLACKHOLE:
+		return "blackhole";
+	default:
+		return "unknown";
+	}
+}
+
+/* "e150", "n150", "n300", "p150"; "unknown" for other values. */
+static inline const char *tt_hw_board_name(unsigned int board)
+{
+	switch (board) {
+	case TT_HW_BOARD_E150:
+		return TT_HW_BOARD_NAME_E150;
+	case TT_HW_BOARD_N150:
+		return TT_HW_BOARD_NAME_N150;
+	case TT_HW_BOARD_N300:
+		return TT_HW_BOARD_NAME_N300;
+	case TT_HW_BOARD_P150:
+		return TT_HW_BOARD_NAME_P150;
+	default:
+		return "unknown";
+	}
+}
+
 /* What sits at a NOC node. */
 enum tt_hw_node_type {
 	TT_NODE_NONE = 0,     /* no node at these coordinates */

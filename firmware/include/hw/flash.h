@@ -13,6 +13,7 @@
 #define TT_HW_FLASH_H
 
 #include "bits.h"
+#include "card.h" /* enum tt_card_type */
 
 #define TT_FLASH_MAGIC 0x4C465454u /* "TTFL" */
 #define TT_FLASH_FORMAT 1
@@ -49,18 +50,9 @@ struct tt_flash_header {
 	struct tt_flash_entry entry[TT_FLASH_MAX_ENTRIES];
 };
 
-/* Card types, as in the telemetry BOARD_ID_HIGH tag ((high >> 4) & 0xFFFF,
- * the numbering tt-kmd decodes). */
-enum tt_card_type {
-	TT_CARD_N300 = 0x14,
-	TT_CARD_N150 = 0x18,
-	TT_CARD_P150A = 0x40,
-	TT_CARD_E150 = 0x0A, /* our numbering: tt-kmd knows no Grayskull */
-};
-
 /* Board information, written by the "factory" (the model). */
 struct tt_board_info {
-	uint32_t board_id_hi; /* card type in [19:4] */
+	uint32_t board_id_hi; /* card type in [19:4] (hw/card.h) */
 	uint32_t board_id_lo; /* serial number */
 	uint32_t asic_id_hi;
 	uint32_t asic_id_lo;

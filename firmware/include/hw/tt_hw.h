@@ -15,6 +15,7 @@
 #include "host.h"
 #include "hart.h"
 #include "arc.h"
+#include "card.h"
 #include "flash.h"
 #include "l1.h"
 #include "tensix.h"
