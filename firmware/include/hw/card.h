@@ -3,9 +3,10 @@
  * Card types: the product code in the telemetry BOARD_ID_HIGH tag
  * (hw/telemetry.h) and in the board information (hw/flash.h), and its
  * name. The code is BOARD_ID_HIGH [19:4], the field tt-kmd decodes for
- * tt_card_type (reference/kmd.md 1.10; UMD reads [23:4], the same for
- * every code here). The names are tt-kmd's, plus "e150" for our
- * Grayskull card, which tt-kmd does not know.
+ * its tt_card_type attribute (tt-kmd's hwmon code; tt-umd reads [23:4],
+ * the same for every code here). The names are tt-kmd's; the Grayskull
+ * codes, which tt-kmd does not know, are luwen's (crates/luwen-api,
+ * chip/mod.rs: 0x3 e150, 0x7 e75).
  */
 #ifndef TT_HW_CARD_H
 #define TT_HW_CARD_H
@@ -13,7 +14,8 @@
 #include "bits.h"
 
 enum tt_card_type {
-	TT_CARD_E150 = 0x0A, /* our numbering: tt-kmd knows no Grayskull */
+	TT_CARD_E150 = 0x03, /* luwen's; tt-kmd knows no Grayskull */
+	TT_CARD_E75 = 0x07,
 	TT_CARD_N300 = 0x14,
 	TT_CARD_N150 = 0x18,
 	TT_CARD_GALAXY_WH = 0x35,
@@ -42,6 +44,8 @@ static inline const char *tt_hw_card_name(unsigned int card_type)
 	switch (card_type) {
 	case TT_CARD_E150:
 		return "e150";
+	case TT_CARD_E75:
+		return "e75";
 	case TT_CARD_N300:
 		return "n300";
 	case TT_CARD_N150:

@@ -77,12 +77,13 @@ static void test_card_type_field(void **state)
 
 static void test_card_names(void **state)
 {
-	/* tt-kmd's table (reference/kmd.md 1.10) and our e150. */
+	/* tt-kmd's table, and luwen's Grayskull codes. */
 	static const struct {
 		unsigned code;
 		const char *name;
 	} cards[] = {
-		{ 0x0A, "e150" },	     { 0x14, "n300" },
+		{ 0x03, "e150" },	     { 0x07, "e75" },
+		{ 0x14, "n300" },
 		{ 0x18, "n150" },	     { 0x35, "galaxy-wormhole" },
 		{ 0x36, "p100" },	     { 0x40, "p150a" },
 		{ 0x41, "p150b" },	     { 0x42, "p150c" },
@@ -100,7 +101,7 @@ static void test_card_names(void **state)
 			tt_hw_card_name(tt_hw_card_type(cards[i].code << 4)),
 			cards[i].name);
 	}
-	assert_int_equal(TT_CARD_E150, 0x0A);
+	assert_int_equal(TT_CARD_E150, 0x03);
 	/* Nothing else has a name: not 0, not the largest code. */
 	for (unsigned c = 0; c <= 0xFFFF; c++) {
 		const char *name = tt_hw_card_name(c);

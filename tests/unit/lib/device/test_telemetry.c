@@ -222,7 +222,7 @@ static void test_decode_duplicates_and_unknown(void **state)
 		{ 70, 5 }, /* known upstream, not decoded */
 		{ TT_TAG_AICLK, 800 },
 		{ TT_TAG_AICLK, 1 }, /* a repeat: the first counts */
-		{ TT_TAG_BOARD_ID_HIGH, 0x0000000A0 },
+		{ TT_TAG_BOARD_ID_HIGH, 0x000000030 },
 	};
 	struct tt_telemetry t;
 
@@ -230,7 +230,7 @@ static void test_decode_duplicates_and_unknown(void **state)
 	tt_telemetry_decode(e, sizeof(e) / sizeof(e[0]), &t);
 	assert_true(t.aiclk_mhz == 800);
 	assert_string_equal(t.card_name, "e150");
-	assert_true(t.board_id == 0xA0ull << 32);
+	assert_true(t.board_id == 0x30ull << 32);
 	assert_true(t.valid == ((1ull << TT_TELEM_F_AICLK) |
 				(1ull << TT_TELEM_F_BOARD_ID)));
 }
@@ -249,7 +249,8 @@ static void test_versions_and_card_names(void **state)
 	assert_string_equal(tt_card_type_name(0x18), "n150");
 	assert_string_equal(tt_card_type_name(0x40), "p150a");
 	assert_string_equal(tt_card_type_name(0x47), "galaxy-blackhole");
-	assert_string_equal(tt_card_type_name(0x0A), "e150");
+	assert_string_equal(tt_card_type_name(0x03), "e150");
+	assert_string_equal(tt_card_type_name(0x0A), "unknown");
 	assert_string_equal(tt_card_type_name(0x99), "unknown");
 }
 
