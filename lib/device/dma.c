@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -15,7 +14,8 @@ int tt_dma_buf_alloc(tt_device *dev, size_t size, tt_dma_buf **out)
 	struct tt_dma_buf *buf;
 	int ret;
 
-	assert(dev && out);
+	TT_CHECK_ARG(dev);
+	TT_CHECK_ARG(out);
 	if (!size || size > TT_DMA_MAX_SIZE)
 		return tt_error(-EINVAL,
 				"%s: DMA buffer size %zu is not in 1..%llu bytes",
@@ -54,24 +54,28 @@ void tt_dma_buf_free(tt_dma_buf *buf)
 
 void *tt_dma_buf_data(const tt_dma_buf *buf)
 {
-	assert(buf);
+	if (TT_ARG_NULL(buf))
+		return NULL;
 	return buf->data;
 }
 
 size_t tt_dma_buf_size(const tt_dma_buf *buf)
 {
-	assert(buf);
+	if (TT_ARG_NULL(buf))
+		return 0;
 	return buf->size;
 }
 
 struct tt_xy tt_dma_buf_noc_xy(const tt_dma_buf *buf)
 {
-	assert(buf);
+	if (TT_ARG_NULL(buf))
+		return (struct tt_xy){ 0, 0 };
 	return buf->noc_xy;
 }
 
 uint64_t tt_dma_buf_noc_addr(const tt_dma_buf *buf)
 {
-	assert(buf);
+	if (TT_ARG_NULL(buf))
+		return 0;
 	return buf->noc_addr;
 }

@@ -11,6 +11,7 @@
 #ifndef TT_LIB_INTERNAL_H
 #define TT_LIB_INTERNAL_H
 
+#include <errno.h>
 #include <pthread.h>
 
 #include "hw/host.h"
@@ -128,6 +129,26 @@ TT_HIDDEN int tt_write_all(int fd, const void *data, size_t len);
 /* Record a failure for tt_last_error(); returns code (negative errno). */
 TT_HIDDEN int tt_error(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * The NULL check of the error contract (tt/common.h), one line a site:
+ * TT_CHECK_ARG(dev) in a function returning int; otherwise
+ * "if (TT_ARG_NULL(buf)) return 0;" with the function's neutral value.
+ * Both name the enclosing function (__func__), so a public function checks
+ * its own arguments; a helper that serves several entry points passes the
+ * caller's name to TT_ARG_NULL_IN. tt_arg_null records the message and
+ * returns -EINVAL (error.c).
+ */
+TT_HIDDEN int tt_arg_null(const char *fn, const char *arg);
+#define TT_ARG_NULL_IN(fn, arg) (!(arg) && tt_arg_null((fn), #arg))
+#define TT_ARG_NULL(arg) TT_ARG_NULL_IN(__func__, arg)
+/* A data pointer is required only when its length is not 0. */
+#define TT_ARG_NULL_LEN(arg, len) ((len) && TT_ARG_NULL(arg))
+#define TT_CHECK_ARG(arg)                                                     \
+	do {                                                                  \
+		if (TT_ARG_NULL(arg))                                         \
+			return -EINVAL;                                       \
+	} while (0)
 
 /* The data-format converter's error code as words, for messages
  * (dataformat_api.c). */
