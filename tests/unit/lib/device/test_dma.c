@@ -15,24 +15,6 @@
 #include "testcases.h"
 #include "testutil.h"
 
-static int setup(void **state)
-{
-	tt_device *dev;
-
-	setenv("TT_TRANSPORT", test_backend(), 1);
-	unsetenv("TT_SIM_BOARD");
-	if (tt_device_open(0, &dev))
-		return -1;
-	*state = dev;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	tt_device_close(*state);
-	return 0;
-}
-
 /* Device-side copy between L1 of node 2-2 and a DMA buffer. */
 static int dma_cmd(tt_device *dev, tt_dma_buf *b, unsigned op, uint64_t off,
 		   uint64_t l1, uint32_t len)
@@ -314,5 +296,5 @@ int main(void)
 	 * every byte of L1 (the core firmware would live in the low 128 KiB). */
 	setenv("TT_FIRMWARE", "/dev/null", 1);
 
-	return RUN_GROUP("dma", tests, setup, teardown, kmd_cases);
+	return RUN_GROUP("dma", tests, device_up, device_down, kmd_cases);
 }
