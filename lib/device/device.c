@@ -3,7 +3,6 @@
  * Device enumeration and description; which transport serves a device is
  * decided here and nowhere else.
  */
-#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,9 +142,9 @@ void tt_device_close(tt_device *dev)
 	 * then the allocator lets go of its buffers. */
 	for (unsigned i = 0; i < dev->close_hook_count; i++)
 		dev->close_hooks[i].fn(dev);
-	/* DMA buffers still alive keep pointers to dev: closing now would
-	 * leave them dangling, so refuse loudly in debug builds. */
-	assert(dev->dma_bufs == 0 && "free DMA buffers before closing");
+	/* DMA buffers still alive point at dev: they lose their memory
+	 * now, and their handles stay for tt_dma_buf_free. */
+	tt_dma_buf_detach_all(dev);
 	dev->ops->close(dev);
 	pthread_mutex_destroy(&dev->lock);
 	free(dev);

@@ -87,7 +87,8 @@ struct tt_device {
 	pthread_mutex_t lock;
 	struct tt_window win;
 	uint32_t errors_seen;
-	unsigned dma_bufs; /* live DMA buffers, for close-time checks */
+	/* Live DMA buffers (guarded by lock), released at close. */
+	struct tt_dma_buf *dma_bufs;
 	/* Chip resets this handle has seen; another count means the chip was
 	 * reset under it and everything it knew is stale. */
 	uint32_t reset_gen;
@@ -106,7 +107,8 @@ struct tt_device {
 };
 
 struct tt_dma_buf {
-	struct tt_device *dev;
+	struct tt_device *dev; /* NULL once the device was closed */
+	struct tt_dma_buf *next, **pprev; /* in dev->dma_bufs */
 	void *data;
 	size_t size;
 	struct tt_xy noc_xy;
@@ -125,6 +127,11 @@ TT_HIDDEN extern const struct tt_transport_ops tt_transport_kmd;
 /* Write all len bytes (retrying short writes and EINTR): 0 or -errno
  * (fileio.c). */
 TT_HIDDEN int tt_write_all(int fd, const void *data, size_t len);
+
+/* Take buf off its device's list (dev->lock held); release every DMA
+ * buffer of a closing device (dma.c). */
+TT_HIDDEN void tt_dma_buf_unlink(struct tt_dma_buf *buf);
+TT_HIDDEN void tt_dma_buf_detach_all(struct tt_device *dev);
 
 /* Record a failure for tt_last_error(); returns code (negative errno). */
 TT_HIDDEN int tt_error(int code, const char *fmt, ...)

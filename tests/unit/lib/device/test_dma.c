@@ -268,6 +268,22 @@ static void test_host_cannot_use_host_window(void **state)
  * close (tt-kmd cannot), the model's region 0 (an access past a driver
  * region falls to it, and its translation is the daemon's, not the
  * guest's). */
+/* A buffer still alive when its device is closed loses its memory, and
+ * its handle stays valid for tt_dma_buf_free. */
+static void test_close_with_live_buffer(void **state)
+{
+	tt_dma_buf *b;
+	tt_device *dev;
+
+	(void)state;
+	assert_int_equal(tt_device_open(0, &dev), 0);
+	assert_int_equal(tt_dma_buf_alloc(dev, 4096, &b), 0);
+	assert_non_null(tt_dma_buf_data(b));
+	tt_device_close(dev);
+	assert_null(tt_dma_buf_data(b));
+	tt_dma_buf_free(b);
+}
+
 static const char *const kmd_cases[] = {
 	"test_alloc_rounds_and_zeroes",
 	"test_alloc_bad_sizes",
@@ -282,6 +298,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alloc_rounds_and_zeroes),
 		cmocka_unit_test(test_alloc_bad_sizes),
+		cmocka_unit_test(test_close_with_live_buffer),
 		cmocka_unit_test(test_device_reads_host_memory),
 		cmocka_unit_test(test_device_writes_host_memory),
 		cmocka_unit_test(test_buffers_are_distinct),
