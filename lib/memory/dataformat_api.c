@@ -150,8 +150,7 @@ int tt_tilize(void *dst, size_t dst_len, const void *src, size_t src_len,
 
 	if (TT_ARG_NULL_LEN(dst, dst_len) || TT_ARG_NULL_LEN(src, src_len))
 		return -EINVAL;
-	ret = df_tilize(dst, dst_len, src, src_len, rows, cols, elem_size,
-			    pad);
+	ret = df_tilize(dst, dst_len, src, src_len, rows, cols, elem_size, pad);
 	if (ret)
 		return tt_error(ret,
 				"tilize %zux%zu of %zu-byte elements (source %zu bytes, destination %zu bytes): %s",
@@ -167,8 +166,7 @@ int tt_untilize(void *dst, size_t dst_len, const void *src, size_t src_len,
 
 	if (TT_ARG_NULL_LEN(dst, dst_len) || TT_ARG_NULL_LEN(src, src_len))
 		return -EINVAL;
-	ret = df_untilize(dst, dst_len, src, src_len, rows, cols,
-			      elem_size);
+	ret = df_untilize(dst, dst_len, src, src_len, rows, cols, elem_size);
 	if (ret)
 		return tt_error(ret,
 				"untilize %zux%zu of %zu-byte elements (source %zu bytes, destination %zu bytes): %s",
@@ -185,8 +183,8 @@ int tt_tilize_convert(enum tt_data_format to, void *dst, size_t dst_len,
 
 	if (TT_ARG_NULL_LEN(dst, dst_len) || TT_ARG_NULL_LEN(src, src_len))
 		return -EINVAL;
-	ret = df_tilize_convert(df(to), dst, dst_len, df(from), src,
-				    src_len, rows, cols);
+	ret = df_tilize_convert(df(to), dst, dst_len, df(from), src, src_len,
+				rows, cols);
 	if (ret)
 		return tt_error(ret,
 				"tilize %zux%zu from %s (%d, %zu bytes) to %s tiles (%d, %zu bytes): %s",
@@ -204,8 +202,8 @@ int tt_untilize_convert(enum tt_data_format to, void *dst, size_t dst_len,
 
 	if (TT_ARG_NULL_LEN(dst, dst_len) || TT_ARG_NULL_LEN(src, src_len))
 		return -EINVAL;
-	ret = df_untilize_convert(df(to), dst, dst_len, df(from), src,
-				      src_len, rows, cols);
+	ret = df_untilize_convert(df(to), dst, dst_len, df(from), src, src_len,
+				  rows, cols);
 	if (ret)
 		return tt_error(ret,
 				"untilize %zux%zu from %s tiles (%d, %zu bytes) to %s (%d, %zu bytes): %s",
@@ -223,8 +221,8 @@ int tt_convert_tiles(enum tt_data_format to, void *dst, size_t dst_len,
 
 	if (TT_ARG_NULL_LEN(dst, dst_len) || TT_ARG_NULL_LEN(src, src_len))
 		return -EINVAL;
-	ret = df_convert_tiles(df(to), dst, dst_len, df(from), src,
-				   src_len, ntiles);
+	ret = df_convert_tiles(df(to), dst, dst_len, df(from), src, src_len,
+			       ntiles);
 	if (ret)
 		return tt_error(ret,
 				"convert %zu tiles from %s (%d, %zu bytes) to %s (%d, %zu bytes): %s",
