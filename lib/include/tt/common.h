@@ -4,19 +4,21 @@
  * whole public API. docs/api.md points here; this is its only statement.
  *
  * Functions return 0 (or a count) on success and a negative errno-style
- * code on failure; tt_last_error() then describes the failure, starting
- * with the function's name and naming the object involved. A call that
- * fails leaves its objects as they were. Handles are opaque.
+ * code on failure; tt_last_error() then describes the failure, naming the
+ * object involved. A call that fails leaves its objects as they were.
+ * Handles are opaque.
  *
  * NULL arguments are caller input, never an assertion, so bindings can
  * pass user input straight through. A NULL handle or a NULL required
  * pointer argument (a data pointer with a nonzero length, an out pointer)
- * fails, and tt_last_error() says "<function>: <argument> is NULL":
+ * fails, and tt_last_error() names the function and the argument,
+ * "<function>: <argument> is NULL":
  *   - a function returning int returns -EINVAL;
  *   - a function returning a pointer returns NULL;
  *   - a function returning a plain value returns its neutral value:
- *     false, 0, an all-zero struct, or the enum's value 0 (which the
- *     header documents where it is a valid value);
+ *     false, 0, an all-zero struct or the enum's value 0 (where that
+ *     can also be a real answer, a caller who must know checks its
+ *     handle first);
  *   - a function returning nothing does nothing.
  * Destructors (close, free) accept NULL and do nothing, leaving
  * tt_last_error() alone. Pointers documented as optional (NULL allowed)
