@@ -19,17 +19,23 @@ struct tt_core_range tt_core_range(unsigned x0, unsigned y0, unsigned x1,
 
 bool tt_core_range_valid(const struct tt_core_range *r)
 {
-	return r && r->start.x <= r->end.x && r->start.y <= r->end.y &&
+	if (TT_ARG_NULL(r))
+		return false;
+	return r->start.x <= r->end.x && r->start.y <= r->end.y &&
 	       r->end.x < TT_CORE_COORD_LIMIT && r->end.y < TT_CORE_COORD_LIMIT;
 }
 
 unsigned tt_core_range_num_cores(const struct tt_core_range *r)
 {
+	if (TT_ARG_NULL(r))
+		return 0;
 	return (r->end.x - r->start.x + 1) * (r->end.y - r->start.y + 1);
 }
 
 bool tt_core_range_contains(const struct tt_core_range *r, struct tt_xy c)
 {
+	if (TT_ARG_NULL(r))
+		return false;
 	return c.x >= r->start.x && c.x <= r->end.x && c.y >= r->start.y &&
 	       c.y <= r->end.y;
 }
@@ -48,11 +54,14 @@ bool tt_core_range_intersects(const struct tt_core_range *a,
 			      const struct tt_core_range *b,
 			      struct tt_core_range *out)
 {
-	struct tt_core_range i = {
-		{ umax(a->start.x, b->start.x), umax(a->start.y, b->start.y) },
-		{ umin(a->end.x, b->end.x), umin(a->end.y, b->end.y) },
-	};
+	struct tt_core_range i;
 
+	if (TT_ARG_NULL(a) || TT_ARG_NULL(b))
+		return false;
+	i.start.x = umax(a->start.x, b->start.x);
+	i.start.y = umax(a->start.y, b->start.y);
+	i.end.x = umin(a->end.x, b->end.x);
+	i.end.y = umin(a->end.y, b->end.y);
 	if (i.start.x > i.end.x || i.start.y > i.end.y)
 		return false;
 	if (out)
@@ -100,8 +109,7 @@ static int overlap(const struct tt_core_range *a, const struct tt_core_range *b)
 
 int tt_core_range_set_add(struct tt_core_range_set *s, struct tt_core_range r)
 {
-	if (!s)
-		return tt_error(-EINVAL, "tt_core_range_set_add: set is NULL");
+	TT_CHECK_ARG(s);
 	if (!tt_core_range_valid(&r))
 		return bad_range(&r);
 	for (unsigned i = 0; i < s->count; i++)
@@ -121,9 +129,9 @@ int tt_core_range_set_init(struct tt_core_range_set *s,
 {
 	int ret;
 
-	if (!s || (n && !ranges))
-		return tt_error(-EINVAL, "tt_core_range_set_init: %s is NULL",
-				s ? "ranges" : "set");
+	TT_CHECK_ARG(s);
+	if (TT_ARG_NULL_LEN(ranges, n))
+		return -EINVAL;
 	s->count = 0;
 	if (n > TT_CORE_RANGE_SET_MAX)
 		return tt_error(-E2BIG,
@@ -142,7 +150,7 @@ int tt_core_range_set_init(struct tt_core_range_set *s,
 int tt_core_range_set_check(const struct tt_core_range_set *s)
 {
 	if (!s)
-		return tt_error(-EINVAL, "core range set is NULL");
+		return tt_error(-EINVAL, "%s: core range set is NULL", __func__);
 	if (s->count > TT_CORE_RANGE_SET_MAX)
 		return tt_error(-EINVAL,
 				"core range set claims %u ranges (at most %u)",
@@ -161,6 +169,8 @@ int tt_core_range_set_check(const struct tt_core_range_set *s)
 bool tt_core_range_set_contains(const struct tt_core_range_set *s,
 				struct tt_xy c)
 {
+	if (TT_ARG_NULL(s))
+		return false;
 	for (unsigned i = 0; i < s->count; i++)
 		if (tt_core_range_contains(&s->ranges[i], c))
 			return true;
@@ -170,6 +180,8 @@ bool tt_core_range_set_contains(const struct tt_core_range_set *s,
 bool tt_core_range_set_intersects(const struct tt_core_range_set *a,
 				  const struct tt_core_range_set *b)
 {
+	if (TT_ARG_NULL(a) || TT_ARG_NULL(b))
+		return false;
 	for (unsigned i = 0; i < a->count; i++)
 		for (unsigned j = 0; j < b->count; j++)
 			if (tt_core_range_intersects(&a->ranges[i],
@@ -182,6 +194,8 @@ unsigned tt_core_range_set_num_cores(const struct tt_core_range_set *s)
 {
 	unsigned n = 0;
 
+	if (TT_ARG_NULL(s))
+		return 0;
 	for (unsigned i = 0; i < s->count; i++)
 		n += tt_core_range_num_cores(&s->ranges[i]);
 	return n;
@@ -192,10 +206,10 @@ int tt_core_range_set_bounding_box(const struct tt_core_range_set *s,
 {
 	struct tt_core_range b;
 
-	if (!s || !out || !s->count)
-		return tt_error(-EINVAL,
-				"tt_core_range_set_bounding_box: %s",
-				!s || !out ? "NULL argument" : "the set is empty");
+	TT_CHECK_ARG(s);
+	TT_CHECK_ARG(out);
+	if (!s->count)
+		return tt_error(-EINVAL, "%s: the set is empty", __func__);
 	b = s->ranges[0];
 	for (unsigned i = 1; i < s->count; i++) {
 		const struct tt_core_range *r = &s->ranges[i];
@@ -225,6 +239,8 @@ static unsigned cores_in(const struct tt_core_range_set *s,
 bool tt_core_range_set_equal(const struct tt_core_range_set *a,
 			     const struct tt_core_range_set *b)
 {
+	if (TT_ARG_NULL(a) || TT_ARG_NULL(b))
+		return false;
 	if (tt_core_range_set_num_cores(a) != tt_core_range_set_num_cores(b))
 		return false;
 	for (unsigned i = 0; i < a->count; i++)
@@ -239,6 +255,8 @@ bool tt_core_range_set_equal(const struct tt_core_range_set *a,
 void tt_core_iter_init(struct tt_core_iter *it,
 		       const struct tt_core_range_set *s)
 {
+	if (TT_ARG_NULL(it) || TT_ARG_NULL(s))
+		return;
 	it->set = s;
 	it->range = 0;
 	if (s->count)
@@ -249,6 +267,8 @@ bool tt_core_iter_next(struct tt_core_iter *it, struct tt_xy *core)
 {
 	const struct tt_core_range *r;
 
+	if (TT_ARG_NULL(it) || TT_ARG_NULL(it->set) || TT_ARG_NULL(core))
+		return false;
 	if (it->range >= it->set->count)
 		return false;
 	r = &it->set->ranges[it->range];
@@ -271,6 +291,8 @@ unsigned tt_core_range_set_to_cores(const struct tt_core_range_set *s,
 	struct tt_xy c;
 	unsigned n = 0;
 
+	if (TT_ARG_NULL(s) || TT_ARG_NULL_LEN(out, max))
+		return 0;
 	for (tt_core_iter_init(&it, s); tt_core_iter_next(&it, &c); n++)
 		if (n < max)
 			out[n] = c;
@@ -364,6 +386,8 @@ int tt_core_range_set_merge(struct tt_core_range_set *s,
 	struct cellmap *m;
 	int ret;
 
+	TT_CHECK_ARG(s);
+	TT_CHECK_ARG(other);
 	ret = tt_core_range_set_check(s);
 	if (!ret)
 		ret = tt_core_range_set_check(other);
@@ -404,8 +428,6 @@ static int full_grid(const tt_device *dev, unsigned *w, unsigned *h)
 	const struct soc_desc *s;
 	unsigned cols = 0;
 
-	if (!dev || !w || !h)
-		return tt_error(-EINVAL, "tt_device_logical_grid: NULL argument");
 	s = &dev->soc;
 	while (cols < s->tensix_count && s->tensix[cols].y == s->tensix[0].y)
 		cols++;
@@ -430,8 +452,9 @@ int tt_device_logical_grid(const tt_device *dev, unsigned *w, unsigned *h)
 {
 	int ret;
 
-	if (!dev || !w || !h)
-		return tt_error(-EINVAL, "tt_device_logical_grid: NULL argument");
+	TT_CHECK_ARG(dev);
+	TT_CHECK_ARG(w);
+	TT_CHECK_ARG(h);
 	ret = full_grid(dev, w, h);
 	if (!ret && *h < 2)
 		return tt_error(-EPROTO,
@@ -447,8 +470,8 @@ int tt_device_dispatch_core(const tt_device *dev, struct tt_xy *noc0)
 	unsigned w, h;
 	int ret;
 
-	if (!dev || !noc0)
-		return tt_error(-EINVAL, "tt_device_dispatch_core: NULL argument");
+	TT_CHECK_ARG(dev);
+	TT_CHECK_ARG(noc0);
 	ret = tt_device_logical_grid(dev, &w, &h);
 	return ret ? ret : tt_device_tensix_core(dev, h * w, noc0);
 }
@@ -459,8 +482,8 @@ int tt_device_worker_core(const tt_device *dev, struct tt_xy logical,
 	unsigned w, h;
 	int ret;
 
-	if (!dev || !noc0)
-		return tt_error(-EINVAL, "tt_device_worker_core: NULL argument");
+	TT_CHECK_ARG(dev);
+	TT_CHECK_ARG(noc0);
 	ret = tt_device_logical_grid(dev, &w, &h);
 	if (ret)
 		return ret;

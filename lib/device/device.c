@@ -3,7 +3,6 @@
  * Device enumeration and description; which transport serves a device is
  * decided here and nowhere else.
  */
-#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +96,7 @@ int tt_device_count(unsigned *count)
 	const struct tt_transport_ops *ops;
 	int ret;
 
-	assert(count);
+	TT_CHECK_ARG(count);
 	ret = select_transport(&ops);
 	if (ret)
 		return ret;
@@ -110,7 +109,7 @@ int tt_device_open(unsigned index, tt_device **out)
 	struct tt_device *dev;
 	int ret;
 
-	assert(out);
+	TT_CHECK_ARG(out);
 	ret = select_transport(&ops);
 	if (ret)
 		return ret;
@@ -143,9 +142,9 @@ void tt_device_close(tt_device *dev)
 	 * then the allocator lets go of its buffers. */
 	for (unsigned i = 0; i < dev->close_hook_count; i++)
 		dev->close_hooks[i].fn(dev);
-	/* DMA buffers still alive keep pointers to dev: closing now would
-	 * leave them dangling, so refuse loudly in debug builds. */
-	assert(dev->dma_bufs == 0 && "free DMA buffers before closing");
+	/* DMA buffers still alive point at dev: they lose their memory
+	 * now, and their handles stay for tt_dma_buf_free. */
+	tt_dma_buf_detach_all(dev);
 	dev->ops->close(dev);
 	pthread_mutex_destroy(&dev->lock);
 	free(dev);
@@ -181,7 +180,8 @@ out:
 
 const struct tt_device_info *tt_device_get_info(const tt_device *dev)
 {
-	assert(dev);
+	if (TT_ARG_NULL(dev))
+		return NULL;
 	return &dev->info;
 }
 
@@ -206,13 +206,15 @@ void tt_device_info_from_soc(struct tt_device *dev)
 enum tt_core_type tt_device_core_type(const tt_device *dev, unsigned x,
 				      unsigned y)
 {
-	assert(dev);
+	if (TT_ARG_NULL(dev))
+		return TT_CORE_NONE;
 	return (enum tt_core_type)soc_desc_node_type(&dev->soc, x, y);
 }
 
 bool tt_device_core_harvested(const tt_device *dev, unsigned x, unsigned y)
 {
-	assert(dev);
+	if (TT_ARG_NULL(dev))
+		return false;
 	if (x >= dev->soc.grid_x || y >= dev->soc.grid_y)
 		return false;
 	return dev->soc.node_flags[y][x] & TT_NODE_F_HARVESTED;
@@ -221,7 +223,8 @@ bool tt_device_core_harvested(const tt_device *dev, unsigned x, unsigned y)
 int tt_device_tensix_core(const tt_device *dev, unsigned logical,
 			  struct tt_xy *out)
 {
-	assert(dev && out);
+	TT_CHECK_ARG(dev);
+	TT_CHECK_ARG(out);
 	if (logical >= dev->soc.tensix_count)
 		return tt_error(-EINVAL,
 				"%s: Tensix core %u does not exist (%u enabled)",
@@ -234,7 +237,8 @@ int tt_device_tensix_core(const tt_device *dev, unsigned logical,
 int tt_device_dram_core(const tt_device *dev, unsigned channel, unsigned port,
 			struct tt_xy *out)
 {
-	assert(dev && out);
+	TT_CHECK_ARG(dev);
+	TT_CHECK_ARG(out);
 	if (channel >= dev->soc.dram_channels ||
 	    port >= dev->soc.dram_ports[channel])
 		return tt_error(-EINVAL,
@@ -247,7 +251,8 @@ int tt_device_dram_core(const tt_device *dev, unsigned channel, unsigned port,
 
 int tt_device_pcie_core(const tt_device *dev, struct tt_xy *out)
 {
-	assert(dev && out);
+	TT_CHECK_ARG(dev);
+	TT_CHECK_ARG(out);
 	if (!dev->soc.pcie_count)
 		return tt_error(-ENODEV, "%s: no PCIe core", dev->name);
 	out->x = dev->soc.pcie[0].x;
@@ -265,7 +270,9 @@ int tt_device_errors(tt_device *dev, struct tt_device_error *out, unsigned max)
 	uint32_t head, seq;
 	int n = 0;
 
-	assert(dev && (out || !max));
+	TT_CHECK_ARG(dev);
+	if (TT_ARG_NULL_LEN(out, max))
+		return -EINVAL;
 	pthread_mutex_lock(&dev->lock);
 	head = dev->ops->error_head(dev);
 	/* Skip what the ring no longer holds. */
@@ -289,11 +296,10 @@ int tt_device_errors(tt_device *dev, struct tt_device_error *out, unsigned max)
  * reset, and tt-smi asks exactly around resets. */
 int tt_device_processes(tt_device *dev, int *pids, unsigned max)
 {
-	assert(dev);
+	TT_CHECK_ARG(dev);
 	if (!pids && max)
-		return tt_error(-EINVAL,
-				"%s: pids is NULL but max is %u in tt_device_processes",
-				dev->name, max);
+		return tt_error(-EINVAL, "%s: %s: pids is NULL but max is %u",
+				__func__, dev->name, max);
 	return dev->ops->processes(dev, pids, max);
 }
 

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -15,7 +14,8 @@ int tt_dma_buf_alloc(tt_device *dev, size_t size, tt_dma_buf **out)
 	struct tt_dma_buf *buf;
 	int ret;
 
-	assert(dev && out);
+	TT_CHECK_ARG(dev);
+	TT_CHECK_ARG(out);
 	if (!size || size > TT_DMA_MAX_SIZE)
 		return tt_error(-EINVAL,
 				"%s: DMA buffer size %zu is not in 1..%llu bytes",
@@ -32,7 +32,11 @@ int tt_dma_buf_alloc(tt_device *dev, size_t size, tt_dma_buf **out)
 		return ret;
 	}
 	pthread_mutex_lock(&dev->lock);
-	dev->dma_bufs++;
+	buf->next = dev->dma_bufs;
+	if (buf->next)
+		buf->next->pprev = &buf->next;
+	buf->pprev = &dev->dma_bufs;
+	dev->dma_bufs = buf;
 	pthread_mutex_unlock(&dev->lock);
 	*out = buf;
 	return 0;
@@ -45,33 +49,61 @@ void tt_dma_buf_free(tt_dma_buf *buf)
 	if (!buf)
 		return;
 	dev = buf->dev;
-	dev->ops->dma_free(dev, buf);
-	pthread_mutex_lock(&dev->lock);
-	dev->dma_bufs--;
-	pthread_mutex_unlock(&dev->lock);
+	if (dev) {
+		pthread_mutex_lock(&dev->lock);
+		tt_dma_buf_unlink(buf);
+		pthread_mutex_unlock(&dev->lock);
+		dev->ops->dma_free(dev, buf);
+	}
 	free(buf);
+}
+
+void tt_dma_buf_unlink(struct tt_dma_buf *buf)
+{
+	*buf->pprev = buf->next;
+	if (buf->next)
+		buf->next->pprev = buf->pprev;
+}
+
+/* A buffer still alive at close loses its memory with the device, as
+ * device buffers do: its data pointer reads NULL and it must still be
+ * freed. */
+void tt_dma_buf_detach_all(struct tt_device *dev)
+{
+	struct tt_dma_buf *buf;
+
+	while ((buf = dev->dma_bufs)) {
+		tt_dma_buf_unlink(buf);
+		dev->ops->dma_free(dev, buf);
+		buf->dev = NULL;
+		buf->data = NULL;
+	}
 }
 
 void *tt_dma_buf_data(const tt_dma_buf *buf)
 {
-	assert(buf);
+	if (TT_ARG_NULL(buf))
+		return NULL;
 	return buf->data;
 }
 
 size_t tt_dma_buf_size(const tt_dma_buf *buf)
 {
-	assert(buf);
+	if (TT_ARG_NULL(buf))
+		return 0;
 	return buf->size;
 }
 
 struct tt_xy tt_dma_buf_noc_xy(const tt_dma_buf *buf)
 {
-	assert(buf);
+	if (TT_ARG_NULL(buf))
+		return (struct tt_xy){ 0, 0 };
 	return buf->noc_xy;
 }
 
 uint64_t tt_dma_buf_noc_addr(const tt_dma_buf *buf)
 {
-	assert(buf);
+	if (TT_ARG_NULL(buf))
+		return 0;
 	return buf->noc_addr;
 }

@@ -23,6 +23,11 @@ int tt_error(int code, const char *fmt, ...)
 	return code;
 }
 
+int tt_arg_null(const char *fn, const char *arg)
+{
+	return tt_error(-EINVAL, "%s: %s is NULL", fn, arg);
+}
+
 int tt_error_device(const struct tt_dev_error *rec)
 {
 	dev_err_format(rec, last_error, sizeof(last_error));

@@ -4,7 +4,6 @@
  * into L1, launches through the core firmware's mailboxes (hw/l1.h), and
  * the raw bring-up path that bypasses the firmware.
  */
-#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
@@ -120,7 +119,8 @@ int tt_hart_status(tt_device *dev, struct tt_xy core, unsigned hart,
 {
 	int ret;
 
-	assert(dev && out);
+	TT_CHECK_ARG(dev);
+	TT_CHECK_ARG(out);
 	ret = check_hart(dev, core, hart, false);
 	return ret ? ret : read_status(dev, core, hart, out);
 }
@@ -216,7 +216,9 @@ int tt_hart_load_elf(tt_device *dev, struct tt_xy core, const void *elf,
 	struct elf_image img;
 	int ret;
 
-	assert(dev);
+	TT_CHECK_ARG(dev);
+	if (TT_ARG_NULL_LEN(elf, len))
+		return -EINVAL;
 	ret = tt_fw_check_tensix(dev, core);
 	if (!ret)
 		ret = parse_elf(dev, core, elf, len, TT_HART_KERNEL_BASE,
@@ -290,7 +292,8 @@ int tt_hart_load_elf_file(tt_device *dev, struct tt_xy core, const char *path,
 	size_t len;
 	int ret;
 
-	assert(dev && path);
+	TT_CHECK_ARG(dev);
+	TT_CHECK_ARG(path);
 	ret = read_file(dev, path, &buf, &len);
 	if (ret)
 		return ret;
@@ -380,7 +383,9 @@ int tt_hart_launch(tt_device *dev, struct tt_xy core, unsigned hart,
 	struct hart_ctx h = { .core = core, .hart = hart };
 	int ret;
 
-	assert(dev);
+	TT_CHECK_ARG(dev);
+	if (TT_ARG_NULL_LEN(args, nargs))
+		return -EINVAL;
 	ret = check_hart(dev, core, hart, true);
 	if (!ret)
 		ret = check_launch_args(dev, entry, args, nargs);
@@ -439,7 +444,7 @@ int tt_hart_wait(tt_device *dev, struct tt_xy core, unsigned hart,
 	struct hart_ctx h = { .core = core, .hart = hart };
 	int ret;
 
-	assert(dev);
+	TT_CHECK_ARG(dev);
 	ret = check_hart(dev, core, hart, true);
 	if (!ret)
 		ret = tt_fw_wait(dev, tt_fw_deadline(timeout_ms), finished, &h);
@@ -457,7 +462,10 @@ int tt_hart_run(tt_device *dev, struct tt_xy core, unsigned hart,
 		uint32_t entry, const uint32_t *args, unsigned nargs,
 		int timeout_ms, int32_t *ret)
 {
-	int err = tt_hart_launch(dev, core, hart, entry, args, nargs);
+	int err;
+
+	TT_CHECK_ARG(dev);
+	err = tt_hart_launch(dev, core, hart, entry, args, nargs);
 
 	return err ? err : tt_hart_wait(dev, core, hart, timeout_ms, ret);
 }
@@ -515,7 +523,9 @@ int tt_hart_exec_raw(tt_device *dev, struct tt_xy core, unsigned hart,
 	struct elf_image img;
 	int ret;
 
-	assert(dev);
+	TT_CHECK_ARG(dev);
+	if (TT_ARG_NULL_LEN(elf, len))
+		return -EINVAL;
 	ret = check_hart(dev, core, hart, true);
 	if (!ret)
 		ret = parse_elf(dev, core, elf, len, 0,

@@ -11,6 +11,7 @@
 #ifndef TT_LIB_INTERNAL_H
 #define TT_LIB_INTERNAL_H
 
+#include <errno.h>
 #include <pthread.h>
 
 #include "hw/host.h"
@@ -86,7 +87,8 @@ struct tt_device {
 	pthread_mutex_t lock;
 	struct tt_window win;
 	uint32_t errors_seen;
-	unsigned dma_bufs; /* live DMA buffers, for close-time checks */
+	/* Live DMA buffers (guarded by lock), released at close. */
+	struct tt_dma_buf *dma_bufs;
 	/* Chip resets this handle has seen; another count means the chip was
 	 * reset under it and everything it knew is stale. */
 	uint32_t reset_gen;
@@ -105,7 +107,8 @@ struct tt_device {
 };
 
 struct tt_dma_buf {
-	struct tt_device *dev;
+	struct tt_device *dev; /* NULL once the device was closed */
+	struct tt_dma_buf *next, **pprev; /* in dev->dma_bufs */
 	void *data;
 	size_t size;
 	struct tt_xy noc_xy;
@@ -125,9 +128,34 @@ TT_HIDDEN extern const struct tt_transport_ops tt_transport_kmd;
  * (fileio.c). */
 TT_HIDDEN int tt_write_all(int fd, const void *data, size_t len);
 
+/* Take buf off its device's list (dev->lock held); release every DMA
+ * buffer of a closing device (dma.c). */
+TT_HIDDEN void tt_dma_buf_unlink(struct tt_dma_buf *buf);
+TT_HIDDEN void tt_dma_buf_detach_all(struct tt_device *dev);
+
 /* Record a failure for tt_last_error(); returns code (negative errno). */
 TT_HIDDEN int tt_error(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * The NULL check of the error contract (tt/common.h), one line a site:
+ * TT_CHECK_ARG(dev) in a function returning int; otherwise
+ * "if (TT_ARG_NULL(buf)) return 0;" with the function's neutral value.
+ * Both name the enclosing function (__func__), so a public function checks
+ * its own arguments; a helper that serves several entry points passes the
+ * caller's name to TT_ARG_NULL_IN. tt_arg_null records the message and
+ * returns -EINVAL (error.c).
+ */
+TT_HIDDEN int tt_arg_null(const char *fn, const char *arg);
+#define TT_ARG_NULL_IN(fn, arg) (!(arg) && tt_arg_null((fn), #arg))
+#define TT_ARG_NULL(arg) TT_ARG_NULL_IN(__func__, arg)
+/* A data pointer is required only when its length is not 0. */
+#define TT_ARG_NULL_LEN(arg, len) ((len) && TT_ARG_NULL(arg))
+#define TT_CHECK_ARG(arg)                                                     \
+	do {                                                                  \
+		if (TT_ARG_NULL(arg))                                         \
+			return -EINVAL;                                       \
+	} while (0)
 
 /* The data-format converter's error code as words, for messages
  * (dataformat_api.c). */

@@ -3,7 +3,6 @@
  * Management firmware: messages, readiness, the convenience calls built on
  * them, and warm reset.
  */
-#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -75,7 +74,7 @@ int tt_mgmt_call(tt_device *dev, unsigned queue, uint8_t code,
 	uint32_t rsp[TT_MSGQ_ENTRY_WORDS];
 	int ret;
 
-	assert(dev);
+	TT_CHECK_ARG(dev);
 	if (args)
 		memcpy(&req[1], args, 7 * sizeof(uint32_t));
 	ret = tt_msgq_call(dev, queue, req, rsp, tt_fw_deadline(timeout_ms),
@@ -93,18 +92,18 @@ int tt_mgmt_call(tt_device *dev, unsigned queue, uint8_t code,
 
 int tt_mgmt_wait_ready(tt_device *dev, int timeout_ms)
 {
-	assert(dev);
+	TT_CHECK_ARG(dev);
 	return tt_fw_wait_arc(dev, tt_fw_deadline(timeout_ms), timeout_ms);
 }
 
 /* ---- convenience calls ---- */
 
+/* Each caller has checked dev. */
 static int app_call(tt_device *dev, uint8_t code, uint32_t a1,
 		    struct tt_msg_reply *reply)
 {
 	uint32_t args[7] = { a1 };
 
-	assert(dev);
 	return tt_mgmt_call(dev, TT_MGMT_QUEUE_APP, code, args, reply,
 			    TT_MGMT_TIMEOUT_MS);
 }
@@ -112,8 +111,10 @@ static int app_call(tt_device *dev, uint8_t code, uint32_t a1,
 int tt_mgmt_test(tt_device *dev, uint32_t n, uint32_t *out)
 {
 	struct tt_msg_reply r;
-	int ret = app_call(dev, TT_MSG_TEST, n, &r);
+	int ret;
 
+	TT_CHECK_ARG(dev);
+	ret = app_call(dev, TT_MSG_TEST, n, &r);
 	if (ret)
 		return ret;
 	if (out)
@@ -127,6 +128,7 @@ int tt_mgmt_test(tt_device *dev, uint32_t n, uint32_t *out)
 
 int tt_mgmt_set_power_state(tt_device *dev, bool busy)
 {
+	TT_CHECK_ARG(dev);
 	return app_call(dev,
 			busy ? TT_MSG_AICLK_GO_BUSY : TT_MSG_AICLK_GO_LONG_IDLE,
 			0, NULL);
@@ -134,6 +136,7 @@ int tt_mgmt_set_power_state(tt_device *dev, bool busy)
 
 int tt_mgmt_force_aiclk(tt_device *dev, unsigned mhz)
 {
+	TT_CHECK_ARG(dev);
 	return app_call(dev, TT_MSG_FORCE_AICLK, mhz, NULL);
 }
 
@@ -142,7 +145,8 @@ int tt_mgmt_get_aiclk(tt_device *dev, unsigned *mhz, bool *forced)
 	struct tt_msg_reply r;
 	int ret;
 
-	assert(mhz);
+	TT_CHECK_ARG(dev);
+	TT_CHECK_ARG(mhz);
 	ret = app_call(dev, TT_MSG_GET_AICLK, 0, &r);
 	if (ret)
 		return ret;
@@ -158,12 +162,13 @@ int tt_mgmt_get_aiclk(tt_device *dev, unsigned *mhz, bool *forced)
 
 int tt_mgmt_set_watchdog(tt_device *dev, unsigned ms)
 {
+	TT_CHECK_ARG(dev);
 	return app_call(dev, TT_MSG_SET_WDT_TIMEOUT, ms, NULL);
 }
 
 int tt_mgmt_force_fan(tt_device *dev, int percent)
 {
-	assert(dev);
+	TT_CHECK_ARG(dev);
 	if (percent < -1 || percent > 100)
 		return tt_error(-EINVAL,
 				"%s: fan duty %d%% is not 0..100 or -1 (automatic)",
@@ -177,7 +182,8 @@ int tt_mgmt_fw_version(tt_device *dev, unsigned which, uint32_t *version)
 	struct tt_msg_reply r;
 	int ret;
 
-	assert(version);
+	TT_CHECK_ARG(dev);
+	TT_CHECK_ARG(version);
 	ret = app_call(dev, TT_MSG_FW_VERSION, which, &r);
 	if (!ret)
 		*version = r.data[0];
@@ -233,7 +239,8 @@ int tt_mgmt_board_info(tt_device *dev, struct tt_mgmt_board_info *out)
 	struct tt_board_info b;
 	uint8_t *p = (uint8_t *)&b;
 
-	assert(dev && out);
+	TT_CHECK_ARG(dev);
+	TT_CHECK_ARG(out);
 	for (uint32_t off = 0; off < sizeof(b); off += PIECE) {
 		uint32_t left = sizeof(b) - off;
 		int ret = board_info_piece(dev, p + off, off,
@@ -359,7 +366,7 @@ int tt_device_reset(tt_device *dev, int timeout_ms)
 	struct reset_wait w;
 	int ret;
 
-	assert(dev);
+	TT_CHECK_ARG(dev);
 	ret = tt_device_check_live(dev);
 	if (ret)
 		return ret;

@@ -4,7 +4,6 @@
  * window is re-pointed only when a piece needs a different target or base,
  * so a long transfer to one node configures it once per window size.
  */
-#include <assert.h>
 #include <errno.h>
 #include <string.h>
 
@@ -82,14 +81,18 @@ static struct tt_window_config unicast(unsigned noc, unsigned x, unsigned y)
 int tt_noc_write(tt_device *dev, unsigned noc, unsigned x, unsigned y,
 		 uint64_t addr, const void *src, size_t len)
 {
-	assert(dev && (src || !len));
+	TT_CHECK_ARG(dev);
+	if (TT_ARG_NULL_LEN(src, len))
+		return -EINVAL;
 	return transfer(dev, unicast(noc, x, y), addr, (void *)src, len, true);
 }
 
 int tt_noc_read(tt_device *dev, unsigned noc, unsigned x, unsigned y,
 		uint64_t addr, void *dst, size_t len)
 {
-	assert(dev && (dst || !len));
+	TT_CHECK_ARG(dev);
+	if (TT_ARG_NULL_LEN(dst, len))
+		return -EINVAL;
 	return transfer(dev, unicast(noc, x, y), addr, dst, len, false);
 }
 
@@ -101,19 +104,23 @@ int tt_noc_multicast(tt_device *dev, unsigned noc, struct tt_xy start,
 		.x_start = start.x, .y_start = start.y, .mcast = true,
 	};
 
-	assert(dev && (src || !len));
+	TT_CHECK_ARG(dev);
+	if (TT_ARG_NULL_LEN(src, len))
+		return -EINVAL;
 	return transfer(dev, c, addr, (void *)src, len, true);
 }
 
 int tt_noc_write32(tt_device *dev, unsigned noc, unsigned x, unsigned y,
 		   uint64_t addr, uint32_t val)
 {
+	TT_CHECK_ARG(dev);
 	return tt_noc_write(dev, noc, x, y, addr, &val, sizeof(val));
 }
 
 int tt_noc_read32(tt_device *dev, unsigned noc, unsigned x, unsigned y,
 		  uint64_t addr, uint32_t *val)
 {
-	assert(val);
+	TT_CHECK_ARG(dev);
+	TT_CHECK_ARG(val);
 	return tt_noc_read(dev, noc, x, y, addr, val, sizeof(*val));
 }

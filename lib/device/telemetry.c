@@ -4,7 +4,6 @@
  * check it, read it in three NOC reads (pointers, table, values) and
  * decode it into SI units.
  */
-#include <assert.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -181,7 +180,8 @@ void tt_telemetry_decode(const struct tt_telemetry_entry *e, unsigned n,
 {
 	struct tag_values t;
 
-	assert(out && (e || !n));
+	if (TT_ARG_NULL(out) || TT_ARG_NULL_LEN(e, n))
+		return;
 	memset(&t, 0, sizeof(t));
 	for (unsigned i = 0; i < n; i++) {
 		if (e[i].tag >= TT_TAG_COUNT_MAX || t.have[e[i].tag])
@@ -196,7 +196,8 @@ void tt_telemetry_decode(const struct tt_telemetry_entry *e, unsigned n,
 
 char *tt_fw_version_str(uint32_t version, char *buf, size_t len)
 {
-	assert(buf || !len);
+	if (TT_ARG_NULL_LEN(buf, len))
+		return NULL;
 	if (len)
 		snprintf(buf, len, "%u.%u.%u.%u", version >> 24,
 			 (version >> 16) & 0xFF, (version >> 8) & 0xFF,
@@ -311,7 +312,8 @@ int tt_telemetry_read(tt_device *dev, struct tt_telemetry *out)
 	struct telem_snapshot s;
 	int ret;
 
-	assert(dev && out);
+	TT_CHECK_ARG(dev);
+	TT_CHECK_ARG(out);
 	ret = read_snapshot(dev, &s);
 	if (ret)
 		return ret;
@@ -324,7 +326,8 @@ int tt_telemetry_tag(tt_device *dev, unsigned tag, uint32_t *raw)
 	struct telem_snapshot s;
 	int ret;
 
-	assert(dev && raw);
+	TT_CHECK_ARG(dev);
+	TT_CHECK_ARG(raw);
 	ret = read_snapshot(dev, &s);
 	if (ret)
 		return ret;
@@ -345,7 +348,9 @@ int tt_telemetry_raw(tt_device *dev, struct tt_telemetry_entry *out,
 	struct telem_snapshot s;
 	int ret;
 
-	assert(dev && (out || !max));
+	TT_CHECK_ARG(dev);
+	if (TT_ARG_NULL_LEN(out, max))
+		return -EINVAL;
 	ret = read_snapshot(dev, &s);
 	if (ret)
 		return ret;

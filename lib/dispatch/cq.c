@@ -29,9 +29,8 @@ int tt_device_command_queue(tt_device *dev, unsigned cq_id,
 	struct tt_runtime *rt;
 	struct tt_command_queue *cq;
 
-	if (!dev || !out)
-		return tt_error(-EINVAL, "tt_device_command_queue: %s is NULL",
-				dev ? "out" : "dev");
+	TT_CHECK_ARG(dev);
+	TT_CHECK_ARG(out);
 	if (cq_id >= TT_CQ_MAX)
 		return tt_error(-EINVAL,
 				"%s: command queue %u does not exist (0..%u)",
@@ -74,7 +73,7 @@ void tt_cq_destroy_all(struct tt_device *dev)
 
 void tt_command_queue_set_timeout(tt_command_queue *cq, unsigned timeout_ms)
 {
-	if (cq)
+	if (!TT_ARG_NULL(cq))
 		cq->timeout_ms = timeout_ms;
 }
 
@@ -139,14 +138,13 @@ typedef int (*cq_work)(struct tt_command_queue *cq, void *arg);
  * command. A blocking command also reports an earlier asynchronous
  * failure of its queue.
  */
+/* The callers have checked cq. */
 static int run_command(struct tt_command_queue *cq, cq_work work, void *arg,
 		       bool blocking)
 {
 	struct tt_runtime *rt;
 	int ret;
 
-	if (!cq)
-		return tt_error(-EINVAL, "command queue is NULL");
 	rt = cq->dev->runtime;
 	pthread_mutex_lock(&rt->cq_lock);
 	settle(rt, cq->dev);
@@ -180,15 +178,17 @@ static int do_xfer(struct tt_command_queue *cq, void *arg)
 						  x->size);
 }
 
-static int xfer(tt_command_queue *cq, tt_buffer *buf, void *host,
-		uint64_t offset, uint64_t size, bool write, bool whole)
+/* fn is the caller's name; host is its src or dst. */
+static int xfer(const char *fn, tt_command_queue *cq, tt_buffer *buf,
+		void *host, uint64_t offset, uint64_t size, bool write,
+		bool whole)
 {
 	struct xfer x = { buf, host, offset, size, write };
 
-	if (!buf || !host)
-		return tt_error(-EINVAL, "tt_enqueue_%s_buffer: %s is NULL",
-				write ? "write" : "read",
-				buf ? (write ? "src" : "dst") : "buffer");
+	if (TT_ARG_NULL_IN(fn, cq) || TT_ARG_NULL_IN(fn, buf))
+		return -EINVAL;
+	if (!host)
+		return tt_arg_null(fn, write ? "src" : "dst");
 	if (whole)
 		x.size = tt_dispatch_buffer_size(buf);
 	/* Reads always complete before returning: the data is only useful
@@ -200,14 +200,14 @@ int tt_enqueue_write_buffer(tt_command_queue *cq, tt_buffer *buf,
 			    const void *src, bool blocking)
 {
 	(void)blocking;
-	return xfer(cq, buf, (void *)src, 0, 0, true, true);
+	return xfer(__func__, cq, buf, (void *)src, 0, 0, true, true);
 }
 
 int tt_enqueue_read_buffer(tt_command_queue *cq, tt_buffer *buf, void *dst,
 			   bool blocking)
 {
 	(void)blocking;
-	return xfer(cq, buf, dst, 0, 0, false, true);
+	return xfer(__func__, cq, buf, dst, 0, 0, false, true);
 }
 
 int tt_enqueue_write_sub_buffer(tt_command_queue *cq, tt_buffer *buf,
@@ -215,7 +215,8 @@ int tt_enqueue_write_sub_buffer(tt_command_queue *cq, tt_buffer *buf,
 				uint64_t size, bool blocking)
 {
 	(void)blocking;
-	return xfer(cq, buf, (void *)src, offset, size, true, false);
+	return xfer(__func__, cq, buf, (void *)src, offset, size, true,
+		    false);
 }
 
 int tt_enqueue_read_sub_buffer(tt_command_queue *cq, tt_buffer *buf,
@@ -223,7 +224,7 @@ int tt_enqueue_read_sub_buffer(tt_command_queue *cq, tt_buffer *buf,
 			       bool blocking)
 {
 	(void)blocking;
-	return xfer(cq, buf, dst, offset, size, false, false);
+	return xfer(__func__, cq, buf, dst, offset, size, false, false);
 }
 
 static int do_program(struct tt_command_queue *cq, void *arg)
@@ -251,9 +252,10 @@ static int do_program(struct tt_command_queue *cq, void *arg)
 
 int tt_enqueue_program(tt_command_queue *cq, tt_program *prog, bool blocking)
 {
+	TT_CHECK_ARG(cq);
 	if (!prog)
 		return tt_error(-EINVAL, "tt_enqueue_program: program is NULL");
-	if (cq && !cq->dev->runtime)
+	if (!cq->dev->runtime)
 		return tt_error(-EINVAL, "tt_enqueue_program: bad queue");
 	return run_command(cq, do_program, prog, blocking);
 }
@@ -319,7 +321,8 @@ int tt_enqueue_record_event(tt_command_queue *cq, tt_event *ev)
 	/* Recording must not wait for the running program: it is what the
 	 * host polls instead of waiting. */
 	if (!cq)
-		return tt_error(-EINVAL, "command queue is NULL");
+		return tt_error(-EINVAL,
+				"tt_enqueue_record_event: command queue is NULL");
 	pthread_mutex_lock(&cq->dev->runtime->cq_lock);
 	cq->enqueued++;
 	do_record(cq, ev);
@@ -344,7 +347,8 @@ int tt_enqueue_wait_for_event(tt_command_queue *cq, tt_event *ev)
 	if (ret)
 		return ret;
 	if (!cq)
-		return tt_error(-EINVAL, "command queue is NULL");
+		return tt_error(-EINVAL,
+				"tt_enqueue_wait_for_event: command queue is NULL");
 	if (ev->cq->dev != cq->dev)
 		return tt_error(-EINVAL,
 				"tt_enqueue_wait_for_event: event of %s, queue of %s",

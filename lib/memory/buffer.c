@@ -5,7 +5,6 @@
  * placement and I/O are in buffer_io.c, sharded geometry in
  * buffer_shard.c.
  */
-#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,13 +195,18 @@ static int build(struct tt_buffer *b, const struct tt_buffer_config *cfg,
 	return place(b, cfg, what);
 }
 
-int tt_create_buffer(const struct tt_buffer_config *cfg, tt_buffer **out)
+/* Both names of the constructor (tt/common.h) build here; fn is the one
+ * the caller called, for the messages. */
+static int buffer_create(const char *fn, const struct tt_buffer_config *cfg,
+			 tt_buffer **out)
 {
 	struct tt_buffer *b;
 	char what[160];
 	int ret;
 
-	assert(cfg && cfg->device && out);
+	if (TT_ARG_NULL_IN(fn, cfg) || TT_ARG_NULL_IN(fn, cfg->device) ||
+	    TT_ARG_NULL_IN(fn, out))
+		return -EINVAL;
 	describe(what, sizeof(what), cfg->type, 0, cfg->size, cfg->page_size,
 		 cfg->fixed_address, cfg->address);
 	ret = check_config(cfg, what);
@@ -222,11 +226,21 @@ int tt_create_buffer(const struct tt_buffer_config *cfg, tt_buffer **out)
 	return 0;
 }
 
+int tt_buffer_create(const struct tt_buffer_config *cfg, tt_buffer **out)
+{
+	return buffer_create(__func__, cfg, out);
+}
+
+int tt_create_buffer(const struct tt_buffer_config *cfg, tt_buffer **out)
+{
+	return buffer_create(__func__, cfg, out);
+}
+
 int tt_deallocate_buffer(tt_buffer *buf)
 {
 	struct tt_allocator *a;
 
-	assert(buf);
+	TT_CHECK_ARG(buf);
 	a = buf->alloc;
 	if (!a)
 		return 0; /* the device is gone, and the memory with it */
@@ -271,66 +285,77 @@ void tt_buffer_detach(struct tt_buffer *buf)
 
 uint64_t tt_buffer_address(const tt_buffer *buf)
 {
-	assert(buf);
+	if (TT_ARG_NULL(buf))
+		return 0;
 	return buf->allocated ? buf->address : 0;
 }
 
 uint64_t tt_buffer_size(const tt_buffer *buf)
 {
-	assert(buf);
+	if (TT_ARG_NULL(buf))
+		return 0;
 	return buf->size;
 }
 
 uint64_t tt_buffer_page_size(const tt_buffer *buf)
 {
-	assert(buf);
+	if (TT_ARG_NULL(buf))
+		return 0;
 	return buf->page_size;
 }
 
 uint64_t tt_buffer_aligned_page_size(const tt_buffer *buf)
 {
-	assert(buf);
+	if (TT_ARG_NULL(buf))
+		return 0;
 	return buf->aligned_page_size;
 }
 
 uint64_t tt_buffer_num_pages(const tt_buffer *buf)
 {
-	assert(buf);
+	if (TT_ARG_NULL(buf))
+		return 0;
 	return buf->num_pages;
 }
 
 enum tt_buffer_type tt_buffer_type(const tt_buffer *buf)
 {
-	assert(buf);
+	if (TT_ARG_NULL(buf))
+		return TT_BUFFER_DRAM;
 	return buf->type;
 }
 
 enum tt_tensor_memory_layout tt_buffer_layout(const tt_buffer *buf)
 {
-	assert(buf);
+	if (TT_ARG_NULL(buf))
+		return TT_LAYOUT_INTERLEAVED;
 	return buf->layout;
 }
 
 tt_device *tt_buffer_device(const tt_buffer *buf)
 {
-	assert(buf);
+	if (TT_ARG_NULL(buf))
+		return NULL;
 	return buf->dev;
 }
 
 bool tt_buffer_is_allocated(const tt_buffer *buf)
 {
-	assert(buf);
+	if (TT_ARG_NULL(buf))
+		return false;
 	return buf->allocated;
 }
 
 unsigned tt_buffer_num_banks(const tt_buffer *buf)
 {
-	assert(buf);
+	if (TT_ARG_NULL(buf))
+		return 0;
 	return buf->banks;
 }
 
 uint64_t tt_buffer_bank_size(const tt_buffer *buf)
 {
-	assert(buf);
+	if (TT_ARG_NULL(buf))
+		return 0;
 	return buf->bank_size;
 }

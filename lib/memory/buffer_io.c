@@ -11,7 +11,6 @@
  * runs: consecutive pieces that are contiguous on the same bank (a
  * shard's pages when page_size is aligned) are merged into one transfer.
  */
-#include <assert.h>
 #include <errno.h>
 
 #include "alloc.h"
@@ -56,7 +55,8 @@ int tt_buffer_page_location(const tt_buffer *buf, uint64_t page,
 	char what[160];
 	int ret;
 
-	assert(buf && loc);
+	TT_CHECK_ARG(buf);
+	TT_CHECK_ARG(loc);
 	ret = usable(buf);
 	if (ret)
 		return ret;
@@ -230,7 +230,6 @@ static int region_io(tt_buffer *buf, uint64_t off, void *host, size_t len,
 	char what[160];
 	int ret;
 
-	assert(buf && (host || !len));
 	ret = usable(buf);
 	if (ret)
 		return ret;
@@ -247,7 +246,6 @@ static int whole_io(tt_buffer *buf, void *host, size_t len, bool write)
 {
 	char what[160];
 
-	assert(buf);
 	if (buf->dev && len != buf->size)
 		return tt_error(-EINVAL, "%s: %s %zu bytes, not its size",
 				tt_buffer_describe(buf, what, sizeof(what)),
@@ -257,23 +255,31 @@ static int whole_io(tt_buffer *buf, void *host, size_t len, bool write)
 
 int tt_write_to_buffer(tt_buffer *buf, const void *src, size_t len)
 {
+	if (TT_ARG_NULL(buf) || TT_ARG_NULL_LEN(src, len))
+		return -EINVAL;
 	return whole_io(buf, (void *)src, len, true);
 }
 
 int tt_read_from_buffer(tt_buffer *buf, void *dst, size_t len)
 {
+	if (TT_ARG_NULL(buf) || TT_ARG_NULL_LEN(dst, len))
+		return -EINVAL;
 	return whole_io(buf, dst, len, false);
 }
 
 int tt_write_to_buffer_region(tt_buffer *buf, uint64_t offset,
 			      const void *src, size_t len)
 {
+	if (TT_ARG_NULL(buf) || TT_ARG_NULL_LEN(src, len))
+		return -EINVAL;
 	return region_io(buf, offset, (void *)src, len, true);
 }
 
 int tt_read_from_buffer_region(tt_buffer *buf, uint64_t offset, void *dst,
 			       size_t len)
 {
+	if (TT_ARG_NULL(buf) || TT_ARG_NULL_LEN(dst, len))
+		return -EINVAL;
 	return region_io(buf, offset, dst, len, false);
 }
 
@@ -286,7 +292,6 @@ static int l1_io(tt_device *dev, struct tt_xy core, uint64_t addr,
 	struct tt_xy xy;
 	int ret;
 
-	assert(dev && (host || !len));
 	ret = tt_allocator_get(dev, &a);
 	if (ret)
 		return ret;
@@ -309,12 +314,16 @@ static int l1_io(tt_device *dev, struct tt_xy core, uint64_t addr,
 int tt_write_to_device_l1(tt_device *dev, struct tt_xy logical_core,
 			  uint64_t addr, const void *src, size_t len)
 {
+	if (TT_ARG_NULL(dev) || TT_ARG_NULL_LEN(src, len))
+		return -EINVAL;
 	return l1_io(dev, logical_core, addr, (void *)src, len, true);
 }
 
 int tt_read_from_device_l1(tt_device *dev, struct tt_xy logical_core,
 			   uint64_t addr, void *dst, size_t len)
 {
+	if (TT_ARG_NULL(dev) || TT_ARG_NULL_LEN(dst, len))
+		return -EINVAL;
 	return l1_io(dev, logical_core, addr, dst, len, false);
 }
 
@@ -325,7 +334,6 @@ static int dram_io(tt_device *dev, unsigned channel, uint64_t addr,
 	struct tt_xy xy;
 	int ret;
 
-	assert(dev && (host || !len));
 	ret = tt_device_dram_core(dev, channel, 0, &xy);
 	if (ret)
 		return ret;
@@ -341,11 +349,15 @@ static int dram_io(tt_device *dev, unsigned channel, uint64_t addr,
 int tt_write_to_device_dram_channel(tt_device *dev, unsigned channel,
 				    uint64_t addr, const void *src, size_t len)
 {
+	if (TT_ARG_NULL(dev) || TT_ARG_NULL_LEN(src, len))
+		return -EINVAL;
 	return dram_io(dev, channel, addr, (void *)src, len, true);
 }
 
 int tt_read_from_device_dram_channel(tt_device *dev, unsigned channel,
 				     uint64_t addr, void *dst, size_t len)
 {
+	if (TT_ARG_NULL(dev) || TT_ARG_NULL_LEN(dst, len))
+		return -EINVAL;
 	return dram_io(dev, channel, addr, dst, len, false);
 }

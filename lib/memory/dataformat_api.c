@@ -75,11 +75,12 @@ const char *tt_data_format_name(enum tt_data_format fmt)
 
 int tt_data_format_parse(const char *name, enum tt_data_format *fmt)
 {
-	enum df_format f = df_from_name(name);
+	enum df_format f;
 
+	TT_CHECK_ARG(name);
+	f = df_from_name(name);
 	if (f == DF_INVALID)
-		return tt_error(-EINVAL, "unknown data format \"%s\"",
-				name ? name : "(null)");
+		return tt_error(-EINVAL, "unknown data format \"%s\"", name);
 	if (fmt)
 		*fmt = (enum tt_data_format)f;
 	return 0;
@@ -88,8 +89,10 @@ int tt_data_format_parse(const char *name, enum tt_data_format *fmt)
 int tt_tiled_size(enum tt_data_format fmt, size_t rows, size_t cols,
 		  size_t *bytes)
 {
-	int ret = df_tiled_bytes(df(fmt), rows, cols, bytes);
+	int ret;
 
+	TT_CHECK_ARG(bytes);
+	ret = df_tiled_bytes(df(fmt), rows, cols, bytes);
 	if (ret)
 		return tt_error(ret, "tiled size of %zux%zu %s (%d): %s", rows,
 				cols, df_name(df(fmt)), (int)fmt,
@@ -126,8 +129,11 @@ int tt_convert(enum tt_data_format to, void *dst, size_t dst_len,
 	       enum tt_data_format from, const void *src, size_t src_len,
 	       size_t n)
 {
-	int ret = df_convert(df(to), dst, dst_len, df(from), src, src_len, n);
+	int ret;
 
+	if (TT_ARG_NULL_LEN(dst, dst_len) || TT_ARG_NULL_LEN(src, src_len))
+		return -EINVAL;
+	ret = df_convert(df(to), dst, dst_len, df(from), src, src_len, n);
 	if (ret)
 		return tt_error(ret,
 				"convert %zu elements from %s (%d, %zu bytes) to %s (%d, %zu bytes): %s",
@@ -140,9 +146,11 @@ int tt_convert(enum tt_data_format to, void *dst, size_t dst_len,
 int tt_tilize(void *dst, size_t dst_len, const void *src, size_t src_len,
 	      size_t rows, size_t cols, size_t elem_size, const void *pad)
 {
-	int ret = df_tilize(dst, dst_len, src, src_len, rows, cols, elem_size,
-			    pad);
+	int ret;
 
+	if (TT_ARG_NULL_LEN(dst, dst_len) || TT_ARG_NULL_LEN(src, src_len))
+		return -EINVAL;
+	ret = df_tilize(dst, dst_len, src, src_len, rows, cols, elem_size, pad);
 	if (ret)
 		return tt_error(ret,
 				"tilize %zux%zu of %zu-byte elements (source %zu bytes, destination %zu bytes): %s",
@@ -154,9 +162,11 @@ int tt_tilize(void *dst, size_t dst_len, const void *src, size_t src_len,
 int tt_untilize(void *dst, size_t dst_len, const void *src, size_t src_len,
 		size_t rows, size_t cols, size_t elem_size)
 {
-	int ret = df_untilize(dst, dst_len, src, src_len, rows, cols,
-			      elem_size);
+	int ret;
 
+	if (TT_ARG_NULL_LEN(dst, dst_len) || TT_ARG_NULL_LEN(src, src_len))
+		return -EINVAL;
+	ret = df_untilize(dst, dst_len, src, src_len, rows, cols, elem_size);
 	if (ret)
 		return tt_error(ret,
 				"untilize %zux%zu of %zu-byte elements (source %zu bytes, destination %zu bytes): %s",
@@ -169,9 +179,12 @@ int tt_tilize_convert(enum tt_data_format to, void *dst, size_t dst_len,
 		      enum tt_data_format from, const void *src,
 		      size_t src_len, size_t rows, size_t cols)
 {
-	int ret = df_tilize_convert(df(to), dst, dst_len, df(from), src,
-				    src_len, rows, cols);
+	int ret;
 
+	if (TT_ARG_NULL_LEN(dst, dst_len) || TT_ARG_NULL_LEN(src, src_len))
+		return -EINVAL;
+	ret = df_tilize_convert(df(to), dst, dst_len, df(from), src, src_len,
+				rows, cols);
 	if (ret)
 		return tt_error(ret,
 				"tilize %zux%zu from %s (%d, %zu bytes) to %s tiles (%d, %zu bytes): %s",
@@ -185,9 +198,12 @@ int tt_untilize_convert(enum tt_data_format to, void *dst, size_t dst_len,
 			enum tt_data_format from, const void *src,
 			size_t src_len, size_t rows, size_t cols)
 {
-	int ret = df_untilize_convert(df(to), dst, dst_len, df(from), src,
-				      src_len, rows, cols);
+	int ret;
 
+	if (TT_ARG_NULL_LEN(dst, dst_len) || TT_ARG_NULL_LEN(src, src_len))
+		return -EINVAL;
+	ret = df_untilize_convert(df(to), dst, dst_len, df(from), src, src_len,
+				  rows, cols);
 	if (ret)
 		return tt_error(ret,
 				"untilize %zux%zu from %s tiles (%d, %zu bytes) to %s (%d, %zu bytes): %s",
@@ -201,9 +217,12 @@ int tt_convert_tiles(enum tt_data_format to, void *dst, size_t dst_len,
 		     enum tt_data_format from, const void *src, size_t src_len,
 		     size_t ntiles)
 {
-	int ret = df_convert_tiles(df(to), dst, dst_len, df(from), src,
-				   src_len, ntiles);
+	int ret;
 
+	if (TT_ARG_NULL_LEN(dst, dst_len) || TT_ARG_NULL_LEN(src, src_len))
+		return -EINVAL;
+	ret = df_convert_tiles(df(to), dst, dst_len, df(from), src, src_len,
+			       ntiles);
 	if (ret)
 		return tt_error(ret,
 				"convert %zu tiles from %s (%d, %zu bytes) to %s (%d, %zu bytes): %s",

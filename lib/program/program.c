@@ -18,18 +18,30 @@
 static atomic_uint next_program_id = 1;
 static atomic_uint_fast64_t next_generation = 1;
 
-int tt_create_program(tt_program **out)
+/* Both names of the constructor (tt/common.h) build here; fn is the one
+ * the caller called, for the messages. */
+static int program_create(const char *fn, tt_program **out)
 {
 	tt_program *p;
 
-	if (!out)
-		return tt_error(-EINVAL, "tt_create_program: out is NULL");
+	if (TT_ARG_NULL_IN(fn, out))
+		return -EINVAL;
 	p = calloc(1, sizeof(*p));
 	if (!p)
-		return tt_error(-ENOMEM, "tt_create_program: out of memory");
+		return tt_error(-ENOMEM, "%s: out of memory", fn);
 	p->id = atomic_fetch_add(&next_program_id, 1);
 	*out = p;
 	return 0;
+}
+
+int tt_program_create(tt_program **out)
+{
+	return program_create(__func__, out);
+}
+
+int tt_create_program(tt_program **out)
+{
+	return program_create(__func__, out);
 }
 
 static void drop_layout(tt_program *p)
@@ -84,8 +96,8 @@ int tt_assign_global_buffer_to_program(tt_buffer *buf, tt_program *prog)
 {
 	int ret;
 
-	if (!buf || !prog)
-		return tt_program_hold_buffer(prog, buf);
+	TT_CHECK_ARG(buf);
+	TT_CHECK_ARG(prog);
 	tt_buffer_ref(buf);
 	ret = tt_program_hold_buffer(prog, buf);
 	if (ret)

@@ -9,10 +9,11 @@
 #include "program_internal.h"
 #include "tt/program_desc.h"
 
-static const char fn[] = "tt_create_program_from_descriptor";
+/* fn, in every helper, is the name the caller called the constructor by
+ * (tt_program_create_from_descriptor or its alias), for the messages. */
 
-static int add_cb(tt_program *p, const struct tt_cb_descriptor *d,
-		  unsigned i)
+static int add_cb(const char *fn, tt_program *p,
+		  const struct tt_cb_descriptor *d, unsigned i)
 {
 	struct tt_circular_buffer_config c = {
 		.total_size = d->total_size,
@@ -35,8 +36,8 @@ static int add_cb(tt_program *p, const struct tt_cb_descriptor *d,
 	return ret ? tt_error_wrap(ret, "%s: cbs[%u]", fn, i) : 0;
 }
 
-static int add_sem(tt_program *p, const struct tt_semaphore_descriptor *d,
-		   unsigned i)
+static int add_sem(const char *fn, tt_program *p,
+		   const struct tt_semaphore_descriptor *d, unsigned i)
 {
 	int ret = tt_create_semaphore_id(p, d->core_ranges, d->initial_value,
 					 d->core_type, d->id,
@@ -73,7 +74,7 @@ static int add_kernel(tt_program *p, const struct tt_kernel_descriptor *d)
 	return ret;
 }
 
-static int check_arrays(const struct tt_program_descriptor *d)
+static int check_arrays(const char *fn, const struct tt_program_descriptor *d)
 {
 	if ((d->kernel_count && !d->kernels) ||
 	    (d->semaphore_count && !d->semaphores) || (d->cb_count && !d->cbs))
@@ -85,17 +86,18 @@ static int check_arrays(const struct tt_program_descriptor *d)
 	return 0;
 }
 
-static int fill(tt_program *p, const struct tt_program_descriptor *d)
+static int fill(const char *fn, tt_program *p,
+		const struct tt_program_descriptor *d)
 {
 	int ret;
 
 	for (unsigned i = 0; i < d->cb_count; i++) {
-		ret = add_cb(p, &d->cbs[i], i);
+		ret = add_cb(fn, p, &d->cbs[i], i);
 		if (ret)
 			return ret;
 	}
 	for (unsigned i = 0; i < d->semaphore_count; i++) {
-		ret = add_sem(p, &d->semaphores[i], i);
+		ret = add_sem(fn, p, &d->semaphores[i], i);
 		if (ret)
 			return ret;
 	}
@@ -107,25 +109,37 @@ static int fill(tt_program *p, const struct tt_program_descriptor *d)
 	return 0;
 }
 
-int tt_create_program_from_descriptor(const struct tt_program_descriptor *d,
-				      tt_program **out)
+static int program_from_descriptor(const char *fn,
+				   const struct tt_program_descriptor *d,
+				   tt_program **out)
 {
 	tt_program *p;
 	int ret;
 
-	if (!d || !out)
-		return tt_error(-EINVAL, "%s: %s is NULL", fn,
-				d ? "out" : "descriptor");
-	ret = check_arrays(d);
+	if (TT_ARG_NULL_IN(fn, d) || TT_ARG_NULL_IN(fn, out))
+		return -EINVAL;
+	ret = check_arrays(fn, d);
 	if (!ret)
-		ret = tt_create_program(&p);
+		ret = tt_program_create(&p);
 	if (ret)
 		return ret;
-	ret = fill(p, d);
+	ret = fill(fn, p, d);
 	if (ret) {
 		tt_program_free(p);
 		return ret;
 	}
 	*out = p;
 	return 0;
+}
+
+int tt_program_create_from_descriptor(const struct tt_program_descriptor *d,
+				      tt_program **out)
+{
+	return program_from_descriptor(__func__, d, out);
+}
+
+int tt_create_program_from_descriptor(const struct tt_program_descriptor *d,
+				      tt_program **out)
+{
+	return program_from_descriptor(__func__, d, out);
 }

@@ -149,8 +149,11 @@ int tt_tgeom_bytes(const struct tt_tgeom *g, enum tt_data_format fmt,
 static int query_geom(const struct tt_shape *shape, const void *out,
 		      const char *fn, const char *what, struct tt_tgeom *g)
 {
-	int ret = tt_tgeom_init(g, shape, "tensor");
+	int ret;
 
+	if (!shape)
+		return tt_error(-EINVAL, "%s: tensor shape is NULL", fn);
+	ret = tt_tgeom_init(g, shape, "tensor");
 	if (!ret && !out)
 		ret = tt_error(-EINVAL, "%s: %s is NULL", fn, what);
 	return ret;
@@ -190,14 +193,18 @@ int tt_shape_tiles(const struct tt_shape *shape, uint64_t *tiles)
 	return ret;
 }
 
-/* Check everything about a tensor to be; *g and *bytes describe it. */
-static int check_new(const struct tt_shape *shape, enum tt_data_format fmt,
-		     enum tt_tensor_layout layout, struct tt_tgeom *g,
-		     size_t *bytes)
+/* Check everything about a tensor to be, for fn; *g and *bytes describe
+ * it. */
+static int check_new(const char *fn, const struct tt_shape *shape,
+		     enum tt_data_format fmt, enum tt_tensor_layout layout,
+		     struct tt_tgeom *g, size_t *bytes)
 {
 	char what[TT_DESC_LEN + 16], s[TT_DESC_LEN];
-	int ret = tt_tgeom_init(g, shape, "tensor");
+	int ret;
 
+	if (!shape)
+		return tt_error(-EINVAL, "%s: tensor shape is NULL", fn);
+	ret = tt_tgeom_init(g, shape, "tensor");
 	if (ret)
 		return ret;
 	snprintf(what, sizeof(what), "tensor %s",
@@ -214,7 +221,7 @@ int tt_tensor_storage_size(const struct tt_shape *shape,
 {
 	struct tt_tgeom g;
 	size_t n;
-	int ret = check_new(shape, fmt, layout, &g, &n);
+	int ret = check_new(__func__, shape, fmt, layout, &g, &n);
 
 	if (ret)
 		return ret;
@@ -272,7 +279,7 @@ int tt_tensor_create(const struct tt_shape *shape, enum tt_data_format fmt,
 	struct tt_tensor *t;
 	struct tt_tgeom g;
 	size_t bytes;
-	int ret = check_new(shape, fmt, layout, &g, &bytes);
+	int ret = check_new(__func__, shape, fmt, layout, &g, &bytes);
 
 	if (ret)
 		return ret;
@@ -312,7 +319,7 @@ int tt_tensor_from_data(const struct tt_shape *shape, enum tt_data_format fmt,
 	struct tt_tensor *t;
 	struct tt_tgeom g;
 	size_t bytes;
-	int ret = check_new(shape, fmt, layout, &g, &bytes);
+	int ret = check_new(__func__, shape, fmt, layout, &g, &bytes);
 
 	if (ret)
 		return ret;
@@ -341,7 +348,7 @@ int tt_tensor_wrap(const struct tt_shape *shape, enum tt_data_format fmt,
 	struct tt_tensor *t;
 	struct tt_tgeom g;
 	size_t bytes;
-	int ret = check_new(shape, fmt, layout, &g, &bytes);
+	int ret = check_new(__func__, shape, fmt, layout, &g, &bytes);
 
 	if (ret)
 		return ret;
@@ -364,8 +371,9 @@ int tt_tensor_wrap(const struct tt_shape *shape, enum tt_data_format fmt,
 
 tt_tensor *tt_tensor_ref(tt_tensor *t)
 {
-	if (t)
-		__atomic_add_fetch(&t->refs, 1, __ATOMIC_RELAXED);
+	if (TT_ARG_NULL(t))
+		return NULL;
+	__atomic_add_fetch(&t->refs, 1, __ATOMIC_RELAXED);
 	return t;
 }
 
@@ -386,31 +394,43 @@ void tt_tensor_free(tt_tensor *t)
 
 const struct tt_shape *tt_tensor_shape(const tt_tensor *t)
 {
+	if (TT_ARG_NULL(t))
+		return NULL;
 	return &t->shape;
 }
 
 enum tt_data_format tt_tensor_format(const tt_tensor *t)
 {
+	if (TT_ARG_NULL(t))
+		return TT_FLOAT32;
 	return t->fmt;
 }
 
 enum tt_tensor_layout tt_tensor_layout(const tt_tensor *t)
 {
+	if (TT_ARG_NULL(t))
+		return TT_TENSOR_ROW_MAJOR;
 	return t->layout;
 }
 
 void *tt_tensor_data(const tt_tensor *t)
 {
+	if (TT_ARG_NULL(t))
+		return NULL;
 	return t->data;
 }
 
 size_t tt_tensor_size(const tt_tensor *t)
 {
+	if (TT_ARG_NULL(t))
+		return 0;
 	return t->size;
 }
 
 size_t tt_tensor_volume(const tt_tensor *t)
 {
+	if (TT_ARG_NULL(t))
+		return 0;
 	return t->g.volume;
 }
 

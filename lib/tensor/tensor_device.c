@@ -182,26 +182,36 @@ void tt_device_tensor_free(tt_device_tensor *dt)
 
 tt_buffer *tt_device_tensor_buffer(const tt_device_tensor *dt)
 {
+	if (TT_ARG_NULL(dt))
+		return NULL;
 	return dt->buf;
 }
 
 const struct tt_shape *tt_device_tensor_shape(const tt_device_tensor *dt)
 {
+	if (TT_ARG_NULL(dt))
+		return NULL;
 	return &dt->shape;
 }
 
 enum tt_data_format tt_device_tensor_format(const tt_device_tensor *dt)
 {
+	if (TT_ARG_NULL(dt))
+		return TT_FLOAT32;
 	return dt->fmt;
 }
 
 uint64_t tt_device_tensor_first_tile(const tt_device_tensor *dt)
 {
+	if (TT_ARG_NULL(dt))
+		return 0;
 	return dt->first_tile;
 }
 
 uint64_t tt_device_tensor_num_tiles(const tt_device_tensor *dt)
 {
+	if (TT_ARG_NULL(dt))
+		return 0;
 	return dt->g.tiles;
 }
 

@@ -173,52 +173,72 @@ void tt_tensor_queue_free(tt_tensor_queue *q)
 
 const struct tt_shape *tt_tensor_queue_shape(const tt_tensor_queue *q)
 {
+	if (TT_ARG_NULL(q))
+		return NULL;
 	return &q->shape;
 }
 
 enum tt_data_format tt_tensor_queue_format(const tt_tensor_queue *q)
 {
+	if (TT_ARG_NULL(q))
+		return TT_FLOAT32;
 	return q->fmt;
 }
 
 enum tt_queue_placement tt_tensor_queue_placement(const tt_tensor_queue *q)
 {
+	if (TT_ARG_NULL(q))
+		return TT_QUEUE_DRAM;
 	return q->placement;
 }
 
 unsigned tt_tensor_queue_depth(const tt_tensor_queue *q)
 {
+	if (TT_ARG_NULL(q))
+		return 0;
 	return q->depth;
 }
 
 size_t tt_tensor_queue_entry_size(const tt_tensor_queue *q)
 {
+	if (TT_ARG_NULL(q))
+		return 0;
 	return q->entry_size;
 }
 
 size_t tt_tensor_queue_slot_size(const tt_tensor_queue *q)
 {
+	if (TT_ARG_NULL(q))
+		return 0;
 	return q->slot_size;
 }
 
 uint64_t tt_tensor_queue_tiles(const tt_tensor_queue *q)
 {
+	if (TT_ARG_NULL(q))
+		return 0;
 	return q->g.tiles;
 }
 
 struct tt_xy tt_tensor_queue_noc_xy(const tt_tensor_queue *q)
 {
+	if (TT_ARG_NULL(q))
+		return (struct tt_xy){ 0, 0 };
 	return q->noc_xy;
 }
 
 uint64_t tt_tensor_queue_noc_addr(const tt_tensor_queue *q)
 {
+	if (TT_ARG_NULL(q))
+		return 0;
 	return q->noc_addr;
 }
 
 void tt_tensor_queue_kernel_args(const tt_tensor_queue *q,
 				 uint32_t args[TT_TQ_KERNEL_ARGS])
 {
+	if (TT_ARG_NULL(q) || TT_ARG_NULL(args))
+		return;
 	args[TT_TQ_ARG_XY] = q->noc_xy.x | q->noc_xy.y << 16;
 	args[TT_TQ_ARG_ADDR_LO] = (uint32_t)q->noc_addr;
 	args[TT_TQ_ARG_ADDR_HI] = (uint32_t)(q->noc_addr >> 32);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "hw/tt_hw.h"
+#include "testcases.h"
 #include "tmpdir.h"
 #include "tt.h"
 
@@ -117,6 +118,29 @@ static inline int ttsim_clean_up(const char *rundir, bool stop)
 
 /*
  * Group set-up and tear-down: device 0 of the embedded transport (or of
+ * $TT_TEST_TRANSPORT, tests/unit/testcases.h) on its default board,
+ * opened, in *state. No wait for firmware: booted_up adds that.
+ */
+static inline int device_up(void **state)
+{
+	tt_device *dev;
+
+	setenv("TT_TRANSPORT", test_backend(), 1);
+	unsetenv("TT_SIM_BOARD");
+	if (tt_device_open(0, &dev))
+		return -1;
+	*state = dev;
+	return 0;
+}
+
+static inline int device_down(void **state)
+{
+	tt_device_close(*state);
+	return 0;
+}
+
+/*
+ * Group set-up and tear-down: device 0 of the embedded transport (or of
  * $TT_TEST_TRANSPORT, tests/unit/testcases.h), opened and
  * with its firmware ready, in *state. A device that does not boot fails
  * the group, so no test passes without firmware.
@@ -125,8 +149,7 @@ static inline int booted_up(void **state)
 {
 	tt_device *dev;
 
-	setenv("TT_TRANSPORT", getenv("TT_TEST_TRANSPORT") && *getenv("TT_TEST_TRANSPORT") ?
-				     getenv("TT_TEST_TRANSPORT") : "embedded", 1);
+	setenv("TT_TRANSPORT", test_backend(), 1);
 	if (tt_device_open(0, &dev))
 		return -1;
 	if (tt_mgmt_wait_ready(dev, BOOT_MS)) {
@@ -155,6 +178,23 @@ static inline int booted_down(void **state)
 {
 	tt_device_close(*state);
 	return 0;
+}
+
+/*
+ * The prologue of a program case: command queue cq_id of dev in *cq (its
+ * timeout set to timeout_ms unless that is 0) and a new, empty program.
+ */
+static inline tt_program *program_prologue(tt_device *dev, unsigned cq_id,
+					   unsigned timeout_ms,
+					   tt_command_queue **cq)
+{
+	tt_program *p = NULL;
+
+	assert_int_equal(tt_device_command_queue(dev, cq_id, cq), 0);
+	if (timeout_ms)
+		tt_command_queue_set_timeout(*cq, timeout_ms);
+	assert_int_equal(tt_create_program(&p), 0);
+	return p;
 }
 
 /* NOC 0 coordinates of enabled Tensix core `logical`. */

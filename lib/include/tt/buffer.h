@@ -146,6 +146,9 @@ struct tt_buffer_config {
  *   -EEXIST   a fixed address range overlapping another buffer (named by
  *             its range).
  */
+TT_API int tt_buffer_create(const struct tt_buffer_config *cfg,
+			    tt_buffer **out);
+/* TT-Metal's CreateBuffer: the same constructor by its familiar name. */
 TT_API int tt_create_buffer(const struct tt_buffer_config *cfg,
 			    tt_buffer **out);
 
@@ -156,8 +159,8 @@ TT_API int tt_create_buffer(const struct tt_buffer_config *cfg,
  */
 TT_API int tt_deallocate_buffer(tt_buffer *buf);
 
-/* Drop the caller's reference (deallocating the memory if it was the
- * last). NULL is ignored. */
+/* The destructor of tt_buffer_create: drop the caller's reference
+ * (deallocating the memory if it was the last). NULL is ignored. */
 TT_API void tt_buffer_free(tt_buffer *buf);
 
 /* ---- queries (valid on a deallocated buffer too) ---- */

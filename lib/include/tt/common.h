@@ -1,12 +1,34 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * libtt conventions shared by every header.
+ * libtt conventions shared by every header: the error contract of the
+ * whole public API. docs/api.md points here; this is its only statement.
  *
  * Functions return 0 (or a count) on success and a negative errno-style
  * code on failure; tt_last_error() then describes the failure, naming the
- * object involved. Handles are opaque. Passing NULL where a handle is
- * required is a programming error (assert); destroy/close functions accept
- * NULL. A call that fails leaves its objects as they were.
+ * object involved. A call that fails leaves its objects as they were.
+ * Handles are opaque.
+ *
+ * NULL arguments are caller input, never an assertion, so bindings can
+ * pass user input straight through. A NULL handle or a NULL required
+ * pointer argument (a data pointer with a nonzero length, an out pointer)
+ * fails, and tt_last_error() names the function and the argument,
+ * "<function>: <argument> is NULL":
+ *   - a function returning int returns -EINVAL;
+ *   - a function returning a pointer returns NULL;
+ *   - a function returning a plain value returns its neutral value:
+ *     false, 0, an all-zero struct or the enum's value 0 (where that
+ *     can also be a real answer, a caller who must know checks its
+ *     handle first);
+ *   - a function returning nothing does nothing.
+ * Destructors (close, free) accept NULL and do nothing, leaving
+ * tt_last_error() alone. Pointers documented as optional (NULL allowed)
+ * are not required; a data pointer with a length of 0 is not required.
+ *
+ * Every object has one constructor and one destructor with paired names
+ * (tt_device_open/tt_device_close, tt_X_create/tt_X_free,
+ * tt_dma_buf_alloc/tt_dma_buf_free); TT-Metal's verb-first names such as
+ * tt_create_buffer are exported aliases of the canonical constructor.
+ * docs/api.md ("Object lifetimes") lists every pair and alias.
  */
 #ifndef TT_COMMON_API_H
 #define TT_COMMON_API_H

@@ -70,7 +70,8 @@ TT_API int tt_device_count(unsigned *count);
  */
 TT_API int tt_device_open(unsigned index, tt_device **out);
 
-/* Close a device. Its DMA buffers must have been freed. NULL is ignored. */
+/* Close a device. DMA buffers not yet freed lose their memory (their data
+ * pointer reads NULL) and must still be freed. NULL is ignored. */
 TT_API void tt_device_close(tt_device *dev);
 
 /* Description of an open device; owned by the handle. */

@@ -42,6 +42,10 @@ typedef uint32_t tt_cb_handle;
 
 /* ---- programs ---- */
 
+/* The constructor; its destructor is tt_program_free. tt_create_program
+ * (TT-Metal's CreateProgram) is the same constructor by its familiar
+ * name. */
+TT_API int tt_program_create(tt_program **out);
 TT_API int tt_create_program(tt_program **out);
 
 /* Free a program and everything it holds (kernel binaries, references to

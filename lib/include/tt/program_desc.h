@@ -70,8 +70,12 @@ struct tt_program_descriptor {
 	unsigned cb_count;
 };
 
-/* Make the program d describes (TT-Metal's Program(ProgramDescriptor)).
- * Errors as the imperative calls, prefixed with the element. */
+/* Make the program d describes (TT-Metal's Program(ProgramDescriptor)),
+ * freed by tt_program_free. Errors as the imperative calls, prefixed
+ * with the element. tt_create_program_from_descriptor is the same
+ * constructor by the name of the verb-first calls. */
+TT_API int tt_program_create_from_descriptor(
+	const struct tt_program_descriptor *d, tt_program **out);
 TT_API int tt_create_program_from_descriptor(
 	const struct tt_program_descriptor *d, tt_program **out);
 

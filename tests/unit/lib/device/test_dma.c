@@ -15,24 +15,6 @@
 #include "testcases.h"
 #include "testutil.h"
 
-static int setup(void **state)
-{
-	tt_device *dev;
-
-	setenv("TT_TRANSPORT", test_backend(), 1);
-	unsetenv("TT_SIM_BOARD");
-	if (tt_device_open(0, &dev))
-		return -1;
-	*state = dev;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	tt_device_close(*state);
-	return 0;
-}
-
 /* Device-side copy between L1 of node 2-2 and a DMA buffer. */
 static int dma_cmd(tt_device *dev, tt_dma_buf *b, unsigned op, uint64_t off,
 		   uint64_t l1, uint32_t len)
@@ -286,6 +268,22 @@ static void test_host_cannot_use_host_window(void **state)
  * close (tt-kmd cannot), the model's region 0 (an access past a driver
  * region falls to it, and its translation is the daemon's, not the
  * guest's). */
+/* A buffer still alive when its device is closed loses its memory, and
+ * its handle stays valid for tt_dma_buf_free. */
+static void test_close_with_live_buffer(void **state)
+{
+	tt_dma_buf *b;
+	tt_device *dev;
+
+	(void)state;
+	assert_int_equal(tt_device_open(0, &dev), 0);
+	assert_int_equal(tt_dma_buf_alloc(dev, 4096, &b), 0);
+	assert_non_null(tt_dma_buf_data(b));
+	tt_device_close(dev);
+	assert_null(tt_dma_buf_data(b));
+	tt_dma_buf_free(b);
+}
+
 static const char *const kmd_cases[] = {
 	"test_alloc_rounds_and_zeroes",
 	"test_alloc_bad_sizes",
@@ -300,6 +298,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alloc_rounds_and_zeroes),
 		cmocka_unit_test(test_alloc_bad_sizes),
+		cmocka_unit_test(test_close_with_live_buffer),
 		cmocka_unit_test(test_device_reads_host_memory),
 		cmocka_unit_test(test_device_writes_host_memory),
 		cmocka_unit_test(test_buffers_are_distinct),
@@ -314,5 +313,5 @@ int main(void)
 	 * every byte of L1 (the core firmware would live in the low 128 KiB). */
 	setenv("TT_FIRMWARE", "/dev/null", 1);
 
-	return RUN_GROUP("dma", tests, setup, teardown, kmd_cases);
+	return RUN_GROUP("dma", tests, device_up, device_down, kmd_cases);
 }

@@ -22,24 +22,6 @@
 
 #define L1_SIZE 1499136u
 
-static int setup(void **state)
-{
-	tt_device *dev;
-
-	setenv("TT_TRANSPORT", test_backend(), 1);
-	unsetenv("TT_SIM_BOARD");
-	if (tt_device_open(0, &dev))
-		return -1;
-	*state = dev;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	tt_device_close(*state);
-	return 0;
-}
-
 static void fill(uint8_t *p, size_t n, unsigned seed)
 {
 	for (size_t i = 0; i < n; i++)
@@ -521,5 +503,5 @@ int main(void)
 	 * every byte of L1 (the core firmware would live in the low 128 KiB). */
 	setenv("TT_FIRMWARE", "/dev/null", 1);
 
-	return RUN_GROUP("noc", tests, setup, teardown, kmd_cases);
+	return RUN_GROUP("noc", tests, device_up, device_down, kmd_cases);
 }

@@ -271,9 +271,7 @@ static void test_hang_report(void **state)
 	tt_program *p;
 	uint32_t sem;
 
-	assert_int_equal(tt_device_command_queue(dev, 1, &cq), 0);
-	tt_command_queue_set_timeout(cq, 300);
-	assert_int_equal(tt_create_program(&p), 0);
+	p = program_prologue(dev, 1, 300, &cq);
 	assert_int_equal(tt_create_semaphore(p, &core, 0, TT_CORE_TENSIX, &sem),
 			 0);
 	assert_int_equal(tt_create_kernel_from_string(p, hang, &core, NULL, &k),
@@ -301,8 +299,7 @@ static void test_fault_report(void **state)
 	tt_program *p;
 	uint32_t v = 3;
 
-	assert_int_equal(tt_device_command_queue(dev, 0, &cq), 0);
-	assert_int_equal(tt_create_program(&p), 0);
+	p = program_prologue(dev, 0, 0, &cq);
 	assert_int_equal(tt_create_kernel_from_string(p, bad, &core, NULL, &k),
 			 0);
 	assert_int_equal(tt_set_runtime_args(p, k, (struct tt_xy){ 0, 1 }, &v,
@@ -326,8 +323,7 @@ static void test_compile_error(void **state)
 	tt_kernel_handle k;
 	tt_program *p;
 
-	assert_int_equal(tt_device_command_queue(dev, 0, &cq), 0);
-	assert_int_equal(tt_create_program(&p), 0);
+	p = program_prologue(dev, 0, 0, &cq);
 	assert_int_equal(tt_create_kernel_from_string(
 				 p, "void kernel_main(void) { oops }\n", &core,
 				 NULL, &k),

@@ -154,9 +154,7 @@ static void run_bad(tt_device *dev, unsigned x, const char *src, int want)
 	tt_kernel_handle k;
 	tt_program *p;
 
-	assert_int_equal(tt_device_command_queue(dev, 1, &cq), 0);
-	tt_command_queue_set_timeout(cq, 300);
-	assert_int_equal(tt_create_program(&p), 0);
+	p = program_prologue(dev, 1, 300, &cq);
 	assert_int_equal(tt_create_kernel_from_string(p, src, &core, NULL, &k),
 			 0);
 	assert_int_equal(tt_enqueue_program(cq, p, true), want);

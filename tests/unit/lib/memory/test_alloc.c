@@ -230,24 +230,6 @@ static void test_region_stress(void **state)
 
 /* ---- the device allocator ---- */
 
-static int setup(void **state)
-{
-	tt_device *dev;
-
-	setenv("TT_TRANSPORT", "embedded", 1);
-	unsetenv("TT_SIM_BOARD");
-	if (tt_device_open(0, &dev))
-		return -1;
-	*state = dev;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	tt_device_close(*state);
-	return 0;
-}
-
 static tt_buffer *make(tt_device *dev, enum tt_buffer_type type,
 		       uint64_t size, uint64_t page)
 {
@@ -412,7 +394,7 @@ int main(void)
 	/* No firmware needed: the allocator only does bookkeeping. */
 	setenv("TT_FIRMWARE", "/dev/null", 1);
 	fails = cmocka_run_group_tests_name("alloc regions", pure, NULL, NULL);
-	fails += cmocka_run_group_tests_name("alloc device", device, setup,
-					     teardown);
+	fails += cmocka_run_group_tests_name("alloc device", device, device_up,
+					     device_down);
 	return fails;
 }

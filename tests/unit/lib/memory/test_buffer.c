@@ -30,24 +30,6 @@
 #define L1_TOP (L1_SIZE - 4096u)
 #define DRAM_CHANNEL (2ull << 30)
 
-static int setup(void **state)
-{
-	tt_device *dev;
-
-	setenv("TT_TRANSPORT", "embedded", 1);
-	unsetenv("TT_SIM_BOARD");
-	if (tt_device_open(0, &dev))
-		return -1;
-	*state = dev;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	tt_device_close(*state);
-	return 0;
-}
-
 static void fill(uint8_t *p, size_t n, unsigned seed)
 {
 	for (size_t i = 0; i < n; i++)
@@ -904,7 +886,8 @@ int main(void)
 	/* A blank flash: buffers need no firmware, and the tests may write
 	 * any L1 byte. */
 	setenv("TT_FIRMWARE", "/dev/null", 1);
-	fails = cmocka_run_group_tests_name("buffer", tests, setup, teardown);
+	fails = cmocka_run_group_tests_name("buffer", tests, device_up,
+					    device_down);
 	fails += cmocka_run_group_tests_name("buffer boards", boards, NULL, NULL);
 	return fails;
 }
