@@ -279,7 +279,7 @@ static void grid_cell(struct grid *g, unsigned i, attr_t a, const char *s)
 
 static void tab_device(struct ui *u, struct grid *g)
 {
-	static const char *const rows[] = {"Backend",	"Board",	"Arch",
+	static const char *const rows[] = {"Transport",	"Board",	"Arch",
 					   "Board ID",	"Tensix cores", "DRAM",
 					   "PCIe link", "Health"};
 

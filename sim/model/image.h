@@ -55,7 +55,7 @@ int sim_image_attach(int fd, struct sim_image **out, char *err);
 
 /*
  * The same for an image that is `size` bytes at offset `off` of fd, such
- * as BAR2 of /dev/tenstorrent/N (the kmd backend on the mock device).
+ * as BAR2 of /dev/tenstorrent/N (the kmd transport on the mock device).
  */
 int sim_image_attach_at(int fd, off_t off, uint64_t size,
 			struct sim_image **out, char *err);

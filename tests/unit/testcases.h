@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Which backend the device-layer tests run on, and which of their cases.
+ * Which transport the device-layer tests run on, and which of their cases.
  * On the host they run on the embedded model. tests/vm runs some of them in
  * a QEMU guest against /dev/tenstorrent/0 of tenstorrent.ko, whose chip is
  * the model served by ttsim (TT_TEST_TRANSPORT=kmd): there only the cases a
  * program names as applying to a live device behind the driver run (the
  * others change the model's own set-up, need a blank chip, or need the
- * embedded or ttsim backends). Include after <cmocka.h>.
+ * embedded or ttsim transports). Include after <cmocka.h>.
  */
 #ifndef TT_TESTS_TESTCASES_H
 #define TT_TESTS_TESTCASES_H
@@ -17,7 +17,7 @@
 #include <string.h>
 
 /* "embedded", or what TT_TEST_TRANSPORT says. */
-static inline const char *test_backend(void)
+static inline const char *test_transport(void)
 {
 	const char *b = getenv("TT_TEST_TRANSPORT");
 
@@ -26,7 +26,7 @@ static inline const char *test_backend(void)
 
 static inline bool test_on_kmd(void)
 {
-	return !strcmp(test_backend(), "kmd");
+	return !strcmp(test_transport(), "kmd");
 }
 
 static inline bool name_listed(const char *name, const char *const *list)

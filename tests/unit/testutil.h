@@ -125,7 +125,7 @@ static inline int device_up(void **state)
 {
 	tt_device *dev;
 
-	setenv("TT_TRANSPORT", test_backend(), 1);
+	setenv("TT_TRANSPORT", test_transport(), 1);
 	unsetenv("TT_SIM_BOARD");
 	if (tt_device_open(0, &dev))
 		return -1;
@@ -149,7 +149,7 @@ static inline int booted_up(void **state)
 {
 	tt_device *dev;
 
-	setenv("TT_TRANSPORT", test_backend(), 1);
+	setenv("TT_TRANSPORT", test_transport(), 1);
 	if (tt_device_open(0, &dev))
 		return -1;
 	if (tt_mgmt_wait_ready(dev, BOOT_MS)) {

@@ -179,7 +179,7 @@ kselftests() {
 
 # libtt's device-layer tests (tests/unit, cmocka, each a program in /libtt
 # with its shared libraries) against the live model behind node 0, through
-# the kmd backend: TT_TEST_TRANSPORT=kmd selects the cases that apply
+# the kmd transport: TT_TEST_TRANSPORT=kmd selects the cases that apply
 # (tests/unit/testcases.h). cmocka_tap PREFIX STATUS < OUTPUT: one case
 # "PREFIX: TEST" per result of cmocka's TAP (one plan per group), the
 # failure's "#" lines as diagnostics; then one for the program: it exited

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Devices: backend selection, enumeration, descriptions, core queries, and
+ * Devices: transport selection, enumeration, descriptions, core queries, and
  * sharing one chip between handles and between processes (embedded model
  * and ttsim daemon).
  */
@@ -102,7 +102,7 @@ static void test_bad_environment(void **state)
 	setenv("TT_TRANSPORT", "gpu", 1);
 	assert_int_equal(tt_device_count(&n), -EINVAL);
 	assert_non_null(strstr(tt_last_error(), "'gpu'"));
-	/* No tenstorrent.ko node on the host (or no kmd backend built). */
+	/* No tenstorrent.ko node on the host (or no kmd transport built). */
 	setenv("TT_TRANSPORT", "kmd", 1);
 	assert_int_equal(tt_device_open(0, &dev), -ENODEV);
 	assert_non_null(strstr(tt_last_error(), "kmd"));
@@ -242,7 +242,7 @@ static void test_daemon_device_listed(void **state)
 	assert_string_equal(i->board, "n150");
 	assert_int_equal(i->tensix_count, 72);
 	tt_device_close(dev);
-	/* Unset backend: a running daemon wins over the embedded model. */
+	/* Unset transport: a running daemon wins over the embedded model. */
 	unsetenv("TT_TRANSPORT");
 	assert_int_equal(tt_device_open(0, &dev), 0);
 	assert_string_equal(tt_device_get_info(dev)->transport, "ttsim");
@@ -327,9 +327,9 @@ static void test_daemon_errors_visible(void **state)
 	tt_device_close(dev);
 }
 
-/* ---- the kmd backend, against /dev/tenstorrent/0 in a guest ---- */
+/* ---- the kmd transport, against /dev/tenstorrent/0 in a guest ---- */
 
-/* With a driver node present, the default backend is kmd. */
+/* With a driver node present, the default transport is kmd. */
 static void test_kmd_is_default_and_described(void **state)
 {
 	const struct tt_device_info *i;
@@ -396,7 +396,7 @@ static void test_kmd_dma_buffers_reused(void **state)
 }
 
 /* The cases of the embedded group that apply to a live chip behind the
- * driver (testcases.h): the default backend there is kmd. */
+ * driver (testcases.h): the default transport there is kmd. */
 static const char *const kmd_cases[] = {
 	"test_open_out_of_range",
 	"test_core_queries",

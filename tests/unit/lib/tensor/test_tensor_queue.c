@@ -455,7 +455,7 @@ static void test_bad_arguments(void **state)
 	tt_tensor_queue_free(NULL);
 }
 
-/* ---- backends and placements ---- */
+/* ---- transports and placements ---- */
 
 static struct fix fixes[2][2]; /* [ttsim][placement] */
 
@@ -495,7 +495,7 @@ static int ttsim_down(void **state)
 	return ttsim_clean_up(rundir, true);
 }
 
-/* Per-case set-up: the fixture of the case's backend and placement,
+/* Per-case set-up: the fixture of the case's transport and placement,
  * chosen by its initial state. */
 static int pick(void **state)
 {

@@ -317,7 +317,7 @@ static void test_producer_dies(void **state)
 	tt_tensor_queue_free(q);
 }
 
-/* ---- backends and placements ---- */
+/* ---- transports and placements ---- */
 
 static struct fix fixes[2][2]; /* [ttsim][placement] */
 
