@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The outbound ATU regions the driver hands out (reference/kmd.md §1.7):
+ * The outbound ATU regions the driver hands out (as tt-kmd's memory.c does
+ * for the NOC_DMA flags):
  * each DMA buffer or pinned range that wants a NOC address gets one region,
  * which maps a range of the PCIe node's host window onto the buffer's bus
  * address. Here is only the bookkeeping, a pure function of struct tt_atu

@@ -41,10 +41,10 @@ static bool tt_open_ready(struct tt_device *tdev, bool excl)
 }
 
 /*
- * O_EXCL (reference/kmd.md §1.8): an exclusive open waits until no file is
- * open, and every open waits while an exclusive file is; O_NONBLOCK turns
- * the wait into -EAGAIN. The wait ends with -ENODEV if the device goes.
- * On success the file is counted, under tdev->lock.
+ * O_EXCL (as in tt-kmd's chardev.c): an exclusive open waits until no file
+ * is open, and every open waits while an exclusive file is; O_NONBLOCK turns
+ * the wait into -EAGAIN. The wait ends with -ENODEV if the device goes. On
+ * success the file is counted, under tdev->lock.
  */
 static int tt_open_admit(struct tt_device *tdev, struct tt_file *tf,
 			 bool nonblock)

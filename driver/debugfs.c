@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * /sys/kernel/debug/tenstorrent/N/mappings (reference/kmd.md §1.9): what
+ * /sys/kernel/debug/tenstorrent/N/mappings (tt-kmd has the same file,
+ * made in its enumerate.c): what
  * each open file holds, one row per thing, for someone debugging a stuck
  * device. The format is for people, not programs, and not stable.
  *

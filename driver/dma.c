@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * DMA buffers (ALLOCATE_DMA_BUF, reference/kmd.md §1.7): coherent host
+ * DMA buffers (ALLOCATE_DMA_BUF, as in tt-kmd's memory.c): coherent host
  * memory that a file asks for under an index of its choosing, maps at
  * TENSTORRENT_MMAP_DMA_BUF(PAGE_SIZE, index), and, with the NOC_DMA flag,
  * gives the device through an outbound ATU region (atu.c).

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The ioctl commands of <linux/tenstorrent.h>, with tt-kmd's semantics
- * (reference/kmd.md §1.3 and §1.7, docs/abi.md).
+ * (tt-kmd's chardev.c and memory.c; docs/abi.md).
  *
  * Every argument is untrusted: only the `in` half is read, and the `out`
  * half is written following the output_size_bytes rule. No command holds
@@ -200,8 +200,9 @@ static long tt_ioctl_dispatch(struct tt_file *tf, unsigned int cmd,
 /*
  * tt-kmd dispatches on the whole command, so a known number with a size or
  * direction encoded is unknown too; unknown commands fail with -EINVAL, not
- * -ENOTTY (reference/kmd.md §1.1). Commands of the ABI that this driver
- * does not do yet fail with -EOPNOTSUPP (driver/README.md lists them).
+ * -ENOTTY (tt-kmd's tt_cdev_ioctl(), chardev.c). Commands of the ABI that
+ * this driver does not do yet fail with -EOPNOTSUPP (driver/README.md lists
+ * them).
  *
  * The entry gate: every command runs with tdev->reset_rwsem held for
  * reading, RESET_DEVICE for writing, so a reset never overlaps a command

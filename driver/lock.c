@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * LOCK_CTL (reference/kmd.md §1.7): 64 advisory locks per device, which
+ * LOCK_CTL (as in tt-kmd's chardev.c): 64 advisory locks per device, which
  * cooperating processes use to share parts of the chip (by convention one
  * per Ethernet core). A lock belongs to the file that took it and is
  * released when that file is closed, so a killed holder never leaves one

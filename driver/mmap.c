@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * mmap of the BARs: the offset selects a region of 2^36 bytes
- * (TENSTORRENT_MMAP_REGION, reference/kmd.md §1.6), region 2 * resource
+ * (TENSTORRENT_MMAP_REGION, tt-kmd's memory.c), region 2 * resource
  * for uncached access and 2 * resource + 1 for write-combined. A mapping
  * must lie inside one BAR the backend offers; anything else is -EINVAL.
  * Regions 6 and 7 hold the TLB windows, which tlb.c maps; DMA buffers

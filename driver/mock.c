@@ -36,9 +36,9 @@
 #define TT_MOCK_IMAGE_BAR 2
 
 /*
- * ivshmem's BAR0 (reference/kmd.md §7.1): writing (peer << 16) | vector to
- * the doorbell register signals that peer. ttsim is peer 1 with one
- * doorbell, "look at the image" (docs/ttsim.md).
+ * ivshmem's BAR0 (QEMU's docs/specs/ivshmem-spec.rst): writing
+ * (peer << 16) | vector to the doorbell register signals that peer. ttsim
+ * is peer 1 with one doorbell, "look at the image" (docs/ttsim.md).
  */
 #define TT_MOCK_REGS_BAR 0
 #define TT_MOCK_IVSHMEM_DOORBELL 12

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * MAP_PEER_BAR (reference/kmd.md §2.2): give this device a DMA address for
+ * MAP_PEER_BAR (as in tt-kmd's memory.c): give this device a DMA address for
  * a range of another device's BAR, so that it can write to the other chip
  * directly (peer-to-peer). The peer is named by an open file of its node:
  * the caller must be allowed to open it. The mapping lives until the file

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Pinned user memory (PIN_PAGES, UNPIN_PAGES; reference/kmd.md §1.7): a
+ * Pinned user memory (PIN_PAGES, UNPIN_PAGES, as in tt-kmd's memory.c): a
  * file pins a page-aligned range of its process's memory, the driver maps
  * it for the device as one contiguous bus range and, with the NOC_DMA
  * flag, gives it a NOC address through an outbound ATU region taken from

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * What a file asks of the device for as long as it is open, and for its
- * end (reference/kmd.md §1.7, §1.8):
+ * end, as tt-kmd's chardev.c has it:
  *
  * SET_POWER_STATE: each file states the power it needs; the firmware gets
  * the aggregate over all files (flags ORed, settings at their maximum) and

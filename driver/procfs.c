@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * /proc/driver/tenstorrent/N/pids: the process of each open file of device
- * N, one line per file, as tt-kmd shows them (reference/kmd.md §1.9). Tools
+ * N, one line per file, as tt-kmd shows them (its enumerate.c). Tools
  * read it to tell who holds a device.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

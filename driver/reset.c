@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * RESET_DEVICE (reference/kmd.md §2.5): warm reset of the chip and the
- * driver's side of it.
+ * RESET_DEVICE (tt-kmd's ioctl_reset_device() in chardev.c, and pcie.c):
+ * warm reset of the chip and the driver's side of it.
  *
  * The destructive flows (USER_RESET, ASIC_RESET, ASIC_DMC_RESET) start a
  * new reset generation: every file opened before it, except the one that

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Inbound TLB windows (reference/kmd.md §1.7, §2.2, §2.3): apertures of
- * BAR0 (and on Blackhole BAR4) that a file allocates, points at a NOC node
- * and local address with CONFIGURE_TLB, and maps. Ids, sizes and mmap
- * offsets follow the real chips' layouts, so that tt-kmd's users find the
- * windows where they expect them.
+ * Inbound TLB windows (tt-kmd's memory.c, wormhole.c, blackhole.c):
+ * apertures of BAR0 (and on Blackhole BAR4) that a file allocates, points at
+ * a NOC node and local address with CONFIGURE_TLB, and maps. Ids, sizes and
+ * mmap offsets follow the real chips' layouts, so that tt-kmd's users find
+ * the windows where they expect them.
  *
  * The backend turns a window page into a page frame (tt_backend.tlb_pfn):
  * on a card that is the window's own BAR page; on the chip model it is the

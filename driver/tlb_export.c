@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * EXPORT_TLB_DMABUF (reference/kmd.md §2.2): a dma-buf for a page range of
+ * EXPORT_TLB_DMABUF (as in tt-kmd's memory.c): a dma-buf for a page range of
  * a TLB window the file owns, so that the window can be handed to another
  * process (as an fd) or another driver.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite of mmap.c's offset decoding (reference/kmd.md 1.6): a region
+ * KUnit suite of mmap.c's offset decoding (tt-kmd's memory.c): a region
  * of 2^36 bytes per resource and caching mode, and a mapping that must lie
  * inside one BAR user space may map. A module of its own
  * (tt_mmap_kunit.ko) that uses tenstorrent.ko's symbols exported for

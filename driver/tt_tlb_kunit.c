@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite of tlb.c's window arithmetic (reference/kmd.md 2.2, 2.3):
- * each architecture's window ids, sizes and mmap offsets, the window an
- * mmap range falls in, and the checks of CONFIGURE_TLB. A module of its own
- * (tt_tlb_kunit.ko) that uses tenstorrent.ko's symbols exported for KUnit.
+ * KUnit suite of tlb.c's window arithmetic (tt-kmd's wormhole.c,
+ * blackhole.c): each architecture's window ids, sizes and mmap offsets, the
+ * window an mmap range falls in, and the checks of CONFIGURE_TLB. A module
+ * of its own (tt_tlb_kunit.ko) that uses tenstorrent.ko's symbols exported
+ * for KUnit.
  */
 #include <kunit/test.h>
 #include <linux/module.h>

@@ -67,7 +67,7 @@ static struct ttk_cb *checked(uint32_t cb, uint32_t n, const char *op)
 }
 
 /* Move a pointer by n pages; it must land on the FIFO's end exactly to
- * wrap (reference/metal.md 2.3). */
+ * wrap, as in TT-Metal's cb_push_back() and cb_pop_front(). */
 static uint32_t advance(const struct ttk_cb *c, uint32_t ptr, uint32_t n,
 			uint32_t cb, const char *op)
 {

@@ -36,7 +36,7 @@ extern const struct ttk_compute_config ttk_compute_config
 int32_t ttk_main(const struct tt_kernel_ctx *ctx, uint32_t nargs,
 		 uint32_t hart, uint32_t node_id);
 
-/* Bytes of a 32x32 tile in a data format (reference/metal.md 4.2); the
+/* Bytes of a 32x32 tile in a data format (TT-Metal's tt::tile_size()); the
  * page size for anything else. */
 static uint32_t tile_size(uint32_t format, uint32_t page_size)
 {

@@ -19,7 +19,7 @@
 
 /* Nothing in a DRAM channel is reserved: the model keeps nothing there. */
 #define TT_DRAM_UNRESERVED 0ull
-/* Alignment of pages and allocations (reference/metal.md 1.5). */
+/* Alignment of pages and allocations, TT-Metal's. */
 #define TT_DRAM_ALIGN 32u
 #define TT_DRAM_ALIGN_BLACKHOLE 64u
 #define TT_L1_ALIGN 16u

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ttsim as the server of QEMU's ivshmem-doorbell device: one device image
- * offered to one guest at a time (reference/kmd.md §7 for QEMU's side).
+ * offered to one guest at a time (QEMU's docs/specs/ivshmem-spec.rst for
+ * QEMU's side).
  *
  * QEMU connects to a unix stream socket and only ever reads. On connect
  * the server sends 8-byte little-endian integers, each with its own

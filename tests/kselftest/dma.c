@@ -2,7 +2,7 @@
 /*
  * kselftests of DMA buffers: ALLOCATE_DMA_BUF, FREE_DMA_BUF, mmap of
  * buffers, and the outbound ATU regions that give them NOC addresses
- * (reference/kmd.md 1.7; docs/abi.md). The regions are read back from the
+ * (tt-kmd's memory.c; docs/abi.md). The regions are read back from the
  * PCIe node's registers in the device image (BAR2), so the test sees what
  * the device will use, not what the driver says.
  */

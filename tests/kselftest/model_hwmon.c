@@ -480,7 +480,7 @@ TEST_F(hwmon_value, equals_the_decoded_telemetry)
 
 enum fmt { DECIMAL, VERSION, ETH_VERSION, HEX64, CARD };
 
-/* Card names by the type in BOARD_ID_HIGH [19:4] (reference/kmd.md 1.10). */
+/* Card names by the type in BOARD_ID_HIGH [19:4] (tt-kmd's telemetry.c). */
 /* tt-kmd's table, not hw/card.h's, on purpose: an independent oracle. */
 static const char *card_name(uint32_t board_id_high)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * kselftest of MAP_PEER_BAR (reference/kmd.md 2.2): $TT_DEVICE asks for a
+ * kselftest of MAP_PEER_BAR (tt-kmd's memory.c): $TT_DEVICE asks for a
  * DMA address of a range of another node's BAR. Needs another node: the
  * guest runs multi_* programs only in scenarios with two or more.
  *

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * kselftests of the TLB windows: ALLOCATE_TLB, FREE_TLB, CONFIGURE_TLB and
- * mmap of windows (reference/kmd.md 1.6, 1.7; docs/abi.md). The window
+ * mmap of windows (tt-kmd's memory.c; docs/abi.md). The window
  * layouts of the real chips are written out here again rather than taken
  * from the driver, so that a wrong table in the driver fails.
  *

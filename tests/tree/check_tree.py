@@ -8,6 +8,8 @@ Cases (TAP, one line each; run by `make test` through Meson):
   - a bare #include names a file of the including file's own directory;
   - every directory has a README.md, or is named by an ancestor's README;
   - every path a README names exists;
+  - nothing points outside the repository (the team's private notes, a
+    sibling checkout's files);
 and, for each check, a self-test: a planted violation must be caught.
 
 Usage: check_tree.py [SOURCE_ROOT [BUILD_DIR]]
@@ -354,6 +356,55 @@ def looks_like_file(w):
     return w.endswith('/') and '/' in w.rstrip('/') or w.endswith(EXTS)
 
 
+# ---- pointers outside the repository ------------------------------------
+
+# A clone has only this tree: no text may send its reader to the files of a
+# sibling directory or to private notes. Cite a public source instead.
+OUTSIDE_POINTER = re.compile(
+    r'\.\./shared/|shared/reference/|DESIGN\.md|reference/[\w-]+\.md')
+# This file names the patterns it looks for.
+POINTER_SELF = 'tests/tree/check_tree.py'
+POINTER_MAX_BYTES = 1 << 20
+
+
+def tracked_files(root):
+    out = subprocess.run(['git', '-C', root, 'ls-files', '-z'],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f'check_tree: not a git checkout: {root}')
+    return {f for f in out.stdout.split('\0') if f}
+
+
+def pointer_texts(root, files):
+    """{path: text} of the text files (of at most 1 MiB) among files."""
+    out = {}
+    for f in sorted(files):
+        if f == POINTER_SELF:
+            continue
+        full = os.path.join(root, f)
+        if not os.path.isfile(full) or \
+                os.path.getsize(full) > POINTER_MAX_BYTES:
+            continue
+        with open(full, 'rb') as fh:
+            data = fh.read()
+        if b'\0' in data:
+            continue  # binary
+        out[f] = data.decode('utf-8', errors='replace')
+    return out
+
+
+def outside_pointers(texts):
+    bad = []
+    for f, text in sorted(texts.items()):
+        for n, line in enumerate(text.split('\n'), 1):
+            m = OUTSIDE_POINTER.search(line)
+            if m:
+                bad.append(f'{f}:{n}: points outside the repository '
+                           f'({m.group(0)}); state the fact or cite a '
+                           'public source')
+    return bad
+
+
 # ---- main -------------------------------------------------------------
 
 def tree_files(root):
@@ -405,6 +456,8 @@ def main():
     case('every directory has a README or is named by one',
          undocumented_dirs(root, files, readmes))
     case('every path a README names exists', missing_paths(files, readmes))
+    texts = pointer_texts(root, tracked_files(root))
+    case('nothing points outside the repository', outside_pointers(texts))
 
     # Self-tests: each check catches a planted violation.
     planted = dict(edges)
@@ -427,6 +480,14 @@ def main():
         '\n`device/no_such_file.c`\n'
     case('a planted README naming a missing file is caught',
          [] if missing_paths(files, planted) else ['not caught'])
+    planted = {'driver/x.c': ' * ok\n * as in ../shared/reference/kmd.md\n',
+               'docs/x.md': 'See `reference/metal.md` section 2.\n',
+               'README.md': 'The brief is DESIGN.md.\n'}
+    caught = outside_pointers(planted)
+    case('a planted pointer outside the repository is caught',
+         [] if len(caught) == 3 and
+         any(c.startswith('driver/x.c:2:') for c in caught)
+         else [f'only caught: {caught}'])
 
     failed = 0
     print(f'1..{len(cases)}')

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Broadcast forms of the element-wise operations (reference/metal.md
- * 2.6). The second operand (cb1's tile) is the one broadcast:
+ * Broadcast forms of the element-wise operations (TT-Metal's
+ * tt_metal/hw/inc/api/compute/bcast.h). The second operand (cb1's tile) is
+ * the one broadcast:
  *
  *   *_bcast_rows    row 0 of B goes to every row (B is a row vector)
  *   *_bcast_cols    column 0 of B goes to every column (a column vector)

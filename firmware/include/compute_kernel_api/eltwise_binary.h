@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Element-wise binary operations on the matrix unit (reference/metal.md
- * 2.6): DST[idst] = tile i0 of cb0 <op> tile i1 of cb1.
+ * Element-wise binary operations on the matrix unit (TT-Metal's
+ * tt_metal/hw/inc/api/compute/eltwise_binary.h):
+ * DST[idst] = tile i0 of cb0 <op> tile i1 of cb1.
  *
  *   add_tiles(cb0, cb1, i0, i1, idst), sub_tiles (cb0 - cb1), mul_tiles
  *   add_tiles_init(cb0, cb1[, acc_to_dest]), sub_tiles_init, mul_tiles_init

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Element-wise operations of two DST tiles on the vector unit, in fp32:
- * DST[idst0] = DST[idst0] <op> DST[idst1] (reference/metal.md 2.6).
+ * DST[idst0] = DST[idst0] <op> DST[idst1] (TT-Metal's
+ * tt_metal/hw/inc/api/compute/eltwise_binary_sfpu.h).
  *
  *   add_binary_tile sub_binary_tile (d0 - d1) rsub_binary_tile (d1 - d0)
  *   mul_binary_tile div_binary_tile power_binary_tile (d0^d1)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Matrix products on the matrix unit, accumulated into DST
- * (reference/metal.md 2.6); DST starts at zero after tile_regs_acquire().
- * The math fidelity applies.
+ * Matrix products on the matrix unit, accumulated into DST (TT-Metal's
+ * tt_metal/hw/inc/api/compute/matmul.h); DST starts at zero after
+ * tile_regs_acquire(). The math fidelity applies.
  *
  *   matmul_tiles(cb0, cb1, i0, i1, idst[, transpose])
  *       DST[idst] += A x B, A = tile i0 of cb0, B = tile i1 of cb1

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Packing DST tiles into a CB's back, converting to the CB's format
- * (reference/metal.md 2.6):
+ * (TT-Metal's tt_metal/hw/inc/api/compute/pack.h):
  *
  *   pack_tile(idst, cb)             the k-th pack_tile into cb since its
  *                                   last cb_push_back goes to page k of

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Reductions (reference/metal.md 2.6): DST[idst] gets tile itile of icb
- * reduced, times the scaler at element (0,0) of tile itile_scaler of
- * icb_scaler (1.0 for a plain sum, 1/N for an average).
+ * Reductions (TT-Metal's tt_metal/hw/inc/api/compute/reduce.h): DST[idst]
+ * gets tile itile of icb reduced, times the scaler at element (0,0) of tile
+ * itile_scaler of icb_scaler (1.0 for a plain sum, 1/N for an average).
  *
  *   PoolType_SUM, PoolType_AVG   add into DST[idst] (accumulate from the
  *                                zeroed DST across tiles)

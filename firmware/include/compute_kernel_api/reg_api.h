@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * DST ownership (reference/metal.md 2.6). TT-Metal's math and pack
- * threads hand DST sections to each other; here one hart does both in
- * order, so only acquire does work: it zeroes the usable DST tiles
- * (TTK_DST_TILES), which matmul and reduce accumulate into. commit, wait
- * and release are bookkeeping (still call them: the code then also reads
- * right as TT-Metal code).
+ * DST ownership (TT-Metal's tt_metal/hw/inc/api/compute/reg_api.h).
+ * TT-Metal's math and pack threads hand DST sections to each other; here one
+ * hart does both in order, so only acquire does work: it zeroes the usable
+ * DST tiles (TTK_DST_TILES), which matmul and reduce accumulate into.
+ * commit, wait and release are bookkeeping (still call them: the code then
+ * also reads right as TT-Metal code).
  */
 #ifndef TT_COMPUTE_KERNEL_API_REG_API_H
 #define TT_COMPUTE_KERNEL_API_REG_API_H

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * copy_tile(cb, itile, idst): DST[idst] = tile itile of cb's front, in
- * DST's precision (reference/metal.md 2.6). With DST_ACCUM_MODE an fp32
- * tile keeps full precision.
+ * copy_tile(cb, itile, idst): DST[idst] = tile itile of cb's front, in DST's
+ * precision (TT-Metal's tt_metal/hw/inc/api/compute/tile_move_copy.h). With
+ * DST_ACCUM_MODE an fp32 tile keeps full precision.
  *
  *   copy_tile_init(cb), copy_init(cb)    program CFG
  *   copy_tile_to_dst_init_short(cb[, transpose])

@@ -131,9 +131,10 @@ struct tt_cb_config {
 	uint32_t reserved[3];
 };
 
-/* Interleaved buffers (reference/metal.md 1.5): page i lives in bank
- * i % banks, at the buffer's address plus (i / banks) * page size in that
- * bank. Coordinates are NOC 0's: x | y << 8. Written by libtt to every
+/* Interleaved buffers (TT-Metal's InterleavedAddrGen, in
+ * tt_metal/hw/inc/internal/dataflow/dataflow_api_addrgen.h): page i lives in
+ * bank i % banks, at the buffer's address plus (i / banks) * page size in
+ * that bank. Coordinates are NOC 0's: x | y << 8. Written by libtt to every
  * core it launches programs on. */
 #define TT_BANKS_MAX_DRAM 16u
 #define TT_BANKS_MAX_L1 256u

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 OR GPL-2.0-only */
 /*
- * Management message queues, after Blackhole's CMFW (reference/device.md
- * section 3): host requests and firmware responses of 32 bytes in rings in
- * ARC CSM.
+ * Management message queues, after Blackhole's CMFW (tt-zephyr-platforms'
+ * include/tenstorrent/msgqueue.h and lib/tenstorrent/bh_arc/msgqueue.c):
+ * host requests and firmware responses of 32 bytes in rings in ARC CSM.
  *
  * Discovery: TT_ARC_SCRATCH_RAM(TT_ARC_SR_MSGQ_INFO) holds the CSM address
  * of struct tt_msgq_info; the queues are ready when bit 0 of

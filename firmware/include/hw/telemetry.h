@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 OR GPL-2.0-only */
 /*
- * Telemetry table, as Blackhole's CMFW publishes it (reference/device.md
- * sections 1.7 and 2.1; tags as in tt-kmd's sysfs, reference/kmd.md 1.10).
+ * Telemetry table, as Blackhole's CMFW publishes it (tt-zephyr-platforms'
+ * lib/tenstorrent/bh_arc/telemetry.h; read as tt-umd's
+ * device/arc/arc_telemetry_reader.cpp does; tags as in tt-kmd's sysfs,
+ * docs/sysfs-attributes.md).
  *
  * TT_ARC_SCRATCH_RAM(TT_ARC_SR_TELEM_TABLE) holds the CSM address of
  * struct tt_telem_table, TT_ARC_SCRATCH_RAM(TT_ARC_SR_TELEM_DATA) that of

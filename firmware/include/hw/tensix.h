@@ -8,13 +8,13 @@
  *                               command register
  *   TT_REG_CB      0xFFB1_7000  circular-buffer counters, TT_CB_COUNT CBs
  *
- * The coprocessor (DESIGN.md section 3) stands for the unpacker, the
- * matrix unit (FPU), the vector unit (SFPU) and the packer. It holds the
- * destination registers, DST: TT_DST_TILES_16 tiles of 32x32 in 16-bit
- * mode, TT_DST_TILES_32 with fp32 accumulation (CFG.FP32_DST). Operands
- * are tiles in L1 in any data format of common/dataformat.h (TT-Metal
- * numbering); format conversion happens on the way in (unpack) and out
- * (pack), so the math sees values, never encodings.
+ * The coprocessor stands for the unpacker, the matrix unit (FPU), the vector
+ * unit (SFPU) and the packer. It holds the destination registers, DST:
+ * TT_DST_TILES_16 tiles of 32x32 in 16-bit mode, TT_DST_TILES_32 with fp32
+ * accumulation (CFG.FP32_DST). Operands are tiles in L1 in any data format
+ * of common/dataformat.h (TT-Metal numbering); format conversion happens on
+ * the way in (unpack) and out (pack), so the math sees values, never
+ * encodings.
  *
  * To run an operation: write the operand registers it uses, then write
  * TT_TX_CMD. The write returns when the operation is done (the model runs
@@ -30,11 +30,12 @@
  *    full fp32 when CFG.FP32_DST is set.
  *  - DST in 16-bit mode holds bfloat16 (Float16 if operand A is Float16):
  *    every result written to DST is rounded to nearest even.
- *  - Math fidelity (CFG.FIDELITY) applies to MUL, MATMUL and REDUCE
- *    SUM/AVG: the multiplier sees A with 4 (LoFi) or 8 (HiFi2 and up)
- *    mantissa bits and B with 6 (LoFi, HiFi2) or 10 (HiFi3 adds A's top 4
- *    bits times B's next 4; HiFi4 all of them), as in reference/metal.md
- *    section 4. ADD, SUB and REDUCE MAX ignore fidelity.
+ *  - Math fidelity (CFG.FIDELITY) applies to MUL, MATMUL and REDUCE SUM/AVG:
+ *    the multiplier sees A with 4 (LoFi) or 8 (HiFi2 and up) mantissa bits
+ *    and B with 6 (LoFi, HiFi2) or 10 (HiFi3 adds A's top 4 bits times B's
+ *    next 4; HiFi4 all of them), as in TT-Metal's
+ *    tech_reports/matrix_engine/matrix_engine.md. ADD, SUB and REDUCE MAX
+ *    ignore fidelity.
  *  - The vector unit computes in fp32; CFG.APPROX selects faster
  *    approximations of exp, log, sqrt, reciprocal, gelu, sigmoid, tanh.
  */

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Interleaved address generators (reference/metal.md 2.5): where page id
- * of an interleaved buffer lives. Page id is in bank id % n at the
- * buffer's address + (id / n) * the aligned page size, n the number of
- * DRAM or L1 banks; the banks' NOC coordinates come from the bank table
- * the host wrote at TT_L1_BANKS (hw/l1.h). As in TT-Metal, pages are
- * padded to the alignment of their memory, TTK_DRAM_ALIGN (Wormhole's 32
- * bytes) or TTK_L1_ALIGN (16), as libtt's allocator lays them out.
+ * Interleaved address generators (TT-Metal's InterleavedAddrGen, in
+ * tt_metal/hw/inc/internal/dataflow/dataflow_api_addrgen.h): where page id
+ * of an interleaved buffer lives. Page id is in bank id % n at the buffer's
+ * address + (id / n) * the aligned page size, n the number of DRAM or L1
+ * banks; the banks' NOC coordinates come from the bank table the host wrote
+ * at TT_L1_BANKS (hw/l1.h). As in TT-Metal, pages are padded to the
+ * alignment of their memory, TTK_DRAM_ALIGN (Wormhole's 32 bytes) or
+ * TTK_L1_ALIGN (16), as libtt's allocator lays them out.
  *
  * TT-Metal's class templates are C structs; the template's DRAM flag is
  * the field is_dram (zero-initialised: L1):

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Arguments and identity, for every kind of kernel (reference/metal.md
- * 2.2):
+ * Arguments and identity, for every kind of kernel (TT-Metal's
+ * tt_metal/hw/inc/api/dataflow/dataflow_api.h):
  *
  *   get_arg_val(i)            unique runtime argument i (uint32_t)
  *   get_arg_addr(i)           its L1 address

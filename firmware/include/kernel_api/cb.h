@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Circular buffers, for data-movement and compute kernels alike
- * (reference/metal.md 2.3). The configuration comes from the program's CB
- * table (hw/l1.h); the page counters are registers shared by the core's
- * harts (hw/tensix.h), 16 bits wide and wrapping:
+ * Circular buffers, for data-movement and compute kernels alike (TT-Metal's
+ * tt_metal/hw/inc/api/dataflow/dataflow_api.h). The configuration comes from
+ * the program's CB table (hw/l1.h); the page counters are registers shared
+ * by the core's harts (hw/tensix.h), 16 bits wide and wrapping:
  *
  *   available to the consumer  (uint16_t)(received - acked)
  *   free to the producer       num_pages - available

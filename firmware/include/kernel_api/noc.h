@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * NOC transfers (reference/metal.md 2.4), through this hart's command
- * buffer of the NOC interface (hw/niu.h; buffer = hart index).
+ * NOC transfers (TT-Metal's tt_metal/hw/inc/api/dataflow/dataflow_api.h),
+ * through this hart's command buffer of the NOC interface (hw/niu.h;
+ * buffer = hart index).
  *
  * "Async" calls issue the command and return; a barrier waits until every
  * command this hart issued on that NOC is done. The NIU runs one command

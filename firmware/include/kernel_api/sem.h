@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Semaphores (reference/metal.md 2.4): TT_SEM_COUNT words of the program
- * area (hw/l1.h), at the same L1 address on every core, set to their
- * initial values by the host before each run.
+ * Semaphores (TT-Metal's tt_metal/hw/inc/api/dataflow/dataflow_api.h):
+ * TT_SEM_COUNT words of the program area (hw/l1.h), at the same L1 address
+ * on every core, set to their initial values by the host before each run.
  *
  *   get_semaphore(id)                          L1 address of semaphore id
  *   noc_semaphore_set(sem, val)                local store

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Programs (TT-Metal's host API, seed 004 and reference/metal.md 1.2-1.6):
+ * Programs (TT-Metal's host API, tt_metal/api/tt-metalium/host_api.hpp):
  * kernels, circular buffers, semaphores and runtime arguments placed on
  * cores. docs/api.md has the TT-Metal name of every call.
  *

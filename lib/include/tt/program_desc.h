@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Program descriptors (TT-Metal's ProgramDescriptor, reference/metal.md
- * 1.9): a whole program as plain structs, turned into a program by one
- * call. The result is exactly the program the imperative calls of
- * tt/program.h make, in this order:
+ * Program descriptors (TT-Metal's ProgramDescriptor,
+ * tt_metal/api/tt-metalium/program_descriptors.hpp): a whole program as
+ * plain structs, turned into a program by one call. The result is exactly
+ * the program the imperative calls of tt/program.h make, in this order:
  *
  *   1. every CB descriptor, in order (tt_create_circular_buffer: CB
  *      handles are the indices in cbs[]);

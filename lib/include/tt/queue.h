@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Command queues and events (TT-Metal's CommandQueue API, seed 004 and
- * reference/metal.md 1.7).
+ * Command queues and events (TT-Metal's CommandQueue API: the Enqueue*,
+ * Finish and Event* calls of tt_metal/api/tt-metalium/host_api.hpp before
+ * the mesh API replaced them).
  *
  * A device has TT_CQ_MAX command queues. Commands run in the order they
  * were enqueued on their queue; a command may start before the previous

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * The driver's user ABI (uapi/linux/tenstorrent.h) against the reference
- * (tt-kmd, IOCTL API version 2; ../shared/reference/kmd.md §1) and against
- * the extension layouts docs/abi.md specifies.
+ * (tt-kmd's ioctl.h, IOCTL API version 2) and against the extension layouts
+ * docs/abi.md specifies.
  *
  * At build time, for every struct: its size, every member's offset and
  * size, and "sum of member sizes == sizeof", so no struct has padding the

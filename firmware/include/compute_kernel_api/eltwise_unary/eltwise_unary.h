@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Element-wise functions of one DST tile on the vector unit, in place:
- * DST[idst] = f(DST[idst]) (reference/metal.md 2.6). Each has an
- * <name>_init() that only programs CFG (APPROX chooses the faster
- * approximations of exp, log, sqrt, recip, gelu, sigmoid, tanh).
+ * DST[idst] = f(DST[idst]) (TT-Metal's headers in
+ * tt_metal/hw/inc/api/compute/eltwise_unary/). Each has an <name>_init()
+ * that only programs CFG (APPROX chooses the faster approximations of exp,
+ * log, sqrt, recip, gelu, sigmoid, tanh).
  *
  *   exp_tile log_tile sqrt_tile rsqrt_tile recip_tile relu_tile
  *   gelu_tile sigmoid_tile silu_tile tanh_tile abs_tile sign_tile
