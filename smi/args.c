@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Parsing tt-smi's command line. getopt cannot take the seed's options
+ * Parsing tt-smi's command line. getopt cannot take Tenstorrent tt-smi's options
  * (-ls, -wr, -dir ...) next to single-letter ones, nor optional values
  * given as a separate word (-f FILE, -i 0.5), so this is a small table of
  * options, each matched whole, and every error names the word at fault.

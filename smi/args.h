@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * tt-smi's command line: the seed's options (single-dash words such as
+ * tt-smi's command line: Tenstorrent tt-smi's options (single-dash words such as
  * -ls, -wr, -dir, -dur included) and today's tt-smi's long ones.
  */
 #ifndef TT_SMI_ARGS_H

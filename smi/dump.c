@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Telemetry dumps: one row per reading and device, with the seed's
+ * Telemetry dumps: one row per reading and device, with Tenstorrent tt-smi's
  * columns, to <dir>/device<N>.csv, and to <dir>/telemetry.xlsx (one sheet
  * per device) when tt-smi is built with libxlsxwriter. Rows are written
  * and flushed as they come, so a dump cut short keeps what it read; the

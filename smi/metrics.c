@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * The telemetry quantities tt-smi shows, in the order of the seed's
+ * The telemetry quantities tt-smi shows, in the order of Tenstorrent tt-smi's
  * telemetry tab, each with its unit, its snapshot key and the limit it is
  * held against. One table serves the live display, the snapshot and the
  * dump, so they never disagree on a name or a unit.

@@ -26,7 +26,7 @@ enum smi_exit {
 };
 
 #define SMI_SCHEMA_VERSION 2
-/* Where snapshots and dumps go by default (the seed's ./tt-smi-logs/). */
+/* Where snapshots and dumps go by default (Tenstorrent tt-smi's ./tt-smi-logs/). */
 #define SMI_LOG_DIR "tt-smi-logs"
 #define SMI_MAX_PIDS 64
 #define SMI_ERR_LEN 256
@@ -136,7 +136,7 @@ int smi_dump_row(struct smi_dump *dp, double t, const struct smi_dev *d,
 int smi_dump_finish(struct smi_dump *dp, char *err, size_t len);
 const char *smi_dump_dir(const struct smi_dump *dp);
 
-/* The dump's columns, in order (the seed's table). */
+/* The dump's columns, in order (Tenstorrent tt-smi's table). */
 extern const char *const smi_dump_columns[];
 extern const unsigned smi_dump_ncolumns;
 

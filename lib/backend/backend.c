@@ -339,10 +339,10 @@ int tt_backend_get_output(const struct tt_io_desc *out, int timeout_ms,
 }
 
 /*
- * Tensor queues pop without waiting; the seed's pop_output waits. An
+ * Tensor queues pop without waiting; PyBuda's pop_output waits. An
  * empty queue is waited on with tt_tensor_queue_get (the queue's own
  * sleeps, interrupts and timeouts); the copy it makes is the price of
- * popping an entry nobody read, which the seed's flow never does.
+ * popping an entry nobody read, which PyBuda's flow never does.
  */
 int tt_backend_pop_output(const struct tt_io_desc *out, int timeout_ms)
 {

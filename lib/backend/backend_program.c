@@ -2,7 +2,7 @@
 /*
  * The embedded backend API, programs (tt/backend.h): programs added with
  * their parameter bindings, runs whose parameter values come as decimal
- * text (the seed's std::map<std::string, std::string>), and the wait for
+ * text (PyBuda's std::map<std::string, std::string>), and the wait for
  * a run that names it when it failed.
  *
  * A binding is resolved once, when its program is added, to a pointer

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * embedded_backend: the seed's "Embedded TTI Loading" main() in C, on the
+ * embedded_backend: PyBuda's "Embedded TTI Loading" main() in C, on the
  * embedded backend API (tt/backend.h, docs/backend.md). A model is set up
  * by hand where the seed loads a .tti image: inputs "activations" and
  * "bias", output "result", and one program "forward" whose kernel adds
@@ -40,7 +40,7 @@ static void input_values(float *p, size_t n, unsigned input, unsigned loop,
 	ex_fill_bf16(p, n, 1 + input + 7 * item + 1009 * loop);
 }
 
-/* ---- the model (what the seed's tt_backend::create gets from a .tti) */
+/* ---- the model (what PyBuda's tt_backend::create gets from a .tti) */
 
 static void add_program(struct model *m)
 {
@@ -97,7 +97,7 @@ static void create_model(struct model *m)
 	add_program(m);
 }
 
-/* ---- one inference loop, as the seed's ---- */
+/* ---- one inference loop, as PyBuda's ---- */
 
 /* <io process>: push a microbatch of every input. */
 static void push_inputs(struct model *m, unsigned loop)
@@ -190,7 +190,7 @@ static int usage(FILE *to, int status)
 	fprintf(to,
 		"usage: example-" NAME " [--help] [LOOPS [MICROBATCH]]\n"
 		"Run a two-input model through the embedded backend API as "
-		"the seed's\n"
+		"PyBuda's\n"
 		"Embedded TTI Loading does: LOOPS inference loops (default 4, "
 		"at most %u),\n"
 		"each pushing MICROBATCH entries of every input (default 2, "

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The embedded backend API (docs/backend.md): the C form of the seed's
+ * The embedded backend API (docs/backend.md): the C form of PyBuda's
  * "Embedded TTI Loading" calls, a thin layer over tensor queues
  * (tt/tensor_queue.h) and programs (tt/program.h, tt/queue.h).
  *
@@ -14,7 +14,7 @@
  *   get_output    for each output name: the head entry as a host tensor
  *   pop_output    ... and drop it from the queue
  *
- * and ends with tt_backend_finish. "Backend" is the seed's word for this
+ * and ends with tt_backend_finish. "Backend" is PyBuda's word for this
  * object; the device backends that tt_device_open chooses from
  * (TT_TRANSPORT=embedded, ttsim, kmd) are another thing.
  *
@@ -61,7 +61,7 @@ enum tt_io_kind {
 };
 
 /*
- * A queue of a backend by name (the seed's tt_dram_io_desc). Filled by
+ * A queue of a backend by name (PyBuda's tt_dram_io_desc). Filled by
  * tt_backend_get_io; every pointer in it is the backend's and valid until
  * tt_backend_free. The I/O calls below use only `io`: changing the other
  * fields changes nothing.
@@ -136,7 +136,7 @@ TT_API int tt_backend_add_program(tt_backend *b, const char *name,
 				  const struct tt_backend_binding *bindings,
 				  unsigned n);
 
-/* ---- names (the seed's get_queue_descriptor and name lists) ---- */
+/* ---- names (PyBuda's get_queue_descriptor and name lists) ---- */
 
 /* The queue `name` (an input or an output). -ENOENT if there is none. */
 TT_API int tt_backend_get_io(const tt_backend *b, const char *name,

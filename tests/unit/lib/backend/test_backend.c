@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * The embedded backend API (tt/backend.h) on the embedded model, queues
- * in DRAM and in host memory: the seed's flow end to end (inputs pushed
+ * in DRAM and in host memory: PyBuda's flow end to end (inputs pushed
  * by name, every program run with "$p_loop_count", outputs got and popped
  * by name) with two programs whose kernel (tests/unit/kernels/
  * backend_kernel.c) adds a bias to each entry; loop counts of 1 and
@@ -675,7 +675,7 @@ static void test_finish_idle(void **state)
 /* ---- runs on the device ---- */
 
 /*
- * The seed's main(): for each inference loop, push every input by name,
+ * PyBuda's main(): for each inference loop, push every input by name,
  * run every program with $p_loop_count 1, get and pop every output by
  * name. Two programs on two cores, each serving its own pair of queues.
  */
