@@ -8,7 +8,10 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 
 #include "sim/daemon/proto.h"
 #include "sim/daemon/rundir.h"
@@ -76,9 +79,73 @@ int sim_embed_list(char names[][SIM_NAME_MAX], int max, char *err)
 	return sim_rundir_list(names, max, err);
 }
 
+/* TT_SIM_TIMEOUT_MS, checked. */
+static int timeout_ms(int *ms, char *err)
+{
+	const char *env = getenv("TT_SIM_TIMEOUT_MS");
+	char *end;
+	long v;
+
+	*ms = SIM_TIMEOUT_MS_DEFAULT;
+	if (!env || !*env)
+		return 0;
+	errno = 0;
+	v = strtol(env, &end, 10);
+	if (errno || *end || end == env || v < 1 || v > SIM_TIMEOUT_MS_MAX) {
+		snprintf(err, SIM_ERR_LEN,
+			 "TT_SIM_TIMEOUT_MS='%.64s' is not a number of milliseconds from 1 to %d",
+			 env, SIM_TIMEOUT_MS_MAX);
+		return -EINVAL;
+	}
+	*ms = (int)v;
+	return 0;
+}
+
 int sim_embed_connect(const char *name, char *err)
 {
-	return sim_rundir_connect(name, err);
+	int ms, ret = timeout_ms(&ms, err);
+
+	return ret ? ret : sim_rundir_connect_ms(name, ms, err);
+}
+
+int sim_embed_stale(const char *name, char *err)
+{
+	int held = sim_rundir_held(name, err);
+
+	return held < 0 ? held : !held;
+}
+
+/* The receive timeout sim_embed_connect set on sock, for messages. */
+static long sock_timeout_ms(int sock)
+{
+	struct timeval tv = {0};
+	socklen_t len = sizeof(tv);
+
+	getsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &tv, &len);
+	return (long)tv.tv_sec * 1000 + tv.tv_usec / 1000;
+}
+
+/* Why an exchange failed, in err; the errno to return. */
+static int lost(int sock, int ret, char *err)
+{
+	switch (ret) {
+	case -EAGAIN:
+		snprintf(err, SIM_ERR_LEN,
+			 "the ttsim daemon did not answer within %ld ms (is it stopped or hung? TT_SIM_TIMEOUT_MS sets the limit)",
+			 sock_timeout_ms(sock));
+		return -ETIMEDOUT;
+	case -ECONNRESET:
+	case -EPIPE:
+	case -ENOTCONN:
+		snprintf(err, SIM_ERR_LEN,
+			 "the ttsim daemon hung up: it stopped or died");
+		return -ENODEV;
+	default:
+		snprintf(err, SIM_ERR_LEN,
+			 "lost contact with the ttsim daemon: %s",
+			 strerror(-ret));
+		return ret;
+	}
 }
 
 int sim_embed_call(int sock, enum sim_op op, uint64_t arg, int fd_in,
@@ -90,17 +157,17 @@ int sim_embed_call(int sock, enum sim_op op, uint64_t arg, int fd_in,
 		.arg = {arg},
 	};
 	struct sim_resp resp;
-	int ret;
+	int sent, ret;
 
-	ret = sim_proto_send(sock, &req, sizeof(req), fd_in);
-	if (!ret)
-		ret = sim_proto_recv(sock, &resp, sizeof(resp), fd_out);
-	if (ret) {
-		snprintf(err, SIM_ERR_LEN,
-			 "lost contact with the ttsim daemon: %s",
-			 strerror(-ret));
-		return ret;
-	}
+	/* A daemon that refuses us (too many clients) queues its reason
+	 * and hangs up, maybe before our request goes out: read it even
+	 * when the send fails. */
+	sent = sim_proto_send(sock, &req, sizeof(req), fd_in);
+	if (sent == -EAGAIN) /* not even taking requests: no reply to wait for */
+		return lost(sock, sent, err);
+	ret = sim_proto_recv(sock, &resp, sizeof(resp), fd_out);
+	if (ret)
+		return lost(sock, sent && ret != -EAGAIN ? sent : ret, err);
 	if (resp.magic != SIM_PROTO_MAGIC || resp.status > 0) {
 		snprintf(err, SIM_ERR_LEN, "malformed reply from ttsim");
 		return -EPROTO;
@@ -111,6 +178,8 @@ int sim_embed_call(int sock, enum sim_op op, uint64_t arg, int fd_in,
 		snprintf(err, SIM_ERR_LEN, "%s", resp.msg);
 		return resp.status;
 	}
+	if (sent)
+		return lost(sock, sent, err);
 	return 0;
 }
 
@@ -186,6 +255,21 @@ uint32_t sim_embed_irq_seq(struct sim_image *img)
 int sim_embed_irq_wait(struct sim_image *img, uint32_t seen, int timeout_ms)
 {
 	return sim_irq_wait(img->regs, seen, timeout_ms);
+}
+
+const uint32_t *sim_embed_state(struct sim_image *img)
+{
+	return &img->id->state;
+}
+
+void sim_embed_mark_stopped(struct sim_image *img)
+{
+	uint32_t ready = TT_DEV_STATE_READY;
+
+	__atomic_compare_exchange_n(&img->id->state, &ready,
+				    TT_DEV_STATE_STOPPED, false,
+				    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	sim_irq_raise(img->regs, 0);
 }
 
 uint32_t sim_embed_reset_gen(struct sim_image *img)

@@ -78,8 +78,25 @@ int sim_embed_wait_irq(struct sim_device *dev, uint32_t seen, int timeout_ms);
  */
 int sim_embed_list(char names[][SIM_NAME_MAX], int max, char *err);
 
-/* Connect to device `name`: a control socket, or -errno. */
+/*
+ * How long an exchange with a daemon may take: TT_SIM_TIMEOUT_MS, 1 to
+ * SIM_TIMEOUT_MS_MAX, else SIM_TIMEOUT_MS_DEFAULT (as `ttsim list` waits).
+ */
+#define SIM_TIMEOUT_MS_DEFAULT 5000
+#define SIM_TIMEOUT_MS_MAX 3600000
+
+/*
+ * Connect to device `name`: a control socket, or -errno. Connecting, and
+ * every later sim_embed_call on the socket, gives up after the timeout
+ * (-ETIMEDOUT); a bad TT_SIM_TIMEOUT_MS is -EINVAL.
+ */
 int sim_embed_connect(const char *name, char *err);
+
+/*
+ * Is `name` left behind by a daemon that died (its socket published, its
+ * lock not held)? 1 if so, 0 if a daemon holds it, or -errno.
+ */
+int sim_embed_stale(const char *name, char *err);
 
 /* Requests of the control protocol (what each carries: sim/daemon/proto.h). */
 enum sim_op {
@@ -99,9 +116,11 @@ enum sim_op {
  * One request on control socket sock and its reply: op with argument arg
  * and fd_in (-1: none); the reply's values in val and its descriptor in
  * *fd_out (-1 when none; fd_out NULL refuses one). Returns 0, or -errno
- * with the reason in err: the connection failed, the reply is malformed
- * (-EPROTO), or the daemon refused (its message). Not thread-safe on one
- * socket.
+ * with the reason in err: no answer in time (-ETIMEDOUT), the daemon hung
+ * up (-ENODEV: it stopped or died), the connection failed, the reply is
+ * malformed (-EPROTO), or the daemon refused (its message; a refusal
+ * queued before the daemon hung up is read even when the send failed).
+ * Not thread-safe on one socket.
  */
 int sim_embed_call(int sock, enum sim_op op, uint64_t arg, int fd_in,
 		   uint64_t val[SIM_REPLY_VALS], int *fd_out, char *err);
@@ -151,6 +170,16 @@ int sim_embed_error_read(struct sim_image *img, uint32_t seq,
 /* The interrupt sequence, and a wait for it to differ from seen. */
 uint32_t sim_embed_irq_seq(struct sim_image *img);
 int sim_embed_irq_wait(struct sim_image *img, uint32_t seen, int timeout_ms);
+
+/*
+ * The image's state word (tt_identity.state, enum tt_dev_state), for a
+ * cheap check before each access: it leaves TT_DEV_STATE_READY when the
+ * model stops (its daemon marks it) or its daemon is found dead.
+ */
+const uint32_t *sim_embed_state(struct sim_image *img);
+
+/* Mark a ready image STOPPED (its daemon died) and wake its waiters. */
+void sim_embed_mark_stopped(struct sim_image *img);
 
 /* Chip resets so far (tt_identity.reset_gen). */
 uint32_t sim_embed_reset_gen(struct sim_image *img);

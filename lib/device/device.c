@@ -4,6 +4,7 @@
  * decided here and nowhere else.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,14 +23,29 @@ static bool kmd_has_devices(void)
 }
 #endif
 
-/* The chip model: a ttsim daemon's if one publishes a device, else one
- * in this process. */
+/*
+ * The chip model: the embedded model of TT_SIM_BOARD if that is set (the
+ * user asked for a board; a daemon's is what it was started with), else a
+ * ttsim daemon's if one publishes a live device, else one in this process.
+ * A device left behind by a daemon that died does not count; the first
+ * time we skip one we say how to clean it up.
+ */
 static const struct tt_transport_ops *sim_transport(void)
 {
+	static bool warned;
+	const char *board = getenv("TT_SIM_BOARD");
+	char stale[64];
 	unsigned n = 0;
 
-	return tt_transport_ttsim.count(&n) == 0 && n > 0 ? &tt_transport_ttsim :
-							  &tt_transport_embedded;
+	if (board && *board)
+		return &tt_transport_embedded;
+	if (tt_ttsim_live_count(&n, stale, sizeof(stale)))
+		return &tt_transport_embedded;
+	if (stale[0] && !__atomic_exchange_n(&warned, true, __ATOMIC_RELAXED))
+		fprintf(stderr,
+			"libtt: ignoring ttsim device %s: its daemon is gone and left its socket behind; 'ttsim stop %s' cleans it up\n",
+			stale, stale);
+	return n > 0 ? &tt_transport_ttsim : &tt_transport_embedded;
 }
 
 /* TT_TRANSPORT, else TT_BACKEND: the variable's name until the word

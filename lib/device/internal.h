@@ -120,6 +120,9 @@ struct tt_dma_buf {
 /* Transports. */
 TT_HIDDEN extern const struct tt_transport_ops tt_transport_embedded;
 TT_HIDDEN extern const struct tt_transport_ops tt_transport_ttsim;
+/* The ttsim devices whose daemon lives in *count; the first one left
+ * behind by a dead daemon, if any, in stale (else ""). 0 or -errno. */
+TT_HIDDEN int tt_ttsim_live_count(unsigned *count, char *stale, size_t len);
 #ifdef TT_HAVE_KMD
 TT_HIDDEN extern const struct tt_transport_ops tt_transport_kmd;
 #endif

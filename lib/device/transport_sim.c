@@ -8,14 +8,24 @@
  *   embedded  this process (one model per board chip, shared by every open
  *             of it in the process)
  *   ttsim     a ttsim daemon, reached over its control socket
+ *
+ * A daemon can stop or die under an open handle. It marks the image
+ * STOPPED when it stops; a thread per ttsim handle sleeps in poll() on
+ * the control socket and marks it when the daemon hangs up (crash
+ * included), waking the image's waiters. Every access checks that one
+ * word of the image, and a handle whose image is not READY answers
+ * -ENODEV from then on (docs/decisions.md).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "common/board.h"
@@ -28,14 +38,44 @@
 
 struct simb {
 	struct sim_image *img; /* the mapped image */
+	const uint32_t *state; /* its tt_identity.state */
 	struct sim_device *hosted; /* embedded: the chip we host */
 	int sock; /* ttsim: control connection, else -1 */
 	const struct board_info *board;
+	/* ttsim: the daemon, and the thread that watches for its end */
+	long daemon_pid;
+	pthread_t watcher;
+	bool watching;
+	bool closing; /* we hang up ourselves: not the daemon's end */
+	bool died; /* the daemon hung up without marking the image */
 };
 
 static struct simb *simb(struct tt_device *dev)
 {
 	return dev->priv;
+}
+
+/* The cheap check before each access: one load from the image. */
+static bool model_stopped(const struct simb *s)
+{
+	return __atomic_load_n(s->state, __ATOMIC_ACQUIRE) !=
+	       TT_DEV_STATE_READY;
+}
+
+/* The handle's model is gone for good: say so. */
+static int model_gone(struct tt_device *dev)
+{
+	struct simb *s = simb(dev);
+
+	if (s->sock < 0)
+		return tt_error(-ENODEV, "%s: the embedded chip model has stopped",
+				dev->name);
+	return tt_error(-ENODEV,
+			"%s: the ttsim daemon (pid %ld) serving the device %s; close the handle and open the device again once a daemon serves it",
+			dev->name, s->daemon_pid,
+			__atomic_load_n(&s->died, __ATOMIC_ACQUIRE) ?
+				"exited or died" :
+				"has stopped");
 }
 
 /* ---- embedded: chips hosted in this process, shared by every open ---- */
@@ -175,6 +215,7 @@ static int embedded_open(struct tt_device *dev, unsigned index)
 		return ret;
 	}
 	s->img = sim_embed_image(s->hosted);
+	s->state = sim_embed_state(s->img);
 	dev->priv = s;
 	dev->info.board = b->name;
 	dev->info.chip = index;
@@ -217,15 +258,74 @@ static int ttsim_count(unsigned *count)
 static int ttsim_call(struct tt_device *dev, enum sim_op op, uint64_t arg,
 		      int fd_in, uint64_t val[SIM_REPLY_VALS], int *fd_out)
 {
+	struct simb *s = simb(dev);
 	char err[SIM_ERR_LEN];
 	int ret;
 
+	if (s->img && model_stopped(s))
+		return model_gone(dev);
 	pthread_mutex_lock(&dev->lock);
-	ret = sim_embed_call(simb(dev)->sock, op, arg, fd_in, val, fd_out, err);
+	ret = sim_embed_call(s->sock, op, arg, fd_in, val, fd_out, err);
 	pthread_mutex_unlock(&dev->lock);
+	if (ret == -ENODEV && s->img) {
+		/* Hung up: the watcher may not have run yet. */
+		__atomic_store_n(&s->died, !model_stopped(s), __ATOMIC_RELEASE);
+		sim_embed_mark_stopped(s->img);
+		return model_gone(dev);
+	}
 	if (ret)
 		return tt_error(ret, "%s: %s", dev->name, err);
 	return 0;
+}
+
+/*
+ * Sleep until the daemon hangs up, then mark the image STOPPED, which
+ * wakes waiters and fails every later access. A daemon that stops marks
+ * it first; one that crashes cannot, and this is how its clients learn.
+ */
+static void *watch_daemon(void *arg)
+{
+	struct simb *s = arg;
+	struct pollfd p = { .fd = s->sock, .events = POLLRDHUP };
+
+	while (poll(&p, 1, -1) < 0 && errno == EINTR)
+		;
+	if (__atomic_load_n(&s->closing, __ATOMIC_ACQUIRE))
+		return NULL;
+	__atomic_store_n(&s->died, !model_stopped(s), __ATOMIC_RELEASE);
+	sim_embed_mark_stopped(s->img);
+	return NULL;
+}
+
+/* A small stack, and no signals: the program's handlers run elsewhere. */
+static int start_watcher(struct tt_device *dev, struct simb *s)
+{
+	sigset_t all, old;
+	pthread_attr_t attr;
+	int ret;
+
+	sigfillset(&all);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ret = pthread_create(&s->watcher, &attr, watch_daemon, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	if (ret)
+		return tt_error(-ret, "%s: cannot start the thread watching the ttsim daemon: %s",
+				dev->name, strerror(ret));
+	s->watching = true;
+	return 0;
+}
+
+static void stop_watcher(struct simb *s)
+{
+	if (!s->watching)
+		return;
+	__atomic_store_n(&s->closing, true, __ATOMIC_RELEASE);
+	shutdown(s->sock, SHUT_RDWR); /* its poll() returns */
+	pthread_join(s->watcher, NULL);
+	s->watching = false;
 }
 
 static int ttsim_attach(struct tt_device *dev, struct simb *s)
@@ -242,11 +342,50 @@ static int ttsim_attach(struct tt_device *dev, struct simb *s)
 	ret = sim_embed_attach(fd, &s->img, err);
 	if (ret)
 		return tt_error(ret, "%s: %s", dev->name, err);
+	s->state = sim_embed_state(s->img);
+	s->daemon_pid = (long)val[1];
 	/* From the daemon's reply, not the identity page any client may
 	 * scribble on. */
 	s->board = board_by_id((enum tt_hw_board)val[2]);
 	dev->info.board = s->board ? s->board->name : "unknown";
 	dev->info.chip = (unsigned)val[3];
+	return 0;
+}
+
+/* A device whose daemon died is reported as such, with the cure. */
+static int check_not_stale(const char *name)
+{
+	char err[SIM_ERR_LEN];
+	int stale = sim_embed_stale(name, err);
+
+	if (stale < 0)
+		return tt_error(stale, "ttsim: %s", err);
+	if (stale)
+		return tt_error(-ENODEV,
+				"ttsim device %s is a leftover of a ttsim daemon that is gone (nobody holds %s.lock); 'ttsim stop %s' cleans it up",
+				name, name, name);
+	return 0;
+}
+
+/* Published devices whose daemon lives (internal.h). */
+int tt_ttsim_live_count(unsigned *count, char *stale, size_t len)
+{
+	char names[SIM_MAX_DEVICES][SIM_NAME_MAX];
+	char err[SIM_ERR_LEN];
+	int n = sim_embed_list(names, SIM_MAX_DEVICES, err);
+
+	*count = 0;
+	if (len)
+		stale[0] = 0;
+	if (n < 0)
+		return tt_error(n, "ttsim: %s", err);
+	for (int i = 0; i < n; i++) {
+		/* One we cannot tell about is counted: its open says why. */
+		if (sim_embed_stale(names[i], err) <= 0)
+			(*count)++;
+		else if (len && !stale[0])
+			snprintf(stale, len, "%s", names[i]);
+	}
 	return 0;
 }
 
@@ -269,9 +408,15 @@ static int ttsim_open(struct tt_device *dev, unsigned index)
 		return tt_error(-ENOMEM, "out of memory");
 	snprintf(dev->name, sizeof(dev->name), "%s", names[index]);
 	dev->priv = s;
+	ret = check_not_stale(names[index]);
+	if (ret)
+		goto err_free;
 	s->sock = sim_embed_connect(names[index], err);
+	if (s->sock == -ECONNREFUSED)
+		ret = check_not_stale(names[index]); /* it died just now */
 	if (s->sock < 0) {
-		ret = tt_error(s->sock, "%s", err);
+		if (!ret)
+			ret = tt_error(s->sock, "%s", err);
 		goto err_free;
 	}
 	ret = ttsim_attach(dev, s);
@@ -280,6 +425,8 @@ static int ttsim_open(struct tt_device *dev, unsigned index)
 	/* The identity page is shared memory: a copy, NUL-terminated. */
 	sim_embed_soc_name(s->img, soc, sizeof(soc));
 	ret = load_soc(dev, soc);
+	if (!ret)
+		ret = start_watcher(dev, s);
 	if (ret)
 		goto err_image;
 	return 0;
@@ -298,6 +445,7 @@ static void ttsim_close(struct tt_device *dev)
 {
 	struct simb *s = simb(dev);
 
+	stop_watcher(s);
 	sim_embed_detach(s->img);
 	close(s->sock); /* the daemon releases what we held */
 	free(s);
@@ -389,8 +537,11 @@ static int window_access(struct tt_device *dev, struct tt_window *w,
 		.x_start = c->x_start, .y_start = c->y_start,
 		.addr = c->base + off, .len = len,
 	};
-	enum tt_dev_err e = sim_embed_access(simb(dev)->img, &a, buf);
+	enum tt_dev_err e;
 
+	if (model_stopped(simb(dev)))
+		return model_gone(dev);
+	e = sim_embed_access(simb(dev)->img, &a, buf);
 	if (e) {
 		struct tt_dev_error rec = {
 			.code = (uint8_t)e, .op = (uint8_t)op, .noc = (uint8_t)c->noc,
@@ -522,10 +673,15 @@ static int sim_irq_wait_op(struct tt_device *dev, uint32_t seen,
 			   int timeout_ms)
 {
 	struct simb *s = simb(dev);
+	int ret;
 
+	if (model_stopped(s))
+		return model_gone(dev);
 	if (s->hosted)
 		return sim_embed_wait_irq(s->hosted, seen, timeout_ms);
-	return sim_embed_irq_wait(s->img, seen, timeout_ms);
+	/* The watcher wakes us if the daemon goes meanwhile. */
+	ret = sim_embed_irq_wait(s->img, seen, timeout_ms);
+	return model_stopped(s) ? model_gone(dev) : ret;
 }
 
 static uint32_t sim_reset_gen(struct tt_device *dev)

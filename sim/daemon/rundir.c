@@ -4,10 +4,13 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -130,11 +133,12 @@ int sim_rundir_list(char names[][SIM_NAME_MAX], int max, char *err)
 	return n;
 }
 
-int sim_rundir_connect(const char *name, char *err)
+/* The path of name's file with suffix ext (".sock", ".lock") in buf. */
+static int name_path(char *buf, size_t len, const char *name, const char *ext,
+		     char *err)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char dir[256];
-	int s, ret;
+	int ret;
 
 	if (!sim_name_valid(name)) {
 		snprintf(err, SIM_ERR_LEN, "invalid device name '%s'", name);
@@ -143,23 +147,88 @@ int sim_rundir_connect(const char *name, char *err)
 	ret = sim_rundir(dir, sizeof(dir), 0, err);
 	if (ret)
 		return ret;
-	if ((size_t)snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/%s.sock", dir,
-			     name) >= sizeof(sa.sun_path)) {
-		snprintf(err, SIM_ERR_LEN, "socket path for %s is too long", name);
+	if ((size_t)snprintf(buf, len, "%s/%s%s", dir, name, ext) >= len) {
+		snprintf(err, SIM_ERR_LEN, "%s path for %s is too long", ext,
+			 name);
 		return -ENAMETOOLONG;
 	}
+	return 0;
+}
+
+int sim_rundir_held(const char *name, char *err)
+{
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path) + 8];
+	int fd, ret;
+
+	ret = name_path(path, sizeof(path), name, ".lock", err);
+	if (ret)
+		return ret;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 0;
+		ret = -errno;
+		snprintf(err, SIM_ERR_LEN, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	/* A shared lock for a moment: a daemon claiming the name retries. */
+	if (flock(fd, LOCK_SH | LOCK_NB) == 0)
+		ret = 0;
+	else if (errno == EWOULDBLOCK)
+		ret = 1;
+	else {
+		ret = -errno;
+		snprintf(err, SIM_ERR_LEN, "cannot lock %s: %s", path,
+			 strerror(-ret));
+	}
+	close(fd);
+	return ret;
+}
+
+int sim_rundir_connect_ms(const char *name, int timeout_ms, char *err)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct timeval tv = { .tv_sec = timeout_ms / 1000,
+			      .tv_usec = (timeout_ms % 1000) * 1000 };
+	int s, ret;
+
+	ret = name_path(sa.sun_path, sizeof(sa.sun_path), name, ".sock", err);
+	if (ret)
+		return ret;
 	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (s < 0) {
 		ret = -errno;
 		snprintf(err, SIM_ERR_LEN, "socket: %s", strerror(-ret));
 		return ret;
 	}
+	/* Before connect(): a daemon that does not accept (stopped, hung)
+	 * leaves us waiting in it once its backlog is full. */
+	if (setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0 ||
+	    setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0) {
+		ret = -errno;
+		snprintf(err, SIM_ERR_LEN, "setsockopt: %s", strerror(-ret));
+		close(s);
+		return ret;
+	}
 	if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		ret = -errno;
-		snprintf(err, SIM_ERR_LEN, "cannot reach ttsim device %s (%s): %s",
-			 name, sa.sun_path, strerror(-ret));
+		if (ret == -EAGAIN || ret == -EINPROGRESS) {
+			snprintf(err, SIM_ERR_LEN,
+				 "ttsim device %s did not answer within %d ms (is its daemon stopped or hung?)",
+				 name, timeout_ms);
+			ret = -ETIMEDOUT;
+		} else {
+			snprintf(err, SIM_ERR_LEN,
+				 "cannot reach ttsim device %s (%s): %s", name,
+				 sa.sun_path, strerror(-ret));
+		}
 		close(s);
 		return ret;
 	}
 	return s;
+}
+
+int sim_rundir_connect(const char *name, char *err)
+{
+	return sim_rundir_connect_ms(name, SIM_TIMEOUT_MS_DEFAULT, err);
 }

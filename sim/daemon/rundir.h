@@ -30,7 +30,18 @@ int sim_name_valid(const char *name);
  */
 int sim_rundir_list(char names[][SIM_NAME_MAX], int max, char *err);
 
-/* Connect to device `name`; returns a socket or -errno with message. */
+/*
+ * Connect to device `name`; returns a socket or -errno with message. Its
+ * sends and receives give up after timeout_ms (EAGAIN), and so does the
+ * connect (-ETIMEDOUT); sim_rundir_connect waits SIM_TIMEOUT_MS_DEFAULT.
+ */
+int sim_rundir_connect_ms(const char *name, int timeout_ms, char *err);
 int sim_rundir_connect(const char *name, char *err);
+
+/*
+ * Does a daemon hold name's lock? 1 if so, 0 if not or if there is no
+ * lock file (a socket left there is stale: its daemon died), or -errno.
+ */
+int sim_rundir_held(const char *name, char *err);
 
 #endif /* TT_SIM_RUNDIR_H */

@@ -6,7 +6,8 @@
  * A second daemon asking for a taken name fails before building anything,
  * and a client never reaches a device that is not READY.
  *
- * Shutdown runs the other way: sockets go first (no new clients), then the
+ * Shutdown runs the other way: the images are marked STOPPED (clients
+ * still mapping them see it), sockets go (no new clients), then the
  * devices, and the locks last. `ttsim stop` waits for the lock to be free,
  * so when it returns the devices are gone, not just unpublished.
  *
@@ -834,6 +835,11 @@ void sim_server_destroy(struct sim_server *srv)
 
 	if (!srv)
 		return;
+	/* Mark the images before hanging up: a client learns that the
+	 * daemon stopped (not crashed), and its waits wake up. */
+	for (i = 0; i < srv->ndev; i++)
+		if (srv->devs[i].dev)
+			sim_embed_mark_stopped(srv->devs[i].dev->img);
 	for (i = 0; i < SIM_SERVER_MAX_CLIENTS; i++)
 		if (srv->clients[i].fd >= 0)
 			drop_client(srv, &srv->clients[i]);
