@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -40,6 +41,9 @@
 #include "common/soc_desc.h"
 #include "tmpdir.h"
 #include "tt/device.h"
+#include "tt/mgmt.h"
+#include "tt/noc.h"
+#include "tt/telemetry.h"
 
 #define MAX_ARGS 16
 #define RUN_TIMEOUT_MS 20000
@@ -373,6 +377,11 @@ static int teardown(void **state)
 		closedir(d);
 	rmdir(fx->dir);
 	unsetenv("TTSIM_RUNTIME_DIR");
+	/* What a failed test may have left set. */
+	unsetenv("TT_TRANSPORT");
+	unsetenv("TT_FIRMWARE");
+	unsetenv("TT_SIM_BOARD");
+	unsetenv("TT_SIM_TIMEOUT_MS");
 	free(fx);
 	return 0;
 }
@@ -1296,6 +1305,295 @@ static void test_processes_many(void **state)
 	unsetenv("TT_TRANSPORT");
 }
 
+/* ---- a daemon that stops answering, dies or stops under a client ---- */
+
+/* Run fn with stderr going to a file; what it wrote, in buf. */
+static int with_stderr(char *buf, size_t len, int (*fn)(void *), void *arg)
+{
+	FILE *tmp = tmpfile();
+	int saved = dup(STDERR_FILENO), ret;
+	size_t n;
+
+	assert_non_null(tmp);
+	fflush(stderr);
+	dup2(fileno(tmp), STDERR_FILENO);
+	ret = fn(arg);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(tmp);
+	n = fread(buf, 1, len - 1, tmp);
+	buf[n] = 0;
+	fclose(tmp);
+	return ret;
+}
+
+static int open_dev0(void *arg)
+{
+	return tt_device_open(0, arg);
+}
+
+static void test_stopped_daemon_times_out(void **state)
+{
+	const char *bad[] = { "abc", "0", "-5", "3600001", "100ms" };
+	long t0, took;
+	tt_device *dev;
+	unsigned n = 0;
+	pid_t pid;
+	int ret;
+
+	(void)state;
+	start_ok(NULL, NULL, NULL, NULL);
+	pid = daemon_pid("tt0");
+	unsetenv("TT_TRANSPORT");
+	setenv("TT_SIM_TIMEOUT_MS", "300", 1);
+	assert_int_equal(kill(pid, SIGSTOP), 0);
+	/* Counting only reads the runtime directory. */
+	assert_int_equal(tt_device_count(&n), 0);
+	assert_int_equal(n, 1);
+	t0 = now_ms();
+	ret = tt_device_open(0, &dev);
+	took = now_ms() - t0;
+	assert_int_equal(ret, -ETIMEDOUT);
+	assert_contains(tt_last_error(), "tt0: ");
+	assert_contains(tt_last_error(), "did not answer within 300 ms");
+	assert_true(took >= 250 && took < 2000);
+	/* Connecting gives up too once the daemon's backlog is full. */
+	for (int i = 0, s[100]; i < 100; i++) {
+		char err[SIM_ERR_LEN];
+
+		s[i] = sim_rundir_connect_ms("tt0", 100, err);
+		if (s[i] < 0) {
+			assert_int_equal(s[i], -ETIMEDOUT);
+			assert_contains(err, "ttsim device tt0 did not answer within 100 ms");
+			while (i--)
+				close(s[i]);
+			break;
+		}
+		assert_true(i < 99);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char want[64];
+
+		setenv("TT_SIM_TIMEOUT_MS", bad[i], 1);
+		assert_int_equal(tt_device_open(0, &dev), -EINVAL);
+		snprintf(want, sizeof(want), "TT_SIM_TIMEOUT_MS='%s'", bad[i]);
+		assert_contains(tt_last_error(), want);
+	}
+	setenv("TT_SIM_TIMEOUT_MS", "300", 1);
+	assert_int_equal(kill(pid, SIGCONT), 0);
+	if (tt_device_open(0, &dev))
+		fail_msg("%s", tt_last_error());
+	assert_string_equal(tt_device_get_info(dev)->transport, "ttsim");
+	tt_device_close(dev);
+	unsetenv("TT_SIM_TIMEOUT_MS");
+}
+
+static void test_stale_socket_is_skipped_and_reported(void **state)
+{
+	char out[1024];
+	tt_device *dev;
+	unsigned n = 0;
+	pid_t pid;
+
+	(void)state;
+	start_ok(NULL, NULL, NULL, NULL);
+	pid = daemon_pid("tt0");
+	kill(pid, SIGKILL);
+	wait_exit(pid, 5000);
+	assert_true(exists(dir_path(state, "tt0.sock")));
+	unsetenv("TT_TRANSPORT");
+	setenv("TT_FIRMWARE", "/dev/null", 1);
+	/* Default: the embedded model, and one warning per process. */
+	if (with_stderr(out, sizeof(out), open_dev0, &dev))
+		fail_msg("%s", tt_last_error());
+	assert_string_equal(tt_device_get_info(dev)->transport, "embedded");
+	tt_device_close(dev);
+	assert_contains(out, "ttsim device tt0");
+	assert_contains(out, "'ttsim stop tt0' cleans it up");
+	/* One line. */
+	assert_ptr_equal(strchr(out, '\n'), out + strlen(out) - 1);
+	if (with_stderr(out, sizeof(out), open_dev0, &dev))
+		fail_msg("%s", tt_last_error());
+	tt_device_close(dev);
+	assert_string_equal(out, "");
+	/* Asked for by name: reported. */
+	setenv("TT_TRANSPORT", "ttsim", 1);
+	assert_int_equal(tt_device_count(&n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(tt_device_open(0, &dev), -ENODEV);
+	assert_contains(tt_last_error(), "ttsim device tt0 is a leftover of a ttsim daemon that is gone");
+	assert_contains(tt_last_error(), "'ttsim stop tt0' cleans it up");
+	unsetenv("TT_TRANSPORT");
+	unsetenv("TT_FIRMWARE");
+}
+
+/* After the daemon's end: every kind of call on the handle fails. */
+static void assert_daemon_gone(tt_device *dev, const char *how)
+{
+	struct tt_telemetry tel;
+	struct tt_xy c;
+	uint32_t v = 0;
+
+	assert_int_equal(tt_device_tensix_core(dev, 0, &c), 0);
+	assert_int_equal(tt_noc_read32(dev, 0, c.x, c.y, 0x1000, &v), -ENODEV);
+	assert_contains(tt_last_error(), "tt0: the ttsim daemon");
+	assert_contains(tt_last_error(), how);
+	assert_int_equal(tt_noc_write32(dev, 0, c.x, c.y, 0x1000, 7), -ENODEV);
+	assert_contains(tt_last_error(), "daemon");
+	assert_int_equal(tt_telemetry_read(dev, &tel), -ENODEV);
+	assert_contains(tt_last_error(), "daemon");
+	assert_int_equal(tt_mgmt_test(dev, 1, &v), -ENODEV);
+	assert_contains(tt_last_error(), "daemon");
+	assert_int_equal(tt_device_processes(dev, NULL, 0), -ENODEV);
+	assert_contains(tt_last_error(), "daemon");
+}
+
+static void test_stop_fails_open_handles(void **state)
+{
+	struct tt_xy c;
+	uint32_t v = 0;
+	tt_device *dev;
+	struct run r;
+
+	(void)state;
+	start_ok(NULL, NULL, NULL, NULL);
+	setenv("TT_TRANSPORT", "ttsim", 1);
+	if (tt_device_open(0, &dev))
+		fail_msg("%s", tt_last_error());
+	assert_int_equal(tt_device_tensix_core(dev, 0, &c), 0);
+	assert_int_equal(tt_noc_write32(dev, 0, c.x, c.y, 0x1000, 5), 0);
+	assert_int_equal(tt_noc_read32(dev, 0, c.x, c.y, 0x1000, &v), 0);
+	assert_int_equal(v, 5);
+	run_ttsim(&r, "stop", "tt0", NULL);
+	assert_exit(&r, 0);
+	assert_daemon_gone(dev, "has stopped");
+	tt_device_close(dev);
+	unsetenv("TT_TRANSPORT");
+}
+
+struct waiter {
+	tt_device *dev;
+	int ret;
+	long took;
+	char msg[512];
+};
+
+static void *wait_for_answer(void *arg)
+{
+	struct waiter *w = arg;
+	long t0 = now_ms();
+	uint32_t out;
+
+	w->ret = tt_mgmt_test(w->dev, 1, &out);
+	w->took = now_ms() - t0;
+	snprintf(w->msg, sizeof(w->msg), "%s", tt_last_error());
+	return NULL;
+}
+
+static void test_killed_daemon_fails_open_handles_and_waits(void **state)
+{
+	struct waiter w = { .ret = 1 };
+	pthread_t t;
+	pid_t pid;
+
+	(void)state;
+	start_ok(NULL, NULL, NULL, NULL);
+	pid = daemon_pid("tt0");
+	setenv("TT_TRANSPORT", "ttsim", 1);
+	if (tt_device_open(0, &w.dev))
+		fail_msg("%s", tt_last_error());
+	if (tt_mgmt_wait_ready(w.dev, 20000))
+		fail_msg("%s", tt_last_error());
+	/* Stopped, the firmware cannot answer: the message waits... */
+	assert_int_equal(kill(pid, SIGSTOP), 0);
+	assert_int_equal(pthread_create(&t, NULL, wait_for_answer, &w), 0);
+	sleep_ms(300);
+	/* ...until the daemon dies. */
+	assert_int_equal(kill(pid, SIGKILL), 0);
+	pthread_join(t, NULL);
+	wait_exit(pid, 5000);
+	assert_int_equal(w.ret, -ENODEV);
+	assert_contains(w.msg, "the ttsim daemon");
+	assert_contains(w.msg, "exited or died");
+	assert_true(w.took < 3000);
+	assert_daemon_gone(w.dev, "exited or died");
+	tt_device_close(w.dev);
+	unsetenv("TT_TRANSPORT");
+}
+
+static void test_extra_client_always_gets_eusers(void **state)
+{
+	int s[SIM_SERVER_MAX_CLIENTS];
+	struct sim_resp resp;
+	tt_device *dev;
+
+	(void)state;
+	start_ok(NULL, NULL, NULL, NULL);
+	for (int i = 0; i < SIM_SERVER_MAX_CLIENTS; i++) {
+		int fd = -1;
+
+		s[i] = connect_to("tt0");
+		assert_int_equal(request(s[i], SIM_OP_HELLO, 0, -1, &resp, &fd), 0);
+		close(fd);
+	}
+	setenv("TT_TRANSPORT", "ttsim", 1);
+	for (int i = 0; i < 20; i++) {
+		assert_int_equal(tt_device_open(0, &dev), -EUSERS);
+		assert_contains(tt_last_error(), "ttsim device tt0: too many clients (at most 256)");
+	}
+	/* Refused and hung up on before the request goes out: the send
+	 * fails, the reason is read all the same. */
+	for (int i = 0; i < 3; i++) {
+		char err[SIM_ERR_LEN];
+		uint64_t val[SIM_REPLY_VALS];
+		int c = sim_embed_connect("tt0", err), fd = -1;
+		struct pollfd p = { .fd = c, .events = POLLRDHUP };
+
+		assert_true(c >= 0);
+		assert_int_equal(poll(&p, 1, 5000), 1);
+		assert_int_equal(sim_embed_call(c, SIM_OP_HELLO, 0, -1, val, &fd,
+						err), -EUSERS);
+		assert_contains(err, "too many clients");
+		assert_int_equal(fd, -1);
+		close(c);
+	}
+	for (int i = 0; i < SIM_SERVER_MAX_CLIENTS; i++)
+		close(s[i]);
+	unsetenv("TT_TRANSPORT");
+}
+
+static void test_sim_board_picks_embedded_over_daemon(void **state)
+{
+	tt_device *dev;
+
+	(void)state;
+	start_ok(NULL, NULL, NULL, NULL); /* n150 */
+	unsetenv("TT_TRANSPORT");
+	setenv("TT_FIRMWARE", "/dev/null", 1);
+	setenv("TT_SIM_BOARD", "p150", 1);
+	if (tt_device_open(0, &dev))
+		fail_msg("%s", tt_last_error());
+	assert_string_equal(tt_device_get_info(dev)->transport, "embedded");
+	assert_string_equal(tt_device_get_info(dev)->board, "p150");
+	tt_device_close(dev);
+	/* Unless the daemon is asked for. */
+	setenv("TT_TRANSPORT", "ttsim", 1);
+	if (tt_device_open(0, &dev))
+		fail_msg("%s", tt_last_error());
+	assert_string_equal(tt_device_get_info(dev)->transport, "ttsim");
+	assert_string_equal(tt_device_get_info(dev)->board, "n150");
+	tt_device_close(dev);
+	/* Without it, the daemon's device. */
+	unsetenv("TT_TRANSPORT");
+	unsetenv("TT_SIM_BOARD");
+	if (tt_device_open(0, &dev))
+		fail_msg("%s", tt_last_error());
+	assert_string_equal(tt_device_get_info(dev)->transport, "ttsim");
+	tt_device_close(dev);
+	unsetenv("TT_FIRMWARE");
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -1338,6 +1636,12 @@ int main(void)
 		T(test_processes_embedded),
 		T(test_processes_ttsim),
 		T(test_processes_many),
+		T(test_stopped_daemon_times_out),
+		T(test_stale_socket_is_skipped_and_reported),
+		T(test_stop_fails_open_handles),
+		T(test_killed_daemon_fails_open_handles_and_waits),
+		T(test_extra_client_always_gets_eusers),
+		T(test_sim_board_picks_embedded_over_daemon),
 	};
 	const char *root = getenv("TT_BUILD_ROOT");
 
