@@ -14,6 +14,15 @@
  * Unset, libtt uses kmd if the driver has a node in /dev/tenstorrent, else
  * ttsim devices if any daemon publishes some, else the embedded model. The embedded model builds the board named by TT_SIM_BOARD
  * (n150, n300, p150 or e150; default n150).
+ *
+ * TT_SIM_BOARD set with TT_TRANSPORT unset or "sim" picks the embedded
+ * model of that board even if a daemon runs (a daemon's board is the one it
+ * was started with). A ttsim device whose daemon died (its socket left
+ * behind) is skipped with a warning on stderr, once per process; asked for
+ * with TT_TRANSPORT=ttsim, its open fails with -ENODEV naming
+ * `ttsim stop NAME`. Every exchange with a daemon gives up after
+ * TT_SIM_TIMEOUT_MS (default 5000; -ETIMEDOUT). Once a ttsim device's
+ * daemon stops or dies, every call on its handles fails with -ENODEV.
  */
 #ifndef TT_DEVICE_H
 #define TT_DEVICE_H
@@ -66,7 +75,10 @@ TT_API int tt_device_count(unsigned *count);
  * Open device `index` (0-based, < tt_device_count()). Several opens of the
  * same device, in one process or several, see the same chip.
  * Returns 0 and a handle for tt_device_close(), or -ENODEV (no such
- * device), -EINVAL (bad TT_TRANSPORT/TT_SIM_BOARD), or another error.
+ * device, or a ttsim device whose daemon died), -EINVAL (bad
+ * TT_TRANSPORT/TT_SIM_BOARD/TT_SIM_TIMEOUT_MS), -ETIMEDOUT (a ttsim
+ * daemon did not answer), -EUSERS (a ttsim daemon serves too many
+ * clients), or another error.
  */
 TT_API int tt_device_open(unsigned index, tt_device **out);
 
