@@ -272,6 +272,11 @@ void sim_embed_mark_stopped(struct sim_image *img)
 	sim_irq_raise(img->regs, 0);
 }
 
+void sim_embed_irq_wake(struct sim_image *img)
+{
+	sim_irq_raise(img->regs, 0);
+}
+
 uint32_t sim_embed_reset_gen(struct sim_image *img)
 {
 	return __atomic_load_n(&img->id->reset_gen, __ATOMIC_ACQUIRE);

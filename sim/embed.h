@@ -174,12 +174,16 @@ int sim_embed_irq_wait(struct sim_image *img, uint32_t seen, int timeout_ms);
 /*
  * The image's state word (tt_identity.state, enum tt_dev_state), for a
  * cheap check before each access: it leaves TT_DEV_STATE_READY when the
- * model stops (its daemon marks it) or its daemon is found dead.
+ * model stops (its daemon marks it on the way out).
  */
 const uint32_t *sim_embed_state(struct sim_image *img);
 
-/* Mark a ready image STOPPED (its daemon died) and wake its waiters. */
+/* Mark a ready image STOPPED (its host stops) and wake its waiters. */
 void sim_embed_mark_stopped(struct sim_image *img);
+
+/* Wake whoever waits on the interrupt sequence (a spurious interrupt:
+ * waiters look at the device again). */
+void sim_embed_irq_wake(struct sim_image *img);
 
 /* Chip resets so far (tt_identity.reset_gen). */
 uint32_t sim_embed_reset_gen(struct sim_image *img);

@@ -11,10 +11,10 @@
  *
  * A daemon can stop or die under an open handle. It marks the image
  * STOPPED when it stops; a thread per ttsim handle sleeps in poll() on
- * the control socket and marks it when the daemon hangs up (crash
- * included), waking the image's waiters. Every access checks that one
- * word of the image, and a handle whose image is not READY answers
- * -ENODEV from then on (docs/decisions.md).
+ * the control socket and, when the daemon hangs up (crash included),
+ * points the handle's state at a STOPPED word of its own and wakes the
+ * image's waiters. Every access checks that one word, and a handle whose
+ * state is not READY answers -ENODEV from then on (docs/decisions.md).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,7 +38,10 @@
 
 struct simb {
 	struct sim_image *img; /* the mapped image */
-	const uint32_t *state; /* its tt_identity.state */
+	/* Its tt_identity.state; &stopped once the daemon hung up on us.
+	 * Not the image's own: the daemon may live and serve others. */
+	const uint32_t *state;
+	uint32_t stopped;
 	struct sim_device *hosted; /* embedded: the chip we host */
 	int sock; /* ttsim: control connection, else -1 */
 	const struct board_info *board;
@@ -55,11 +58,13 @@ static struct simb *simb(struct tt_device *dev)
 	return dev->priv;
 }
 
-/* The cheap check before each access: one load from the image. */
+/* The cheap check before each access: the handle's state word, the
+ * image's own until the daemon hangs up on us. */
 static bool model_stopped(const struct simb *s)
 {
-	return __atomic_load_n(s->state, __ATOMIC_ACQUIRE) !=
-	       TT_DEV_STATE_READY;
+	const uint32_t *state = __atomic_load_n(&s->state, __ATOMIC_ACQUIRE);
+
+	return __atomic_load_n(state, __ATOMIC_ACQUIRE) != TT_DEV_STATE_READY;
 }
 
 /* The handle's model is gone for good: say so. */
@@ -74,7 +79,7 @@ static int model_gone(struct tt_device *dev)
 			"%s: the ttsim daemon (pid %ld) serving the device %s; close the handle and open the device again once a daemon serves it",
 			dev->name, s->daemon_pid,
 			__atomic_load_n(&s->died, __ATOMIC_ACQUIRE) ?
-				"exited or died" :
+				"exited or died, or dropped this connection" :
 				"has stopped");
 }
 
@@ -254,6 +259,19 @@ static int ttsim_count(unsigned *count)
 	return 0;
 }
 
+/*
+ * The daemon hung up on handle s: fail every later access, and wake
+ * whoever waits on the image (others' waits just look again).
+ */
+static void hung_up(struct simb *s)
+{
+	if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) == &s->stopped)
+		return;
+	__atomic_store_n(&s->died, !model_stopped(s), __ATOMIC_RELEASE);
+	__atomic_store_n(&s->state, &s->stopped, __ATOMIC_RELEASE);
+	sim_embed_irq_wake(s->img);
+}
+
 /* One request/response exchange on the control socket. */
 static int ttsim_call(struct tt_device *dev, enum sim_op op, uint64_t arg,
 		      int fd_in, uint64_t val[SIM_REPLY_VALS], int *fd_out)
@@ -268,9 +286,7 @@ static int ttsim_call(struct tt_device *dev, enum sim_op op, uint64_t arg,
 	ret = sim_embed_call(s->sock, op, arg, fd_in, val, fd_out, err);
 	pthread_mutex_unlock(&dev->lock);
 	if (ret == -ENODEV && s->img) {
-		/* Hung up: the watcher may not have run yet. */
-		__atomic_store_n(&s->died, !model_stopped(s), __ATOMIC_RELEASE);
-		sim_embed_mark_stopped(s->img);
+		hung_up(s); /* the watcher may not have run yet */
 		return model_gone(dev);
 	}
 	if (ret)
@@ -279,9 +295,9 @@ static int ttsim_call(struct tt_device *dev, enum sim_op op, uint64_t arg,
 }
 
 /*
- * Sleep until the daemon hangs up, then mark the image STOPPED, which
- * wakes waiters and fails every later access. A daemon that stops marks
- * it first; one that crashes cannot, and this is how its clients learn.
+ * Sleep until the daemon hangs up, then fail the handle. A daemon that
+ * stops marks its image first; one that crashes cannot, and this is how
+ * its clients learn.
  */
 static void *watch_daemon(void *arg)
 {
@@ -290,10 +306,8 @@ static void *watch_daemon(void *arg)
 
 	while (poll(&p, 1, -1) < 0 && errno == EINTR)
 		;
-	if (__atomic_load_n(&s->closing, __ATOMIC_ACQUIRE))
-		return NULL;
-	__atomic_store_n(&s->died, !model_stopped(s), __ATOMIC_RELEASE);
-	sim_embed_mark_stopped(s->img);
+	if (!__atomic_load_n(&s->closing, __ATOMIC_ACQUIRE))
+		hung_up(s);
 	return NULL;
 }
 
@@ -342,6 +356,7 @@ static int ttsim_attach(struct tt_device *dev, struct simb *s)
 	ret = sim_embed_attach(fd, &s->img, err);
 	if (ret)
 		return tt_error(ret, "%s: %s", dev->name, err);
+	s->stopped = TT_DEV_STATE_STOPPED;
 	s->state = sim_embed_state(s->img);
 	s->daemon_pid = (long)val[1];
 	/* From the daemon's reply, not the identity page any client may
