@@ -14,6 +14,7 @@
 #include "hw/hart.h"
 #include "hw/l1.h"
 #include "hw/tile.h"
+#include "tt/hart.h"
 
 int64_t tt_fw_now_ms(void)
 {
@@ -131,6 +132,38 @@ static const char *post_stage_name(uint32_t post)
 	}
 }
 
+/* The management hart's state; false if it cannot be read. */
+static bool arc_hart(struct tt_device *dev, struct tt_hart_status *st)
+{
+	struct tt_xy arc = { 0, 0 };
+	char keep[256];
+	bool ok;
+
+	/* A failed look is no failure of the caller: keep its error. */
+	snprintf(keep, sizeof(keep), "%s", tt_last_error());
+	ok = !tt_fw_arc(dev, &arc) && !tt_hart_status(dev, arc, 0, st);
+	if (!ok)
+		tt_error(0, "%s", keep);
+	return ok;
+}
+
+/* A management hart that halted before its firmware was ready will not
+ * become ready: say so now, with its fault, rather than let the caller
+ * wait out a timeout on a POST code that does not move. */
+static int arc_halted(struct tt_device *dev, uint32_t post)
+{
+	struct tt_hart_status st;
+
+	if (!arc_hart(dev, &st) || st.state != TT_HART_STATE_HALTED)
+		return 0;
+	return tt_error(-EIO,
+			"%s: the management hart halted at boot (fault: %s at pc 0x%08x, %s 0x%08x; POST code 0x%08x: %s)",
+			dev->name, st.fault_name, st.fault_pc,
+			st.fault == TT_HART_FAULT_ILLEGAL ? "instruction" :
+							    "address",
+			st.fault_addr, post, post_stage_name(post));
+}
+
 int tt_fw_arc_ready(struct tt_device *dev, void *unused)
 {
 	uint32_t post, status, err;
@@ -150,7 +183,7 @@ int tt_fw_arc_ready(struct tt_device *dev, void *unused)
 				dev->name, post, err, boot_error_name(err));
 	}
 	if (post != TT_ARC_POST(TT_ARC_POST_READY))
-		return 0;
+		return arc_halted(dev, post);
 	ret = tt_fw_reset_unit_read(
 		dev, TT_ARC_SCRATCH_RAM(TT_ARC_SR_BOOT_STATUS), &status);
 	if (ret)
@@ -161,6 +194,7 @@ int tt_fw_arc_ready(struct tt_device *dev, void *unused)
 void tt_fw_describe_boot(struct tt_device *dev, char *buf, size_t len)
 {
 	uint32_t post = 0, status = 0;
+	struct tt_hart_status st;
 
 	if (tt_fw_reset_unit_read(dev, TT_ARC_SCRATCH(0), &post) ||
 	    tt_fw_reset_unit_read(dev,
@@ -169,10 +203,11 @@ void tt_fw_describe_boot(struct tt_device *dev, char *buf, size_t len)
 		snprintf(buf, len, "state unreadable");
 		return;
 	}
-	snprintf(buf, len, "POST code 0x%08x: %s; message queues %s", post,
-		 post_stage_name(post),
+	snprintf(buf, len, "POST code 0x%08x: %s; message queues %s; management hart %s",
+		 post, post_stage_name(post),
 		 (status & TT_ARC_BOOT_STATUS_MSGQ_READY) ? "ready" :
-							    "not ready");
+							    "not ready",
+		 arc_hart(dev, &st) ? st.state_name : "unreadable");
 }
 
 int tt_fw_wait_arc(struct tt_device *dev, int64_t deadline, int timeout_ms)

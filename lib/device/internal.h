@@ -131,6 +131,19 @@ TT_HIDDEN extern const struct tt_transport_ops tt_transport_kmd;
  * (fileio.c). */
 TT_HIDDEN int tt_write_all(int fd, const void *data, size_t len);
 
+/*
+ * Settings from the environment (env.c), all read the same way: unset or
+ * empty means *out = def; anything else must be a decimal number in
+ * [min, max] with nothing after it, or a word of `words` (NULL-ended; *out
+ * is its index), or the call fails with -EINVAL and an error naming the
+ * variable, its value and what it accepts. No value falls back silently.
+ */
+TT_HIDDEN int tt_env_uint(const char *name, unsigned long min,
+			  unsigned long max, unsigned long def,
+			  unsigned long *out);
+TT_HIDDEN int tt_env_word(const char *name, const char *const *words,
+			  unsigned def, unsigned *out);
+
 /* Take buf off its device's list (dev->lock held); release every DMA
  * buffer of a closing device (dma.c). */
 TT_HIDDEN void tt_dma_buf_unlink(struct tt_dma_buf *buf);

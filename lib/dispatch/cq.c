@@ -11,16 +11,15 @@
 
 #define DEFAULT_TIMEOUT_MS 10000
 
-static unsigned default_timeout(void)
+/* TT_PROGRAM_TIMEOUT_MS: up to a day. */
+static int default_timeout(unsigned *ms)
 {
-	const char *v = getenv("TT_PROGRAM_TIMEOUT_MS");
-	char *end;
-	unsigned long ms;
+	unsigned long v;
+	int ret = tt_env_uint("TT_PROGRAM_TIMEOUT_MS", 0, 86400000ul,
+			      DEFAULT_TIMEOUT_MS, &v);
 
-	if (!v || !*v)
-		return DEFAULT_TIMEOUT_MS;
-	ms = strtoul(v, &end, 10);
-	return *end || ms > 86400000ul ? DEFAULT_TIMEOUT_MS : (unsigned)ms;
+	*ms = (unsigned)v;
+	return ret;
 }
 
 int tt_device_command_queue(tt_device *dev, unsigned cq_id,
@@ -28,6 +27,8 @@ int tt_device_command_queue(tt_device *dev, unsigned cq_id,
 {
 	struct tt_runtime *rt;
 	struct tt_command_queue *cq;
+	unsigned timeout_ms;
+	int ret;
 
 	TT_CHECK_ARG(dev);
 	TT_CHECK_ARG(out);
@@ -35,6 +36,9 @@ int tt_device_command_queue(tt_device *dev, unsigned cq_id,
 		return tt_error(-EINVAL,
 				"%s: command queue %u does not exist (0..%u)",
 				dev->name, cq_id, TT_CQ_MAX - 1);
+	ret = default_timeout(&timeout_ms);
+	if (ret)
+		return ret;
 	rt = tt_runtime_get(dev);
 	if (!rt)
 		return -ENOMEM;
@@ -45,7 +49,7 @@ int tt_device_command_queue(tt_device *dev, unsigned cq_id,
 		if (cq) {
 			cq->dev = dev;
 			cq->id = cq_id;
-			cq->timeout_ms = default_timeout();
+			cq->timeout_ms = timeout_ms;
 			rt->cqs[cq_id] = cq;
 		}
 	}

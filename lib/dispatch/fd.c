@@ -48,26 +48,32 @@ struct tt_fd {
 	bool running;
 };
 
-bool tt_fd_wanted(void)
+int tt_fd_wanted(bool *fast)
 {
-	const char *v = getenv("TT_DISPATCH");
+	static const char *const modes[] = { "fast", "slow", NULL };
+	unsigned mode;
+	int ret = tt_env_word("TT_DISPATCH", modes, 0, &mode);
 
-	return !v || strcmp(v, "slow") != 0;
+	*fast = mode == 0;
+	return ret;
 }
 
-static uint32_t ring_size(void)
+/* TT_DISPATCH_RING_KIB: a power of two within RING_MIN..RING_MAX. */
+static int ring_size(uint32_t *size)
 {
-	const char *v = getenv("TT_DISPATCH_RING_KIB");
 	unsigned long kib;
-	char *end;
+	int ret = tt_env_uint("TT_DISPATCH_RING_KIB", RING_MIN / 1024,
+			      RING_MAX / 1024, RING_DEFAULT / 1024, &kib);
 
-	if (!v || !*v)
-		return RING_DEFAULT;
-	kib = strtoul(v, &end, 10);
-	if (*end || kib * 1024 < RING_MIN || kib * 1024 > RING_MAX ||
-	    (kib & (kib - 1)))
-		return RING_DEFAULT;
-	return (uint32_t)kib * 1024;
+	if (ret)
+		return ret;
+	if (kib & (kib - 1))
+		return tt_error(-EINVAL,
+				"TT_DISPATCH_RING_KIB='%s' is not a power of two in %u..%u",
+				getenv("TT_DISPATCH_RING_KIB"), RING_MIN / 1024,
+				RING_MAX / 1024);
+	*size = (uint32_t)kib * 1024;
+	return 0;
 }
 
 static struct tt_fd *fd_of(struct tt_device *dev)
@@ -307,7 +313,9 @@ static int alloc_rings(struct tt_device *dev, struct tt_fd *fd)
 
 	if (fd->buf)
 		return 0;
-	fd->size = ring_size();
+	ret = ring_size(&fd->size);
+	if (ret)
+		return ret;
 	ret = tt_dma_buf_alloc(dev, fd->size + DONE_BYTES, &fd->buf);
 	if (ret)
 		return tt_error(ret, "%s: the fast-dispatch rings: %s",

@@ -13,8 +13,9 @@
 
 struct tt_runtime;
 
-/* Is fast dispatch the mode of this process (TT_DISPATCH, default fast)? */
-TT_HIDDEN bool tt_fd_wanted(void);
+/* Is fast dispatch the mode of this process (TT_DISPATCH: fast, the
+ * default, or slow)? 0 and *fast, or -EINVAL naming a bad value. */
+TT_HIDDEN int tt_fd_wanted(bool *fast);
 
 /* Make sure the dispatcher runs (starting it on first use, or again after
  * it stopped); 0 or an error naming the dispatch core. */

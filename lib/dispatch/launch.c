@@ -432,11 +432,14 @@ int tt_launch_start_locked(struct tt_device *dev, struct tt_runtime *rt,
 int tt_launch_start(struct tt_device *dev, struct tt_launch *l)
 {
 	struct tt_runtime *rt = tt_runtime_get(dev);
+	bool fast;
 	int ret;
 
 	if (!rt)
 		return -ENOMEM;
-	ret = tt_device_check_live(dev);
+	ret = tt_fd_wanted(&fast);
+	if (!ret)
+		ret = tt_device_check_live(dev);
 	if (ret)
 		return ret;
 	pthread_mutex_lock(&rt->lock);
@@ -445,7 +448,7 @@ int tt_launch_start(struct tt_device *dev, struct tt_launch *l)
 		tt_fd_abandon(dev);
 		rt->reset_gen = dev->reset_gen;
 	}
-	ret = tt_launch_start_locked(dev, rt, l, tt_fd_wanted());
+	ret = tt_launch_start_locked(dev, rt, l, fast);
 	pthread_mutex_unlock(&rt->lock);
 	return ret;
 }

@@ -62,8 +62,15 @@ static void waypoint_str(uint32_t w, char out[5])
 		strcpy(out, "none");
 }
 
-/* One line on a kernel: where, what, and its last words. */
-static void describe(struct tt_device *dev, struct report *r,
+/* Waypoints of a kernel asleep in a circular-buffer wait (kcb.c). */
+static bool cb_wait(const char *wp)
+{
+	return !strcmp(wp, "CRBW") || !strcmp(wp, "CWFW");
+}
+
+/* One line on a kernel: where, what, and its last words. True if it
+ * waits on a circular buffer. */
+static bool describe(struct tt_device *dev, struct report *r,
 		     const struct tt_launch_core *c, unsigned h,
 		     const struct tt_hart_status *st)
 {
@@ -89,6 +96,7 @@ static void describe(struct tt_device *dev, struct report *r,
 	if (last[0])
 		add(r, "; it said: \"%s\"", last);
 	r->lines++;
+	return cb_wait(wp);
 }
 
 int tt_launch_report_faults(struct tt_device *dev, const struct tt_launch *l)
@@ -135,7 +143,7 @@ int tt_launch_report_hang(struct tt_device *dev, const struct tt_launch *l,
 			  unsigned timeout_ms)
 {
 	struct report r = { .len = 0 };
-	unsigned stuck = 0;
+	unsigned stuck = 0, cb_waits = 0;
 
 	add(&r, "%s: program did not finish within %u ms; still running:",
 	    dev->name, timeout_ms);
@@ -152,9 +160,14 @@ int tt_launch_report_hang(struct tt_device *dev, const struct tt_launch *l,
 				memset(&st, 0, sizeof(st));
 			if (!st.state_name)
 				st.state_name = "unknown";
-			describe(dev, &r, c, h, &st);
+			cb_waits += describe(dev, &r, c, h, &st);
 		}
 	}
 	add(&r, "\n  %u kernel(s) did not finish", stuck);
+	/* A CB wait that never ends is often a CB misused on either side;
+	 * the checks would have said which call (docs/kernels.md). */
+	if (cb_waits && !tt_kprint_cb_checks())
+		add(&r, "\n  %u of them wait on a circular buffer (waypoint CRBW or CWFW): run again with TT_CB_CHECKS=1 to have every CB call checked for misuse",
+		    cb_waits);
 	return finish(&r, -ETIMEDOUT);
 }

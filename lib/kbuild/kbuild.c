@@ -11,7 +11,9 @@
  */
 #include <assert.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -531,6 +533,27 @@ static int compile_failed(const struct kjob *j, int status, const char *out,
 			keep < len ? "[... compiler output cut here]" : "");
 }
 
+/* A compiler stopped by a limit of tt_ksdk_run (ksdk.h) is reported as
+ * that, not as the kernel's compile errors; 0 if no limit was hit. */
+static int over_limit(const struct kjob *j, int status, const char *out,
+		      unsigned timeout_s)
+{
+	bool cpu = (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU) ||
+		   strstr(out, "CPU time limit exceeded");
+
+	if (cpu)
+		return tt_error(-ETIMEDOUT,
+				"kernel %s: the compiler %s used up its %u s of CPU time (TT_KERNEL_CC_TIMEOUT_S)",
+				j->name, j->tc.cc, timeout_s);
+	if (strstr(out, "out of memory") ||
+	    strstr(out, "virtual memory exhausted") ||
+	    strstr(out, "Cannot allocate memory"))
+		return tt_error(-ENOMEM,
+				"kernel %s: the compiler %s ran out of its %u MiB memory limit",
+				j->name, j->tc.cc, TT_KSDK_RUN_AS_MIB);
+	return 0;
+}
+
 /* gcc: compile and link in one run, included files in dep_tmp. */
 static int run_compiler(struct kjob *j, const char *src, const char *elf_tmp,
 			const char *dep_tmp)
@@ -538,8 +561,17 @@ static int run_compiler(struct kjob *j, const char *src, const char *elf_tmp,
 	char *argv[ARGS_MAX + 16], *out;
 	unsigned n = 0, i;
 	size_t len;
+	unsigned long timeout_s;
 	int status, ret;
 
+	ret = tt_env_uint("TT_KERNEL_CC_TIMEOUT_S", 1, TT_KSDK_RUN_TIMEOUT_MAX_S,
+			  TT_KSDK_RUN_TIMEOUT_S, &timeout_s);
+	if (ret) {
+		char why[256];
+
+		snprintf(why, sizeof(why), "%s", tt_last_error());
+		return tt_error(ret, "kernel %s: %s", j->name, why);
+	}
 	argv[n++] = j->tc.cc;
 	for (i = 0; i < j->npre; i++)
 		argv[n++] = j->pre[i];
@@ -559,13 +591,21 @@ static int run_compiler(struct kjob *j, const char *src, const char *elf_tmp,
 		return tt_error(-ENOMEM, "out of memory building kernel %s",
 				j->name);
 	__atomic_add_fetch(&stat_builds, 1, __ATOMIC_RELAXED);
-	ret = tt_ksdk_run(argv, out, CC_OUTPUT_MAX, &len, &status);
-	if (ret)
+	ret = tt_ksdk_run(argv, out, CC_OUTPUT_MAX, &len, &status,
+			  (unsigned)timeout_s);
+	if (ret == -ETIMEDOUT)
+		ret = tt_error(-ETIMEDOUT,
+			       "kernel %s: the compiler %s did not finish within %lu s and was killed (TT_KERNEL_CC_TIMEOUT_S)",
+			       j->name, j->tc.cc, timeout_s);
+	else if (ret)
 		ret = tt_error(ret == -ENOENT ? -ENOENT : -ENOEXEC,
 			       "kernel %s: cannot run the compiler %s: %s",
 			       j->name, j->tc.cc, strerror(-ret));
-	else if (!WIFEXITED(status) || WEXITSTATUS(status))
-		ret = compile_failed(j, status, out, len);
+	else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		ret = over_limit(j, status, out, (unsigned)timeout_s);
+		if (!ret)
+			ret = compile_failed(j, status, out, len);
+	}
 	free(out);
 	return ret;
 }

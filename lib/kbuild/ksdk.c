@@ -9,10 +9,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <spawn.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -429,15 +433,48 @@ static char **c_locale_env(void)
 	return env;
 }
 
-int tt_ksdk_run(char *const argv[], char *out, size_t cap, size_t *len,
-		int *status)
+/* In the child, between fork and exec: only async-signal-safe calls. An
+ * exec that fails sends its errno through `err` (close-on-exec, so a
+ * successful exec closes it with nothing written). */
+static void __attribute__((noreturn))
+run_child(char *const argv[], char **env, int out, int err,
+	  unsigned timeout_s)
 {
-	posix_spawn_file_actions_t fa;
-	char sink[4096], **env = c_locale_env();
-	size_t got = 0;
+	struct rlimit as = { (rlim_t)TT_KSDK_RUN_AS_MIB << 20,
+			     (rlim_t)TT_KSDK_RUN_AS_MIB << 20 };
+	struct rlimit cpu = { timeout_s, timeout_s + 5 };
+	int in = open("/dev/null", O_RDONLY), e;
+
+	if (setpgid(0, 0) < 0 || in < 0 || dup2(in, 0) < 0 ||
+	    dup2(out, 1) < 0 || dup2(out, 2) < 0 ||
+	    setrlimit(RLIMIT_AS, &as) < 0 || setrlimit(RLIMIT_CPU, &cpu) < 0) {
+		e = errno;
+		if (write(err, &e, sizeof(e)) < 0)
+			_exit(126);
+		_exit(126);
+	}
+	execve(argv[0], argv, env);
+	e = errno;
+	if (write(err, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+static int64_t mono_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* Start argv under the limits; *pid, and *rd the read end of its output. */
+static int run_start(char *const argv[], unsigned timeout_s, pid_t *pid,
+		     int *rd)
+{
+	char **env = c_locale_env();
+	int p[2], e[2], child_errno = 0;
 	ssize_t n;
-	pid_t pid;
-	int p[2], ret;
 
 	if (!env)
 		return -ENOMEM;
@@ -445,30 +482,69 @@ int tt_ksdk_run(char *const argv[], char *out, size_t cap, size_t *len,
 		free(env);
 		return -errno;
 	}
-	ret = posix_spawn_file_actions_init(&fa);
-	if (!ret)
-		ret = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
-						       O_RDONLY, 0);
-	if (!ret)
-		ret = posix_spawn_file_actions_adddup2(&fa, p[1], 1);
-	if (!ret)
-		ret = posix_spawn_file_actions_adddup2(&fa, p[1], 2);
-	if (!ret)
-		ret = posix_spawn(&pid, argv[0], &fa, NULL, argv, env);
-	posix_spawn_file_actions_destroy(&fa);
+	if (pipe2(e, O_CLOEXEC) < 0) {
+		child_errno = errno;
+		close(p[0]);
+		close(p[1]);
+		free(env);
+		return -child_errno;
+	}
+	*pid = fork();
+	if (*pid == 0)
+		run_child(argv, env, p[1], e[1], timeout_s);
+	child_errno = *pid < 0 ? errno : 0;
 	free(env);
 	close(p[1]);
-	if (ret) {
-		close(p[0]);
-		return -ret;
+	close(e[1]);
+	if (*pid > 0) {
+		/* Either side may win the race to set the group. */
+		setpgid(*pid, *pid);
+		do
+			n = read(e[0], &child_errno, sizeof(child_errno));
+		while (n < 0 && errno == EINTR);
+		if (n != sizeof(child_errno))
+			child_errno = 0;
+		else
+			while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
+				;
 	}
+	close(e[0]);
+	if (child_errno) {
+		close(p[0]);
+		return -child_errno;
+	}
+	*rd = p[0];
+	return 0;
+}
+
+int tt_ksdk_run(char *const argv[], char *out, size_t cap, size_t *len,
+		int *status, unsigned timeout_s)
+{
+	int64_t deadline = mono_ms() + (int64_t)timeout_s * 1000;
+	char sink[4096];
+	bool late = false;
+	size_t got = 0;
+	ssize_t n;
+	pid_t pid = 0, r;
+	int rd = -1, ret;
+
+	ret = run_start(argv, timeout_s, &pid, &rd);
+	if (ret)
+		return ret;
 	/* Keep the first cap - 1 bytes (the first errors matter most),
 	 * drain the rest so the child never blocks on a full pipe. */
 	for (;;) {
+		struct pollfd pf = { .fd = rd, .events = POLLIN };
+		int64_t left = deadline - mono_ms();
+
+		if (left <= 0 || !poll(&pf, 1, (int)left)) {
+			late = true;
+			break;
+		}
 		if (got + 1 < cap)
-			n = read(p[0], out + got, cap - 1 - got);
+			n = read(rd, out + got, cap - 1 - got);
 		else
-			n = read(p[0], sink, sizeof(sink));
+			n = read(rd, sink, sizeof(sink));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -476,14 +552,28 @@ int tt_ksdk_run(char *const argv[], char *out, size_t cap, size_t *len,
 		if (got + 1 < cap)
 			got += (size_t)n;
 	}
-	close(p[0]);
+	close(rd);
 	if (cap)
 		out[got] = '\0';
 	*len = got;
-	while (waitpid(pid, status, 0) < 0)
-		if (errno != EINTR)
+	/* Its output closed, the program may still linger: the same
+	 * deadline holds. */
+	for (;;) {
+		if (late)
+			kill(-pid, SIGKILL); /* and all it started */
+		r = waitpid(pid, status, late ? 0 : WNOHANG);
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR)
 			return -errno;
-	return 0;
+		if (r == 0 && mono_ms() >= deadline)
+			late = true;
+		else if (r == 0)
+			usleep(1000);
+	}
+	if (late)
+		kill(-pid, SIGKILL); /* what it left behind */
+	return late ? -ETIMEDOUT : 0;
 }
 
 /* The compiler's path: TT_KERNEL_CC, or TT_KSDK_DEFAULT_CC from PATH. */
@@ -524,7 +614,8 @@ static void cc_install_dir(struct tt_ktoolchain *t)
 	int status;
 
 	t->install_dir[0] = '\0';
-	if (tt_ksdk_run(argv, out, sizeof(out), &len, &status) ||
+	if (tt_ksdk_run(argv, out, sizeof(out), &len, &status,
+			TT_KSDK_RUN_TIMEOUT_S) ||
 	    !WIFEXITED(status) || WEXITSTATUS(status) ||
 	    strncmp(out, "install: ", 9))
 		return;
@@ -548,7 +639,8 @@ static int cc_identify(struct tt_ktoolchain *t)
 	if (!realpath(t->cc, real) || stat(real, &st) < 0)
 		return tt_error(-errno, "kernel compiler %s: %s", t->cc,
 				strerror(errno));
-	ret = tt_ksdk_run(argv, t->version, sizeof(t->version), &len, &status);
+	ret = tt_ksdk_run(argv, t->version, sizeof(t->version), &len, &status,
+			  TT_KSDK_RUN_TIMEOUT_S);
 	if (ret)
 		return tt_error(ret == -ENOENT ? -ENOENT : -ENOEXEC,
 				"kernel compiler %s cannot be started: %s",

@@ -63,14 +63,26 @@ TT_HIDDEN const char *tt_ksdk_ld_script(enum tt_kproc proc);
 TT_HIDDEN void tt_ksdk_reset(void);
 
 /*
+ * Limits of every program tt_ksdk_run starts, each process it starts in
+ * turn included: address space, and CPU time as long as its wall-clock
+ * time (TT_KERNEL_CC_TIMEOUT_S, 1..3600 s, for kernel builds).
+ */
+#define TT_KSDK_RUN_AS_MIB 2048u
+#define TT_KSDK_RUN_TIMEOUT_S 120u
+#define TT_KSDK_RUN_TIMEOUT_MAX_S 3600u
+
+/*
  * Run argv[0] (a path; no shell, no PATH search) with argv, the
  * environment plus LC_ALL=C, stdin from /dev/null, and stdout and stderr
  * together into out: the first cap - 1 bytes
  * are kept, NUL-terminated, *len says how many, the rest is read and
- * dropped. *status is waitpid's. Returns 0 once the program has run
- * (whatever its status) or a negative errno if it could not be started.
+ * dropped. It runs in a process group of its own under the limits above;
+ * after timeout_s seconds the whole group is killed. *status is
+ * waitpid's. Returns 0 once the program has run (whatever its status),
+ * -ETIMEDOUT if it was killed for taking too long, or a negative errno if
+ * it could not be started.
  */
 TT_HIDDEN int tt_ksdk_run(char *const argv[], char *out, size_t cap,
-			  size_t *len, int *status);
+			  size_t *len, int *status, unsigned timeout_s);
 
 #endif /* TT_LIB_KSDK_H */

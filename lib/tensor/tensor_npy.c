@@ -287,6 +287,16 @@ static int read_npy(const struct source *s, tt_tensor **out)
 	return 0;
 }
 
+static const char *file_type(mode_t mode)
+{
+	return S_ISDIR(mode)  ? "a directory" :
+	       S_ISFIFO(mode) ? "a FIFO" :
+	       S_ISCHR(mode)  ? "a character device" :
+	       S_ISBLK(mode)  ? "a block device" :
+	       S_ISSOCK(mode) ? "a socket" :
+				"not a file";
+}
+
 int tt_tensor_load_npy(const char *path, tt_tensor **out)
 {
 	struct source s = {.fd = -1};
@@ -297,7 +307,9 @@ int tt_tensor_load_npy(const char *path, tt_tensor **out)
 		return tt_error(-EINVAL, "tt_tensor_load_npy: %s is NULL",
 				path ? "out" : "path");
 	snprintf(s.name, sizeof(s.name), "npy file \"%s\"", path);
-	s.fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer; the type is
+	 * checked before anything is read. */
+	s.fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (s.fd < 0)
 		return tt_error(-errno, "%s: cannot open: %s", s.name,
 				strerror(errno));
@@ -305,7 +317,8 @@ int tt_tensor_load_npy(const char *path, tt_tensor **out)
 		ret = tt_error(-errno, "%s: cannot stat: %s", s.name,
 			       strerror(errno));
 	} else if (!S_ISREG(st.st_mode)) {
-		ret = tt_error(-EINVAL, "%s: not a regular file", s.name);
+		ret = tt_error(-EINVAL, "%s: is %s, not a regular file",
+			       s.name, file_type(st.st_mode));
 	} else {
 		s.size = (uint64_t)st.st_size;
 		ret = read_npy(&s, out);

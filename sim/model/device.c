@@ -2,6 +2,7 @@
 #include "device.h"
 #include "tensix.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,16 +143,29 @@ static void program_atu(struct sim_device *dev)
 		TT_PCIE_ATU_CTRL_ENABLE;
 }
 
-static unsigned threads_from_env(void)
+/* TT_SIM_THREADS: unset or empty is 0 (one per CPU); anything else must be
+ * a count in 1..SIM_SCHED_MAX_WORKERS and nothing more, the way libtt
+ * checks its own variables (lib/device/env.c). */
+static int threads_from_env(unsigned *threads, char *err)
 {
 	const char *v = getenv("TT_SIM_THREADS");
-	char *end;
 	unsigned long n;
+	char *end;
 
+	*threads = 0;
 	if (!v || !*v)
 		return 0;
-	n = strtoul(v, &end, 10);
-	return *end || n > SIM_SCHED_MAX_WORKERS ? 0 : (unsigned)n;
+	errno = 0;
+	n = isdigit((unsigned char)*v) ? strtoul(v, &end, 10) : 0;
+	if (!isdigit((unsigned char)*v) || *end || errno || n < 1 ||
+	    n > SIM_SCHED_MAX_WORKERS) {
+		snprintf(err, SIM_ERR_LEN,
+			 "TT_SIM_THREADS='%.64s' is not a whole number in 1..%u",
+			 v, SIM_SCHED_MAX_WORKERS);
+		return -EINVAL;
+	}
+	*threads = (unsigned)n;
+	return 0;
 }
 
 /* TT_SIM_INJECT (device.h). An unknown fault is an error rather than a
@@ -199,10 +213,14 @@ static int build_flash(struct sim_device *dev, const struct soc_desc *d,
 
 static int start_threads(struct sim_device *dev, unsigned flags, char *err)
 {
-	unsigned threads = threads_from_env();
-	bool assist = !threads && (flags & SIM_DEVICE_HOST_WAITS);
+	unsigned threads;
+	bool assist;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int ret;
+	int ret = threads_from_env(&threads, err);
+
+	if (ret)
+		return ret;
+	assist = !threads && (flags & SIM_DEVICE_HOST_WAITS);
 
 	/* A thread that waits for the chip runs harts itself (and an explicit
 	 * count is kept exactly: TT_SIM_THREADS=1 is the deterministic
@@ -210,7 +228,6 @@ static int start_threads(struct sim_device *dev, unsigned flags, char *err)
 	if (assist)
 		threads = cpus > 2 ? (unsigned)(cpus - 1) : 1;
 	ret = sim_sched_start(&dev->sched, dev, threads, assist, err);
-
 	if (ret)
 		return ret;
 	dev->sched_started = true;

@@ -3,11 +3,14 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "hw/arc.h"
+#include "hw/flash.h"
 #include "image.h"
 
 /* Generated from the firmware build (scripts/embed-blob.py). */
@@ -29,6 +32,19 @@ struct loaded {
 static pthread_mutex_t file_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct loaded *loaded;
 
+/*
+ * Nothing read: a blank flash, but only from a character device such as
+ * /dev/null, which asks for one. An empty regular file (a bundle cut short
+ * by a failed copy, say) is refused like any bundle shorter than its
+ * header, rather than booting a chip with no firmware.
+ */
+static bool blank_ok(FILE *f)
+{
+	struct stat st;
+
+	return !fstat(fileno(f), &st) && S_ISCHR(st.st_mode);
+}
+
 static int read_file(const char *path, char *err)
 {
 	struct loaded *l = malloc(sizeof(*l) + TT_ARC_FLASH_SIZE + 1);
@@ -42,6 +58,13 @@ static int read_file(const char *path, char *err)
 		goto out;
 	}
 	l->len = fread(l->data, 1, TT_ARC_FLASH_SIZE + 1, f);
+	if (!l->len && !ferror(f) && !blank_ok(f)) {
+		ret = -EINVAL;
+		snprintf(err, SIM_ERR_LEN,
+			 "TT_FIRMWARE=%s: bundle is 0 bytes, shorter than the %zu-byte header (an empty file is no bundle; TT_FIRMWARE=/dev/null gives a blank flash)",
+			 path, sizeof(struct tt_flash_header));
+		goto out;
+	}
 	l->path = strdup(path);
 	if (ferror(f) || l->len > TT_ARC_FLASH_SIZE || !l->path) {
 		ret = ferror(f) ? -EIO : l->path ? -EFBIG : -ENOMEM;

@@ -17,6 +17,9 @@
 
 #include "testcases.h"
 #include "testutil.h"
+#include "tmpdir.h"
+#include "hw/flash.h"
+#include "sim/model/flash.h"
 
 #define CALL_MS 2000
 #define SOFT_RESET (TT_REG_TILE_CTRL_ADDR + TT_TILE_SOFT_RESET)
@@ -378,6 +381,80 @@ static int reopen_if_stale(void **state)
 	return booted_up(state);
 }
 
+/* ---- boots that fail (own chips, embedded only) ---- */
+
+/* Open embedded device 0 with TT_FIRMWARE=firmware and wait for its
+ * management firmware; returns what the wait returned, the time it took
+ * in *ms. */
+static int boot_with(const char *firmware, int timeout_ms, long *ms)
+{
+	struct timespec a, b;
+	tt_device *dev;
+	int ret;
+
+	setenv("TT_FIRMWARE", firmware, 1);
+	setenv("TT_TRANSPORT", "embedded", 1);
+	assert_int_equal(tt_device_open(0, &dev), 0);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	ret = tt_mgmt_wait_ready(dev, timeout_ms);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	*ms = (b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000;
+	/* Keep the message past the close. */
+	fprintf(stderr, "# %s\n", tt_last_error());
+	tt_device_close(dev);
+	unsetenv("TT_FIRMWARE");
+	return ret;
+}
+
+/* A bundle whose management firmware is one illegal instruction (zeros):
+ * the ARC hart faults at its first step. The wait says so at once, with
+ * the fault, instead of timing out on POST code 0. */
+static void test_arc_halts_at_boot(void **state)
+{
+	static uint32_t words[0x400 / 4];
+	struct tt_flash_header *h = (struct tt_flash_header *)words;
+	struct tt_flash_entry *e = &h->entry[0];
+	char dir[256], path[300], msg[512];
+	long ms;
+	FILE *f;
+
+	(void)state;
+	h->magic = TT_FLASH_MAGIC;
+	h->format = TT_FLASH_FORMAT;
+	h->entry_count = 1;
+	e->kind = TT_FLASH_ARC_FW;
+	e->offset = 0x200;
+	e->size = 0x10;
+	e->load_addr = e->entry = (uint32_t)TT_ARC_CSM_BASE;
+	e->crc32 = sim_crc32((uint8_t *)words + e->offset, e->size);
+	assert_non_null(test_mkdtemp(dir, sizeof(dir), "tt-arcfw"));
+	snprintf(path, sizeof(path), "%s/faulting.bin", dir);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(words, 1, sizeof(words), f), sizeof(words));
+	assert_int_equal(fclose(f), 0);
+
+	assert_int_equal(boot_with(path, 10000, &ms), -EIO);
+	snprintf(msg, sizeof(msg), "%s", tt_last_error());
+	assert_non_null(strstr(msg, "embedded0: the management hart halted at boot (fault: "));
+	assert_non_null(strstr(msg, "illegal instruction at pc 0x10000000"));
+	assert_non_null(strstr(msg, "POST code 0x00000000: not started"));
+	assert_true(ms < 2000);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* A blank flash: the hart stays in reset, and the timeout says that. */
+static void test_blank_flash_times_out(void **state)
+{
+	long ms;
+
+	(void)state;
+	assert_int_equal(boot_with("/dev/null", 200, &ms), -ETIMEDOUT);
+	assert_non_null(strstr(tt_last_error(),
+			       "(POST code 0x00000000: not started; message queues not ready; management hart in reset)"));
+}
+
 /* The cases that apply to a live chip behind the driver (testcases.h). */
 static const char *const kmd_cases[] = {
 	"test_round_trip_every_queue",
@@ -410,5 +487,15 @@ int main(void)
 		cmocka_unit_test(test_timeout_and_recovery),
 	};
 
-	return RUN_GROUP("mgmt", tests, booted_up, booted_down, kmd_cases);
+	const struct CMUnitTest boot_tests[] = {
+		cmocka_unit_test(test_arc_halts_at_boot),
+		cmocka_unit_test(test_blank_flash_times_out),
+	};
+	/* Chips of their own, made and gone before the main group's. */
+	int failed = test_on_kmd() ? 0 :
+		cmocka_run_group_tests_name("mgmt_boot", boot_tests, NULL,
+					    NULL);
+
+	return RUN_GROUP("mgmt", tests, booted_up, booted_down, kmd_cases) ||
+	       failed;
 }

@@ -281,9 +281,53 @@ static void test_hang_report(void **state)
 	assert_non_null(strstr(tt_last_error(), "BRISC"));
 	fprintf(stderr, "# %s\n", tt_last_error());
 	assert_non_null(strstr(tt_last_error(), "waypoint NSW"));
+	assert_null(strstr(tt_last_error(), "TT_CB_CHECKS"));
 	assert_non_null(strstr(tt_last_error(), "<string"));
 	tt_program_free(p);
 	assert_int_equal(tt_device_reset(dev, 10000), 0);
+}
+
+/* A kernel asleep in a CB wait: the hang report says so and suggests
+ * TT_CB_CHECKS=1, unless the checks are already on. */
+static void cb_hang(tt_device *dev, bool checks)
+{
+	struct tt_core_range_set core = tt_core_range_set_of_core(3, 0);
+	struct tt_circular_buffer_config c =
+		tt_circular_buffer_config(2 * 64, 0, TT_FLOAT32, 64);
+	static const char *const hang =
+		"#include \"dataflow_api.h\"\n"
+		"void kernel_main(void) { cb_wait_front(0, 1); }\n";
+	tt_command_queue *cq;
+	tt_kernel_handle k;
+	tt_cb_handle cb;
+	tt_program *p;
+
+	if (checks)
+		setenv("TT_CB_CHECKS", "1", 1);
+	else
+		unsetenv("TT_CB_CHECKS");
+	p = program_prologue(dev, 1, 300, &cq);
+	assert_int_equal(tt_create_circular_buffer(p, &core, &c, &cb), 0);
+	assert_int_equal(tt_create_kernel_from_string(p, hang, &core, NULL, &k),
+			 0);
+	assert_int_equal(tt_enqueue_program(cq, p, true), -ETIMEDOUT);
+	fprintf(stderr, "# %s\n", tt_last_error());
+	assert_non_null(strstr(tt_last_error(), "core (3,0)"));
+	assert_non_null(strstr(tt_last_error(), "waypoint CWFW"));
+	if (checks)
+		assert_null(strstr(tt_last_error(), "TT_CB_CHECKS"));
+	else
+		assert_non_null(strstr(tt_last_error(),
+				       "1 of them wait on a circular buffer (waypoint CRBW or CWFW): run again with TT_CB_CHECKS=1"));
+	unsetenv("TT_CB_CHECKS");
+	tt_program_free(p);
+	assert_int_equal(tt_device_reset(dev, 10000), 0);
+}
+
+static void test_cb_hang_suggests_checks(void **state)
+{
+	cb_hang(*state, false);
+	cb_hang(*state, true);
 }
 
 /* A kernel that halts is reported with what it said. */
@@ -344,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_compile_error),
 		cmocka_unit_test(test_fault_report),
 		cmocka_unit_test(test_hang_report),
+		cmocka_unit_test(test_cb_hang_suggests_checks),
 	};
 
 	return cmocka_run_group_tests_name("dispatch", tests, booted_up,

@@ -6,12 +6,14 @@
  * ring, and programs after a hang and after a fault. The fast-dispatch
  * ring is made small (TT_DISPATCH_RING_KIB) so that it wraps often.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -161,6 +163,84 @@ static void run_bad(tt_device *dev, unsigned x, const char *src, int want)
 	snprintf(where, sizeof(where), "(%u,2)", x);
 	assert_non_null(strstr(tt_last_error(), where));
 	tt_program_free(p);
+}
+
+/* Each bad value of `name` makes call() fail with -EINVAL and the error
+ * "<name>='<value>' " followed by `what`; then the variable is unset. */
+static void refused(const char *name, const char *const *bad, size_t n,
+		    const char *what, int (*call)(void *), void *ctx)
+{
+	char want[160];
+
+	for (size_t i = 0; i < n; i++) {
+		setenv(name, bad[i], 1);
+		assert_int_equal(call(ctx), -EINVAL);
+		snprintf(want, sizeof(want), "%s='%s' %s", name, bad[i], what);
+		assert_string_equal(tt_last_error(), want);
+	}
+	unsetenv(name);
+}
+
+struct settings_case {
+	tt_device *dev;
+	tt_command_queue *cq;
+	tt_program *p;
+};
+
+static int get_cq(void *ctx)
+{
+	struct settings_case *c = ctx;
+
+	return tt_device_command_queue(c->dev, 0, &c->cq);
+}
+
+static int enqueue(void *ctx)
+{
+	struct settings_case *c = ctx;
+
+	return tt_enqueue_program(c->cq, c->p, true);
+}
+
+/* TT_PROGRAM_TIMEOUT_MS, TT_DISPATCH and TT_DISPATCH_RING_KIB are numbers
+ * in range or known words, or the calls that read them fail naming the
+ * variable, its value and what it accepts: nothing falls back quietly. The
+ * ring is read when fast dispatch starts, so this case runs first. */
+static void test_bad_settings_refused(void **state)
+{
+	static const char *const bad_ms[] = { "abc", "10s", "-5", " 5", "+5",
+					      "86400001",
+					      "99999999999999999999" };
+	static const char *const bad_mode[] = { "Slow", "fast ", "1", "none" };
+	static const char *const bad_kib[] = { "64", "127", "65537", "128k",
+					       "0x80" };
+	static const char *const odd_kib[] = { "192", "1000" };
+	struct tt_core_range_set core = tt_core_range_set_of_core(0, 0);
+	struct settings_case c = { .dev = *state };
+	const char *mode = getenv("TT_DISPATCH");
+	char *saved = mode ? strdup(mode) : NULL;
+	bool fast = !saved || !strcmp(saved, "fast");
+	tt_kernel_handle k;
+
+	refused("TT_PROGRAM_TIMEOUT_MS", bad_ms, 7,
+		"is not a whole number in 0..86400000", get_cq, &c);
+	c.p = program_prologue(c.dev, 0, 0, &c.cq);
+	assert_int_equal(tt_create_kernel_from_string(c.p,
+			"void kernel_main(void) {}\n", &core, NULL, &k),
+			 0);
+	refused("TT_DISPATCH", bad_mode, 4, "is not one of: fast, slow",
+		enqueue, &c);
+	if (fast) {
+		refused("TT_DISPATCH_RING_KIB", bad_kib, 5,
+			"is not a whole number in 128..65536", enqueue, &c);
+		refused("TT_DISPATCH_RING_KIB", odd_kib, 2,
+			"is not a power of two in 128..65536", enqueue, &c);
+	}
+	setenv("TT_DISPATCH_RING_KIB", "128", 1);
+	if (saved)
+		setenv("TT_DISPATCH", saved, 1);
+	assert_int_equal(enqueue(&c), 0);
+	tt_program_free(c.p);
+	free(saved);
 }
 
 /* After a program that hangs or faults on one core, programs on the
@@ -410,6 +490,7 @@ static int setup(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_settings_refused),
 		cmocka_unit_test(test_many_grid_launches),
 		cmocka_unit_test(test_launch_larger_than_ring),
 		cmocka_unit_test(test_reruns_start_from_their_program),

@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -1053,6 +1054,93 @@ static void test_missing_compiler(void **state)
 	tt_kbinary_put(build_ok(&o));
 }
 
+/* A kernel that makes the compiler eat memory (it reads /dev/zero as
+ * source) fails at the compiler's memory limit within seconds, named as
+ * that; one that makes it hang is killed, with everything it started, at
+ * TT_KERNEL_CC_TIMEOUT_S, which is checked like every setting. */
+static void test_compiler_limits(void **state)
+{
+	static const char *const bad[] = { "0", "3601", "1s", "x", "-1" };
+	struct tt_kbuild_opts o = src_opts(TT_KPROC_BRISC,
+					   "#include \"/dev/zero\"\n");
+	char script[PATH_MAX + 16], pidfile[PATH_MAX + 16], want[PATH_MAX + 160];
+	char text[PATH_MAX * 2];
+	double t0;
+	FILE *f;
+	int bg = 0;
+
+	(void)state;
+	o.name = "zero";
+	setenv("TT_KERNEL_CC_TIMEOUT_S", "30", 1);
+	t0 = now_ms();
+	build_fails(&o, -ENOMEM,
+		    "kernel zero: the compiler ",
+		    "ran out of its 2048 MiB memory limit", NULL);
+	assert_true(now_ms() - t0 < 20000);
+
+	/* A compiler that hangs, and leaves a process of its own. */
+	snprintf(script, sizeof(script), "%s/cc.sh", work_dir);
+	snprintf(pidfile, sizeof(pidfile), "%s/bg.pid", work_dir);
+	snprintf(text, sizeof(text),
+		 "#!/bin/sh\n"
+		 "[ \"$1\" = --version ] && { echo fake cc 1.0; exit 0; }\n"
+		 "[ \"$1\" = -print-search-dirs ] && exit 1\n"
+		 "sleep 60 & echo $! > %s\n"
+		 "sleep 60\n", pidfile);
+	write_text(script, text);
+	assert_int_equal(chmod(script, 0755), 0);
+	setenv("TT_KERNEL_CC", script, 1);
+	setenv("TT_KERNEL_CC_TIMEOUT_S", "1", 1);
+	o = src_opts(TT_KPROC_BRISC, k_simple);
+	o.name = "sleepy";
+	snprintf(want, sizeof(want),
+		 "kernel sleepy: the compiler %s did not finish within 1 s and was killed (TT_KERNEL_CC_TIMEOUT_S)",
+		 script);
+	t0 = now_ms();
+	build_fails(&o, -ETIMEDOUT, want, NULL);
+	assert_true(now_ms() - t0 < 5000);
+	f = fopen(pidfile, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%d", &bg), 1);
+	fclose(f);
+	/* Killed with the group: gone, or a zombie until it is reaped. */
+	for (int i = 0; i < 100 && kill(bg, 0) == 0; i++) {
+		char stat[64], st = 0;
+
+		snprintf(stat, sizeof(stat), "/proc/%d/stat", bg);
+		f = fopen(stat, "r");
+		if (f && fscanf(f, "%*d %*s %c", &st) == 1 && st == 'Z') {
+			fclose(f);
+			break;
+		}
+		if (f)
+			fclose(f);
+		usleep(10000);
+	}
+	{
+		char stat[64], st = 'Z';
+
+		snprintf(stat, sizeof(stat), "/proc/%d/stat", bg);
+		f = fopen(stat, "r");
+		if (f) {
+			assert_int_equal(fscanf(f, "%*d %*s %c", &st), 1);
+			fclose(f);
+		}
+		assert_int_equal(st, 'Z');
+	}
+	unsetenv("TT_KERNEL_CC");
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		setenv("TT_KERNEL_CC_TIMEOUT_S", bad[i], 1);
+		snprintf(want, sizeof(want),
+			 "kernel sleepy: TT_KERNEL_CC_TIMEOUT_S='%s' is not a whole number in 1..3600",
+			 bad[i]);
+		build_fails(&o, -EINVAL, want, NULL);
+	}
+	unsetenv("TT_KERNEL_CC_TIMEOUT_S");
+	tt_kbinary_put(build_ok(&o));
+}
+
 static void test_missing_sdk(void **state)
 {
 	struct tt_kbuild_opts o = src_opts(TT_KPROC_BRISC, k_simple);
@@ -1179,6 +1267,7 @@ int main(void)
 		T(test_long_error_output),
 		T(test_too_large),
 		T(test_missing_compiler),
+		T(test_compiler_limits),
 		T(test_missing_sdk),
 		T(test_bad_defines),
 		T(test_bad_requests),

@@ -9,6 +9,7 @@
  * (run under ASan/UBSan in build-san: no crash, no overread).
  */
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -399,7 +401,7 @@ static void test_numpy_files(void **state)
 	expect_error(tt_tensor_load_npy(tmp_path("missing.npy"), &t), -ENOENT,
 		     "missing.npy\": cannot open");
 	expect_error(tt_tensor_load_npy(tmp, &t), -EINVAL,
-		     "not a regular file");
+		     "is a directory, not a regular file");
 	expect_error(tt_tensor_read_npy(npy_f4_le, 9, &t), -EBADMSG,
 		     "npy data (9 bytes): truncated: 9 bytes, shorter than the "
 		     "preamble");
@@ -719,6 +721,25 @@ static void test_fuzz_header(void **state)
 	assert_true(bad > 10000);
 }
 
+/* A FIFO is refused at once, by its type, instead of blocking in open()
+ * until a writer comes (an alarm fails the suite if it blocks). */
+static void test_load_fifo_refused(void **state)
+{
+	const char *path = tmp_path("fifo.npy");
+	char want[PATH_MAX + 64];
+	tt_tensor *t = NULL;
+
+	(void)state;
+	assert_int_equal(mkfifo(path, 0600), 0);
+	snprintf(want, sizeof(want),
+		 "npy file \"%s\": is a FIFO, not a regular file", path);
+	alarm(10);
+	expect_error(tt_tensor_load_npy(path, &t), -EINVAL, want);
+	alarm(0);
+	assert_null(t);
+	assert_int_equal(unlink(path), 0);
+}
+
 static void test_save_errors(void **state)
 {
 	struct tt_shape s = TT_SHAPE(3);
@@ -744,6 +765,7 @@ int main(void)
 		cmocka_unit_test(test_malformed_headers),
 		cmocka_unit_test(test_malformed_preamble),
 		cmocka_unit_test(test_fuzz_header),
+		cmocka_unit_test(test_load_fifo_refused),
 		cmocka_unit_test(test_save_errors),
 	};
 

@@ -15,14 +15,18 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "common/board.h"
+#include "sim/model/firmware.h"
 #include "sim/model/flash.h"
 #include "hw/arc.h"
 #include "common/soc_desc.h"
+#include "tmpdir.h"
 
 #define HDR sizeof(struct tt_flash_header)
 #define BUNDLE_MAX (TT_ARC_FLASH_SIZE + 0x10000)
@@ -566,6 +570,47 @@ static void test_board_info_in_flash(void **state)
 	assert_memory_equal(&back, &bi, sizeof(bi));
 }
 
+/* TT_FIRMWARE naming an empty file is refused like a bundle shorter than
+ * its header; /dev/null, which reads empty on purpose, is a blank flash. */
+static void test_firmware_file_empty_refused(void **state)
+{
+	char dir[256], path[300], want[400];
+	const void *data = NULL;
+	size_t len = 1;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(test_mkdtemp(dir, sizeof(dir), "tt-fw"));
+	snprintf(path, sizeof(path), "%s/empty.bin", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	setenv("TT_FIRMWARE", path, 1);
+	err[0] = 0;
+	assert_int_equal(sim_firmware_bundle(&data, &len, err), -EINVAL);
+	snprintf(want, sizeof(want),
+		 "TT_FIRMWARE=%s: bundle is 0 bytes, shorter than the %zu-byte header",
+		 path, HDR);
+	assert_non_null(strstr(err, want));
+	/* A short one: read, then refused by the same rule when burnt. */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite("TTFLASH", 1, 7, f), 7);
+	fclose(f);
+	assert_int_equal(sim_firmware_bundle(&data, &len, err), 0);
+	assert_int_equal(len, 7);
+	assert_int_equal(sim_flash_build(data, len, &test_bi, flash, err),
+			 -EINVAL);
+	assert_non_null(strstr(err, "bundle is 7 bytes, shorter than the"));
+	/* /dev/null: a blank flash. */
+	setenv("TT_FIRMWARE", "/dev/null", 1);
+	assert_int_equal(sim_firmware_bundle(&data, &len, err), 0);
+	assert_int_equal(len, 0);
+	unsetenv("TT_FIRMWARE");
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -582,6 +627,7 @@ int main(void)
 		cmocka_unit_test(test_board_info_every_board),
 		cmocka_unit_test(test_board_info_values),
 		cmocka_unit_test(test_board_info_in_flash),
+		cmocka_unit_test(test_firmware_file_empty_refused),
 	};
 
 	return cmocka_run_group_tests_name("flash", tests, NULL, NULL);

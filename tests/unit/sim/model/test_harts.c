@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -668,6 +669,43 @@ static int setup_one_thread(void **state)
 	return ret;
 }
 
+/* TT_SIM_THREADS is a count in 1..64 or unset: anything else fails the
+ * chip's creation with an error naming the variable, its value and the
+ * range, instead of quietly running one thread per CPU. */
+static void test_bad_thread_counts_refused(void **state)
+{
+	static const char *const bad[] = { "0", "65", "abc", "4x", "-1",
+					   " 2", "+2", "2 ",
+					   "99999999999999999999" };
+	struct fixture f = { 0 };
+	char err[SIM_ERR_LEN], want[80];
+
+	(void)state;
+	setenv("TT_FIRMWARE", "/dev/null", 1);
+	assert_int_equal(soc_desc_builtin("wormhole_b0_n150", &f.soc, err,
+					  sizeof(err)),
+			 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		setenv("TT_SIM_THREADS", bad[i], 1);
+		err[0] = 0;
+		f.dev = NULL;
+		assert_int_equal(sim_device_create(&f.soc, TT_HW_BOARD_N150, 0,
+						   0, &f.dev, err),
+				 -EINVAL);
+		assert_null(f.dev);
+		snprintf(want, sizeof(want),
+			 "TT_SIM_THREADS='%s' is not a whole number in 1..64",
+			 bad[i]);
+		assert_string_equal(err, want);
+	}
+	setenv("TT_SIM_THREADS", "64", 1);
+	assert_int_equal(sim_device_create(&f.soc, TT_HW_BOARD_N150, 0, 0,
+					   &f.dev, err),
+			 0);
+	sim_device_destroy(f.dev);
+	unsetenv("TT_SIM_THREADS");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -704,6 +742,7 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_one_thread_is_deterministic,
 						setup_one_thread, teardown),
+		cmocka_unit_test(test_bad_thread_counts_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
