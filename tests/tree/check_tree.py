@@ -272,7 +272,7 @@ def call_violations(units, tables):
 # Path-like words in READMEs: `code` spans and link targets.
 CODE = re.compile(r'`([^`\n]+)`')
 LINK = re.compile(r'\]\(([^)\s#]+)')
-PATHY = re.compile(r'^[\w.+-]+(/[\w.+-]+)*/?$')
+PATHY = re.compile(r'^[\w.+-]+(/[\w.+-]+)*(/|\.\[ch\])?$')
 EXTS = ('.c', '.h', '.md', '.py', '.S', '.ld', '.yaml', '.json', '.ini',
         '.in', '.sh', '.build', '.rules', '.config')
 # Words that look like paths but name things outside the tree.
@@ -329,20 +329,30 @@ def named_by_ancestor(root, d, readmes):
         a = os.path.dirname(a)
 
 
-def missing_paths(files, readmes):
+def missing_paths(files, readmes, docs=None):
+    """Paths READMEs name (relative to the README or the top), and paths
+    from the top of the tree that docs/ pages name."""
     dirs = readme_dirs(files)
     exists = set(files) | dirs
+    tops = tuple(d + '/' for d in dirs if '/' not in d)
+    texts = dict(readmes)
+    texts.update(docs or {})
     bad = []
-    for r, text in sorted(readmes.items()):
+    for r, text in sorted(texts.items()):
         here = os.path.dirname(r)
         for w in sorted(named_words(text)):
             if w.startswith(OUTSIDE) or not looks_like_file(w) or \
                     os.path.basename(w) in GENERATED:
                 continue
+            if r not in readmes and not w.startswith(tops):
+                continue  # a docs/ page's words in context
             p = w.rstrip('/')
             bases = [here, ''] + INCLUDE_ROOTS
-            if any(os.path.normpath(os.path.join(b, p)) in exists
-                   for b in bases):
+            # "x.[ch]" names x.c and x.h: one of them will do.
+            names = [p[:-4] + 'c', p[:-4] + 'h'] if p.endswith('.[ch]') \
+                else [p]
+            if any(os.path.normpath(os.path.join(b, n)) in exists
+                   for b in bases for n in names):
                 continue
             if '/' not in p and any(f.startswith(here) and
                                     os.path.basename(f) == p
@@ -353,7 +363,8 @@ def missing_paths(files, readmes):
 
 
 def looks_like_file(w):
-    return w.endswith('/') and '/' in w.rstrip('/') or w.endswith(EXTS)
+    return w.endswith('/') and '/' in w.rstrip('/') or \
+        w.endswith(EXTS + ('.[ch]',))
 
 
 # ---- pointers outside the repository ------------------------------------
@@ -424,11 +435,12 @@ def main():
     build = sys.argv[2] if len(sys.argv) > 2 else None
     files = tree_files(root)
     edges = include_edges(root, files)
-    readmes = {}
+    readmes, docs = {}, {}
     for f in files:
-        if os.path.basename(f) == 'README.md':
+        if os.path.basename(f) == 'README.md' or \
+                (f.startswith('docs/') and f.endswith('.md')):
             with open(os.path.join(root, f)) as fh:
-                readmes[f] = fh.read()
+                (readmes if f.endswith('README.md') else docs)[f] = fh.read()
 
     cases = []
 
@@ -455,7 +467,8 @@ def main():
          bare_violations(files, edges))
     case('every directory has a README or is named by one',
          undocumented_dirs(root, files, readmes))
-    case('every path a README names exists', missing_paths(files, readmes))
+    case('every path a README or docs/ page names exists',
+         missing_paths(files, readmes, docs))
     texts = pointer_texts(root, tracked_files(root))
     case('nothing points outside the repository', outside_pointers(texts))
 
