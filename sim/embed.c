@@ -7,6 +7,8 @@
 #include "embed.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,6 +148,29 @@ static int lost(int sock, int ret, char *err)
 			 strerror(-ret));
 		return ret;
 	}
+}
+
+int sim_embed_lock_file(const char *name, char *err)
+{
+	char path[PATH_MAX];
+	int fd, ret = sim_rundir(path, sizeof(path), 0, err);
+
+	if (ret)
+		return ret;
+	if (!sim_name_valid(name)) {
+		snprintf(err, SIM_ERR_LEN, "'%s' is not a device name", name);
+		return -EINVAL;
+	}
+	/* sim_rundir() left room for a name and a suffix. */
+	snprintf(path + strlen(path), sizeof(path) - strlen(path), "/%s.locks",
+		 name);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, SIM_ERR_LEN, "cannot open %s: %s", path,
+			 strerror(-ret));
+	}
+	return fd < 0 ? ret : fd;
 }
 
 int sim_embed_call(int sock, enum sim_op op, uint64_t arg, int fd_in,

@@ -98,6 +98,14 @@ int sim_embed_connect(const char *name, char *err);
  */
 int sim_embed_stale(const char *name, char *err);
 
+/*
+ * Open (creating it, mode 0600) <rundir>/<name>.locks, the file whose
+ * bytes clients of device `name` lock with fcntl record locks (byte i is
+ * device lock i; docs/ttsim.md). Returns an O_CLOEXEC descriptor, or
+ * -errno with a message in err.
+ */
+int sim_embed_lock_file(const char *name, char *err);
+
 /* Requests of the control protocol (what each carries: sim/daemon/proto.h). */
 enum sim_op {
 	SIM_OP_HELLO = 1, /* val = {image size, pid, board, chip}, fd = image */

@@ -20,6 +20,10 @@ int tt_dma_buf_alloc(tt_device *dev, size_t size, tt_dma_buf **out)
 		return tt_error(-EINVAL,
 				"%s: DMA buffer size %zu is not in 1..%llu bytes",
 				dev->name, size, TT_DMA_MAX_SIZE);
+	/* The device reaches DMA buffers for the runtime's owner. */
+	ret = tt_device_own(dev);
+	if (ret)
+		return ret;
 	buf = calloc(1, sizeof(*buf));
 	if (!buf)
 		return tt_error(-ENOMEM, "%s: out of memory", dev->name);

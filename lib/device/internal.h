@@ -71,6 +71,14 @@ struct tt_transport_ops {
 	/* Processes that have the device open, each once: up to max pids
 	 * stored, the full count returned (tt_device_processes()). */
 	int (*processes)(struct tt_device *dev, int *pids, unsigned max);
+	/* Device lock `id` (< TT_LOCK_COUNT) for this handle, shared with
+	 * other processes; lock.c asks for each id at most once at a time
+	 * per process and does the waiting. Without waiting: 0, or -EBUSY
+	 * with the holder's pid in *holder (0 if unknown). Released by unlock,
+	 * at close and when the process dies. NULL for a chip private to the
+	 * process. */
+	int (*trylock)(struct tt_device *dev, unsigned id, int *holder);
+	void (*unlock)(struct tt_device *dev, unsigned id);
 };
 
 /* Close hooks a device can hold: one per layer above the device layer is
@@ -104,6 +112,10 @@ struct tt_device {
 		void (*fn)(struct tt_device *dev);
 	} close_hooks[TT_DEVICE_MAX_CLOSE_HOOKS];
 	unsigned close_hook_count;
+	/* lock.c: the next handle of this process sharing ownership of the
+	 * chip's runtime, and whether this one does. */
+	struct tt_device *owner_next;
+	bool owner;
 };
 
 struct tt_dma_buf {
@@ -197,6 +209,35 @@ TT_HIDDEN int tt_device_check_live(struct tt_device *dev);
  */
 TT_HIDDEN int tt_device_on_close(struct tt_device *dev, int level,
 				 void (*fn)(struct tt_device *dev));
+
+/*
+ * Device locks (lock.c): advisory, one set per chip, shared by every
+ * thread, handle and process using it, released when the holder closes or
+ * dies. Numbers (docs/abi.md, for LOCK_CTL): 0..15 are the Ethernet cores'
+ * by the driver's convention; libtt uses 16..19 and 24.
+ */
+#define TT_LOCK_COUNT 64
+#define TT_LOCK_MSGQ(q) (16u + (q)) /* message queue q (< TT_MSGQ_COUNT) */
+#define TT_LOCK_RUNTIME 24u /* the chip's runtime: memory and programs */
+
+/*
+ * Take lock `id` for dev, waiting at most timeout_ms (< 0: no limit).
+ * Exclusive: another thread or handle of this process waits as another
+ * process does. -EBUSY (timeout_ms 0) or -ETIMEDOUT names the device, the
+ * lock and its holder's pid when known.
+ */
+TT_HIDDEN int tt_device_lock(struct tt_device *dev, unsigned id,
+			     int timeout_ms);
+TT_HIDDEN void tt_device_unlock(struct tt_device *dev, unsigned id);
+
+/*
+ * Make this process the owner of the chip's runtime (TT_LOCK_RUNTIME) for
+ * dev, until dev closes: what every user of device memory or programs
+ * calls first. Handles of one process share ownership. Does not wait
+ * unless TT_OWNER_WAIT_MS says how long; -EBUSY names the owner's pid
+ * and command line.
+ */
+TT_HIDDEN int tt_device_own(struct tt_device *dev);
 
 /* Fill the soc-derived parts of dev->info from dev->soc. */
 TT_HIDDEN void tt_device_info_from_soc(struct tt_device *dev);

@@ -13,6 +13,7 @@
  * out) takes the (p + u + 1)-th answer and discards the ones before it.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,31 +34,22 @@ struct msgq {
 };
 
 /*
- * Callers of one queue within this process take the same lock. Locks are
- * shared by hashing (device, queue) onto a fixed set, so no state outlives
- * a device handle; sharing only ever serialises more.
+ * Callers of one queue take its device lock (lock.c), whichever thread,
+ * handle or process they are in, for the whole exchange: requests of two
+ * writers would land in the same slot, and an answer would go to whoever
+ * reads it first. Waiting for it counts against the call's deadline.
  */
-#define LOCK_STRIPES 16
-static pthread_mutex_t queue_locks[LOCK_STRIPES][TT_MSGQ_COUNT];
-static pthread_once_t queue_locks_once = PTHREAD_ONCE_INIT;
-
-static void queue_locks_init(void)
+static int queue_lock(struct tt_device *dev, unsigned queue, int64_t deadline)
 {
-	for (unsigned i = 0; i < LOCK_STRIPES; i++)
-		for (unsigned j = 0; j < TT_MSGQ_COUNT; j++)
-			pthread_mutex_init(&queue_locks[i][j], NULL);
-}
+	int64_t left = deadline - tt_fw_now_ms();
 
-static pthread_mutex_t *queue_lock(struct tt_device *dev, unsigned queue)
-{
-	uint32_t h = 2166136261u; /* FNV-1a of the device's name */
-
-	pthread_once(&queue_locks_once, queue_locks_init);
-
-	for (const char *p = dev->name; *p; p++)
-		h = (h ^ (uint8_t)*p) * 16777619u;
-	h ^= (uint32_t)(uintptr_t)dev->ops;
-	return &queue_locks[h % LOCK_STRIPES][queue % TT_MSGQ_COUNT];
+	if (deadline == INT64_MAX)
+		left = -1; /* no limit */
+	else if (left < 0)
+		left = 0;
+	else if (left > INT_MAX)
+		left = INT_MAX;
+	return tt_device_lock(dev, TT_LOCK_MSGQ(queue), (int)left);
 }
 
 /* Locate queue `index` from the published info block, checking it all. */
@@ -243,15 +235,14 @@ static int check_queue_arg(struct tt_device *dev, unsigned queue)
 int tt_msgq_call(struct tt_device *dev, unsigned queue, const uint32_t req[8],
 		 uint32_t rsp[8], int64_t deadline, int timeout_ms)
 {
-	pthread_mutex_t *lock;
 	struct msgq q;
 	unsigned skip = 0;
 	int ret = check_queue_arg(dev, queue);
 
+	if (!ret)
+		ret = queue_lock(dev, queue, deadline);
 	if (ret)
 		return ret;
-	lock = queue_lock(dev, queue);
-	pthread_mutex_lock(lock);
 	ret = tt_fw_wait_arc(dev, deadline, timeout_ms);
 	if (!ret)
 		ret = msgq_find(dev, queue, &q);
@@ -260,22 +251,21 @@ int tt_msgq_call(struct tt_device *dev, unsigned queue, const uint32_t req[8],
 	if (!ret)
 		ret = msgq_receive(dev, &q, skip, rsp, deadline,
 				   req[0] & TT_MSG_CODE_MASK, timeout_ms);
-	pthread_mutex_unlock(lock);
+	tt_device_unlock(dev, TT_LOCK_MSGQ(queue));
 	return ret;
 }
 
 int tt_msgq_post(struct tt_device *dev, unsigned queue, const uint32_t req[8],
 		 int64_t deadline)
 {
-	pthread_mutex_t *lock;
 	struct msgq q;
 	unsigned skip;
 	int ret = check_queue_arg(dev, queue);
 
+	if (!ret)
+		ret = queue_lock(dev, queue, deadline);
 	if (ret)
 		return ret;
-	lock = queue_lock(dev, queue);
-	pthread_mutex_lock(lock);
 	ret = tt_fw_arc_ready(dev, NULL);
 	if (ret == 0)
 		ret = tt_error(-EAGAIN, "%s: management firmware not ready",
@@ -284,6 +274,6 @@ int tt_msgq_post(struct tt_device *dev, unsigned queue, const uint32_t req[8],
 		ret = msgq_find(dev, queue, &q);
 	if (!ret)
 		ret = msgq_send(dev, &q, req, deadline, &skip);
-	pthread_mutex_unlock(lock);
+	tt_device_unlock(dev, TT_LOCK_MSGQ(queue));
 	return ret;
 }

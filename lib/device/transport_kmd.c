@@ -546,6 +546,42 @@ static int kmd_processes(struct tt_device *dev, int *pids, unsigned max)
 	return (int)n;
 }
 
+/* ---- device locks: the driver's LOCK_CTL, owned by this handle's fd ---- */
+
+static int lock_ctl(struct tt_device *dev, unsigned id, uint32_t op,
+		    uint8_t *value)
+{
+	struct tenstorrent_lock_ctl c = { 0 };
+
+	c.in.output_size_bytes = sizeof(c.out);
+	c.in.flags = op;
+	c.in.index = (uint8_t)id;
+	if (ioctl(kmd_of(dev)->fd, TENSTORRENT_IOCTL_LOCK_CTL, &c))
+		return tt_error(-errno, "%s: LOCK_CTL %u of lock %u: %s",
+				dev->name, op, id, strerror(errno));
+	*value = c.out.value;
+	return 0;
+}
+
+/* The driver does not say who holds a lock: *holder stays 0. */
+static int kmd_trylock(struct tt_device *dev, unsigned id, int *holder)
+{
+	uint8_t value = 0;
+	int ret = lock_ctl(dev, id, TENSTORRENT_LOCK_CTL_ACQUIRE, &value);
+
+	(void)holder;
+	if (ret)
+		return ret;
+	return value == 1 ? 0 : -EBUSY;
+}
+
+static void kmd_unlock(struct tt_device *dev, unsigned id)
+{
+	uint8_t value = 0;
+
+	lock_ctl(dev, id, TENSTORRENT_LOCK_CTL_RELEASE, &value);
+}
+
 const struct tt_transport_ops tt_transport_kmd = {
 	.name = "kmd",
 	.count = kmd_count,
@@ -563,4 +599,6 @@ const struct tt_transport_ops tt_transport_kmd = {
 	.irq_wait = kmd_irq_wait,
 	.reset_gen = kmd_reset_gen,
 	.processes = kmd_processes,
+	.trylock = kmd_trylock,
+	.unlock = kmd_unlock,
 };

@@ -524,6 +524,106 @@ static int ttsim_processes(struct tt_device *dev, int *pids, unsigned max)
 			dev->name);
 }
 
+/*
+ * Device locks: fcntl record locks on the device's lock file in the
+ * runtime directory, byte i for lock i (sim_embed_lock_file), so the
+ * kernel releases them when the holder dies and F_GETLK names it. They
+ * belong to the process, and closing any descriptor of the file drops
+ * them all: so the process keeps one descriptor per file, open while it
+ * holds any of its locks (lock.c asks for each at most once at a time).
+ */
+struct lock_file {
+	char name[SIM_NAME_MAX];
+	int fd;
+	unsigned holds;
+};
+
+static pthread_mutex_t lock_files_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct lock_file lock_files[SIM_MAX_DEVICES];
+static pid_t lock_files_pid; /* a forked child holds none of them */
+
+/* The process's descriptor of dev's lock file (lock_files_mu held). */
+static int lock_file_get(struct tt_device *dev, struct lock_file **out)
+{
+	struct lock_file *free_lf = NULL;
+	char err[SIM_ERR_LEN];
+
+	if (lock_files_pid != getpid()) {
+		memset(lock_files, 0, sizeof(lock_files));
+		lock_files_pid = getpid();
+	}
+	for (unsigned i = 0; i < SIM_MAX_DEVICES; i++) {
+		struct lock_file *lf = &lock_files[i];
+
+		if (lf->holds && !strcmp(lf->name, dev->name)) {
+			*out = lf;
+			return 0;
+		}
+		if (!lf->holds && !free_lf)
+			free_lf = lf;
+	}
+	if (!free_lf)
+		return tt_error(-EMFILE,
+				"%s: locks held on too many ttsim devices",
+				dev->name);
+	free_lf->fd = sim_embed_lock_file(dev->name, err);
+	if (free_lf->fd < 0)
+		return tt_error(free_lf->fd, "%s: %s", dev->name, err);
+	snprintf(free_lf->name, sizeof(free_lf->name), "%s", dev->name);
+	*out = free_lf;
+	return 0;
+}
+
+static int ttsim_trylock(struct tt_device *dev, unsigned id, int *holder)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET,
+			    .l_start = id, .l_len = 1 };
+	struct lock_file *lf = NULL;
+	int ret;
+
+	pthread_mutex_lock(&lock_files_mu);
+	ret = lock_file_get(dev, &lf);
+	if (ret) {
+		pthread_mutex_unlock(&lock_files_mu);
+		return ret;
+	}
+	if (fcntl(lf->fd, F_SETLK, &fl) == 0) {
+		lf->holds++;
+	} else if (errno == EAGAIN || errno == EACCES) {
+		ret = -EBUSY;
+		if (fcntl(lf->fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK)
+			*holder = fl.l_pid;
+	} else {
+		ret = tt_error(-errno,
+			       "%s: cannot lock byte %u of its lock file: %s",
+			       dev->name, id, strerror(errno));
+	}
+	if (!lf->holds)
+		close(lf->fd);
+	pthread_mutex_unlock(&lock_files_mu);
+	return ret;
+}
+
+static void ttsim_unlock(struct tt_device *dev, unsigned id)
+{
+	struct flock fl = { .l_type = F_UNLCK, .l_whence = SEEK_SET,
+			    .l_start = id, .l_len = 1 };
+
+	pthread_mutex_lock(&lock_files_mu);
+	for (unsigned i = 0; i < SIM_MAX_DEVICES; i++) {
+		struct lock_file *lf = &lock_files[i];
+
+		if (lock_files_pid != getpid() || !lf->holds ||
+		    strcmp(lf->name, dev->name))
+			continue;
+		fcntl(lf->fd, F_SETLK, &fl);
+		if (!--lf->holds)
+			close(lf->fd);
+		break;
+	}
+	pthread_mutex_unlock(&lock_files_mu);
+}
+
 /* ---- windows, shared ---- */
 
 static uint64_t sim_window_size(struct tt_device *dev)
@@ -740,4 +840,6 @@ const struct tt_transport_ops tt_transport_ttsim = {
 	.irq_wait = sim_irq_wait_op,
 	.reset_gen = sim_reset_gen,
 	.processes = ttsim_processes,
+	.trylock = ttsim_trylock,
+	.unlock = ttsim_unlock,
 };

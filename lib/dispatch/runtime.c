@@ -34,6 +34,9 @@ static struct tt_runtime *runtime_new(struct tt_device *dev)
 
 struct tt_runtime *tt_runtime_get(struct tt_device *dev)
 {
+	/* Programs run on a chip this process owns (docs/api.md). */
+	if (tt_device_own(dev))
+		return NULL;
 	/* Created under the device lock: two threads may start the first
 	 * program at once. */
 	pthread_mutex_lock(&dev->lock);

@@ -253,7 +253,11 @@ int tt_allocator_get(struct tt_device *dev, struct tt_allocator **out)
 		*out = a;
 		return 0;
 	}
-	ret = allocator_new(dev, &a);
+	/* One process's allocator per chip: another's would hand out the
+	 * same addresses (docs/api.md, "Sharing a device"). */
+	ret = tt_device_own(dev);
+	if (!ret)
+		ret = allocator_new(dev, &a);
 	if (ret)
 		return ret;
 	/* Two threads may race to create it: the loser frees its copy. */
