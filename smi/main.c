@@ -16,10 +16,6 @@
 #include "args.h"
 #include "smi.h"
 
-#ifndef TT_SMI_VERSION
-#define TT_SMI_VERSION "unknown"
-#endif
-
 static void usage(FILE *f)
 {
 	/* clang-format off */
@@ -269,6 +265,14 @@ static int do_live(const struct smi_args *a, struct smi_dev *d, unsigned n)
 	return smi_tui(d, n, &h, &o);
 }
 
+/* Without a terminal the default mode is the snapshot. */
+static bool snapshot_mode(const struct smi_args *a)
+{
+	return a->mode == MODE_SNAPSHOT ||
+	       (a->mode == MODE_DEFAULT &&
+		(!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)));
+}
+
 static int run(const struct smi_args *a)
 {
 	struct smi_dev *d = NULL;
@@ -279,7 +283,12 @@ static int run(const struct smi_args *a)
 	ret = smi_open_all(&d, &n, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "tt-smi: %s\n", err);
-		return ret == -ENODEV ? SMI_EXIT_NO_DEVICE : SMI_EXIT_ERROR;
+		if (ret != -ENODEV)
+			return SMI_EXIT_ERROR;
+		/* A script reading the snapshot still gets JSON: no devices. */
+		if (snapshot_mode(a) && do_snapshot(a, NULL, 0))
+			return SMI_EXIT_ERROR;
+		return SMI_EXIT_NO_DEVICE;
 	}
 	switch (a->mode) {
 	case MODE_SNAPSHOT:
@@ -297,9 +306,16 @@ static int run(const struct smi_args *a)
 		break;
 	default:
 		/* No terminal: never a display, never a question. */
-		if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
+		if (snapshot_mode(a))
 			ret = do_snapshot(a, d, n);
-		else
+		else if (!smi_tui_usable(err, sizeof(err))) {
+			/* One line, then what -s would print: the readings
+			 * are still worth having on a terminal curses
+			 * cannot drive. */
+			fprintf(stderr, "tt-smi: %s; printing the snapshot "
+					"(-s) instead\n", err);
+			ret = do_snapshot(a, d, n);
+		} else
 			ret = do_live(a, d, n);
 	}
 	smi_close_all(d, n);
@@ -320,7 +336,7 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return SMI_EXIT_OK;
 	case MODE_VERSION:
-		printf("tt-smi %s\n", TT_SMI_VERSION);
+		printf("tt-smi %s\n", TT_PROJECT_VERSION);
 		return SMI_EXIT_OK;
 	case MODE_MOBO_RESET:
 		fprintf(stderr,

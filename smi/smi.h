@@ -169,6 +169,10 @@ struct smi_tui_opts {
 	const char *dump_dir; /* for `d` (NULL: default) */
 };
 
+/* Can curses drive the terminal on standard output ($TERM known, with
+ * cursor addressing)? If not, false with the reason, naming $TERM, in why. */
+bool smi_tui_usable(char *why, size_t len);
+
 /* Run the live display until `q`. Returns an enum smi_exit. */
 int smi_tui(struct smi_dev *d, unsigned n, const struct smi_host *h,
 	    const struct smi_tui_opts *o);

@@ -18,10 +18,6 @@
 
 #include "smi.h"
 
-#ifndef TT_SMI_VERSION
-#define TT_SMI_VERSION "unknown"
-#endif
-
 #define SIDEBAR_W 28
 #define LABEL_W 20
 #define COL_W 14
@@ -138,7 +134,7 @@ static void header(struct ui *u)
 	strftime(now, sizeof(now), "%Y-%m-%d %H:%M:%S", &tm);
 	fill_line(0, a);
 	attron(a);
-	mvprintw(0, 1, "tt-smi %s", TT_SMI_VERSION);
+	mvprintw(0, 1, "tt-smi %s", TT_PROJECT_VERSION);
 	mvprintw(0, (COLS - 6) / 2, "TT-SMI");
 	mvprintw(0, COLS - (int)strlen(now) - 1, "%s", now);
 	attroff(a);
