@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,7 +132,27 @@ static int do_list(struct smi_dev *d, unsigned n)
 	return exit_for_health(d, n);
 }
 
-/* Wait until t (monotonic seconds) or a line/EOF on stdin (if watched). */
+/* The signal that stopped a dump (SIGINT, SIGTERM), or 0. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+/* A dump stopped by Ctrl-C or kill still writes what it read: the
+ * signals only end the wait. No SA_RESTART, so poll and usleep return. */
+static void catch_stop_signals(void)
+{
+	struct sigaction sa = {.sa_handler = on_stop_signal};
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Wait until t (monotonic seconds), a line/EOF on stdin (if watched) or a
+ * stop signal. */
 static bool wait_until(double t, bool watch_stdin)
 {
 	for (;;) {
@@ -139,6 +160,8 @@ static bool wait_until(double t, bool watch_stdin)
 		double now = smi_mono_s();
 		int ms;
 
+		if (stop_signal)
+			return true;
 		if (now >= t)
 			return false;
 		ms = (int)((t - now) * 1000.0) + 1;
@@ -165,6 +188,7 @@ static int do_dump(const struct smi_args *a, struct smi_dev *d, unsigned n)
 	unsigned rows = 0;
 	int ret;
 
+	catch_stop_signals();
 	if (smi_dump_start(&dp, a->dump_dir, d, n, err, sizeof(err))) {
 		fprintf(stderr, "tt-smi: %s\n", err);
 		return SMI_EXIT_ERROR;
@@ -204,6 +228,12 @@ static int do_dump(const struct smi_args *a, struct smi_dev *d, unsigned n)
 	fprintf(stderr, "tt-smi: %u readings of %u device%s written to %s\n",
 		rows, n, n == 1 ? "" : "s",
 		a->dump_dir ? a->dump_dir : "tt-smi-logs/");
+	if (stop_signal) {
+		fprintf(stderr, "tt-smi: stopped by %s\n",
+			stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
+		/* The shell's convention for a program ended by a signal. */
+		return 128 + stop_signal;
+	}
 	return exit_for_health(d, n);
 }
 

@@ -103,8 +103,14 @@ static void read_all(struct ui *u)
 {
 	char err[SMI_ERR_LEN];
 
-	for (unsigned i = 0; i < u->n; i++)
+	for (unsigned i = 0; i < u->n; i++) {
+		unsigned before = u->d[i].reopens;
+
 		smi_refresh(&u->d[i]);
+		if (u->d[i].reopens != before)
+			status(u, "device %u was reset by another process; "
+				  "reopened", i);
+	}
 	accumulate(u);
 	if (u->dump &&
 	    smi_dump_row(u->dump, smi_mono_s() - u->dump_t0, u->d, u->n)) {
