@@ -544,8 +544,8 @@ def on_a_terminal(*args, **extra):
     p = subprocess.Popen([SMI, *args], env=env(**extra), stdin=slave,
                          stdout=slave, stderr=subprocess.PIPE, cwd=TMP)
     os.close(slave)
-    out, end = b'', time.time() + 30
-    while time.time() < end:
+    out, end = b"", time.monotonic() + 30
+    while time.monotonic() < end:
         if not select.select([master], [], [], 0.5)[0]:
             if p.poll() is not None:
                 break
