@@ -558,7 +558,9 @@ def on_a_terminal(*args, **extra):
             break
         out += chunk
     os.close(master)
-    if p.poll() is None:  # a live display, or stuck: not what is wanted
+    try:  # the terminal closes as the process exits: a moment to reap it
+        p.wait(timeout=max(1.0, end - time.monotonic()))
+    except subprocess.TimeoutExpired:  # a live display, or stuck
         p.kill()
         p.wait()
         raise AssertionError(f'still running after 30 s; printed {out!r}')
