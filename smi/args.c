@@ -182,6 +182,35 @@ static int apply(struct smi_args *a, const struct opt *o, const char *word,
 	return 0;
 }
 
+/*
+ * A reset target word is items separated by commas, an item words
+ * separated by blanks. An empty word or item ("", "0,", "0,,1") is what an
+ * unset shell variable leaves: a usage error, never a smaller or larger
+ * set of devices than meant.
+ */
+static int check_target(const char *opt, const char *w, char *err,
+			unsigned len)
+{
+	const char *p = w;
+
+	for (;;) {
+		size_t item = strcspn(p, ",");
+
+		if (strspn(p, " \t") >= item) {
+			snprintf(err, len,
+				 "%s '%s': %s (give device indices, names, "
+				 "PCI addresses, or all)",
+				 opt, w,
+				 w[strspn(w, " \t")] ? "an empty item in the list"
+						       : "an empty target");
+			return -EINVAL;
+		}
+		if (!p[item])
+			return 0;
+		p += item + 1;
+	}
+}
+
 /* Is argv[i] a value for an option that takes one optionally? */
 static bool takes_next(const struct opt *o, const char *next)
 {
@@ -235,6 +264,8 @@ int smi_parse_args(int argc, char **argv, struct smi_args *a, char *err,
 					 w, SMI_MAX_TARGETS);
 				return -EINVAL;
 			}
+			if (check_target(w, argv[i + 1], err, len))
+				return -EINVAL;
 			a->targets[a->ntargets++] = argv[++i];
 		}
 		ret = apply(a, o, w, val, err, len);

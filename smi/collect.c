@@ -34,10 +34,36 @@ static void read_pids(struct smi_dev *d)
 			d->pids[d->npids++] = all[i];
 }
 
+/*
+ * The handle of a device that was reset elsewhere stays dead (libtt
+ * refuses it with -ENODEV); a new one follows the chip again. 0, or the
+ * error of the open (then d->lost and the error are set).
+ */
+static int reopen(struct smi_dev *d)
+{
+	int ret;
+
+	tt_device_close(d->dev);
+	d->dev = NULL;
+	d->lost = true;
+	ret = tt_device_open(d->index, &d->dev);
+	if (ret) {
+		d->dev = NULL;
+		set_error(d, "reopen after a reset by another process", ret);
+		return ret;
+	}
+	d->lost = false;
+	d->info = *tt_device_get_info(d->dev);
+	d->reopens++;
+	return 0;
+}
+
 void smi_refresh(struct smi_dev *d)
 {
 	int ret;
 
+	if (d->lost && reopen(d))
+		return;
 	if (!d->dev)
 		return;
 	d->ok = true;
@@ -45,6 +71,14 @@ void smi_refresh(struct smi_dev *d)
 	/* Telemetry only: reading it disturbs nothing, while a management
 	 * message would share a queue with whoever else uses the chip. */
 	ret = tt_telemetry_read(d->dev, &d->telem);
+	if (ret == -ENODEV && !reopen(d)) {
+		d->ok = true;
+		ret = tt_telemetry_read(d->dev, &d->telem);
+	}
+	if (!d->dev) {
+		d->have_telem = false;
+		return;
+	}
 	d->have_telem = !ret;
 	if (ret)
 		set_error(d, "telemetry", ret);

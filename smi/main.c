@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +16,6 @@
 
 #include "args.h"
 #include "smi.h"
-
-#ifndef TT_SMI_VERSION
-#define TT_SMI_VERSION "unknown"
-#endif
 
 static void usage(FILE *f)
 {
@@ -72,7 +69,8 @@ static void usage(FILE *f)
 "Exit status:\n"
 "  0  success\n"
 "  1  other error (cannot write a file, reset cancelled at the prompt)\n"
-"  2  bad arguments (also: reset without --yes and without a terminal)\n"
+"  2  usage error: bad arguments, an empty reset target, or a reset\n"
+"     without --yes and without a terminal\n"
 "  3  no device, or no device matches\n"
 "  4  a device could not be read (every device, in a snapshot or list)\n"
 "  5  reset failed, or refused because a device is in use\n"
@@ -135,7 +133,27 @@ static int do_list(struct smi_dev *d, unsigned n)
 	return exit_for_health(d, n);
 }
 
-/* Wait until t (monotonic seconds) or a line/EOF on stdin (if watched). */
+/* The signal that stopped a dump (SIGINT, SIGTERM), or 0. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+/* A dump stopped by Ctrl-C or kill still writes what it read: the
+ * signals only end the wait. No SA_RESTART, so poll and usleep return. */
+static void catch_stop_signals(void)
+{
+	struct sigaction sa = {.sa_handler = on_stop_signal};
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Wait until t (monotonic seconds), a line/EOF on stdin (if watched) or a
+ * stop signal. */
 static bool wait_until(double t, bool watch_stdin)
 {
 	for (;;) {
@@ -143,6 +161,8 @@ static bool wait_until(double t, bool watch_stdin)
 		double now = smi_mono_s();
 		int ms;
 
+		if (stop_signal)
+			return true;
 		if (now >= t)
 			return false;
 		ms = (int)((t - now) * 1000.0) + 1;
@@ -169,6 +189,7 @@ static int do_dump(const struct smi_args *a, struct smi_dev *d, unsigned n)
 	unsigned rows = 0;
 	int ret;
 
+	catch_stop_signals();
 	if (smi_dump_start(&dp, a->dump_dir, d, n, err, sizeof(err))) {
 		fprintf(stderr, "tt-smi: %s\n", err);
 		return SMI_EXIT_ERROR;
@@ -208,6 +229,12 @@ static int do_dump(const struct smi_args *a, struct smi_dev *d, unsigned n)
 	fprintf(stderr, "tt-smi: %u readings of %u device%s written to %s\n",
 		rows, n, n == 1 ? "" : "s",
 		a->dump_dir ? a->dump_dir : "tt-smi-logs/");
+	if (stop_signal) {
+		fprintf(stderr, "tt-smi: stopped by %s\n",
+			stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
+		/* The shell's convention for a program ended by a signal. */
+		return 128 + stop_signal;
+	}
 	return exit_for_health(d, n);
 }
 
@@ -269,6 +296,14 @@ static int do_live(const struct smi_args *a, struct smi_dev *d, unsigned n)
 	return smi_tui(d, n, &h, &o);
 }
 
+/* Without a terminal the default mode is the snapshot. */
+static bool snapshot_mode(const struct smi_args *a)
+{
+	return a->mode == MODE_SNAPSHOT ||
+	       (a->mode == MODE_DEFAULT &&
+		(!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)));
+}
+
 static int run(const struct smi_args *a)
 {
 	struct smi_dev *d = NULL;
@@ -279,7 +314,12 @@ static int run(const struct smi_args *a)
 	ret = smi_open_all(&d, &n, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "tt-smi: %s\n", err);
-		return ret == -ENODEV ? SMI_EXIT_NO_DEVICE : SMI_EXIT_ERROR;
+		if (ret != -ENODEV)
+			return SMI_EXIT_ERROR;
+		/* A script reading the snapshot still gets JSON: no devices. */
+		if (snapshot_mode(a) && do_snapshot(a, NULL, 0))
+			return SMI_EXIT_ERROR;
+		return SMI_EXIT_NO_DEVICE;
 	}
 	switch (a->mode) {
 	case MODE_SNAPSHOT:
@@ -297,9 +337,16 @@ static int run(const struct smi_args *a)
 		break;
 	default:
 		/* No terminal: never a display, never a question. */
-		if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
+		if (snapshot_mode(a))
 			ret = do_snapshot(a, d, n);
-		else
+		else if (!smi_tui_usable(err, sizeof(err))) {
+			/* One line, then what -s would print: the readings
+			 * are still worth having on a terminal curses
+			 * cannot drive. */
+			fprintf(stderr, "tt-smi: %s; printing the snapshot "
+					"(-s) instead\n", err);
+			ret = do_snapshot(a, d, n);
+		} else
 			ret = do_live(a, d, n);
 	}
 	smi_close_all(d, n);
@@ -320,7 +367,7 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return SMI_EXIT_OK;
 	case MODE_VERSION:
-		printf("tt-smi %s\n", TT_SMI_VERSION);
+		printf("tt-smi %s\n", TT_PROJECT_VERSION);
 		return SMI_EXIT_OK;
 	case MODE_MOBO_RESET:
 		fprintf(stderr,

@@ -50,6 +50,9 @@ struct smi_dev {
 	bool have_telem;
 	struct tt_telemetry telem;
 
+	unsigned reopens; /* times reopened after another process reset it */
+	bool lost;	  /* reset elsewhere and not reopened yet: dev is NULL */
+
 	int npids; /* processes with the device open, this one excluded */
 	int pids[SMI_MAX_PIDS];
 };
@@ -80,7 +83,10 @@ static inline double smi_mono_s(void)
 int smi_open_all(struct smi_dev **out, unsigned *n, char *err, size_t len);
 void smi_close_all(struct smi_dev *d, unsigned n);
 
-/* Read the telemetry and the processes of an open device again. */
+/* Read the telemetry and the processes of an open device again. A device
+ * another process reset (libtt's handle fails with -ENODEV) is closed and
+ * reopened, and reopens counts it; if it cannot be reopened, the next
+ * refresh tries again. */
 void smi_refresh(struct smi_dev *d);
 
 /* Processes using any of the devices (this one excluded), at most max.
@@ -168,6 +174,10 @@ struct smi_tui_opts {
 	bool dark, no_color;
 	const char *dump_dir; /* for `d` (NULL: default) */
 };
+
+/* Can curses drive the terminal on standard output ($TERM known, with
+ * cursor addressing)? If not, false with the reason, naming $TERM, in why. */
+bool smi_tui_usable(char *why, size_t len);
 
 /* Run the live display until `q`. Returns an enum smi_exit. */
 int smi_tui(struct smi_dev *d, unsigned n, const struct smi_host *h,

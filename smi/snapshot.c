@@ -14,10 +14,6 @@
 #include "json.h"
 #include "smi.h"
 
-#ifndef TT_SMI_VERSION
-#define TT_SMI_VERSION "unknown"
-#endif
-
 static void iso_time(char *buf, size_t len)
 {
 	struct timespec ts;
@@ -45,8 +41,8 @@ static void host_info(struct jw *w, const struct smi_host *h)
 	jw_string(w, "driver", h->driver[0] ? h->driver : NULL);
 	jw_end(w);
 	jw_object(w, "host_sw_vers");
-	jw_string(w, "tt_smi", TT_SMI_VERSION);
-	jw_string(w, "libtt", TT_SMI_VERSION);
+	jw_string(w, "tt_smi", TT_PROJECT_VERSION);
+	jw_string(w, "libtt", TT_PROJECT_VERSION);
 	jw_end(w);
 }
 

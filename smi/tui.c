@@ -18,10 +18,6 @@
 
 #include "smi.h"
 
-#ifndef TT_SMI_VERSION
-#define TT_SMI_VERSION "unknown"
-#endif
-
 #define SIDEBAR_W 28
 #define LABEL_W 20
 #define COL_W 14
@@ -107,8 +103,14 @@ static void read_all(struct ui *u)
 {
 	char err[SMI_ERR_LEN];
 
-	for (unsigned i = 0; i < u->n; i++)
+	for (unsigned i = 0; i < u->n; i++) {
+		unsigned before = u->d[i].reopens;
+
 		smi_refresh(&u->d[i]);
+		if (u->d[i].reopens != before)
+			status(u, "device %u was reset by another process; "
+				  "reopened", i);
+	}
 	accumulate(u);
 	if (u->dump &&
 	    smi_dump_row(u->dump, smi_mono_s() - u->dump_t0, u->d, u->n)) {
@@ -138,7 +140,7 @@ static void header(struct ui *u)
 	strftime(now, sizeof(now), "%Y-%m-%d %H:%M:%S", &tm);
 	fill_line(0, a);
 	attron(a);
-	mvprintw(0, 1, "tt-smi %s", TT_SMI_VERSION);
+	mvprintw(0, 1, "tt-smi %s", TT_PROJECT_VERSION);
 	mvprintw(0, (COLS - 6) / 2, "TT-SMI");
 	mvprintw(0, COLS - (int)strlen(now) - 1, "%s", now);
 	attroff(a);

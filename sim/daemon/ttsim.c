@@ -38,6 +38,7 @@
 #include "common/soc_desc.h"
 
 #define EXIT_USAGE 2
+#define EXIT_NO_DEVICE 3 /* the same in every tool: tools/README.md */
 #define STOP_TIMEOUT_MS 10000
 #define REPLY_TIMEOUT_S 5
 #define LINE_LEN 160
@@ -54,7 +55,7 @@ static const char help_head[] =
 "                 [--threads N] [--ivshmem PATH [--guest-ram SIZE]]\n"
 "       ttsim stop [--all | NAME...]\n"
 "       ttsim list\n"
-"       ttsim --help\n"
+"       ttsim --help | --version\n"
 "\n"
 "ttsim serves simulated Tenstorrent-class accelerator boards. Each chip is\n"
 "published as a named device in the runtime directory; applications (through\n"
@@ -131,6 +132,7 @@ static const char help_tail[] =
 "\n"
 "Options for every command:\n"
 "  -h, --help            Show this help and exit.\n"
+"  -V, --version         Show the version and exit (alone, as the command).\n"
 "\n"
 "Runtime directory:\n"
 "  $TTSIM_RUNTIME_DIR if set, else $XDG_RUNTIME_DIR/ttsim, else\n"
@@ -147,11 +149,13 @@ static const char help_tail[] =
 "\n"
 "Exit status:\n"
 "  0   Success.\n"
-"  1   Failure: a name is already served, a name given to stop is not\n"
-"      served, a daemon did not answer or did not stop within 10 s, a\n"
-"      device could not be built, or the runtime directory is unusable.\n"
+"  1   Failure: a name is already served, a daemon did not answer or\n"
+"      did not stop within 10 s, a device could not be built, or the\n"
+"      runtime directory is unusable.\n"
 "  2   Usage error: unknown command, option or board, a bad count, or a\n"
 "      number of names that does not match the number of chips.\n"
+"  3   No device: list finds none published, or a name given to stop is\n"
+"      not served (stop without names, when none are, is success).\n"
 "\n"
 "Examples:\n"
 "  ttsim start                          one n150, as tt0\n"
@@ -192,7 +196,7 @@ static int usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsay(fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'ttsim --help' for more information.\n", stderr);
+	fputs("\nTry 'ttsim --help'.\n", stderr);
 	return EXIT_USAGE;
 }
 
@@ -1027,8 +1031,10 @@ static int cmd_list(int argc, char **argv)
 		}
 		shown++;
 	}
-	if (!shown)
+	if (!shown) {
 		printf("no ttsim devices\n");
+		return ret ? ret : EXIT_NO_DEVICE;
+	}
 	return ret;
 }
 
@@ -1154,10 +1160,12 @@ static int cmd_stop(int argc, char **argv)
 	for (int i = optind; i < argc; i++) {
 		struct probe *t = find_probe(p, n, argv[i]);
 
-		if (!t)
-			ret = failure("device %s is not served by any ttsim (see 'ttsim list')",
-				      argv[i]);
-		else if (stop_one(t, p, n, done, &ndone))
+		if (!t) {
+			failure("device %s is not served by any ttsim (see 'ttsim list')",
+				argv[i]);
+			if (!ret)
+				ret = EXIT_NO_DEVICE;
+		} else if (stop_one(t, p, n, done, &ndone))
 			ret = EXIT_FAILURE;
 	}
 	return ret;
@@ -1188,6 +1196,10 @@ int main(int argc, char **argv)
 	cmd = argv[1];
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
 		print_help(stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
+		printf("ttsim %s\n", TT_PROJECT_VERSION);
 		return 0;
 	}
 	if (!strcmp(cmd, "start"))

@@ -13,6 +13,7 @@ import csv
 import json
 import os
 import re
+import select
 import shutil
 import signal
 import subprocess
@@ -128,6 +129,18 @@ def test_snapshot_matches_libtt_on_ttsim():
         assert t[k] == ref[k], (k, t[k], ref[k])
     assert abs(t['voltage_v'] - ref['voltage_v']) < 0.1
     assert abs(t['inlet_temperature_c'] - ref['inlet_temperature_c']) < 1.0
+
+
+def test_no_devices_is_exit_3_with_a_valid_snapshot():
+    empty = tempfile.mkdtemp(dir=TMP)
+    os.chmod(empty, 0o700)
+    p = smi('-s', transport='ttsim', TTSIM_RUNTIME_DIR=empty)
+    expect(p, 3, 'no Tenstorrent device found')
+    doc = json.loads(p.stdout)
+    jsonschema.validate(doc, SCHEMA)
+    assert doc['device_info'] == [] and doc['processes'] == [], doc
+    p = smi('-ls', transport='ttsim', TTSIM_RUNTIME_DIR=empty)
+    expect(p, 3, 'no Tenstorrent device found')
 
 
 def test_compact_and_file_options():
@@ -256,6 +269,23 @@ def test_dump_until_enter():
     assert len(rows) >= 3, len(rows)
 
 
+def test_interrupted_dump_writes_what_it_read():
+    for sig, code in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+        d = os.path.join(TMP, f'dump-sig{sig}')
+        p = subprocess.Popen([SMI, '-d', '-dur', '100', '-i', '0.1', '-dir',
+                              d], env=env(), stdin=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True, cwd=TMP)
+        time.sleep(1.0)
+        assert p.poll() is None, 'stopped before the signal'
+        p.send_signal(sig)
+        p.wait(timeout=10)
+        err = p.stderr.read()
+        assert p.returncode == code, (p.returncode, err)
+        assert f'stopped by {signal.Signals(sig).name}' in err, err
+        head, rows = read_dump(d)
+        assert head == SEED_COLUMNS and len(rows) >= 3, (head, len(rows))
+
+
 # ---- reset ----
 
 def test_reset_with_yes():
@@ -276,8 +306,23 @@ def test_reset_targets_must_exist():
     expect(p, 3, 'reset target 7: no such device')
     p = smi('-r', 'bogus0', '--yes')
     expect(p, 3, 'reset target bogus0')
-    p = smi('-r', '0,', 'all', '--yes', '--reset_timeout', '30')
+    p = smi('-r', '0', 'all', '--yes', '--reset_timeout', '30')
     expect(p, 0, 'reset done')
+
+
+def test_empty_reset_targets_are_usage_errors():
+    # What `-r "$DEVS"` or `-r "0,$DEV"` become with the variable unset:
+    # never every device, nor fewer than meant.
+    for words, msg in (([''], "-r '': an empty target"),
+                       ([' '], "-r ' ': an empty target"),
+                       (['0,'], "-r '0,': an empty item"),
+                       (['0,,1'], "-r '0,,1': an empty item"),
+                       ([',0'], "-r ',0': an empty item"),
+                       (['0', ''], "-r '': an empty target")):
+        p = smi('-r', *words, '--yes')
+        expect(p, 2, msg)
+        assert "Try 'tt-smi --help'." in p.stderr, p.stderr
+        assert 'resetting' not in p.stderr, p.stderr
 
 
 def start_holder(d):
@@ -326,14 +371,14 @@ class Tmux:
     count = 0
 
     def __init__(self, *args, width=80, height=24, then='',
-                 ready='TT-SMI'):
+                 ready='TT-SMI', transport='embedded'):
         Tmux.count += 1
         self.sock = os.path.join(TMP, f'tmux{Tmux.count}.sock')
         e = env()
         cmd = ' '.join([SMI, *args])
         p = self.t(['new-session', '-d', '-s', 'smi', '-x', str(width), '-y',
                     str(height), '-c', TMP,
-                    f'env TT_TRANSPORT=embedded TTSIM_RUNTIME_DIR={RUNDIR} '
+                    f'env TT_TRANSPORT={transport} TTSIM_RUNTIME_DIR={RUNDIR} '
                     f'TERM=xterm-256color {cmd}{then}'], env=e)
         assert p.returncode == 0, f'tmux: {p.stderr}'
         self.wait_for(ready)
@@ -470,6 +515,69 @@ def test_reset_prompts_on_a_terminal():
         assert 'reset done' in s and 'EXIT=0' in s, s
     finally:
         tm.close()
+
+
+def test_live_reopens_a_device_reset_by_another_process():
+    with Daemon('smi4'):
+        tm = Tmux('-i', '0.2', transport='ttsim')
+        try:
+            tm.keys('1')
+            tm.wait_for('Tensix cores')
+            p = smi('-r', '0', '--yes', '--force', '--reset_timeout', '30',
+                    transport='ttsim')
+            expect(p, 0, 'reset done')
+            s = tm.wait_for('reset by another process; reopened')
+            time.sleep(1.0)
+            s = tm.screen()
+            assert 'reset after this handle' not in s, s
+            assert re.search(r'Health\s+ok', s), s
+            assert tm.alive()
+        finally:
+            tm.close()
+
+
+def on_a_terminal(*args, **extra):
+    """tt-smi with a pseudo-terminal as stdin and stdout: (exit status,
+    what it printed there, its stderr)."""
+    import pty
+    master, slave = pty.openpty()
+    p = subprocess.Popen([SMI, *args], env=env(**extra), stdin=slave,
+                         stdout=slave, stderr=subprocess.PIPE, cwd=TMP)
+    os.close(slave)
+    out, end = b"", time.monotonic() + 30
+    while time.monotonic() < end:
+        if not select.select([master], [], [], 0.5)[0]:
+            if p.poll() is not None:
+                break
+            continue
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # EIO: the program closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    try:  # the terminal closes as the process exits: a moment to reap it
+        p.wait(timeout=max(1.0, end - time.monotonic()))
+    except subprocess.TimeoutExpired:  # a live display, or stuck
+        p.kill()
+        p.wait()
+        raise AssertionError(f'still running after 30 s; printed {out!r}')
+    return p.returncode, out.decode().replace('\r\n', '\n'), \
+        p.stderr.read().decode()
+
+
+def test_unusable_term_prints_the_snapshot():
+    for term, why in (('dumb', 'the terminal cannot move the cursor'),
+                      ('no-such-terminal', 'no such terminal')):
+        code, out, err = on_a_terminal(TERM=term)
+        assert code == 0, (code, err)
+        lines = err.splitlines()
+        assert len(lines) == 1, err
+        assert f'TERM={term}: {why}' in lines[0], err
+        assert 'printing the snapshot (-s) instead' in lines[0], err
+        jsonschema.validate(json.loads(out), SCHEMA)
 
 
 COLOR_ESC = re.compile(r'\x1b\[[0-9;]*(3[0-7]|4[0-7]|38;5|48;5)[0-9;]*m')

@@ -122,15 +122,13 @@ static tt_program *describe(const struct tt_core_range_set *cores,
 	return prog;
 }
 
-static int usage(const char *arg)
+static void usage(FILE *f)
 {
-	bool help = !strcmp(arg, "--help");
-
-	fprintf(help ? stdout : stderr,
-		"usage: example-" NAME " [--help]\n"
-		"eltwise_add from a program descriptor, on up to %u cores.\n",
+	fprintf(f,
+		"usage: example-" NAME " [--help | --version]\n"
+		"eltwise_add from a program descriptor, on up to %u cores.\n"
+		EX_HELP_COMMON,
 		MAX_CORES);
-	return help ? 0 : 1;
 }
 
 int main(int argc, char **argv)
@@ -151,11 +149,10 @@ int main(int argc, char **argv)
 	double t0, pcc;
 	char detail[160];
 
-	if (argc > 1)
-		return usage(argv[1]);
+	ex_no_args(argc, argv, usage);
 	if (!a || !b || !c || !got || !want)
 		ex_die("out of memory");
-	EX_TRY(tt_device_open(0, &dev));
+	ex_open_device(&dev);
 	EX_TRY(tt_device_command_queue(dev, 0, &cq));
 	EX_TRY(tt_device_logical_grid(dev, &w, &h));
 	cw = w < 2 ? w : 2;

@@ -41,15 +41,13 @@ static void fill(uint8_t *p, size_t n)
 	}
 }
 
-static int usage(const char *arg)
+static void usage(FILE *f)
 {
-	bool help = !strcmp(arg, "--help");
-
-	fprintf(help ? stdout : stderr,
-		"usage: example-" NAME " [--help]\n"
-		"Copy %u pages of DRAM through L1 of core (0,0) and compare.\n",
+	fprintf(f,
+		"usage: example-" NAME " [--help | --version]\n"
+		"Copy %u pages of DRAM through L1 of core (0,0) and compare.\n"
+		EX_HELP_COMMON,
 		PAGES);
-	return help ? 0 : 1;
 }
 
 int main(int argc, char **argv)
@@ -68,11 +66,10 @@ int main(int argc, char **argv)
 	double t0;
 	char detail[128];
 
-	if (argc > 1)
-		return usage(argv[1]);
+	ex_no_args(argc, argv, usage);
 	if (!in || !out)
 		ex_die("out of memory");
-	EX_TRY(tt_device_open(0, &dev));
+	ex_open_device(&dev);
 	EX_TRY(tt_device_command_queue(dev, 0, &cq));
 
 	/* Two DRAM buffers interleaved page by page over the DRAM banks, and

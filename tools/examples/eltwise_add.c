@@ -67,15 +67,13 @@ static bool bf16_close(float got, float x)
 	return fabsf(got - x) <= ulp;
 }
 
-static int usage(const char *arg)
+static void usage(FILE *f)
 {
-	bool help = !strcmp(arg, "--help");
-
-	fprintf(help ? stdout : stderr,
-		"usage: example-" NAME " [--help]\n"
-		"Add two vectors of %u bfloat16 tiles on core (0,0) and check.\n",
+	fprintf(f,
+		"usage: example-" NAME " [--help | --version]\n"
+		"Add two vectors of %u bfloat16 tiles on core (0,0) and check.\n"
+		EX_HELP_COMMON,
 		TILES);
-	return help ? 0 : 1;
 }
 
 int main(int argc, char **argv)
@@ -99,11 +97,10 @@ int main(int argc, char **argv)
 	double t0, pcc;
 	char detail[160];
 
-	if (argc > 1)
-		return usage(argv[1]);
+	ex_no_args(argc, argv, usage);
 	if (!a || !b || !c || !got || !want)
 		ex_die("out of memory");
-	EX_TRY(tt_device_open(0, &dev));
+	ex_open_device(&dev);
 	EX_TRY(tt_device_command_queue(dev, 0, &cq));
 	da = dram_tiles(dev);
 	db = dram_tiles(dev);

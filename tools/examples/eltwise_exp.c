@@ -47,15 +47,13 @@ static void block_cb(tt_program *prog, const struct tt_core_range_set *core,
 	EX_TRY(tt_create_circular_buffer(prog, core, &cfg, &cb));
 }
 
-static int usage(const char *arg)
+static void usage(FILE *f)
 {
-	bool help = !strcmp(arg, "--help");
-
-	fprintf(help ? stdout : stderr,
-		"usage: example-" NAME " [--help]\n"
-		"exp() of %u bfloat16 tiles on core (0,0), checked against expf.\n",
+	fprintf(f,
+		"usage: example-" NAME " [--help | --version]\n"
+		"exp() of %u bfloat16 tiles on core (0,0), checked against expf.\n"
+		EX_HELP_COMMON,
 		TILES);
-	return help ? 0 : 1;
 }
 
 int main(int argc, char **argv)
@@ -79,11 +77,10 @@ int main(int argc, char **argv)
 	double t0, pcc;
 	char detail[160];
 
-	if (argc > 1)
-		return usage(argv[1]);
+	ex_no_args(argc, argv, usage);
 	if (!x || !y || !got || !want)
 		ex_die("out of memory");
-	EX_TRY(tt_device_open(0, &dev));
+	ex_open_device(&dev);
 	EX_TRY(tt_device_command_queue(dev, 0, &cq));
 	dx = dram_tiles(dev);
 	dy = dram_tiles(dev);

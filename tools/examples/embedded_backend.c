@@ -15,6 +15,7 @@
  *
  * Kernel: kernels/embedded_backend/add.c.
  */
+#include <ctype.h>
 #include <errno.h>
 
 #include "example.h"
@@ -185,10 +186,10 @@ static void pop_outputs(struct model *m, unsigned loop)
 
 /* ---- command line ---- */
 
-static int usage(FILE *to, int status)
+static void usage(FILE *to)
 {
 	fprintf(to,
-		"usage: example-" NAME " [--help] [LOOPS [MICROBATCH]]\n"
+		"usage: example-" NAME " [--help | --version] [LOOPS [MICROBATCH]]\n"
 		"Run a two-input model through the embedded backend API as "
 		"PyBuda's\n"
 		"Embedded TTI Loading does: LOOPS inference loops (default 4, "
@@ -197,12 +198,12 @@ static int usage(FILE *to, int status)
 		"1..%u),\n"
 		"running every program with $p_loop_count = MICROBATCH and "
 		"getting,\n"
-		"checking and popping as many entries of every output.\n",
+		"checking and popping as many entries of every output.\n"
+		EX_HELP_COMMON,
 		MAX_LOOPS, DEPTH);
-	return status;
 }
 
-/* A decimal argument in 1..max, else exit with the usage. */
+/* A decimal argument in 1..max, else a usage error. */
 static unsigned number(const char *arg, const char *what, unsigned max)
 {
 	char *end;
@@ -210,11 +211,9 @@ static unsigned number(const char *arg, const char *what, unsigned max)
 
 	errno = 0;
 	v = strtoul(arg, &end, 10);
-	if (errno || end == arg || *end || arg[0] == '-' || v < 1 || v > max) {
-		fprintf(stderr, "error: %s \"%s\" is not a number in 1..%u\n",
-			what, arg, max);
-		exit(usage(stderr, 1));
-	}
+	if (errno || end == arg || *end || arg[0] == '-' || v < 1 || v > max)
+		ex_usage_error("%s '%s' is not a number in 1..%u", what, arg,
+			       max);
 	return (unsigned)v;
 }
 
@@ -224,16 +223,23 @@ int main(int argc, char **argv)
 	unsigned loops = 4;
 	char detail[160];
 
-	if (argc > 1 && !strcmp(argv[1], "--help"))
-		return usage(stdout, 0);
+	for (int i = 1; i < argc; i++) {
+		ex_version_option(argv[i]);
+		if (!strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		}
+		if (argv[i][0] == '-' && argv[i][1] && !isdigit(argv[i][1]))
+			ex_usage_error("unknown option '%s'", argv[i]);
+	}
 	if (argc > 3)
-		return usage(stderr, 1);
+		ex_usage_error("unexpected argument '%s'", argv[3]);
 	if (argc > 1)
 		loops = number(argv[1], "LOOPS", MAX_LOOPS);
 	if (argc > 2)
 		m.microbatch = number(argv[2], "MICROBATCH", DEPTH);
 
-	EX_TRY(tt_device_open(0, &m.dev));
+	ex_open_device(&m.dev);
 	create_model(&m);
 	for (unsigned loop = 0; loop < loops; loop++) {
 		push_inputs(&m, loop);

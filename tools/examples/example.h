@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * What every example shares: failing with libtt's message, finding the
- * example kernels, timing, and the result check against a host reference
- * (Pearson correlation, as TT-Metal's tests report it).
+ * What every example shares: the command line's common part (--help,
+ * --version, usage errors, the exit status), opening the device, failing
+ * with libtt's message, finding the example kernels, timing, and the
+ * result check against a host reference (Pearson correlation, as
+ * TT-Metal's tests report it).
  *
  * Header-only on purpose: each example stays one program a reader can
  * copy out of the tree with this file.
@@ -20,6 +22,70 @@
 
 #include "tt.h"
 
+/* The program's name in messages, never its path as typed (meson passes
+ * "example-<name>"), and the project's version. */
+#ifndef EX_NAME
+#define EX_NAME "example"
+#endif
+#ifndef TT_PROJECT_VERSION
+#define TT_PROJECT_VERSION "unknown"
+#endif
+
+/* Exit status, the same in every tool of the tree (tools/README.md). */
+enum {
+	EX_EXIT_FAIL = 1,      /* the check failed, or anything went wrong */
+	EX_EXIT_USAGE = 2,     /* bad arguments */
+	EX_EXIT_NO_DEVICE = 3, /* libtt offers no device */
+};
+
+/* The end of every example's --help. */
+#define EX_HELP_COMMON                                                         \
+	"\n"                                                                   \
+	"  --help     this help\n"                                          \
+	"  --version  the version\n"                                        \
+	"\n"                                                                   \
+	"Exit status: 0 the check passed; 1 it failed or something went\n"  \
+	"wrong; 2 usage error; 3 no device.\n"
+
+/* "example-x: what is wrong" and where to look, then exit 2. */
+static inline __attribute__((noreturn, format(printf, 1, 2))) void
+ex_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs(EX_NAME ": ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry '" EX_NAME " --help'.\n", stderr);
+	exit(EX_EXIT_USAGE);
+}
+
+/* --version: print it and exit; anything else returns. */
+static inline void ex_version_option(const char *arg)
+{
+	if (strcmp(arg, "--version"))
+		return;
+	printf("%s %s\n", EX_NAME, TT_PROJECT_VERSION);
+	exit(0);
+}
+
+/* The command line of an example without arguments of its own: --help,
+ * --version, or a usage error. */
+static inline void ex_no_args(int argc, char **argv, void (*usage)(FILE *))
+{
+	if (argc < 2)
+		return;
+	ex_version_option(argv[1]);
+	if (!strcmp(argv[1], "--help")) {
+		usage(stdout);
+		exit(0);
+	}
+	if (argv[1][0] == '-')
+		ex_usage_error("unknown option '%s'", argv[1]);
+	ex_usage_error("unexpected argument '%s'", argv[1]);
+}
+
 /* Stop with what failed and libtt's explanation. */
 static inline __attribute__((noreturn, format(printf, 1, 2))) void
 ex_die(const char *fmt, ...)
@@ -27,11 +93,11 @@ ex_die(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	fprintf(stderr, "error: ");
+	fputs(EX_NAME ": ", stderr);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, ": %s\n", tt_last_error());
-	exit(1);
+	exit(EX_EXIT_FAIL);
 }
 
 /* Call f (a libtt call returning 0 or a negative errno) or stop. */
@@ -40,6 +106,22 @@ ex_die(const char *fmt, ...)
 		if ((f) != 0)                                                  \
 			ex_die("%s", #f);                                      \
 	} while (0)
+
+/* Open device 0, or stop: with status 3 when libtt offers no device. */
+static inline void ex_open_device(tt_device **dev)
+{
+	unsigned n = 0;
+
+	EX_TRY(tt_device_count(&n));
+	if (!n) {
+		fprintf(stderr,
+			EX_NAME ": no Tenstorrent device found (TT_TRANSPORT=%s)\n",
+			getenv("TT_TRANSPORT") ? getenv("TT_TRANSPORT")
+					       : "unset");
+		exit(EX_EXIT_NO_DEVICE);
+	}
+	EX_TRY(tt_device_open(0, dev));
+}
 
 /*
  * The path of an example kernel, "name/file.c" under the kernels
@@ -55,9 +137,9 @@ static inline const char *ex_kernel(const char *rel)
 		dir = TT_EXAMPLES_KERNEL_DIR;
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, rel) >=
 	    sizeof(path)) {
-		fprintf(stderr, "error: kernel path %s/%s is too long\n", dir,
+		fprintf(stderr, EX_NAME ": kernel path %s/%s is too long\n", dir,
 			rel);
-		exit(1);
+		exit(EX_EXIT_FAIL);
 	}
 	return path;
 }
@@ -67,8 +149,8 @@ static inline void *ex_xmalloc(size_t n)
 	void *p = malloc(n);
 
 	if (!p) {
-		fprintf(stderr, "error: out of memory (%zu bytes)\n", n);
-		exit(1);
+		fprintf(stderr, EX_NAME ": out of memory (%zu bytes)\n", n);
+		exit(EX_EXIT_FAIL);
 	}
 	return p;
 }

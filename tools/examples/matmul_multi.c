@@ -34,7 +34,8 @@ static void usage(FILE *f)
 		"usage: example-matmul_multi [-m M] [-n N] [-k K] [--cores N]\n"
 		"  C[M x N] = A[M x K] x B[K x N] in bf16 on the Tensix grid;\n"
 		"  sizes are multiples of 32 (default 1024 each); --cores caps\n"
-		"  the cores used (default: the whole logical grid)\n");
+		"  the cores used (default: the whole logical grid)\n"
+		EX_HELP_COMMON);
 }
 
 static uint32_t parse_num(const char *opt, const char *s, unsigned mult,
@@ -45,13 +46,9 @@ static uint32_t parse_num(const char *opt, const char *s, unsigned mult,
 
 	if (*s == '\0' || *end != '\0' || v == 0 || v % mult || v > max) {
 		if (mult > 1)
-			fprintf(stderr,
-				"error: %s %s: want a multiple of %u in %u..%u\n",
-				opt, s, mult, mult, max);
-		else
-			fprintf(stderr, "error: %s %s: want a number in 1..%u\n",
-				opt, s, max);
-		exit(1);
+			ex_usage_error("%s %s: want a multiple of %u in %u..%u",
+				       opt, s, mult, mult, max);
+		ex_usage_error("%s %s: want a number in 1..%u", opt, s, max);
 	}
 	return (uint32_t)v;
 }
@@ -61,12 +58,14 @@ static struct opts parse_args(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "cores", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { 1024, 1024, 1024, 0 };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "m:n:k:h", longopts, NULL)) != -1) {
+	opterr = 0; /* getopt's messages would name the path, not the program */
+	while ((c = getopt_long(argc, argv, ":m:n:k:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			o.m = parse_num("-m", optarg, 32, 8192);
@@ -83,17 +82,20 @@ static struct opts parse_args(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			exit(0);
+		case 'V':
+			ex_version_option("--version");
+			break;
+		case ':':
+			ex_usage_error("option '%s' needs a value",
+				       argv[optind - 1]);
 		default:
-			usage(stderr);
-			exit(1);
+			if (optopt)
+				ex_usage_error("unknown option '-%c'", optopt);
+			ex_usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "error: unexpected argument '%s'\n",
-			argv[optind]);
-		usage(stderr);
-		exit(1);
-	}
+	if (optind < argc)
+		ex_usage_error("unexpected argument '%s'", argv[optind]);
 	return o;
 }
 
@@ -143,8 +145,8 @@ static double check(const float *a, const float *b, const float *c,
 
 static __attribute__((noreturn)) void mm_die(void)
 {
-	fprintf(stderr, "error: %s\n", mm_multi_error());
-	exit(1);
+	fprintf(stderr, EX_NAME ": %s\n", mm_multi_error());
+	exit(EX_EXIT_FAIL);
 }
 
 /* Upload, kernel build and load (a run without work), the timed runs, C
@@ -157,7 +159,7 @@ static double run_device(const struct opts *o, const float *a, const float *b,
 	tt_device *dev;
 	double ms, best = 0;
 
-	EX_TRY(tt_device_open(0, &dev));
+	ex_open_device(&dev);
 	if (mm_multi_create(dev, o->m, o->n, o->k, o->cores, &mm) ||
 	    mm_multi_write_inputs(mm, a, b) || mm_multi_warm_up(mm))
 		mm_die();

@@ -27,7 +27,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: example-matmul_single [-m M] [-n N] [-k K]\n"
 		   "  C[M x N] = A[M x K] x B[K x N] on one core, bf16;\n"
-		   "  sizes are multiples of 32 (default 256 each)\n");
+		   "  sizes are multiples of 32 (default 256 each)\n"
+		   EX_HELP_COMMON);
 }
 
 static uint32_t parse_dim(const char *opt, const char *s)
@@ -35,12 +36,9 @@ static uint32_t parse_dim(const char *opt, const char *s)
 	char *end;
 	unsigned long v = strtoul(s, &end, 10);
 
-	if (*s == '\0' || *end != '\0' || v == 0 || v % 32 || v > 4096) {
-		fprintf(stderr,
-			"error: %s %s: want a multiple of 32 in 32..4096\n",
-			opt, s);
-		exit(1);
-	}
+	if (*s == '\0' || *end != '\0' || v == 0 || v % 32 || v > 4096)
+		ex_usage_error("%s %s: want a multiple of 32 in 32..4096", opt,
+			       s);
 	return (uint32_t)v;
 }
 
@@ -48,12 +46,14 @@ static struct shape parse_args(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct shape s = { 256, 256, 256 };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "m:n:k:h", longopts, NULL)) != -1) {
+	opterr = 0; /* getopt's messages would name the path, not the program */
+	while ((c = getopt_long(argc, argv, ":m:n:k:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			s.m = parse_dim("-m", optarg);
@@ -67,17 +67,20 @@ static struct shape parse_args(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			exit(0);
+		case 'V':
+			ex_version_option("--version");
+			break;
+		case ':':
+			ex_usage_error("option '%s' needs a value",
+				       argv[optind - 1]);
 		default:
-			usage(stderr);
-			exit(1);
+			if (optopt)
+				ex_usage_error("unknown option '-%c'", optopt);
+			ex_usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "error: unexpected argument '%s'\n",
-			argv[optind]);
-		usage(stderr);
-		exit(1);
-	}
+	if (optind < argc)
+		ex_usage_error("unexpected argument '%s'", argv[optind]);
 	return s;
 }
 
@@ -191,7 +194,7 @@ static double run_device(struct shape s, const float *a, const float *b,
 	tt_program *p;
 	double t0, ms;
 
-	EX_TRY(tt_device_open(0, &dev));
+	ex_open_device(&dev);
 	EX_TRY(tt_device_command_queue(dev, 0, &cq));
 	da = dram_tiles(dev, s.m, s.k);
 	db = dram_tiles(dev, s.k, s.n);

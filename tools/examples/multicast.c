@@ -74,7 +74,7 @@ static struct rect noc_rect(tt_device *dev, struct tt_core_range r)
 				  !tt_device_core_harvested(dev, x, y);
 	if (tensix != tt_core_range_num_cores(&r)) {
 		fprintf(stderr,
-			"error: NOC rectangle (%u,%u)-(%u,%u) holds %u Tensix cores, not the %u destinations\n",
+			EX_NAME ": NOC rectangle (%u,%u)-(%u,%u) holds %u Tensix cores, not the %u destinations\n",
 			m.x0, m.y0, m.x1, m.y1, tensix,
 			tt_core_range_num_cores(&r));
 		exit(1);
@@ -122,15 +122,13 @@ static unsigned check_destinations(tt_device *dev,
 	return bad;
 }
 
-static int usage(const char *arg)
+static void usage(FILE *f)
 {
-	bool help = !strcmp(arg, "--help");
-
-	fprintf(help ? stdout : stderr,
-		"usage: example-" NAME " [--help]\n"
-		"Multicast %u bytes from core (0,0) to a rectangle of cores.\n",
+	fprintf(f,
+		"usage: example-" NAME " [--help | --version]\n"
+		"Multicast %u bytes from core (0,0) to a rectangle of cores.\n"
+		EX_HELP_COMMON,
 		BLOCK_BYTES);
-	return help ? 0 : 1;
 }
 
 int main(int argc, char **argv)
@@ -152,11 +150,10 @@ int main(int argc, char **argv)
 	double t0, ms;
 	char detail[160];
 
-	if (argc > 1)
-		return usage(argv[1]);
+	ex_no_args(argc, argv, usage);
 	if (!data || !seen)
 		ex_die("out of memory");
-	EX_TRY(tt_device_open(0, &dev));
+	ex_open_device(&dev);
 	EX_TRY(tt_device_command_queue(dev, 0, &cq));
 	EX_TRY(tt_device_logical_grid(dev, &w, &h));
 	if (w < 3)

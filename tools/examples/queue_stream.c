@@ -110,17 +110,15 @@ static double run(struct stream *s, enum tt_queue_placement where)
 	return t0;
 }
 
-static int usage(const char *arg)
+static void usage(FILE *f)
 {
-	bool help = !strcmp(arg, "--help");
-
-	fprintf(help ? stdout : stderr,
-		"usage: example-" NAME " [--help]\n"
+	fprintf(f,
+		"usage: example-" NAME " [--help | --version]\n"
 		"Stream %u tensors through a doubling kernel by tensor "
 		"queues,\n"
-		"in DRAM and in host memory.\n",
+		"in DRAM and in host memory.\n"
+		EX_HELP_COMMON,
 		COUNT);
-	return help ? 0 : 1;
 }
 
 int main(int argc, char **argv)
@@ -129,9 +127,8 @@ int main(int argc, char **argv)
 	double ms_dram, ms_host;
 	char detail[160];
 
-	if (argc > 1)
-		return usage(argv[1]);
-	EX_TRY(tt_device_open(0, &s.dev));
+	ex_no_args(argc, argv, usage);
+	ex_open_device(&s.dev);
 	EX_TRY(tt_tensor_create(&SHAPE, TT_FLOAT32, TT_TENSOR_ROW_MAJOR, &s.x));
 	EX_TRY(tt_tensor_create(&SHAPE, TT_FLOAT32, TT_TENSOR_ROW_MAJOR, &s.y));
 	ms_dram = run(&s, TT_QUEUE_DRAM);

@@ -23,15 +23,13 @@ struct player {
 	uint32_t result[RESULT_BYTES / 4];
 };
 
-static int usage(const char *arg)
+static void usage(FILE *f)
 {
-	bool help = !strcmp(arg, "--help");
-
-	fprintf(help ? stdout : stderr,
-		"usage: example-" NAME " [--help]\n"
-		"Two cores bounce a counter %u times with semaphores.\n",
+	fprintf(f,
+		"usage: example-" NAME " [--help | --version]\n"
+		"Two cores bounce a counter %u times with semaphores.\n"
+		EX_HELP_COMMON,
 		ROUNDS);
-	return help ? 0 : 1;
 }
 
 /* Does p hold what it should after ROUNDS rounds? */
@@ -70,9 +68,8 @@ int main(int argc, char **argv)
 	bool ok;
 	char detail[160];
 
-	if (argc > 1)
-		return usage(argv[1]);
-	EX_TRY(tt_device_open(0, &dev));
+	ex_no_args(argc, argv, usage);
+	ex_open_device(&dev);
 	EX_TRY(tt_device_command_queue(dev, 0, &cq));
 	EX_TRY(tt_device_logical_grid(dev, &w, &h));
 	if (w * h < 2)

@@ -6,6 +6,7 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,14 @@
 #include "tt.h"
 
 #define DEFAULT_WAIT_MS 5000
+
+/* Exit status, the same for every tool of the tree (tools/README.md). */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,	    /* a device cannot be listed or read */
+	EXIT_USAGE = 2,	    /* bad arguments */
+	EXIT_NO_DEVICE = 3, /* libtt offers no device */
+};
 
 struct options {
 	bool telemetry;
@@ -22,7 +31,7 @@ struct options {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: tt-info [-h] [-n] [-w MS]\n"
+		"Usage: tt-info [-h] [-V] [-n] [-w MS]\n"
 		"\n"
 		"List every device libtt can open: transport, board, architecture,\n"
 		"NOC grid, Tensix cores, L1 and DRAM sizes; then, once its\n"
@@ -32,6 +41,7 @@ static void usage(FILE *f)
 		"\n"
 		"Options:\n"
 		"  -h, --help          this help\n"
+		"  -V, --version       the version\n"
 		"  -n, --no-telemetry  the device list only\n"
 		"  -w, --wait MS       wait at most MS milliseconds for the\n"
 		"                      firmware to be ready (default 5000)\n"
@@ -44,8 +54,11 @@ static void usage(FILE *f)
 		"  TT_SIM_THREADS threads running the embedded model's harts\n"
 		"                 (default: one per CPU)\n"
 		"\n"
-		"Exit status: 0 on success, 1 if a device cannot be listed or its\n"
-		"telemetry cannot be read, 2 on a usage error.\n");
+		"Exit status:\n"
+		"  0  success\n"
+		"  1  a device cannot be listed or its telemetry cannot be read\n"
+		"  2  usage error\n"
+		"  3  no device\n");
 }
 
 static void print_size(const char *label, uint64_t bytes)
@@ -172,46 +185,83 @@ static int parse_ms(const char *s, int *out)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* "tt-info: what is wrong" and where to look; the usage error status. */
+static __attribute__((format(printf, 1, 2))) int
+usage_error(const char *fmt, ...)
 {
-	struct options o = { .telemetry = true, .wait_ms = DEFAULT_WAIT_MS };
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("tt-info: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'tt-info --help'.\n", stderr);
+	return EXIT_USAGE;
+}
+
+/* Parse argv into o: -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, struct options *o)
+{
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ "no-telemetry", no_argument, NULL, 'n' },
 		{ "wait", required_argument, NULL, 'w' },
 		{ 0 }
 	};
-	unsigned count;
-	int opt, status = 0;
+	int opt;
 
-	while ((opt = getopt_long(argc, argv, "hnw:", longopts, NULL)) != -1) {
-		if (opt == 'h') {
+	/* getopt's own messages would name the program by its path. */
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":hVnw:", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
 			usage(stdout);
-			return 0;
+			return EXIT_OK;
+		case 'V':
+			printf("tt-info %s\n", TT_PROJECT_VERSION);
+			return EXIT_OK;
+		case 'n':
+			o->telemetry = false;
+			break;
+		case 'w':
+			if (parse_ms(optarg, &o->wait_ms))
+				return usage_error("-w wants milliseconds in 0..3600000, not '%s'",
+						   optarg);
+			break;
+		case ':':
+			return usage_error("option '%s' needs a value",
+					   argv[optind - 1]);
+		default:
+			if (optopt)
+				return usage_error("unknown option '-%c'",
+						   optopt);
+			return usage_error("unknown option '%s'",
+					   argv[optind - 1]);
 		}
-		if (opt == 'n') {
-			o.telemetry = false;
-			continue;
-		}
-		if (opt == 'w' && parse_ms(optarg, &o.wait_ms) == 0)
-			continue;
-		if (opt == 'w')
-			fprintf(stderr, "tt-info: -w wants milliseconds, not '%s'\n",
-				optarg);
-		usage(stderr);
-		return 2;
 	}
-	if (optind != argc) {
-		fprintf(stderr, "tt-info: unexpected argument '%s'\n", argv[optind]);
-		usage(stderr);
-		return 2;
-	}
+	if (optind != argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { .telemetry = true, .wait_ms = DEFAULT_WAIT_MS };
+	unsigned count;
+	int status = parse_args(argc, argv, &o);
+
+	if (status >= 0)
+		return status;
 	if (tt_device_count(&count)) {
 		fprintf(stderr, "tt-info: %s\n", tt_last_error());
-		return 1;
+		return EXIT_FAIL;
 	}
-	if (!count)
-		printf("no devices\n");
+	if (!count) {
+		fprintf(stderr, "tt-info: no Tenstorrent device found\n");
+		return EXIT_NO_DEVICE;
+	}
+	status = EXIT_OK;
 	for (unsigned i = 0; i < count; i++)
 		status |= show(i, &o);
 	return status;

@@ -441,7 +441,7 @@ static void test_list_without_devices(void **state)
 
 	(void)state;
 	run_ttsim(&r, "list", NULL);
-	assert_exit(&r, 0);
+	assert_exit(&r, 3);
 	assert_contains(r.out, "no ttsim devices");
 }
 
@@ -451,7 +451,7 @@ static void test_stop_unknown_name_fails(void **state)
 
 	(void)state;
 	run_ttsim(&r, "stop", "nosuch", NULL);
-	assert_exit(&r, 1);
+	assert_exit(&r, 3);
 	assert_contains(r.err, "device nosuch is not served");
 }
 

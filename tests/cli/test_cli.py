@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""The command-line contract every program of the tree keeps (tt-info,
+tt-smi, ttsim, each example): --version prints the name and the project's
+version; --help documents the exit status; an unknown option is exit 2 with
+the two-line hint `tool: what is wrong` / `Try 'tool --help'.`, naming the
+tool by its name, never its path; no device is exit 3. Prints TAP.
+
+Environment (set by tests/meson.build): TT_INFO, TT_SMI, TTSIM (the
+programs), TT_EXAMPLES (the example programs, ':'-separated), TT_VERSION
+(meson.project_version()).
+"""
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import traceback
+
+VERSION = os.environ['TT_VERSION']
+TMP = tempfile.mkdtemp(prefix='tt-cli-test-')
+EMPTY = os.path.join(TMP, 'run')  # a ttsim runtime directory with no device
+os.mkdir(EMPTY, 0o700)
+
+# name -> path. Examples first need their kernels, never reached here.
+TOOLS = {'tt-info': os.environ['TT_INFO'], 'tt-smi': os.environ['TT_SMI'],
+         'ttsim': os.environ['TTSIM']}
+EXAMPLES = {os.path.basename(p): p
+            for p in os.environ['TT_EXAMPLES'].split(':') if p}
+TOOLS.update(EXAMPLES)
+
+
+def run(name, *args, timeout=60):
+    env = dict(os.environ, TT_TRANSPORT='ttsim', TTSIM_RUNTIME_DIR=EMPTY,
+               LC_ALL='C.UTF-8')
+    env.pop('TT_SIM_INJECT', None)
+    # Invoked by its full path: the messages must still say only the name.
+    return subprocess.run([TOOLS[name], *args], env=env, cwd=TMP,
+                          stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def expect(p, code, what):
+    assert p.returncode == code, \
+        (f'{what}: exit {p.returncode}, wanted {code}; '
+         f'stdout {p.stdout[-300:]!r} stderr {p.stderr[-300:]!r}')
+
+
+def check_version(name):
+    p = run(name, '--version')
+    expect(p, 0, '--version')
+    assert p.stdout == f'{name} {VERSION}\n', p.stdout
+    assert p.stderr == '', p.stderr
+
+
+def check_help(name):
+    p = run(name, '--help')
+    expect(p, 0, '--help')
+    out = p.stdout
+    assert '--version' in out, 'the help does not mention --version'
+    assert re.search(r'[Ee]xit status', out), 'no exit status in the help'
+    for code in ('0', '1', '2', '3'):
+        assert re.search(rf'(^|\W){code}\W', out), \
+            f'exit status {code} not documented'
+    assert re.search(r'\b3\b[^\n]*no device', out, re.I), \
+        'exit status 3 is not "no device"'
+    assert re.search(r'\b2\b[^\n]*usage', out, re.I), \
+        'exit status 2 is not the usage error'
+
+
+def check_unknown_option(name):
+    for word in ('--no-such-option', '-Z'):
+        p = run(name, word)
+        expect(p, 2, word)
+        lines = p.stderr.splitlines()
+        assert len(lines) == 2, f'{word}: not two lines: {p.stderr!r}'
+        assert lines[0].startswith(f'{name}: '), lines[0]
+        assert word in lines[0] or word[1:] in lines[0], \
+            f'{word} not named: {lines[0]!r}'
+        assert lines[1] == f"Try '{name} --help'.", lines[1]
+        assert os.path.dirname(TOOLS[name]) not in p.stderr, \
+            'the message names the path'
+        assert p.stdout == '', p.stdout
+
+
+def check_no_device(name):
+    """Exit 3 and one line naming the tool, on a transport with none."""
+    args = {'tt-smi': ['-ls'], 'ttsim': ['list']}.get(name, [])
+    p = run(name, *args, timeout=120)
+    expect(p, 3, 'no device')
+    if name != 'ttsim':
+        lines = p.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f'{name}: ') and \
+            'no Tenstorrent device' in lines[0], p.stderr
+    else:
+        assert p.stdout == 'no ttsim devices\n', p.stdout
+
+
+def test_smi_snapshot_without_devices_is_json():
+    p = run('tt-smi', '-s')
+    expect(p, 3, 'tt-smi -s')
+    doc = json.loads(p.stdout)
+    assert doc['device_info'] == [], doc['device_info']
+    assert 'no Tenstorrent device found' in p.stderr, p.stderr
+
+
+def test_ttsim_stop_of_no_device():
+    p = run('ttsim', 'stop', 'nosuch')
+    expect(p, 3, 'ttsim stop nosuch')
+    assert 'device nosuch is not served' in p.stderr, p.stderr
+    p = run('ttsim', 'stop', '--all')
+    expect(p, 0, 'ttsim stop --all with none')
+
+
+def test_every_example_is_checked():
+    assert len(EXAMPLES) >= 10, sorted(EXAMPLES)
+
+
+def make_case(check, name):
+    def case():
+        check(name)
+    case.__name__ = f'{check.__name__[6:]}: {name}'
+    return case
+
+
+TESTS = [make_case(c, n) for n in TOOLS
+         for c in (check_version, check_help, check_unknown_option,
+                   check_no_device)]
+TESTS += [v for k, v in list(globals().items()) if k.startswith('test_')]
+
+
+def main():
+    print(f'1..{len(TESTS)}')
+    failed = 0
+    for i, t in enumerate(TESTS, 1):
+        try:
+            t()
+            print(f'ok {i} - {t.__name__}')
+        except Exception as e:  # a failed case must not stop the others
+            failed += 1
+            print(f'not ok {i} - {t.__name__}')
+            for line in (str(e) or type(e).__name__).splitlines():
+                print(f'# {line}')
+            for line in traceback.format_exc().splitlines()[-3:]:
+                print(f'# {line}')
+        sys.stdout.flush()
+    shutil.rmtree(TMP, ignore_errors=True)
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    sys.exit(main())
