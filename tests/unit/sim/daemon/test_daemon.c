@@ -241,6 +241,51 @@ static int dma_buffer(uint64_t size)
 	return fd;
 }
 
+/* Is every thread of pid stopped ('T' in /proc/PID/task/TID/stat)? */
+static bool all_threads_stopped(pid_t pid)
+{
+	char path[64], buf[256];
+	struct dirent *e;
+	bool stopped = true;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return false;
+	while (stopped && (e = readdir(d))) {
+		FILE *f;
+		char *p = NULL;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid,
+			 e->d_name);
+		f = fopen(path, "r");
+		if (f && fgets(buf, sizeof(buf), f))
+			p = strrchr(buf, ')');
+		if (f)
+			fclose(f);
+		stopped = p && (p[2] == 'T' || p[2] == 't');
+	}
+	closedir(d);
+	return stopped;
+}
+
+/* SIGSTOP takes effect when each thread is next scheduled, not when kill()
+ * returns: a loaded machine could still run the daemon for a while. */
+static void stop_daemon(pid_t pid)
+{
+	long deadline = now_ms() + 5000;
+
+	assert_int_equal(kill(pid, SIGSTOP), 0);
+	while (!all_threads_stopped(pid)) {
+		if (now_ms() > deadline)
+			fail_msg("daemon %d did not stop within 5 s", (int)pid);
+		sleep_ms(1);
+	}
+}
+
 /* Wait for our child (an orphaned daemon) to end; its wait status, or -1
  * on timeout. */
 static int wait_exit(pid_t pid, long timeout_ms)
@@ -1180,7 +1225,7 @@ static void test_clients_skips_hung_up_connection(void **state)
 	h = spawn_holder("tt0", false);
 	clients(s, 0, &resp);
 	assert_int_equal(resp.val[0], 2);
-	assert_int_equal(kill(daemon, SIGSTOP), 0);
+	stop_daemon(daemon);
 	release_holder(&h);
 	assert_int_equal(sim_proto_send(s, &req, sizeof(req), -1), 0);
 	assert_int_equal(kill(daemon, SIGCONT), 0);
@@ -1347,7 +1392,7 @@ static void test_stopped_daemon_times_out(void **state)
 	pid = daemon_pid("tt0");
 	unsetenv("TT_TRANSPORT");
 	setenv("TT_SIM_TIMEOUT_MS", "300", 1);
-	assert_int_equal(kill(pid, SIGSTOP), 0);
+	stop_daemon(pid);
 	/* Counting only reads the runtime directory. */
 	assert_int_equal(tt_device_count(&n), 0);
 	assert_int_equal(n, 1);
@@ -1506,7 +1551,7 @@ static void test_killed_daemon_fails_open_handles_and_waits(void **state)
 	if (tt_mgmt_wait_ready(w.dev, 20000))
 		fail_msg("%s", tt_last_error());
 	/* Stopped, the firmware cannot answer: the message waits... */
-	assert_int_equal(kill(pid, SIGSTOP), 0);
+	stop_daemon(pid);
 	assert_int_equal(pthread_create(&t, NULL, wait_for_answer, &w), 0);
 	sleep_ms(300);
 	/* ...until the daemon dies. */
