@@ -49,7 +49,7 @@ static int reopen(struct smi_dev *d)
 	ret = tt_device_open(d->index, &d->dev);
 	if (ret) {
 		d->dev = NULL;
-		set_error(d, "reopen after a reset by another process", ret);
+		set_error(d, "device lost, and reopening it failed", ret);
 		return ret;
 	}
 	d->lost = false;

@@ -180,8 +180,27 @@ static bool wait_until(double t, bool watch_stdin)
 	}
 }
 
+/* Readings in a row a device may stay lost (its reopen failing) before a
+ * dump gives up: a reset elsewhere heals within one, a dead daemon or an
+ * unplugged card never does. */
+#define DUMP_LOST_READINGS 3
+
+/* The first device lost for DUMP_LOST_READINGS readings in a row, or -1;
+ * lost[] counts them. */
+static int lost_for_good(const struct smi_dev *d, unsigned n, unsigned *lost)
+{
+	for (unsigned i = 0; i < n; i++) {
+		lost[i] = d[i].lost ? lost[i] + 1 : 0;
+		if (lost[i] >= DUMP_LOST_READINGS)
+			return (int)i;
+	}
+	return -1;
+}
+
 static int do_dump(const struct smi_args *a, struct smi_dev *d, unsigned n)
 {
+	unsigned *lost = calloc(n ? n : 1, sizeof(*lost));
+	int gone = -1;
 	char err[SMI_ERR_LEN];
 	struct smi_dump *dp;
 	bool tty = isatty(STDERR_FILENO);
@@ -190,8 +209,13 @@ static int do_dump(const struct smi_args *a, struct smi_dev *d, unsigned n)
 	int ret;
 
 	catch_stop_signals();
+	if (!lost) {
+		fprintf(stderr, "tt-smi: out of memory\n");
+		return SMI_EXIT_ERROR;
+	}
 	if (smi_dump_start(&dp, a->dump_dir, d, n, err, sizeof(err))) {
 		fprintf(stderr, "tt-smi: %s\n", err);
+		free(lost);
 		return SMI_EXIT_ERROR;
 	}
 	if (a->duration_s)
@@ -213,12 +237,17 @@ static int do_dump(const struct smi_args *a, struct smi_dev *d, unsigned n)
 				"\ntt-smi: cannot write the dump in %s\n",
 				smi_dump_dir(dp));
 			smi_dump_finish(dp, err, sizeof(err));
+			free(lost);
 			return SMI_EXIT_ERROR;
 		}
 		rows++;
 		if (tty)
 			fprintf(stderr, "\r%u readings", rows);
+		gone = lost_for_good(d, n, lost);
+		if (gone >= 0)
+			break;
 	}
+	free(lost);
 	if (tty)
 		fputc('\n', stderr);
 	ret = smi_dump_finish(dp, err, sizeof(err));
@@ -229,6 +258,11 @@ static int do_dump(const struct smi_args *a, struct smi_dev *d, unsigned n)
 	fprintf(stderr, "tt-smi: %u readings of %u device%s written to %s\n",
 		rows, n, n == 1 ? "" : "s",
 		a->dump_dir ? a->dump_dir : "tt-smi-logs/");
+	if (gone >= 0) {
+		fprintf(stderr, "tt-smi: device %d is gone (%s); dump stopped\n",
+			gone, d[gone].error);
+		return SMI_EXIT_ERROR;
+	}
 	if (stop_signal) {
 		fprintf(stderr, "tt-smi: stopped by %s\n",
 			stop_signal == SIGINT ? "SIGINT" : "SIGTERM");

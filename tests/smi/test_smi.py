@@ -286,6 +286,30 @@ def test_interrupted_dump_writes_what_it_read():
         assert head == SEED_COLUMNS and len(rows) >= 3, (head, len(rows))
 
 
+def test_dump_stops_when_its_device_is_gone():
+    # A daemon that ends under a dump: the dump writes what it read, says
+    # which device is gone and why, and fails instead of writing empty rows.
+    d = os.path.join(TMP, 'dump-gone')
+    daemon = Daemon('smigone')
+    p = subprocess.Popen([SMI, '-d', '-dur', '100', '-i', '0.1', '-dir', d],
+                         env=env('ttsim'), stdin=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True, cwd=TMP)
+    try:
+        time.sleep(1.0)
+        assert p.poll() is None, 'stopped before the daemon did'
+        daemon.stop()
+        p.wait(timeout=15)
+    finally:
+        if p.poll() is None:
+            p.kill()
+        daemon.stop()
+    err = p.stderr.read()
+    assert p.returncode == 1, (p.returncode, err)
+    assert 'device 0 is gone' in err and 'dump stopped' in err, err
+    head, rows = read_dump(d)
+    assert head == SEED_COLUMNS and len(rows) >= 3, (head, len(rows))
+
+
 # ---- reset ----
 
 def test_reset_with_yes():
