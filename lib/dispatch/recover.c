@@ -117,6 +117,7 @@ static int clear_core(struct tt_device *dev, struct tt_xy core)
 int tt_recover_core(struct tt_device *dev, struct tt_runtime *rt,
 		    struct tt_xy core, const char *why)
 {
+	char err[256];
 	int ret = 0;
 
 	/* All harts first: a live one might write into what is cleared. */
@@ -127,11 +128,12 @@ int tt_recover_core(struct tt_device *dev, struct tt_runtime *rt,
 	/* What the runtime knew of its L1 may be gone with the program. */
 	memset(tt_runtime_core(rt, core), 0, sizeof(struct tt_core_state));
 	tt_launch_plan_forget(&rt->plan);
-	if (ret)
-		return tt_error(-EBUSY, "%s: core (%u,%u) needs recovery after %s: %s",
-				dev->name, core.x, core.y, why,
-				tt_last_error());
-	return 0;
+	if (!ret)
+		return 0;
+	/* tt_error() writes where tt_last_error() points. */
+	snprintf(err, sizeof(err), "%s", tt_last_error());
+	return tt_error(-EBUSY, "%s: core (%u,%u) needs recovery after %s: %s",
+			dev->name, core.x, core.y, why, err);
 }
 
 int tt_recover_launch_cores(struct tt_device *dev, struct tt_runtime *rt,
