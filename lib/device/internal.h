@@ -116,6 +116,10 @@ struct tt_device {
 	 * chip's runtime, and whether this one does. */
 	struct tt_device *owner_next;
 	bool owner;
+	/* lock.c: this handle took TT_LOCK_RUNTIME itself rather than
+	 * joining a handle of its process that held it: whatever runs on
+	 * the chip was left by an earlier owner (dispatch recovers it). */
+	bool owner_fresh;
 };
 
 struct tt_dma_buf {

@@ -382,6 +382,7 @@ int tt_device_own(struct tt_device *dev)
 		slot_release(s);
 	} else {
 		s->holder = dev;
+		dev->owner_fresh = true;
 		join_owners(s, dev);
 		pthread_cond_broadcast(&s->freed);
 	}

@@ -7,6 +7,7 @@
 
 #include "dispatch.h"
 #include "launch.h"
+#include "lib/program/program_internal.h"
 #include "runtime.h"
 
 #define DEFAULT_TIMEOUT_MS 10000
@@ -244,7 +245,8 @@ static int do_program(struct tt_command_queue *cq, void *arg)
 		return ret;
 	free(f->cores);
 	f->cores = cores;
-	f->launch = (struct tt_launch){ .cores = cores, .ncores = n };
+	f->launch = (struct tt_launch){ .cores = cores, .ncores = n,
+					.program_id = tt_program_id(arg) };
 	ret = tt_launch_start(cq->dev, &f->launch);
 	if (ret)
 		return ret;

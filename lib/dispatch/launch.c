@@ -12,6 +12,7 @@
 #include "launch.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,7 @@
 #include "kprint.h"
 #include "launch_plan.h"
 #include "launch_report.h"
+#include "recover.h"
 #include "runtime.h"
 #include "tt/noc.h"
 #include "wbatch.h"
@@ -72,11 +74,32 @@ static int fw_up(struct tt_device *dev, void *arg)
 	return ret ? ret : m->st.mb.fw_state == TT_FW_READY;
 }
 
-/* Read the mailboxes once: a new seq must differ from every hart's
- * current launch word. */
+/* A hart of core that is not idle: recovered if this handle took the
+ * chip over (an earlier owner left it busy), else refused. */
+static int not_ready(struct tt_device *dev, struct tt_runtime *rt,
+		     struct tt_xy core, unsigned h, const struct mbox_ctx *m)
+{
+	char why[192];
+
+	snprintf(why, sizeof(why),
+		 "hart %u was left busy by an earlier owner of the chip (firmware state 0x%08x, launch %u, done %u)",
+		 h, m->st.mb.fw_state, m->st.seq, m->st.mb.done.seq);
+	if (rt->adopt)
+		return tt_recover_core(dev, rt, core, why);
+	return tt_error(-EBUSY,
+			"%s: core (%u,%u) hart %u is not ready for a program (firmware state 0x%08x, launch %u, done %u); it is recovered only by its runtime owner's next launch after a failure, or by tt_device_reset()",
+			dev->name, core.x, core.y, h, m->st.mb.fw_state,
+			m->st.seq, m->st.mb.done.seq);
+}
+
+/* Read the mailboxes (whenever the core's state is unknown: first use,
+ * after a failure or a recovery): a new seq must differ from every
+ * hart's current launch word, and every hart must be idle. */
 static int learn_seqs(struct tt_device *dev, struct tt_runtime *rt,
 		      struct tt_core_state *cs, struct tt_xy core)
 {
+	bool recovered = false;
+
 	for (unsigned h = 0; h < TT_TENSIX_HARTS; h++) {
 		struct mbox_ctx m = { .core = core, .hart = h };
 		int ret = tt_fw_wait(dev, tt_fw_deadline(BOOT_WAIT_MS), fw_up,
@@ -84,12 +107,21 @@ static int learn_seqs(struct tt_device *dev, struct tt_runtime *rt,
 
 		if (ret < 0 && ret != -ETIMEDOUT)
 			return ret;
-		if (ret < 0 || !tt_fw_hart_idle(&m.st))
-			return tt_error(-EBUSY,
-					"%s: core (%u,%u) hart %u is not ready for a program (firmware state 0x%08x, launch %u, done %u)",
-					dev->name, core.x, core.y, h,
-					m.st.mb.fw_state, m.st.seq,
-					m.st.mb.done.seq);
+		if (ret < 0 || !tt_fw_hart_idle(&m.st)) {
+			if (recovered)
+				return tt_error(-EBUSY,
+						"%s: core (%u,%u) hart %u is not ready for a program after its recovery (firmware state 0x%08x, launch %u, done %u)",
+						dev->name, core.x, core.y, h,
+						m.st.mb.fw_state, m.st.seq,
+						m.st.mb.done.seq);
+			ret = not_ready(dev, rt, core, h, &m);
+			if (ret)
+				return ret;
+			/* Every hart restarted: read them all again. */
+			recovered = true;
+			h = (unsigned)-1;
+			continue;
+		}
 		if ((int32_t)(m.st.seq - rt->last_seq) > 0)
 			rt->last_seq = m.st.seq;
 		cs->next_seq[h] = m.st.seq + 1;
@@ -337,6 +369,7 @@ static int prepare(struct launch_ctx *x)
 			return ret;
 	}
 	x->seq = ++x->rt->last_seq;
+	x->l->seq = x->seq;
 	return 0;
 }
 
@@ -388,6 +421,10 @@ static int start_all(struct launch_ctx *x)
 		x->notify_core = x->rt->counter_core;
 		x->notify_addr = TT_L1_COUNTERS;
 	}
+	/* Before the plan: a recovery forgets it. */
+	ret = tt_recover_launch_cores(x->dev, x->rt, l);
+	if (ret)
+		return ret;
 	planned = !tt_launch_plan_describe(&x->rt->plan, l, x->notify_core,
 				    x->notify_addr);
 	if (!planned)
@@ -445,6 +482,9 @@ int tt_launch_start(struct tt_device *dev, struct tt_launch *l)
 	pthread_mutex_lock(&rt->lock);
 	if (rt->reset_gen != dev->reset_gen) {
 		tt_runtime_forget(rt);
+		/* The reset restarted every core's firmware. */
+		memset(rt->failures, 0, (size_t)rt->grid_x * rt->grid_y *
+						sizeof(*rt->failures));
 		tt_fd_abandon(dev);
 		rt->reset_gen = dev->reset_gen;
 	}
@@ -502,6 +542,8 @@ int tt_launch_wait(struct tt_device *dev, struct tt_launch *l,
 		ret = 0;
 	if (ret == -ETIMEDOUT)
 		ret = tt_launch_report_hang(dev, l, timeout_ms);
+	if (ret == -ETIMEDOUT || ret == -EFAULT)
+		tt_recover_mark(dev, l, ret);
 	if (ret && l->fast)
 		/* The dispatcher waits for workers that will not finish. */
 		tt_fd_abandon(dev);

@@ -43,7 +43,9 @@ struct tt_launch_core {
 struct tt_launch {
 	const struct tt_launch_core *cores;
 	unsigned ncores;
+	unsigned program_id; /* tt_program_id(), for reports */
 	/* Filled by tt_launch_start. */
+	uint32_t seq; /* the launch word of every hart it starts */
 	unsigned counts; /* completions to wait for: cores started */
 	uint32_t counter_base; /* slow: completion counter before the start */
 	uint32_t done_pos; /* fast: the dispatcher's completion to wait for */

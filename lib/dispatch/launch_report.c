@@ -71,6 +71,7 @@ static bool cb_wait(const char *wp)
 /* One line on a kernel: where, what, and its last words. True if it
  * waits on a circular buffer. */
 static bool describe(struct tt_device *dev, struct report *r,
+		     const struct tt_launch *l,
 		     const struct tt_launch_core *c, unsigned h,
 		     const struct tt_hart_status *st)
 {
@@ -84,9 +85,10 @@ static bool describe(struct tt_device *dev, struct report *r,
 		      &w);
 	waypoint_str(w, wp);
 	tt_kprint_peek(dev, c->noc, h, last, sizeof(last));
-	add(r, "\n  core (%u,%u) [NOC (%u,%u)] %s kernel '%s' (id %u): ",
+	add(r, "\n  core (%u,%u) [NOC (%u,%u)] %s program %u kernel '%s' (id %u): ",
 	    c->logical.x, c->logical.y, c->noc.x, c->noc.y,
-	    tt_kprint_hart_name(h), k->name ? k->name : "?", k->kernel_id);
+	    tt_kprint_hart_name(h), l->program_id, k->name ? k->name : "?",
+	    k->kernel_id);
 	if (st->fault)
 		add(r, "%s at pc 0x%x (address 0x%x)", st->fault_name,
 		    st->fault_pc, st->fault_addr);
@@ -99,6 +101,25 @@ static bool describe(struct tt_device *dev, struct report *r,
 	return cb_wait(wp);
 }
 
+/* Whether the halted hart h of c halted in launch l: l's start word
+ * reached it (its launch word is l's seq) and it had not finished l
+ * (done.seq differs). Anything else is an older fault. A hart that halted
+ * before l's start word was written is kept out by the launch itself: l
+ * starts only harts seen idle (learn_seqs) or left idle by this runtime's
+ * last launch, and a failed launch marks its cores for recovery. */
+static bool halted_in(struct tt_device *dev, const struct tt_launch *l,
+		      const struct tt_launch_core *c, unsigned h,
+		      uint32_t *launch, uint32_t *done)
+{
+	*launch = *done = 0;
+	tt_noc_read32(dev, 0, c->noc.x, c->noc.y, TT_L1_LAUNCH_SEQ(h), launch);
+	tt_noc_read32(dev, 0, c->noc.x, c->noc.y,
+		      TT_L1_MAILBOX_ADDR(h) +
+			      offsetof(struct tt_mailbox, done.seq),
+		      done);
+	return *launch == l->seq && *done != l->seq;
+}
+
 int tt_launch_report_faults(struct tt_device *dev, const struct tt_launch *l)
 {
 	struct report r = { .len = 0 };
@@ -108,20 +129,26 @@ int tt_launch_report_faults(struct tt_device *dev, const struct tt_launch *l)
 
 		for (unsigned h = 0; h < TT_TENSIX_HARTS; h++) {
 			struct tt_hart_status st;
+			uint32_t launch, done;
+			bool ours;
 
 			if (!c->hart[h].bin ||
 			    tt_hart_status(dev, c->noc, h, &st) ||
 			    st.state != TT_HART_STATE_HALTED)
 				continue;
+			ours = halted_in(dev, l, c, h, &launch, &done);
 			if (!r.lines)
-				add(&r, "%s: program failed: a kernel halted",
-				    dev->name);
-			describe(dev, &r, c, h, &st);
+				add(&r, "%s: program %u failed: a kernel halted",
+				    dev->name, l->program_id);
+			describe(dev, &r, l, c, h, &st);
+			if (!ours)
+				add(&r, " -- left over from an earlier launch (launch word %u, done %u; this launch is %u), not this program's",
+				    launch, done, l->seq);
 		}
 	}
 	if (!r.lines)
 		return 0;
-	add(&r, "\n  (the cores stay halted until tt_device_reset())");
+	add(&r, "\n  (the cores are recovered at their next launch)");
 	return finish(&r, -EFAULT);
 }
 
@@ -145,8 +172,8 @@ int tt_launch_report_hang(struct tt_device *dev, const struct tt_launch *l,
 	struct report r = { .len = 0 };
 	unsigned stuck = 0, cb_waits = 0;
 
-	add(&r, "%s: program did not finish within %u ms; still running:",
-	    dev->name, timeout_ms);
+	add(&r, "%s: program %u did not finish within %u ms; still running:",
+	    dev->name, l->program_id, timeout_ms);
 	for (unsigned i = 0; i < l->ncores; i++) {
 		const struct tt_launch_core *c = &l->cores[i];
 
@@ -160,7 +187,7 @@ int tt_launch_report_hang(struct tt_device *dev, const struct tt_launch *l,
 				memset(&st, 0, sizeof(st));
 			if (!st.state_name)
 				st.state_name = "unknown";
-			cb_waits += describe(dev, &r, c, h, &st);
+			cb_waits += describe(dev, &r, l, c, h, &st);
 		}
 	}
 	add(&r, "\n  %u kernel(s) did not finish", stuck);

@@ -20,13 +20,18 @@ static struct tt_runtime *runtime_new(struct tt_device *dev)
 	rt->grid_y = dev->info.grid_y;
 	rt->cores = calloc((size_t)rt->grid_x * rt->grid_y,
 			   sizeof(*rt->cores));
-	if (!rt->cores || tt_device_tensix_core(dev, 0, &first)) {
+	rt->failures = calloc((size_t)rt->grid_x * rt->grid_y,
+			      sizeof(*rt->failures));
+	if (!rt->cores || !rt->failures ||
+	    tt_device_tensix_core(dev, 0, &first)) {
+		free(rt->failures);
 		free(rt->cores);
 		free(rt);
 		return NULL;
 	}
 	rt->counter_core = first;
 	rt->reset_gen = dev->reset_gen;
+	rt->adopt = dev->owner_fresh;
 	pthread_mutex_init(&rt->lock, NULL);
 	pthread_mutex_init(&rt->cq_lock, NULL);
 	return rt;
@@ -80,6 +85,7 @@ void tt_runtime_destroy(struct tt_device *dev)
 	pthread_mutex_destroy(&rt->lock);
 	tt_launch_plan_free(&rt->plan);
 	free(rt->cores);
+	free(rt->failures);
 	free(rt);
 	dev->runtime = NULL;
 }

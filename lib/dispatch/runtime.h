@@ -12,6 +12,7 @@
 #include "lib/device/internal.h"
 #include "launch.h"
 #include "launch_plan.h"
+#include "recover.h"
 
 struct tt_core_state {
 	uint8_t slot_hash[TT_TENSIX_HARTS][32]; /* all zero: unknown */
@@ -54,6 +55,12 @@ struct tt_runtime {
 	uint32_t last_seq;
 	struct tt_fd *fd; /* fast dispatch (fd.h); NULL until first used */
 	struct tt_launch_plan plan; /* valid while cores is */
+	/* Cores a failed program left busy, as cores (recover.h); kept
+	 * when the rest is forgotten, cleared by a chip reset. */
+	struct tt_core_failure *failures;
+	/* This handle took the chip over (tt_device_own): a core it finds
+	 * busy was left so by an earlier owner and is recovered. */
+	bool adopt;
 };
 
 /* The device's runtime state, created on first use; NULL (message set)

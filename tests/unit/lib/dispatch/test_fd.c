@@ -260,7 +260,8 @@ static void test_programs_after_hang_and_fault(void **state)
 		"#include \"dataflow_api.h\"\n"
 		"void kernel_main(void) { ASSERT(get_arg_val(0) == 1); }\n",
 		-EFAULT);
-	/* Cores (3,2) and (4,2) are stuck until a reset: leave them out. */
+	/* Cores (3,2) and (4,2) halted: this case leaves them out (their
+	 * recovery at the next launch is test_recovery's). */
 	grid_prog(dev, &g, 4);
 	rest = tt_core_range_set_of_range(0, 3, g.w - 1, g.h - 1);
 	tt_program_free(g.p);
