@@ -149,8 +149,13 @@ static struct tt_dma_buf *tt_dma_buf_create(struct tt_file *tf, u32 size,
 		return NULL;
 	buf->size = size;
 	buf->atu_region = -1;
+	/*
+	 * Any size up to 2^TT_MAX_DMA_BUF_SIZE_LOG2 may be asked for, more
+	 * than the page allocator's largest order without CMA: the caller
+	 * gets -ENOMEM, and the kernel log no allocation-failure warning.
+	 */
 	buf->cpu = dma_alloc_coherent(&tdev->pdev->dev, size, &buf->dma,
-				      GFP_KERNEL);
+				      GFP_KERNEL | __GFP_NOWARN);
 	if (!buf->cpu) {
 		kfree(buf);
 		return NULL;

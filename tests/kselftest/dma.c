@@ -124,6 +124,25 @@ TEST_F(dma, allocate_checks_size_and_index)
 	EXPECT_EQ(0, alloc_buf(self->fd, PAGE, 7, 0x01, NULL));
 }
 
+/*
+ * The largest sizes the ABI allows are beyond the page allocator's largest
+ * order: they succeed or fail with ENOMEM, and the guest's kernel log
+ * (checked by tests/vm) gets no allocation warning either way.
+ */
+TEST_F(dma, large_sizes_succeed_or_say_enomem)
+{
+	static const uint32_t sizes[] = {16u << 20, 0xff8000, MAX_SIZE};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		int err = alloc_buf(self->fd, sizes[i], (uint8_t)(20 + i), 0,
+				    NULL);
+
+		EXPECT_TRUE(err == 0 || err == ENOMEM)
+		TH_LOG("size %#x: %s", sizes[i], strerror(err));
+	}
+}
+
 TEST_F(dma, allocate_reports_the_buffer)
 {
 	struct tenstorrent_allocate_dma_buf_out out;
