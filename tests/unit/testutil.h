@@ -106,6 +106,43 @@ static inline int ttsim_clean_up(const char *rundir, bool stop)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
+/* A private ttsim daemon serving one n150, for a group of cases on
+ * TT_TRANSPORT=ttsim (group set-up: test_daemon_up(state, "name")). */
+struct test_daemon {
+	char dir[64]; /* its runtime directory */
+};
+
+static inline int test_daemon_up(void **state, const char *name)
+{
+	struct test_daemon *d = calloc(1, sizeof(*d));
+	char args[96];
+
+	if (!d || !test_rundir(d->dir, sizeof(d->dir))) {
+		free(d);
+		return -1;
+	}
+	setenv("TT_TRANSPORT", "ttsim", 1);
+	snprintf(args, sizeof(args), "start --board n150 --name %s", name);
+	if (run_ttsim(args) != 0) {
+		free(d);
+		return -1;
+	}
+	*state = d;
+	return 0;
+}
+
+/* Stop the daemon and remove its runtime directory. */
+static inline int test_daemon_down(void **state)
+{
+	struct test_daemon *d = *state;
+
+	unsetenv("TT_TRANSPORT");
+	if (ttsim_clean_up(d->dir, true))
+		return -1;
+	free(d);
+	return 0;
+}
+
 /* How long a test waits for a device's firmware to boot. */
 #define BOOT_MS 20000
 

@@ -196,34 +196,10 @@ static void test_two_handles_share_embedded_chip(void **state)
 
 /* ---- through a ttsim daemon ---- */
 
-struct daemon {
-	char dir[64];
-};
-
 static int daemon_up(void **state)
 {
-	struct daemon *d = calloc(1, sizeof(*d));
-
 	reset_env(state);
-	if (!d || !test_rundir(d->dir, sizeof(d->dir)))
-		return -1;
-	setenv("TT_TRANSPORT", "ttsim", 1);
-	if (run_ttsim("start --board n150 --name t0") != 0) {
-		free(d);
-		return -1;
-	}
-	*state = d;
-	return 0;
-}
-
-static int daemon_down(void **state)
-{
-	struct daemon *d = *state;
-
-	if (ttsim_clean_up(d->dir, true))
-		return -1;
-	free(d);
-	return 0;
+	return test_daemon_up(state, "t0");
 }
 
 static void test_daemon_device_listed(void **state)
@@ -441,5 +417,5 @@ int main(void)
 	fails = RUN_GROUP("device", embedded, NULL, NULL, kmd_cases);
 
 	return fails + cmocka_run_group_tests_name("device_ttsim", daemon,
-						   daemon_up, daemon_down);
+						   daemon_up, test_daemon_down);
 }

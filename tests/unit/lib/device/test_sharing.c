@@ -30,34 +30,10 @@
 #define SENDERS 3
 #define MESSAGES 300
 
-struct daemon {
-	char dir[64];
-};
-
 static int daemon_up(void **state)
 {
-	struct daemon *d = calloc(1, sizeof(*d));
-
 	unsetenv("TT_OWNER_WAIT_MS");
-	if (!d || !test_rundir(d->dir, sizeof(d->dir)))
-		return -1;
-	setenv("TT_TRANSPORT", "ttsim", 1);
-	if (run_ttsim("start --board n150 --name sh0") != 0) {
-		free(d);
-		return -1;
-	}
-	*state = d;
-	return 0;
-}
-
-static int daemon_down(void **state)
-{
-	struct daemon *d = *state;
-
-	if (ttsim_clean_up(d->dir, true))
-		return -1;
-	free(d);
-	return 0;
+	return test_daemon_up(state, "sh0");
 }
 
 static int no_wait(void **state)
@@ -359,7 +335,7 @@ int main(void)
 	if (test_on_kmd())
 		return RUN_GROUP("sharing", shared, NULL, NULL, kmd_cases);
 	return cmocka_run_group_tests_name("sharing_ttsim", shared, daemon_up,
-					   daemon_down) +
+					   test_daemon_down) +
 	       cmocka_run_group_tests_name("sharing_embedded", embedded, NULL,
 					   NULL);
 }

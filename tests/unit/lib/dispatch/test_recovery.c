@@ -161,35 +161,10 @@ static void test_recovery_fails(void **state)
 
 /* ---- a killed owner, on a ttsim daemon ---- */
 
-struct daemon {
-	char dir[64];
-};
-
 static int daemon_up(void **state)
 {
-	struct daemon *d = calloc(1, sizeof(*d));
-
 	unsetenv("TT_OWNER_WAIT_MS");
-	if (!d || !test_rundir(d->dir, sizeof(d->dir)))
-		return -1;
-	setenv("TT_TRANSPORT", "ttsim", 1);
-	if (run_ttsim("start --board n150 --name rec0") != 0) {
-		free(d);
-		return -1;
-	}
-	*state = d;
-	return 0;
-}
-
-static int daemon_down(void **state)
-{
-	struct daemon *d = *state;
-
-	unsetenv("TT_TRANSPORT");
-	if (ttsim_clean_up(d->dir, true))
-		return -1;
-	free(d);
-	return 0;
+	return test_daemon_up(state, "rec0");
 }
 
 static tt_device *open_booted(void)
@@ -267,5 +242,5 @@ int main(void)
 					      booted_down);
 
 	return ret + cmocka_run_group_tests_name("recovery_ttsim", ttsim,
-						 daemon_up, daemon_down);
+						 daemon_up, test_daemon_down);
 }
