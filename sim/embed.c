@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 
+#include "common/env.h"
 #include "sim/daemon/proto.h"
 #include "sim/daemon/rundir.h"
 #include "sim/model/access.h"
@@ -81,26 +82,15 @@ int sim_embed_list(char names[][SIM_NAME_MAX], int max, char *err)
 	return sim_rundir_list(names, max, err);
 }
 
-/* TT_SIM_TIMEOUT_MS, checked. */
+/* TT_SIM_TIMEOUT_MS, checked as every setting is (common/env.h). */
 static int timeout_ms(int *ms, char *err)
 {
-	const char *env = getenv("TT_SIM_TIMEOUT_MS");
-	char *end;
-	long v;
+	unsigned long v;
+	int ret = env_uint("TT_SIM_TIMEOUT_MS", 1, SIM_TIMEOUT_MS_MAX,
+			   SIM_TIMEOUT_MS_DEFAULT, &v, err, SIM_ERR_LEN);
 
-	*ms = SIM_TIMEOUT_MS_DEFAULT;
-	if (!env || !*env)
-		return 0;
-	errno = 0;
-	v = strtol(env, &end, 10);
-	if (errno || *end || end == env || v < 1 || v > SIM_TIMEOUT_MS_MAX) {
-		snprintf(err, SIM_ERR_LEN,
-			 "TT_SIM_TIMEOUT_MS='%.64s' is not a number of milliseconds from 1 to %d",
-			 env, SIM_TIMEOUT_MS_MAX);
-		return -EINVAL;
-	}
 	*ms = (int)v;
-	return 0;
+	return ret;
 }
 
 int sim_embed_connect(const char *name, char *err)

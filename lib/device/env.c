@@ -1,33 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Settings from the environment, checked one way (internal.h). */
-#include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/env.h"
 #include "internal.h"
 
 int tt_env_uint(const char *name, unsigned long min, unsigned long max,
 		unsigned long def, unsigned long *out)
 {
-	const char *v = getenv(name);
-	unsigned long n;
-	char *end;
+	char err[160];
+	int ret = env_uint(name, min, max, def, out, err, sizeof(err));
 
-	if (!v || !*v) {
-		*out = def;
-		return 0;
-	}
-	/* strtoul takes leading blanks and a sign; a setting has neither. */
-	errno = 0;
-	n = isdigit((unsigned char)*v) ? strtoul(v, &end, 10) : 0;
-	if (!isdigit((unsigned char)*v) || *end || errno || n < min || n > max)
-		return tt_error(-EINVAL,
-				"%s='%.64s' is not a whole number in %lu..%lu",
-				name, v, min, max);
-	*out = n;
-	return 0;
+	return ret ? tt_error(ret, "%s", err) : 0;
 }
 
 int tt_env_word(const char *name, const char *const *words, unsigned def,

@@ -271,23 +271,13 @@ void tt_device_unlock(struct tt_device *dev, unsigned id)
 /* ---- the runtime lock, shared by the owning process's handles ---- */
 
 /* TT_OWNER_WAIT_MS: how long tt_device_own() waits; 0 unset. */
-static int owner_wait_ms(struct tt_device *dev, int *ms)
+static int owner_wait_ms(int *ms)
 {
-	const char *v = getenv("TT_OWNER_WAIT_MS");
-	char *end;
-	long n;
+	unsigned long n;
+	int ret = tt_env_uint("TT_OWNER_WAIT_MS", 0, OWNER_WAIT_MAX_MS, 0, &n);
 
-	*ms = 0;
-	if (!v || !*v)
-		return 0;
-	errno = 0;
-	n = strtol(v, &end, 10);
-	if (errno || *end || n < 0 || n > OWNER_WAIT_MAX_MS)
-		return tt_error(-EINVAL,
-				"%s: TT_OWNER_WAIT_MS='%s' is not a number of milliseconds from 0 to %ld",
-				dev->name, v, OWNER_WAIT_MAX_MS);
 	*ms = (int)n;
-	return 0;
+	return ret;
 }
 
 /* Another handle of the process takes over the transport's lock from one
@@ -356,7 +346,7 @@ int tt_device_own(struct tt_device *dev)
 
 	if (__atomic_load_n(&dev->owner, __ATOMIC_ACQUIRE))
 		return 0;
-	ret = owner_wait_ms(dev, &wait_ms);
+	ret = owner_wait_ms(&wait_ms);
 	if (!ret) /* first: disown() does nothing until dev owns */
 		ret = tt_device_on_close(dev, OWNER_CLOSE_LEVEL, disown);
 	if (ret)

@@ -2,7 +2,6 @@
 #include "device.h"
 #include "tensix.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 #include "firmware.h"
 #include "flash.h"
 #include "niu.h"
+#include "common/env.h"
 #include "common/soc_desc.h"
 
 static bool stopping(struct sim_device *dev)
@@ -144,28 +144,16 @@ static void program_atu(struct sim_device *dev)
 }
 
 /* TT_SIM_THREADS: unset or empty is 0 (one per CPU); anything else must be
- * a count in 1..SIM_SCHED_MAX_WORKERS and nothing more, the way libtt
- * checks its own variables (lib/device/env.c). */
+ * a count in 1..SIM_SCHED_MAX_WORKERS (common/env.h, the rule libtt's
+ * variables follow too). */
 static int threads_from_env(unsigned *threads, char *err)
 {
-	const char *v = getenv("TT_SIM_THREADS");
 	unsigned long n;
-	char *end;
+	int ret = env_uint("TT_SIM_THREADS", 1, SIM_SCHED_MAX_WORKERS, 0, &n,
+			   err, SIM_ERR_LEN);
 
-	*threads = 0;
-	if (!v || !*v)
-		return 0;
-	errno = 0;
-	n = isdigit((unsigned char)*v) ? strtoul(v, &end, 10) : 0;
-	if (!isdigit((unsigned char)*v) || *end || errno || n < 1 ||
-	    n > SIM_SCHED_MAX_WORKERS) {
-		snprintf(err, SIM_ERR_LEN,
-			 "TT_SIM_THREADS='%.64s' is not a whole number in 1..%u",
-			 v, SIM_SCHED_MAX_WORKERS);
-		return -EINVAL;
-	}
 	*threads = (unsigned)n;
-	return 0;
+	return ret;
 }
 
 /* TT_SIM_INJECT (device.h). An unknown fault is an error rather than a
