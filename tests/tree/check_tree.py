@@ -369,21 +369,17 @@ def looks_like_file(w):
 
 # ---- pointers outside the repository ------------------------------------
 
-# A clone has only this tree: no text may send its reader to the files of a
-# sibling directory or to private notes. Cite a public source instead.
+# A clone has only this tree: no text may send its reader to the team's
+# notes, which sit in a directory beside the checkout (its name, the design
+# brief's file name, and the notes' folder are the words below). State the
+# fact, or cite a public source.
+NOTES_DIR, BRIEF, NOTES = 'shared', 'DESIGN', 'reference'
 OUTSIDE_POINTER = re.compile(
-    r'\.\./shared/|shared/reference/|DESIGN\.md|reference/[\w-]+\.md')
-# This file names the patterns it looks for.
+    rf'\.\./{NOTES_DIR}/|{NOTES_DIR}/{NOTES}/|{BRIEF}\.md|'
+    rf'{NOTES}/[\w-]+\.md')
+# This file spells those words out for its own check.
 POINTER_SELF = 'tests/tree/check_tree.py'
 POINTER_MAX_BYTES = 1 << 20
-
-
-def tracked_files(root):
-    out = subprocess.run(['git', '-C', root, 'ls-files', '-z'],
-                         capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit(f'check_tree: not a git checkout: {root}')
-    return {f for f in out.stdout.split('\0') if f}
 
 
 def pointer_texts(root, files):
@@ -469,7 +465,7 @@ def main():
          undocumented_dirs(root, files, readmes))
     case('every path a README or docs/ page names exists',
          missing_paths(files, readmes, docs))
-    texts = pointer_texts(root, tracked_files(root))
+    texts = pointer_texts(root, files)
     case('nothing points outside the repository', outside_pointers(texts))
 
     # Self-tests: each check catches a planted violation.
@@ -493,9 +489,9 @@ def main():
         '\n`device/no_such_file.c`\n'
     case('a planted README naming a missing file is caught',
          [] if missing_paths(files, planted) else ['not caught'])
-    planted = {'driver/x.c': ' * ok\n * as in ../shared/reference/kmd.md\n',
-               'docs/x.md': 'See `reference/metal.md` section 2.\n',
-               'README.md': 'The brief is DESIGN.md.\n'}
+    planted = {'driver/x.c': f' * ok\n * as in ../{NOTES_DIR}/{NOTES}/kmd.md\n',
+               'docs/x.md': f'See `{NOTES}/metal.md` section 2.\n',
+               'README.md': f'The brief is {BRIEF}.md.\n'}
     caught = outside_pointers(planted)
     case('a planted pointer outside the repository is caught',
          [] if len(caught) == 3 and
