@@ -13,6 +13,7 @@
 #define TT_EXAMPLE_H
 
 #define _POSIX_C_SOURCE 200809L
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -84,6 +85,35 @@ static inline void ex_no_args(int argc, char **argv, void (*usage)(FILE *))
 	if (argv[1][0] == '-')
 		ex_usage_error("unknown option '%s'", argv[1]);
 	ex_usage_error("unexpected argument '%s'", argv[1]);
+}
+
+/* A number argument of option opt: a multiple of mult in mult..max, else a
+ * usage error. */
+static inline uint32_t ex_parse_count(const char *opt, const char *s,
+				      unsigned mult, unsigned max)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+
+	if (*s == '\0' || *end != '\0' || v == 0 || v % mult || v > max) {
+		if (mult > 1)
+			ex_usage_error("%s %s: want a multiple of %u in %u..%u",
+				       opt, s, mult, mult, max);
+		ex_usage_error("%s %s: want a number in 1..%u", opt, s, max);
+	}
+	return (uint32_t)v;
+}
+
+/* What getopt_long() returned for a bad command line (with opterr = 0 and
+ * optstring starting with ':'): a missing value, or an unknown option. */
+static inline __attribute__((noreturn)) void ex_getopt_error(int c,
+							     char **argv)
+{
+	if (c == ':')
+		ex_usage_error("option '%s' needs a value", argv[optind - 1]);
+	if (optopt)
+		ex_usage_error("unknown option '-%c'", optopt);
+	ex_usage_error("unknown option '%s'", argv[optind - 1]);
 }
 
 /* Stop with what failed and libtt's explanation. */

@@ -38,21 +38,6 @@ static void usage(FILE *f)
 		EX_HELP_COMMON);
 }
 
-static uint32_t parse_num(const char *opt, const char *s, unsigned mult,
-			  unsigned max)
-{
-	char *end;
-	unsigned long v = strtoul(s, &end, 10);
-
-	if (*s == '\0' || *end != '\0' || v == 0 || v % mult || v > max) {
-		if (mult > 1)
-			ex_usage_error("%s %s: want a multiple of %u in %u..%u",
-				       opt, s, mult, mult, max);
-		ex_usage_error("%s %s: want a number in 1..%u", opt, s, max);
-	}
-	return (uint32_t)v;
-}
-
 static struct opts parse_args(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -68,16 +53,16 @@ static struct opts parse_args(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":m:n:k:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
-			o.m = parse_num("-m", optarg, 32, 8192);
+			o.m = ex_parse_count("-m", optarg, 32, 8192);
 			break;
 		case 'n':
-			o.n = parse_num("-n", optarg, 32, 8192);
+			o.n = ex_parse_count("-n", optarg, 32, 8192);
 			break;
 		case 'k':
-			o.k = parse_num("-k", optarg, 32, 8192);
+			o.k = ex_parse_count("-k", optarg, 32, 8192);
 			break;
 		case 'c':
-			o.cores = parse_num("--cores", optarg, 1, 4096);
+			o.cores = ex_parse_count("--cores", optarg, 1, 4096);
 			break;
 		case 'h':
 			usage(stdout);
@@ -85,13 +70,8 @@ static struct opts parse_args(int argc, char **argv)
 		case 'V':
 			ex_version_option("--version");
 			break;
-		case ':':
-			ex_usage_error("option '%s' needs a value",
-				       argv[optind - 1]);
 		default:
-			if (optopt)
-				ex_usage_error("unknown option '-%c'", optopt);
-			ex_usage_error("unknown option '%s'", argv[optind - 1]);
+			ex_getopt_error(c, argv);
 		}
 	}
 	if (optind < argc)

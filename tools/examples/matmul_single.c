@@ -31,17 +31,6 @@ static void usage(FILE *f)
 		   EX_HELP_COMMON);
 }
 
-static uint32_t parse_dim(const char *opt, const char *s)
-{
-	char *end;
-	unsigned long v = strtoul(s, &end, 10);
-
-	if (*s == '\0' || *end != '\0' || v == 0 || v % 32 || v > 4096)
-		ex_usage_error("%s %s: want a multiple of 32 in 32..4096", opt,
-			       s);
-	return (uint32_t)v;
-}
-
 static struct shape parse_args(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -56,13 +45,13 @@ static struct shape parse_args(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":m:n:k:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
-			s.m = parse_dim("-m", optarg);
+			s.m = ex_parse_count("-m", optarg, 32, 4096);
 			break;
 		case 'n':
-			s.n = parse_dim("-n", optarg);
+			s.n = ex_parse_count("-n", optarg, 32, 4096);
 			break;
 		case 'k':
-			s.k = parse_dim("-k", optarg);
+			s.k = ex_parse_count("-k", optarg, 32, 4096);
 			break;
 		case 'h':
 			usage(stdout);
@@ -70,13 +59,8 @@ static struct shape parse_args(int argc, char **argv)
 		case 'V':
 			ex_version_option("--version");
 			break;
-		case ':':
-			ex_usage_error("option '%s' needs a value",
-				       argv[optind - 1]);
 		default:
-			if (optopt)
-				ex_usage_error("unknown option '-%c'", optopt);
-			ex_usage_error("unknown option '%s'", argv[optind - 1]);
+			ex_getopt_error(c, argv);
 		}
 	}
 	if (optind < argc)
