@@ -18,7 +18,9 @@ import signal
 import subprocess
 import sys
 import tempfile
-import traceback
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import tap  # noqa: E402  (tests/tap.py)
 
 VERSION = os.environ['TT_VERSION']
 TMP = tempfile.mkdtemp(prefix='tt-cli-test-')
@@ -129,26 +131,11 @@ def make_case(check, name):
 TESTS = [make_case(c, n) for n in TOOLS
          for c in (check_version, check_help, check_unknown_option,
                    check_no_device)]
-TESTS += [v for k, v in list(globals().items()) if k.startswith('test_')]
+TESTS += tap.cases_of(globals())
 
 
 def main():
-    print(f'1..{len(TESTS)}')
-    failed = 0
-    for i, t in enumerate(TESTS, 1):
-        try:
-            t()
-            print(f'ok {i} - {t.__name__}')
-        except Exception as e:  # a failed case must not stop the others
-            failed += 1
-            print(f'not ok {i} - {t.__name__}')
-            for line in (str(e) or type(e).__name__).splitlines():
-                print(f'# {line}')
-            for line in traceback.format_exc().splitlines()[-3:]:
-                print(f'# {line}')
-        sys.stdout.flush()
-    shutil.rmtree(TMP, ignore_errors=True)
-    return 1 if failed else 0
+    return tap.run(TESTS, cleanup=lambda: shutil.rmtree(TMP, ignore_errors=True))
 
 
 if __name__ == '__main__':

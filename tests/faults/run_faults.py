@@ -26,7 +26,9 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import tap  # noqa: E402  (tests/tap.py)
 
 CLIENT = os.environ['FAULT_CLIENT']
 TT_INFO = os.environ['TT_INFO']
@@ -497,30 +499,15 @@ def test_libtt_exports_only_tt_names():
     assert not other, other
 
 
+def clean_up():
+    run([TTSIM, 'stop', '--all'], timeout=60)
+    shutil.rmtree(TMP, ignore_errors=True)
+
+
 def main():
-    only = sys.argv[1:]
-    tests = [(n, f) for n, f in globals().items()
-             if n.startswith('test_') and callable(f)
-             and (not only or any(o in n for o in only))]
+    tests = tap.cases_of(globals(), sys.argv[1:])
     os.makedirs(RUNDIR, mode=0o700)
-    print(f'1..{len(tests)}', flush=True)
-    failed = 0
-    try:
-        for i, (name, fn) in enumerate(tests, 1):
-            t0 = time.monotonic()
-            try:
-                fn()
-                print(f'ok {i} - {name[5:]} ({time.monotonic() - t0:.1f} s)',
-                      flush=True)
-            except Exception:
-                failed += 1
-                print(f'not ok {i} - {name[5:]}', flush=True)
-                for line in traceback.format_exc().splitlines():
-                    print(f'# {line}', flush=True)
-    finally:
-        run([TTSIM, 'stop', '--all'], timeout=60)
-        shutil.rmtree(TMP, ignore_errors=True)
-    return 1 if failed else 0
+    return tap.run(tests, cleanup=clean_up, timed=True)
 
 
 if __name__ == '__main__':

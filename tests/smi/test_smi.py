@@ -20,9 +20,11 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 
 import jsonschema
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import tap  # noqa: E402  (tests/tap.py)
 
 SMI = os.environ['TT_SMI']
 TTSIM = os.environ['TTSIM']
@@ -628,28 +630,14 @@ def test_themes_and_no_color():
     assert 'Core Voltage (V)' in plain
 
 
-TESTS = [v for k, v in list(globals().items()) if k.startswith('test_')]
-
-
-def main():
-    print(f'1..{len(TESTS)}')
-    failed = 0
-    for i, t in enumerate(TESTS, 1):
-        try:
-            t()
-            print(f'ok {i} - {t.__name__}')
-        except Exception as e:  # a failed case must not stop the others
-            failed += 1
-            print(f'not ok {i} - {t.__name__}')
-            for line in (str(e) or type(e).__name__).splitlines():
-                print(f'# {line}')
-            for line in traceback.format_exc().splitlines()[-4:]:
-                print(f'# {line}')
-        sys.stdout.flush()
+def clean_up():
     subprocess.run([TTSIM, 'stop', '--all'], env=env('ttsim'),
                    capture_output=True, timeout=30)
     shutil.rmtree(TMP, ignore_errors=True)
-    return 1 if failed else 0
+
+
+def main():
+    return tap.run(tap.cases_of(globals()), cleanup=clean_up)
 
 
 if __name__ == '__main__':
