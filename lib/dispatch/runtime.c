@@ -39,16 +39,25 @@ static struct tt_runtime *runtime_new(struct tt_device *dev)
 
 struct tt_runtime *tt_runtime_get(struct tt_device *dev)
 {
+	struct tt_runtime *rt;
+
 	/* Programs run on a chip this process owns (docs/api.md). */
 	if (tt_device_own(dev))
 		return NULL;
+	/* Every launch asks: once made, the runtime costs one load. */
+	rt = __atomic_load_n(&dev->runtime, __ATOMIC_ACQUIRE);
+	if (rt)
+		return rt;
 	/* Created under the device lock: two threads may start the first
 	 * program at once. */
 	pthread_mutex_lock(&dev->lock);
-	if (!dev->runtime)
-		dev->runtime = runtime_new(dev);
+	rt = dev->runtime;
+	if (!rt) {
+		rt = runtime_new(dev);
+		__atomic_store_n(&dev->runtime, rt, __ATOMIC_RELEASE);
+	}
 	pthread_mutex_unlock(&dev->lock);
-	if (!dev->runtime) {
+	if (!rt) {
 		tt_error(-ENOMEM, "%s: out of memory for the program runtime",
 			 dev->name);
 		return NULL;
@@ -56,7 +65,7 @@ struct tt_runtime *tt_runtime_get(struct tt_device *dev)
 	if (tt_device_on_close(dev, TT_DISPATCH_CLOSE_LEVEL,
 			       tt_runtime_destroy))
 		return NULL;
-	return dev->runtime;
+	return rt;
 }
 
 struct tt_core_state *tt_runtime_core(struct tt_runtime *rt, struct tt_xy noc)
