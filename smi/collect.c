@@ -34,6 +34,18 @@ static void read_pids(struct smi_dev *d)
 			d->pids[d->npids++] = all[i];
 }
 
+/* Cores a dead owner or a failed launch left needing recovery: read from
+ * the chip like telemetry, so every process sees them. */
+static void read_problems(struct smi_dev *d)
+{
+	int n = tt_device_core_problems(d->dev, d->problems,
+					SMI_MAX_PROBLEMS);
+
+	d->nproblems = n > 0 ? n : 0;
+	if (n < 0)
+		set_error(d, "core state", n);
+}
+
 /*
  * The handle of a device that was reset elsewhere stays dead (libtt
  * refuses it with -ENODEV); a new one follows the chip again. 0, or the
@@ -83,6 +95,7 @@ void smi_refresh(struct smi_dev *d)
 	if (ret)
 		set_error(d, "telemetry", ret);
 	read_pids(d);
+	read_problems(d);
 }
 
 static void open_one(struct smi_dev *d, unsigned index)
@@ -203,5 +216,7 @@ const char *smi_version(uint32_t v, char *buf, size_t len)
 
 const char *smi_health(const struct smi_dev *d)
 {
-	return d->ok ? "ok" : "error";
+	if (!d->ok)
+		return "error";
+	return d->nproblems ? "degraded" : "ok";
 }

@@ -83,8 +83,17 @@ static int exit_for_health(const struct smi_dev *d, unsigned n)
 {
 	unsigned bad = 0;
 
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
 		bad += !d[i].ok;
+		/* Degraded is a state the output shows, not a failure to
+		 * read it; the operator hears which cores and why. */
+		for (int k = 0; d[i].ok && k < d[i].nproblems &&
+				k < SMI_MAX_PROBLEMS; k++)
+			fprintf(stderr,
+				"tt-smi: device %u: degraded: core (%u,%u): %s\n",
+				d[i].index, d[i].problems[k].core.x,
+				d[i].problems[k].core.y, d[i].problems[k].why);
+	}
 	if (!bad)
 		return SMI_EXIT_OK;
 	for (unsigned i = 0; i < n; i++)

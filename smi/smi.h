@@ -25,11 +25,12 @@ enum smi_exit {
 	SMI_EXIT_UNSUPPORTED = 7, /* not possible on this host (-mr) */
 };
 
-#define SMI_SCHEMA_VERSION 2
+#define SMI_SCHEMA_VERSION 3
 /* Where snapshots and dumps go by default (Tenstorrent tt-smi's ./tt-smi-logs/). */
 #define SMI_LOG_DIR "tt-smi-logs"
 #define SMI_MAX_PIDS 64
 #define SMI_ERR_LEN 256
+#define SMI_MAX_PROBLEMS 8
 
 /* A process that has a device open. */
 struct smi_proc {
@@ -55,6 +56,11 @@ struct smi_dev {
 
 	int npids; /* processes with the device open, this one excluded */
 	int pids[SMI_MAX_PIDS];
+
+	/* Cores that need recovery (health "degraded"): how many, and the
+	 * first SMI_MAX_PROBLEMS of them. */
+	int nproblems;
+	struct tt_core_problem problems[SMI_MAX_PROBLEMS];
 };
 
 struct smi_host {

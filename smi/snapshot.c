@@ -166,6 +166,29 @@ static void limits(struct jw *w, const struct smi_dev *d)
 	jw_end(w);
 }
 
+/* "cores_needing_recovery": what makes the health "degraded". */
+static void problems(struct jw *w, const struct smi_dev *d)
+{
+	jw_array(w, "cores_needing_recovery");
+	for (int i = 0; i < d->nproblems && i < SMI_MAX_PROBLEMS; i++) {
+		const struct tt_core_problem *p = &d->problems[i];
+
+		jw_object(w, NULL);
+		jw_uint(w, "x", p->core.x);
+		jw_uint(w, "y", p->core.y);
+		jw_uint(w, "hart", p->hart);
+		if (p->pid)
+			jw_int(w, "pid", p->pid);
+		else
+			jw_null(w, "pid");
+		jw_string(w, "why", p->why);
+		jw_end(w);
+	}
+	jw_end(w);
+	if (d->nproblems > SMI_MAX_PROBLEMS)
+		jw_int(w, "cores_needing_recovery_total", d->nproblems);
+}
+
 static void device(struct jw *w, const struct smi_dev *d)
 {
 	jw_object(w, NULL);
@@ -175,6 +198,7 @@ static void device(struct jw *w, const struct smi_dev *d)
 	jw_null(w, "bus_id");
 	jw_string(w, "health", smi_health(d));
 	jw_string(w, "error", d->ok ? NULL : d->error);
+	problems(w, d);
 	board_info(w, d);
 	telemetry(w, d);
 	firmwares(w, d);

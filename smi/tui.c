@@ -323,8 +323,9 @@ static void tab_device(struct ui *u, struct grid *g)
 				snprintf(buf, sizeof(buf), "model");
 			else if (r == 7) {
 				snprintf(buf, sizeof(buf), "%s", smi_health(d));
-				a = d->ok ? color(u, P_OK, 0)
-					  : color(u, P_BAD, A_BOLD) | A_BOLD;
+				a = d->ok && !d->nproblems ?
+					    color(u, P_OK, 0) :
+					    color(u, P_BAD, A_BOLD) | A_BOLD;
 			}
 			grid_cell(g, i, a, buf);
 		}
@@ -335,6 +336,14 @@ static void tab_device(struct ui *u, struct grid *g)
 			attron(color(u, P_BAD, A_BOLD));
 			mvprintw(g->y++, g->x0, "%u: %.*s", i, COLS - g->x0 - 4,
 				 u->d[i].error);
+			attroff(color(u, P_BAD, A_BOLD));
+		} else if (u->d[i].nproblems) {
+			const struct tt_core_problem *p = &u->d[i].problems[0];
+
+			attron(color(u, P_BAD, A_BOLD));
+			mvprintw(g->y++, g->x0, "%u: core (%u,%u): %.*s", i,
+				 p->core.x, p->core.y, COLS - g->x0 - 20,
+				 p->why);
 			attroff(color(u, P_BAD, A_BOLD));
 		}
 }

@@ -119,32 +119,52 @@ int tt_device_count(unsigned *count)
 	return ops->count(count);
 }
 
-int tt_device_open(unsigned index, tt_device **out)
+/*
+ * A daemon chosen by default may die between the choice and the
+ * connection: then the chip model is chosen again, as if the daemon had
+ * been gone before (a transport the user named is never replaced).
+ */
+static int open_transport(struct tt_device *dev, unsigned index)
 {
 	const struct tt_transport_ops *ops;
+	const char *var, *want = wanted_transport(&var);
+	int ret = select_transport(&ops);
+	bool chosen = !want || !*want || !strcmp(want, "sim");
+
+	if (ret)
+		return ret;
+	for (;;) {
+		dev->ops = ops;
+		dev->info.transport = ops->name;
+		ret = ops->open(dev, index);
+		if (!ret || !chosen || ops != &tt_transport_ttsim)
+			return ret;
+		ops = sim_transport();
+		if (ops == &tt_transport_ttsim)
+			return ret;
+	}
+}
+
+int tt_device_open(unsigned index, tt_device **out)
+{
 	struct tt_device *dev;
 	int ret;
 
 	TT_CHECK_ARG(out);
-	ret = select_transport(&ops);
-	if (ret)
-		return ret;
 	dev = calloc(1, sizeof(*dev));
 	if (!dev)
 		return tt_error(-ENOMEM, "out of memory opening device %u", index);
-	dev->ops = ops;
 	dev->info.index = index;
-	dev->info.transport = ops->name;
 	pthread_mutex_init(&dev->lock, NULL);
-	ret = ops->open(dev, index);
+	ret = open_transport(dev, index);
 	if (ret) {
 		pthread_mutex_destroy(&dev->lock);
 		free(dev);
 		return ret;
 	}
-	dev->win.size = ops->window_size(dev);
-	dev->errors_seen = ops->error_head(dev);
-	dev->reset_gen = ops->reset_gen(dev);
+	dev->win.size = dev->ops->window_size(dev);
+	dev->errors_seen = dev->ops->error_head(dev);
+	dev->reset_gen = dev->ops->reset_gen(dev);
 	*out = dev;
 	return 0;
 }

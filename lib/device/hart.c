@@ -54,6 +54,13 @@ const char *tt_hart_fault_name(unsigned fault)
 	return hart_fault_str(fault);
 }
 
+const char *tt_hart_name(unsigned hart)
+{
+	static const char *const names[] = { "BRISC", "NCRISC", "COMPUTE" };
+
+	return hart < TT_TENSIX_HARTS ? names[hart] : "hart?";
+}
+
 /* ---- checks ---- */
 
 static int check_hart(struct tt_device *dev, struct tt_xy core, unsigned hart,
@@ -220,6 +227,8 @@ int tt_hart_load_elf(tt_device *dev, struct tt_xy core, const void *elf,
 	if (TT_ARG_NULL_LEN(elf, len))
 		return -EINVAL;
 	ret = tt_fw_check_tensix(dev, core);
+	if (!ret) /* running code is the runtime owner's (docs/api.md) */
+		ret = tt_device_own(dev);
 	if (!ret)
 		ret = parse_elf(dev, core, elf, len, TT_HART_KERNEL_BASE,
 				kernel_end(dev), &img);
@@ -390,6 +399,8 @@ int tt_hart_launch(tt_device *dev, struct tt_xy core, unsigned hart,
 	if (!ret)
 		ret = check_launch_args(dev, entry, args, nargs);
 	if (!ret)
+		ret = tt_device_own(dev);
+	if (!ret)
 		ret = tt_fw_wait(dev, tt_fw_deadline(LAUNCH_BOOT_WAIT_MS),
 				 launchable, &h);
 	if (ret == -ETIMEDOUT)
@@ -527,6 +538,8 @@ int tt_hart_exec_raw(tt_device *dev, struct tt_xy core, unsigned hart,
 	if (TT_ARG_NULL_LEN(elf, len))
 		return -EINVAL;
 	ret = check_hart(dev, core, hart, true);
+	if (!ret)
+		ret = tt_device_own(dev);
 	if (!ret)
 		ret = parse_elf(dev, core, elf, len, 0,
 				(uint32_t)dev->info.l1_size, &img);

@@ -79,6 +79,10 @@ struct tt_transport_ops {
 	 * process. */
 	int (*trylock)(struct tt_device *dev, unsigned id, int *holder);
 	void (*unlock)(struct tt_device *dev, unsigned id);
+	/* Whether another process holds lock `id`, without taking it: 1
+	 * (its pid in *holder, 0 if unknown), 0, or a negative errno. NULL
+	 * with trylock. */
+	int (*lock_held)(struct tt_device *dev, unsigned id, int *holder);
 };
 
 /* Close hooks a device can hold: one per layer above the device layer is
@@ -242,6 +246,13 @@ TT_HIDDEN void tt_device_unlock(struct tt_device *dev, unsigned id);
  * and command line.
  */
 TT_HIDDEN int tt_device_own(struct tt_device *dev);
+
+/*
+ * Whether some process owns the chip's runtime now (this one included):
+ * 1 (*pid its pid, 0 if the transport does not say), 0, or a negative
+ * errno. Takes nothing: monitors ask it.
+ */
+TT_HIDDEN int tt_device_runtime_owned(struct tt_device *dev, int *pid);
 
 /* Fill the soc-derived parts of dev->info from dev->soc. */
 TT_HIDDEN void tt_device_info_from_soc(struct tt_device *dev);

@@ -387,3 +387,23 @@ int tt_device_own(struct tt_device *dev)
 	}
 	return ret;
 }
+
+int tt_device_runtime_owned(struct tt_device *dev, int *pid)
+{
+	struct slot *s;
+	bool ours;
+
+	*pid = 0;
+	pthread_mutex_lock(&slots_lock);
+	s = slot_get(dev, TT_LOCK_RUNTIME);
+	ours = s && s->owners;
+	pthread_mutex_unlock(&slots_lock);
+	if (ours) {
+		*pid = (int)getpid();
+		return 1;
+	}
+	/* No transport lock: the chip is this process's alone. */
+	if (!dev->ops->lock_held)
+		return 0;
+	return dev->ops->lock_held(dev, TT_LOCK_RUNTIME, pid);
+}

@@ -582,6 +582,16 @@ static void kmd_unlock(struct tt_device *dev, unsigned id)
 	lock_ctl(dev, id, TENSTORRENT_LOCK_CTL_RELEASE, &value);
 }
 
+/* Another fd's lock counts, this handle's too (bit 1: held by anyone). */
+static int kmd_lock_held(struct tt_device *dev, unsigned id, int *holder)
+{
+	uint8_t value = 0;
+	int ret = lock_ctl(dev, id, TENSTORRENT_LOCK_CTL_TEST, &value);
+
+	*holder = 0;
+	return ret ? ret : !!(value & 2);
+}
+
 const struct tt_transport_ops tt_transport_kmd = {
 	.name = "kmd",
 	.count = kmd_count,
@@ -601,4 +611,5 @@ const struct tt_transport_ops tt_transport_kmd = {
 	.processes = kmd_processes,
 	.trylock = kmd_trylock,
 	.unlock = kmd_unlock,
+	.lock_held = kmd_lock_held,
 };

@@ -382,6 +382,24 @@ static int check_not_stale(const char *name)
 	return 0;
 }
 
+/* A daemon that refuses connections while it still holds its lock is
+ * dying (its other threads let go of the lock after its socket): how
+ * long to wait for the lock to go before calling it broken. */
+#define DYING_WAIT_MS 1000
+
+/* After a refused connection: the stale error once the daemon is gone,
+ * 0 if it holds on to its lock. */
+static int check_dying(const char *name)
+{
+	for (int waited = 0;; waited += 10) {
+		int ret = check_not_stale(name);
+
+		if (ret || waited >= DYING_WAIT_MS)
+			return ret;
+		poll(NULL, 0, 10);
+	}
+}
+
 /* Published devices whose daemon lives (internal.h). */
 int tt_ttsim_live_count(unsigned *count, char *stale, size_t len)
 {
@@ -428,7 +446,7 @@ static int ttsim_open(struct tt_device *dev, unsigned index)
 		goto err_free;
 	s->sock = sim_embed_connect(names[index], err);
 	if (s->sock == -ECONNREFUSED)
-		ret = check_not_stale(names[index]); /* it died just now */
+		ret = check_dying(names[index]);
 	if (s->sock < 0) {
 		if (!ret)
 			ret = tt_error(s->sock, "%s", err);
@@ -574,25 +592,44 @@ static int lock_file_get(struct tt_device *dev, struct lock_file **out)
 	return 0;
 }
 
-static int ttsim_trylock(struct tt_device *dev, unsigned id, int *holder)
+/*
+ * Byte id of dev's lock file: taken (take) or tested. Taking: 0, or -EBUSY
+ * with the holder's pid in *holder. Testing: 1 held by another process
+ * (F_GETLK does not see this process's own locks), 0 free. The file's
+ * descriptor is shared by all of this process's locks on it, since
+ * closing any descriptor of the file drops every lock the process holds
+ * on it.
+ */
+static int lock_byte(struct tt_device *dev, unsigned id, bool take,
+		     int *holder)
 {
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET,
 			    .l_start = id, .l_len = 1 };
 	struct lock_file *lf = NULL;
 	int ret;
 
+	*holder = 0;
 	pthread_mutex_lock(&lock_files_mu);
 	ret = lock_file_get(dev, &lf);
 	if (ret) {
 		pthread_mutex_unlock(&lock_files_mu);
 		return ret;
 	}
-	if (fcntl(lf->fd, F_SETLK, &fl) == 0) {
+	if (take && fcntl(lf->fd, F_SETLK, &fl) == 0) {
 		lf->holds++;
-	} else if (errno == EAGAIN || errno == EACCES) {
-		ret = -EBUSY;
-		if (fcntl(lf->fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK)
+	} else if (!take || errno == EAGAIN || errno == EACCES) {
+		bool known = fcntl(lf->fd, F_GETLK, &fl) == 0;
+
+		if (known && fl.l_type != F_UNLCK)
 			*holder = fl.l_pid;
+		if (take)
+			ret = -EBUSY;
+		else if (known)
+			ret = fl.l_type != F_UNLCK;
+		else
+			ret = tt_error(-errno,
+				       "%s: cannot test byte %u of its lock file: %s",
+				       dev->name, id, strerror(errno));
 	} else {
 		ret = tt_error(-errno,
 			       "%s: cannot lock byte %u of its lock file: %s",
@@ -602,6 +639,16 @@ static int ttsim_trylock(struct tt_device *dev, unsigned id, int *holder)
 		close(lf->fd);
 	pthread_mutex_unlock(&lock_files_mu);
 	return ret;
+}
+
+static int ttsim_trylock(struct tt_device *dev, unsigned id, int *holder)
+{
+	return lock_byte(dev, id, true, holder);
+}
+
+static int ttsim_lock_held(struct tt_device *dev, unsigned id, int *holder)
+{
+	return lock_byte(dev, id, false, holder);
 }
 
 static void ttsim_unlock(struct tt_device *dev, unsigned id)
@@ -842,4 +889,5 @@ const struct tt_transport_ops tt_transport_ttsim = {
 	.processes = ttsim_processes,
 	.trylock = ttsim_trylock,
 	.unlock = ttsim_unlock,
+	.lock_held = ttsim_lock_held,
 };

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tt/hart.h"
 #include "tt/noc.h"
 
 static bool env_on(const char *name)
@@ -22,13 +23,6 @@ bool tt_kprint_enabled(void)
 bool tt_kprint_cb_checks(void)
 {
 	return env_on("TT_CB_CHECKS");
-}
-
-const char *tt_kprint_hart_name(unsigned hart)
-{
-	static const char *const names[] = { "BRISC", "NCRISC", "COMPUTE" };
-
-	return hart < TT_TENSIX_HARTS ? names[hart] : "hart?";
 }
 
 static FILE *log_file(void)
@@ -83,7 +77,7 @@ static void emit(struct tt_device *dev, const struct tt_launch_core *c,
 		size_t n = nl ? (size_t)(nl - text) : len;
 
 		fprintf(f, "%s core (%u,%u) %s: %.*s\n", dev->name,
-			c->logical.x, c->logical.y, tt_kprint_hart_name(hart),
+			c->logical.x, c->logical.y, tt_hart_name(hart),
 			(int)n, text);
 		n += nl ? 1 : 0;
 		text += n;

@@ -27,7 +27,4 @@ TT_HIDDEN void tt_kprint_drain(struct tt_device *dev,
 TT_HIDDEN void tt_kprint_peek(struct tt_device *dev, struct tt_xy core,
 			      unsigned hart, char *buf, size_t len);
 
-/* "BRISC", "NCRISC", "COMPUTE". */
-TT_HIDDEN const char *tt_kprint_hart_name(unsigned hart);
-
 #endif /* TT_LIB_KPRINT_H */

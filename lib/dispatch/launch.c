@@ -81,6 +81,15 @@ static int not_ready(struct tt_device *dev, struct tt_runtime *rt,
 {
 	char why[192];
 
+	if (m->st.mb.host_mark == TT_HOST_MARK_FAILED) {
+		/* Marked by a failed launch of a runtime that is not ours
+		 * (ours are in rt->failures): another handle, or a process
+		 * that owned the chip before. */
+		snprintf(why, sizeof(why),
+			 "a launch on hart %u hung or faulted in process %u",
+			 h, m->st.mb.host_mark_pid);
+		return tt_recover_core(dev, rt, core, why);
+	}
 	snprintf(why, sizeof(why),
 		 "hart %u was left busy by an earlier owner of the chip (firmware state 0x%08x, launch %u, done %u)",
 		 h, m->st.mb.fw_state, m->st.seq, m->st.mb.done.seq);
@@ -107,7 +116,8 @@ static int learn_seqs(struct tt_device *dev, struct tt_runtime *rt,
 
 		if (ret < 0 && ret != -ETIMEDOUT)
 			return ret;
-		if (ret < 0 || !tt_fw_hart_idle(&m.st)) {
+		if (ret < 0 || !tt_fw_hart_idle(&m.st) ||
+		    m.st.mb.host_mark == TT_HOST_MARK_FAILED) {
 			if (recovered)
 				return tt_error(-EBUSY,
 						"%s: core (%u,%u) hart %u is not ready for a program after its recovery (firmware state 0x%08x, launch %u, done %u)",

@@ -87,7 +87,7 @@ static bool describe(struct tt_device *dev, struct report *r,
 	tt_kprint_peek(dev, c->noc, h, last, sizeof(last));
 	add(r, "\n  core (%u,%u) [NOC (%u,%u)] %s program %u kernel '%s' (id %u): ",
 	    c->logical.x, c->logical.y, c->noc.x, c->noc.y,
-	    tt_kprint_hart_name(h), l->program_id, k->name ? k->name : "?",
+	    tt_hart_name(h), l->program_id, k->name ? k->name : "?",
 	    k->kernel_id);
 	if (st->fault)
 		add(r, "%s at pc 0x%x (address 0x%x)", st->fault_name,

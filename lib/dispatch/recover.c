@@ -22,6 +22,7 @@
 #include "runtime.h"
 #include "tt/hart.h"
 #include "tt/noc.h"
+#include "tt/queue.h"
 
 static struct tt_core_failure *failure(struct tt_runtime *rt,
 				       struct tt_xy noc)
@@ -68,6 +69,7 @@ void tt_recover_mark(struct tt_device *dev, const struct tt_launch *l,
 {
 	struct tt_runtime *rt = dev->runtime;
 	char *msg = strdup(tt_last_error());
+	const uint32_t mark[2] = { TT_HOST_MARK_FAILED, (uint32_t)getpid() };
 
 	if (!rt || (err != -ETIMEDOUT && err != -EFAULT))
 		goto out;
@@ -84,9 +86,14 @@ void tt_recover_mark(struct tt_device *dev, const struct tt_launch *l,
 			 "program %u kernel '%s' %s on hart %u (%s) in pid %ld",
 			 l->program_id,
 			 c->hart[h].name ? c->hart[h].name : "?", what, h,
-			 tt_kprint_hart_name(h), (long)getpid());
+			 tt_hart_name(h), (long)getpid());
 		/* Its next launch must look at the core again. */
 		tt_runtime_core(rt, c->noc)->seq_known = false;
+		/* Other processes (tt-smi) see the mark in the mailbox. */
+		tt_noc_write(dev, 0, c->noc.x, c->noc.y,
+			     TT_L1_MAILBOX_ADDR(h) +
+				     offsetof(struct tt_mailbox, host_mark),
+			     mark, sizeof(mark));
 	}
 	pthread_mutex_unlock(&rt->lock);
 out:
@@ -110,6 +117,11 @@ static int clear_core(struct tt_device *dev, struct tt_xy core)
 				   TT_SEM_COUNT * TT_SEM_STRIDE);
 	for (unsigned h = 0; !ret && h < TT_TENSIX_HARTS; h++)
 		ret = tt_noc_write(dev, 0, core.x, core.y, TT_L1_PRINT_RING(h),
+				   zeros, 8);
+	for (unsigned h = 0; !ret && h < TT_TENSIX_HARTS; h++)
+		ret = tt_noc_write(dev, 0, core.x, core.y,
+				   TT_L1_MAILBOX_ADDR(h) +
+					   offsetof(struct tt_mailbox, host_mark),
 				   zeros, 8);
 	return ret;
 }
@@ -151,4 +163,66 @@ int tt_recover_launch_cores(struct tt_device *dev, struct tt_runtime *rt,
 		f->why[0] = 0;
 	}
 	return 0;
+}
+
+/* The cores to recover, read before this process takes the runtime: a
+ * dead owner's busy cores count only while nobody owns it. */
+static int list_problems(struct tt_device *dev, struct tt_core_problem **out)
+{
+	unsigned max = dev->soc.tensix_count;
+	int n;
+
+	*out = calloc(max ? max : 1, sizeof(**out));
+	if (!*out)
+		return tt_error(-ENOMEM, "%s: out of memory", dev->name);
+	n = tt_device_core_problems(dev, *out, max);
+	if (n < 0) {
+		free(*out);
+		*out = NULL;
+	}
+	return n;
+}
+
+int tt_device_recover_cores(tt_device *dev, unsigned *recovered)
+{
+	struct tt_core_problem *p;
+	struct tt_runtime *rt;
+	char first[256] = "";
+	int n, ret = 0, done = 0;
+	bool busy;
+
+	TT_CHECK_ARG(dev);
+	n = list_problems(dev, &p);
+	if (n < 0)
+		return n;
+	rt = tt_runtime_get(dev);
+	if (!rt) {
+		free(p);
+		return tt_error(-EBUSY, "%s", tt_last_error());
+	}
+	pthread_mutex_lock(&rt->lock);
+	busy = rt->inflight.active;
+	if (busy)
+		ret = tt_error(-EBUSY,
+			       "%s: a program of this process is still running (program %u); wait for it before recovering cores",
+			       dev->name, rt->inflight.launch.program_id);
+	/* Every core gets its chance; the first failure is reported. */
+	for (int i = 0; !busy && i < n; i++) {
+		struct tt_core_failure *f = failure(rt, p[i].core);
+		int r = tt_recover_core(dev, rt, p[i].core, p[i].why);
+
+		if (!r && f)
+			f->why[0] = 0;
+		if (r && !ret)
+			snprintf(first, sizeof(first), "%s", tt_last_error());
+		ret = ret ? ret : r;
+		done += !r;
+	}
+	pthread_mutex_unlock(&rt->lock);
+	free(p);
+	if (recovered)
+		*recovered = (unsigned)done;
+	if (ret && !busy) /* a later success may have overwritten it */
+		tt_error(ret, "%s", first);
+	return ret;
 }

@@ -146,11 +146,31 @@ class Daemon:
         self.stop()
 
 
-def smi_health_ok():
+def smi_health():
+    """(health, cores needing recovery, stderr) of the one device."""
     rc, out, err, _ = run([SMI, '-s'], timeout=30)
     assert rc == 0, f'tt-smi -s: exit {rc}: {err}'
     devs = json.loads(out)['device_info']
-    assert [d['health'] for d in devs] == ['ok'], devs
+    assert len(devs) == 1, devs
+    return devs[0]['health'], devs[0]['cores_needing_recovery'], err
+
+
+def smi_health_ok():
+    health, cores, err = smi_health()
+    assert (health, cores) == ('ok', []), (health, cores)
+    assert 'degraded' not in err, err
+
+
+def smi_degraded(*why_has):
+    """tt-smi says degraded, names the cores and says why (with fast
+    dispatch, the dispatcher's core is one of them)."""
+    health, cores, err = smi_health()
+    assert health == 'degraded' and cores, (health, cores)
+    for c in cores:
+        for w in why_has:
+            assert w in c['why'], cores
+        assert f"tt-smi: device 0: degraded: core ({c['x']},{c['y']}): " \
+            in err, err
 
 
 # ---- 1. two owners ----
@@ -200,7 +220,7 @@ def test_two_rw_loops_at_once():
 
 # ---- 2. an owner killed in the middle of work ----
 
-def killed_owner(*steps):
+def killed_owner(*steps, leaves_busy=False):
     with Daemon('f2'):
         a = Started([CLIENT, *steps])
         try:
@@ -210,12 +230,15 @@ def killed_owner(*steps):
         finally:
             a.kill()
         assert a.p.returncode == -signal.SIGKILL, a.p.returncode
+        if leaves_busy:
+            # Every process sees it, not only the next owner.
+            smi_degraded('no process owns', 'exited or died')
         expect(client('run-ok', timeout=60), 0, out_has=('result ok',))
         smi_health_ok()
 
 
 def test_killed_mid_kernel():
-    killed_owner('kernel-long')
+    killed_owner('kernel-long', leaves_busy=True)
 
 
 def test_killed_mid_dma():
@@ -242,8 +265,10 @@ def new_process(bad):
     with Daemon('f3n'):
         res = client(bad, TT_PROGRAM_TIMEOUT_MS='300', timeout=60)
         expect(res, 0, out_has=(f'{bad}: failed as expected',))
+        smi_degraded('hung or faulted in process')
         expect(client('run-ok', 'run-ok', timeout=60), 0,
                out_has=('run-ok: result ok',))
+        smi_health_ok()
 
 
 def test_hang_then_program_same_process():
@@ -364,6 +389,43 @@ def test_stale_socket():
         assert 'f6' in err and 'ttsim stop f6' in err, err
     finally:
         d.stop()
+
+
+FAKE_DAEMON = r"""
+import fcntl, os, socket, sys
+path = sys.argv[1]
+lock = os.open(path + '.lock', os.O_RDWR | os.O_CREAT, 0o600)
+fcntl.flock(lock, fcntl.LOCK_EX)
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.bind(path + '.sock')
+s.listen(8)
+print('ready', flush=True)
+c, _ = s.accept()
+os.close(lock)   # gone before the client hears from it
+os._exit(0)
+"""
+
+
+def test_daemon_dies_while_chosen():
+    # A daemon that is live when a program picks the default transport
+    # and dead by the time it connects: the program falls back to the
+    # embedded model, as if the daemon had died before, instead of
+    # failing. The fake daemon lets go of its lock on the first
+    # connection and hangs up.
+    os.makedirs(RUNDIR, mode=0o700, exist_ok=True)
+    path = os.path.join(RUNDIR, 'f6w')
+    fake = Started([sys.executable, '-c', FAKE_DAEMON, path])
+    try:
+        fake.wait_for('ready')
+        rc, out, err, _ = run([TT_INFO], transport=None, timeout=60)
+        assert rc == 0, (rc, out, err)
+        assert 'embedded' in out, out
+        assert 'ignoring ttsim device f6w' in err, err
+    finally:
+        fake.kill()
+        for ext in ('.sock', '.lock'):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path + ext)
 
 
 # ---- 7. too many clients ----

@@ -152,7 +152,7 @@ def test_compact_and_file_options():
     out = os.path.join(TMP, 'snap.json')
     p = smi('-f', out)
     expect(p, 0)
-    assert p.stdout == '' and json.load(open(out))['schema_version'] == 2
+    assert p.stdout == '' and json.load(open(out))['schema_version'] == 3
     p = smi('-f', '-')
     expect(p, 0)
     assert json.loads(p.stdout)['device_info']

@@ -201,6 +201,8 @@ struct tt_launch_done {
 	uint32_t reserved[5];
 };
 
+#define TT_HOST_MARK_FAILED 0x52435652u /* "RVCR" */
+
 struct tt_mailbox {
 	uint32_t fw_state; /* TT_FW_READY once the firmware waits */
 	uint32_t fw_version; /* a.b.c.d */
@@ -208,7 +210,15 @@ struct tt_mailbox {
 	/* Last waypoint the running kernel passed: four characters, first in
 	 * the low byte ("CRBW": waiting in cb_reserve_back; 0 = none). */
 	uint32_t waypoint;
-	uint32_t reserved0[4];
+	/* The host's, never the firmware's: TT_HOST_MARK_FAILED once a
+	 * launch on this hart hung or faulted, with the pid of the process
+	 * that saw it, so every process can tell the core needs recovery
+	 * (anything else, whatever a stray write left, is no mark); zeroed
+	 * when the host recovers it. Chip boot clears both with the rest of
+	 * the mailbox. */
+	uint32_t host_mark;
+	uint32_t host_mark_pid;
+	uint32_t reserved0[2];
 	struct tt_launch_msg launch;
 	struct tt_launch_done done;
 	uint32_t reserved1[40];

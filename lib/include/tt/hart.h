@@ -71,6 +71,30 @@ TT_API int tt_hart_status(tt_device *dev, struct tt_xy core, unsigned hart,
 /* Name of a fault cause ("store access fault", ...; "unknown fault"). */
 TT_API const char *tt_hart_fault_name(unsigned fault);
 
+/* Name of a Tensix hart: "BRISC", "NCRISC", "COMPUTE" ("hart?" if none). */
+TT_API const char *tt_hart_name(unsigned hart);
+
+/* A Tensix core that must be recovered before it runs another program. */
+struct tt_core_problem {
+	struct tt_xy core; /* NOC 0 coordinates */
+	unsigned hart; /* its first hart in trouble */
+	int pid; /* who saw the failure or left the core busy; 0: unknown */
+	char why[192]; /* one line, for people */
+};
+
+/*
+ * The Tensix cores that need recovery (docs/dispatch.md, "Recovery"): a
+ * hart whose launch hung or faulted, as its runtime marked it in the
+ * core's mailbox, and, while no process owns the chip's runtime, a hart
+ * still inside a launch (its owner died). A monitor's call: it takes no
+ * lock, changes nothing and needs no ownership; what a running owner is
+ * doing right now never counts. Fills out[0..min(max, n)) in NOC order and
+ * returns n, the number of such cores, or a negative errno (-EINVAL for a
+ * NULL dev, or out NULL with max > 0; a NOC error).
+ */
+TT_API int tt_device_core_problems(tt_device *dev, struct tt_core_problem *out,
+				   unsigned max);
+
 /*
  * Load the RV32 ELF executable elf[0..len) into core's L1: each segment's
  * file bytes, then zeros up to its memory size. Every segment must lie in

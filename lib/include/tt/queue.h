@@ -85,4 +85,15 @@ TT_API int tt_synchronize(tt_device *dev);
 TT_API void tt_command_queue_set_timeout(tt_command_queue *cq,
 					 unsigned timeout_ms);
 
+/*
+ * Recover now, instead of at the next program on each, every core that
+ * tt_device_core_problems() (tt/hart.h) reports: harts restarted, launch
+ * state cleared, as docs/dispatch.md "Recovery" describes. Takes the chip's
+ * runtime first (-EBUSY names another owner). -EBUSY too while a program
+ * of this process runs, or when a core cannot be recovered (the message
+ * names it). Stores how many cores were recovered in *recovered (may be
+ * NULL).
+ */
+TT_API int tt_device_recover_cores(tt_device *dev, unsigned *recovered);
+
 #endif /* TT_QUEUE_H */

@@ -145,7 +145,11 @@ static uint8_t bytes[64];
 	X(hart_raw, tt_hart_exec_raw,                                          \
 	  I(tt_hart_exec_raw(NULL, c00, 0, bytes, 4)))                         \
 	X(hart_raw_elf, tt_hart_exec_raw,                                      \
-	  I(tt_hart_exec_raw(f->dev, c00, 0, NULL, 4)))
+	  I(tt_hart_exec_raw(f->dev, c00, 0, NULL, 4)))                         \
+	X(core_problems, tt_device_core_problems,                              \
+	  I(tt_device_core_problems(NULL, NULL, 0)))                           \
+	X(core_problems_out, tt_device_core_problems,                          \
+	  I(tt_device_core_problems(f->dev, NULL, 2)))
 
 /* ---- tt/mgmt.h ---- */
 #define MGMT_CASES(X)                                                          \
@@ -354,6 +358,8 @@ static uint8_t bytes[64];
 
 /* ---- tt/queue.h ---- */
 #define QUEUE_CASES(X)                                                         \
+	X(recover_cores, tt_device_recover_cores,                              \
+	  I(tt_device_recover_cores(NULL, NULL)))                              \
 	X(cq_get, tt_device_command_queue,                                     \
 	  I(tt_device_command_queue(NULL, 0, NULL)))                           \
 	X(cq_get_out, tt_device_command_queue,                                 \

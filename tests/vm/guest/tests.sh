@@ -237,6 +237,7 @@ libtt_tests() {
 		[ -x "$prog" ] || continue
 		found=1
 		TT_TEST_TRANSPORT=kmd TT_TRANSPORT=kmd CMOCKA_MESSAGE_OUTPUT=TAP \
+			TT_FW_TESTS_DIR=/libtt/kernels \
 			timeout -s KILL $LIBTT_TIMEOUT $prog >/tmp/libtt 2>&1
 		st=$?
 		cmocka_tap "libtt ${prog##*/} on kmd" $st </tmp/libtt

@@ -24,7 +24,9 @@
 #include "testcases.h"
 #include "testutil.h"
 #include "tt/buffer.h"
+#include "tt/hart.h"
 #include "tt/mgmt.h"
+#include "tt/queue.h"
 #include "tt/telemetry.h"
 
 #define SENDERS 3
@@ -206,12 +208,13 @@ static void test_handles_of_owner_share(void **state)
 }
 
 /* Child: own the chip, say so on fd, then wait to be killed. */
-static void own_and_wait(int fd)
+static void own_and_wait(int fd, struct tt_xy unused)
 {
 	tt_device *dev;
 	tt_buffer *b;
 	char ok = 1;
 
+	(void)unused;
 	if (tt_device_open(0, &dev) || dram_buffer(dev, &b))
 		ok = 0;
 	if (write(fd, &ok, 1) != 1)
@@ -220,7 +223,10 @@ static void own_and_wait(int fd)
 		pause();
 }
 
-static pid_t start_owner(void)
+/* A child running fn(fd, core), which says 1 on fd once it owns the
+ * chip and then waits to be killed. */
+static pid_t start_child(void (*fn)(int fd, struct tt_xy core),
+			 struct tt_xy core)
 {
 	int p[2];
 	pid_t pid;
@@ -231,13 +237,18 @@ static pid_t start_owner(void)
 	assert_true(pid >= 0);
 	if (!pid) {
 		close(p[0]);
-		own_and_wait(p[1]);
+		fn(p[1], core);
 	}
 	close(p[1]);
 	assert_int_equal(read(p[0], &ok, 1), 1);
 	close(p[0]);
 	assert_int_equal(ok, 1);
 	return pid;
+}
+
+static pid_t start_owner(void)
+{
+	return start_child(own_and_wait, (struct tt_xy){ 0, 0 });
 }
 
 static void test_killed_owner_releases(void **state)
@@ -290,6 +301,120 @@ static void test_owner_wait(void **state)
 	tt_device_close(dev);
 }
 
+/* Child: own the chip by running the "hang" test kernel on hart 0 of
+ * core, say so on fd, then wait to be killed in the middle of it. */
+static void hang_and_wait(int fd, struct tt_xy core)
+{
+	tt_device *dev;
+	uint32_t entry = 0;
+	char ok = 1;
+	const char *dir = getenv("TT_FW_TESTS_DIR");
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/hang.elf", dir ? dir : ".");
+	if (tt_device_open(0, &dev) ||
+	    tt_hart_load_elf_file(dev, core, path, &entry) ||
+	    tt_hart_launch(dev, core, 0, entry, NULL, 0)) {
+		fprintf(stderr, "%s\n", tt_last_error());
+		ok = 0;
+	}
+	if (write(fd, &ok, 1) != 1)
+		_exit(1);
+	for (;;)
+		pause();
+}
+
+/* The entry of p[0..n) for core, or NULL. */
+static const struct tt_core_problem *
+problem_of(const struct tt_core_problem *p, int n, struct tt_xy core)
+{
+	for (int i = 0; i < n && i < 16; i++)
+		if (p[i].core.x == core.x && p[i].core.y == core.y)
+			return &p[i];
+	return NULL;
+}
+
+static pid_t hung_owner;
+
+static int kill_hung_owner(void **state)
+{
+	int st;
+
+	(void)state;
+	if (hung_owner > 0) {
+		kill(hung_owner, SIGKILL);
+		waitpid(hung_owner, &st, 0);
+	}
+	hung_owner = 0;
+	return 0;
+}
+
+/*
+ * An owner killed in the middle of a kernel: while it lives its launch is
+ * nobody's problem; once it is dead every process sees the core needs
+ * recovery, and the next owner recovers it without a chip reset. (Cores
+ * other tests left behind may be listed too; only ours is looked at
+ * until everything is recovered.)
+ */
+static void test_dead_owner_core_recovered(void **state)
+{
+	tt_device *dev = open_booted();
+	struct tt_core_problem p[16];
+	const struct tt_core_problem *mine;
+	struct tt_hart_status st;
+	struct tt_xy core, other;
+	unsigned done = 0;
+	uint32_t entry, args[3] = { 40, 2, 0x60000 };
+	int32_t ret = 0;
+	int n, wst;
+
+	(void)state;
+	if (!getenv("TT_FW_TESTS_DIR"))
+		skip();
+	/* Earlier tests may have written over a core's firmware, which
+	 * only a reset restores. */
+	if (tt_device_reset(dev, 20000))
+		fail_msg("%s", tt_last_error());
+	assert_int_equal(tt_device_tensix_core(dev, 5, &core), 0);
+	assert_int_equal(tt_device_tensix_core(dev, 6, &other), 0);
+	hung_owner = start_child(hang_and_wait, core);
+	n = tt_device_core_problems(dev, p, 16);
+	assert_true(n >= 0);
+	mine = problem_of(p, n, core);
+	if (mine)
+		fail_msg("a live owner's launch is listed: %s", mine->why);
+	assert_int_equal(tt_device_recover_cores(dev, &done), -EBUSY);
+	assert_int_equal(kill(hung_owner, SIGKILL), 0);
+	assert_int_equal(waitpid(hung_owner, &wst, 0), hung_owner);
+	hung_owner = 0;
+
+	n = tt_device_core_problems(dev, p, 16);
+	mine = problem_of(p, n, core);
+	assert_non_null(mine);
+	assert_int_equal(mine->hart, 0);
+	assert_non_null(strstr(mine->why, "no process owns"));
+	/* Room for none: still counted. */
+	assert_int_equal(tt_device_core_problems(dev, NULL, 0), n);
+	assert_int_equal(tt_device_core_problems(dev, NULL, 1), -EINVAL);
+
+	if (tt_device_recover_cores(dev, &done))
+		fail_msg("%s", tt_last_error());
+	assert_int_equal(done, (unsigned)n);
+	assert_int_equal(tt_device_core_problems(dev, p, 16), 0);
+	assert_int_equal(tt_hart_status(dev, core, 0, &st), 0);
+	assert_true(st.pc < TT_HART_KERNEL_BASE); /* back in its firmware */
+	/* The core runs code again; so does one that was never touched. */
+	entry = load_kernel(dev, core, "add");
+	if (tt_hart_run(dev, core, 0, entry, args, 3, 5000, &ret))
+		fail_msg("%s", tt_last_error());
+	assert_int_equal(ret, 42);
+	entry = load_kernel(dev, other, "add");
+	assert_int_equal(tt_hart_run(dev, other, 1, entry, args, 3, 5000, &ret),
+			 0);
+	assert_int_equal(ret, 42);
+	tt_device_close(dev);
+}
+
 /* The embedded chip is private to the process: its handles share it. */
 static void test_embedded_handles_share(void **state)
 {
@@ -315,6 +440,7 @@ static const char *const kmd_cases[] = {
 	"test_handles_of_owner_share",
 	"test_killed_owner_releases",
 	"test_owner_wait",
+	"test_dead_owner_core_recovered",
 	NULL,
 };
 
@@ -327,6 +453,8 @@ int main(void)
 		cmocka_unit_test_setup(test_handles_of_owner_share, no_wait),
 		cmocka_unit_test_setup(test_killed_owner_releases, no_wait),
 		cmocka_unit_test_setup(test_owner_wait, no_wait),
+		cmocka_unit_test_setup_teardown(test_dead_owner_core_recovered,
+						no_wait, kill_hung_owner),
 	};
 	const struct CMUnitTest embedded[] = {
 		cmocka_unit_test(test_embedded_handles_share),
