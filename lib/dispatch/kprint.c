@@ -114,7 +114,9 @@ void tt_kprint_drain(struct tt_device *dev, const struct tt_launch *l)
 {
 	for (unsigned i = 0; i < l->ncores; i++)
 		for (unsigned h = 0; h < TT_TENSIX_HARTS; h++)
-			if (l->cores[i].hart[h].bin)
+			if (l->cores[i].hart[h].bin &&
+			    tt_kprint_core_on(&l->print_sel,
+					      l->cores[i].logical))
 				drain_one(dev, &l->cores[i], h);
 }
 

@@ -4,10 +4,12 @@
  * kernels' DPRINT output to the host log, one line at a time, each line
  * prefixed with the device, core and processor it came from.
  *
- * Printing is on when TT_DPRINT is set to anything but "0" (TT-Metal's
- * TT_METAL_DPRINT_CORES plays that part there); output goes to stderr, or
- * to the file TT_DPRINT_FILE names (appended). Kernels' error reports go
- * through the same rings and are read whether printing is on or not.
+ * Printing is on for every core when TT_DPRINT is set to anything but
+ * "0", and only for the cores TT_DPRINT_CORES selects when that is set
+ * (TT-Metal's TT_METAL_DPRINT_CORES is read as its synonym; see
+ * kprint_cores.c); output goes to stderr, or to the file TT_DPRINT_FILE
+ * names (appended). Kernels' error reports go through the same rings and
+ * are read whether printing is on or not.
  */
 #ifndef TT_LIB_KPRINT_H
 #define TT_LIB_KPRINT_H

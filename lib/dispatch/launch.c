@@ -189,7 +189,10 @@ static int add_config(struct launch_ctx *x, struct tt_core_state *cs,
 			.cb_mask = c->cb_mask,
 			.noc = k->noc,
 			.flags = (x->l->cb_checks ? TT_KCTX_F_CB_CHECKS : 0) |
-				 (x->l->print ? TT_KCTX_F_PRINT : 0),
+				 (tt_kprint_core_on(&x->l->print_sel,
+						    c->logical) ?
+					  TT_KCTX_F_PRINT :
+					  0),
 			.kernel_id = k->kernel_id,
 		};
 
@@ -460,9 +463,12 @@ int tt_launch_start_locked(struct tt_device *dev, struct tt_runtime *rt,
 
 	if (ret)
 		return ret;
+	ret = tt_kprint_select(dev, &l->print_sel);
+	if (ret)
+		return ret;
 	l->fast = fast;
 	l->counts = 0;
-	l->print = tt_kprint_enabled();
+	l->print = l->print_sel.on;
 	l->cb_checks = tt_kprint_cb_checks();
 	tt_wbatch_init(&b, dev);
 	ret = start_all(&x);

@@ -18,6 +18,7 @@
 #include "hw/l1.h"
 #include "hw/tensix.h"
 #include "lib/device/internal.h"
+#include "kprint_cores.h"
 #include "lib/kbuild/kbuild.h"
 
 struct tt_launch_hart {
@@ -52,6 +53,7 @@ struct tt_launch {
 	bool fast; /* run by the dispatcher (fd.h) */
 	bool print; /* print rings are drained */
 	bool cb_checks;
+	struct tt_kprint_sel print_sel; /* the cores that print */
 };
 
 /* Upload and start, by fast dispatch unless TT_DISPATCH=slow; returns at

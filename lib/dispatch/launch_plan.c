@@ -93,9 +93,9 @@ static void describe_core(struct tt_launch_plan_bytes *b,
 int tt_launch_plan_describe(struct tt_launch_plan *p, const struct tt_launch *l,
 		     struct tt_xy notify_core, uint32_t notify_addr)
 {
-	uint32_t head[6] = { l->fast, l->print, l->cb_checks,
+	uint32_t head[7] = { l->fast, l->print, l->cb_checks,
 			     (uint32_t)notify_core.x | notify_core.y << 8,
-			     notify_addr, l->ncores };
+			     notify_addr, l->ncores, l->print_sel.hash };
 
 	p->next.len = 0;
 	if (!reserve(&p->next, sizeof(head)))

@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "common/dataformat.h"
 #include "testutil.h"
 
 #define RUN_MS 60000
@@ -755,6 +756,168 @@ static void test_dprint_waits_for_reader(void **state)
 	free(text);
 }
 
+/* ---- tile slices ---- */
+
+#define TS_CB 3u
+#define TS_ADDR (CB_BASE + 0x8000u)
+#define TS_RD 0u /* TSLICE_RD_PTR (debug/dprint.h) */
+#define TS_WR 1u /* TSLICE_WR_PTR */
+
+/* A 32x32 matrix of values that every format keeps distinct: negative,
+ * fractional and large ones for floats, saturating ends for integers. */
+static void ts_values(float m[DF_TILE_ELEMS], unsigned page)
+{
+	for (unsigned r = 0; r < DF_TILE_DIM; r++)
+		for (unsigned c = 0; c < DF_TILE_DIM; c++)
+			m[r * DF_TILE_DIM + c] =
+				((float)r - 16.0f) * 0.375f + (float)c * 1.25f -
+				7.0f - 30.0f * (float)page +
+				(r == 31 && c == 31 ? 1e6f : 0.0f);
+}
+
+/* What the kernel prints for element (r, c) of a tile of fmt. */
+static int ts_element(char *out, size_t len, enum df_format fmt,
+		      const uint8_t *tile, unsigned r, unsigned c)
+{
+	float f[DF_TILE_ELEMS];
+	int32_t i32[DF_TILE_ELEMS];
+	uint32_t u32[DF_TILE_ELEMS];
+	unsigned at = r * DF_TILE_DIM + c;
+	size_t tb = df_tile_bytes(fmt);
+
+	switch (fmt) {
+	case DF_INT32:
+	case DF_INT8:
+		assert_int_equal(df_untilize_convert(DF_INT32, i32, sizeof(i32),
+						     fmt, tile, tb, 32, 32),
+				 0);
+		return snprintf(out, len, "%ld", (long)i32[at]);
+	case DF_UINT32:
+	case DF_UINT16:
+	case DF_UINT8:
+		assert_int_equal(df_untilize_convert(DF_UINT32, u32,
+						     sizeof(u32), fmt, tile,
+						     tb, 32, 32),
+				 0);
+		return snprintf(out, len, "%lu", (unsigned long)u32[at]);
+	default:
+		assert_int_equal(df_untilize_convert(DF_FLOAT32, f, sizeof(f),
+						     fmt, tile, tb, 32, 32),
+				 0);
+		return snprintf(out, len, "%g", (double)f[at]);
+	}
+}
+
+static void ts_expect(char *want, size_t len, enum df_format fmt,
+		      const uint8_t *tile, unsigned tile_no, const unsigned s[6])
+{
+	size_t n = (size_t)snprintf(want, len,
+				    "CB %u tile %u (%s) rows %u:%u:%u cols %u:%u:%u\n",
+				    TS_CB, tile_no, df_name(fmt), s[0], s[1],
+				    s[2], s[3], s[4], s[5]);
+
+	for (unsigned r = s[0]; r < s[1]; r += s[2]) {
+		for (unsigned c = s[3]; c < s[4]; c += s[5]) {
+			if (c != s[3])
+				n += (size_t)snprintf(want + n, len - n, " ");
+			n += (size_t)ts_element(want + n, len - n, fmt, tile, r,
+						c);
+		}
+		n += (size_t)snprintf(want + n, len - n, "\n");
+		assert_true(n < len);
+	}
+}
+
+/* Run tslice on a CB of two pages of fmt (page p holding ts_values(p));
+ * the ring's text in got. */
+static void ts_run(tt_device *dev, enum df_format fmt, bool configured,
+		   const uint32_t args[10], char *got, size_t len,
+		   uint8_t pages[2][4096])
+{
+	struct prog p = one_kernel(dev, 13, TT_HART_NCRISC, "tslice", args, 10);
+	size_t tb = df_tile_bytes(fmt) ? df_tile_bytes(fmt) : 1024;
+
+	for (unsigned pg = 0; pg < 2 && df_is_supported(fmt); pg++) {
+		float m[DF_TILE_ELEMS];
+
+		ts_values(m, pg);
+		assert_int_equal(df_tilize_convert(fmt, pages[pg], 4096,
+						   DF_FLOAT32, m, sizeof(m), 32,
+						   32),
+				 0);
+		wr(dev, p.core, TS_ADDR + pg * (uint32_t)tb, pages[pg], tb);
+	}
+	if (configured)
+		cb_add(&p, TS_CB, TS_ADDR, 2, (uint32_t)tb, fmt);
+	p.hart[1].flags = TT_KCTX_F_PRINT;
+	run(dev, &p);
+	ring_text(dev, p.core, 1, got, len);
+}
+
+static void test_dprint_tile_slices(void **state)
+{
+	static const enum df_format fmts[] = {
+		DF_FLOAT32, DF_FLOAT16, DF_FLOAT16_B, DF_BFP8_B, DF_BFP4_B,
+		DF_BFP2_B, DF_INT32, DF_UINT32, DF_UINT16, DF_INT8, DF_UINT8,
+	};
+	static const unsigned slices[][6] = {
+		{ 0, 32, 8, 0, 32, 8 }, /* SLICE_HW0_32_8 */
+		{ 0, 1, 1, 0, 32, 1 }, /* SLICE_H0_W0_32 */
+		{ 31, 32, 1, 30, 32, 1 }, /* the last corner */
+	};
+	tt_device *dev = *state;
+	static uint8_t pages[2][4096];
+	char got[TT_PRINT_DATA + 1], want[2048];
+
+	for (size_t f = 0; f < sizeof(fmts) / sizeof(fmts[0]); f++)
+		for (size_t k = 0; k < 3; k++) {
+			const unsigned *s = slices[k];
+			/* Tile 1 from the read pointer. */
+			uint32_t args[10] = { TS_CB, 1, s[0], s[1], s[2], s[3],
+					      s[4], s[5], TS_RD, 0 };
+
+			ts_run(dev, fmts[f], true, args, got, sizeof(got),
+			       pages);
+			ts_expect(want, sizeof(want), fmts[f], pages[1], 1, s);
+			assert_string_equal(got, want);
+		}
+}
+
+static void test_dprint_tile_slice_pointers_and_errors(void **state)
+{
+	tt_device *dev = *state;
+	static uint8_t pages[2][4096];
+	char got[TT_PRINT_DATA + 1], want[2048];
+	const unsigned s[6] = { 0, 32, 16, 0, 32, 16 };
+	/* After one push the write pointer is at page 1. */
+	uint32_t wr_args[10] = { TS_CB, 0, 0, 32, 16, 0, 32, 16,
+				 TS_WR, 1 };
+	uint32_t bad[10] = { TS_CB, 0, 0, 33, 8, 0, 32, 8, TS_RD, 0 };
+
+	ts_run(dev, DF_FLOAT16_B, true, wr_args, got, sizeof(got), pages);
+	ts_expect(want, sizeof(want), DF_FLOAT16_B, pages[1], 0, s);
+	assert_string_equal(got, want);
+
+	ts_run(dev, DF_FLOAT16_B, true, bad, got, sizeof(got), pages);
+	assert_string_equal(got,
+			    "DPRINT_TSLICE: bad slice rows 0:33:8 cols 0:32:8\n");
+	bad[3] = 32;
+	bad[4] = 0; /* a step of 0 */
+	ts_run(dev, DF_FLOAT16_B, true, bad, got, sizeof(got), pages);
+	assert_non_null(strstr(got, "bad slice rows 0:32:0"));
+	bad[4] = 8;
+	bad[1] = 2; /* two pages: tiles 0 and 1 */
+	ts_run(dev, DF_FLOAT16_B, true, bad, got, sizeof(got), pages);
+	assert_string_equal(got,
+			    "DPRINT_TSLICE: tile 2 is past the end of CB 3\n");
+	bad[1] = 0;
+	ts_run(dev, DF_FLOAT16_B, false, bad, got, sizeof(got), pages);
+	assert_string_equal(got, "DPRINT_TSLICE: CB 3 is not configured\n");
+	ts_run(dev, DF_BFP8, true, bad, got, sizeof(got), pages);
+	assert_string_equal(got,
+			    "DPRINT_TSLICE: CB 3 holds data format 2, which it cannot print\n");
+}
+
 /* ---- error reports ---- */
 
 static void fail_case(tt_device *dev, uint32_t mode, uint32_t v,
@@ -1253,6 +1416,8 @@ int main(void)
 		cmocka_unit_test(test_semaphore_pingpong),
 		cmocka_unit_test(test_dprint_formats),
 		cmocka_unit_test(test_dprint_waits_for_reader),
+		cmocka_unit_test(test_dprint_tile_slices),
+		cmocka_unit_test(test_dprint_tile_slice_pointers_and_errors),
 		cmocka_unit_test(test_compute_eltwise),
 		cmocka_unit_test(test_compute_matmul),
 		cmocka_unit_test(test_compute_pipeline),
