@@ -135,10 +135,14 @@ int tt_tlb_config_check(const struct tt_tlb_layout *l, u64 size,
 }
 EXPORT_SYMBOL_IF_KUNIT(tt_tlb_config_check);
 
-/* EXPORT_TLB_DMABUF's checks that need no device (tlb_export.c). */
+/*
+ * EXPORT_TLB_DMABUF's checks that need no device (tlb_export.c). Size 0
+ * means "to the end of the window", which only the window can tell, after
+ * its owner is known.
+ */
 int tt_tlb_export_check(const struct tenstorrent_export_tlb_dmabuf *a)
 {
-	if (a->argsz != sizeof(*a) || a->flags || !a->size ||
+	if (a->argsz != sizeof(*a) || a->flags ||
 	    !PAGE_ALIGNED(a->offset) || !PAGE_ALIGNED(a->size))
 		return -EINVAL;
 	return 0;

@@ -201,6 +201,7 @@ tt_tlb_export_new(struct tt_file *tf,
 	mutex_lock(&tdev->lock);
 	if (!tt_tlb_owned(tf, a->tlb_id, &ret))
 		goto out;
+	/* Ownership first, then the range, as tt-kmd checks them. */
 	tt_tlb_window(tdev->tlb_layout, a->tlb_id, &size, &offset);
 	if (a->offset >= size || a->size > size - a->offset) {
 		ret = -EINVAL;
@@ -209,7 +210,7 @@ tt_tlb_export_new(struct tt_file *tf,
 	e->tdev = tdev;
 	e->id = a->tlb_id;
 	e->offset = a->offset;
-	e->size = a->size;
+	e->size = a->size ? a->size : size - a->offset;
 	tdev->tlbs[e->id].exports++;
 	list_add_tail(&e->node, &tdev->tlb_exports);
 	get_device(&tdev->dev);

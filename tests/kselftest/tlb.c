@@ -529,6 +529,29 @@ TEST_F(tlb, export_gives_a_cloexec_dmabuf_of_the_range)
 	close(buf);
 }
 
+/* Size 0 means "to the end of the window", as in tt-kmd. */
+TEST_F(tlb, export_of_size_0_reaches_the_end_of_the_window)
+{
+	struct tenstorrent_allocate_tlb_out a;
+	uint64_t size = self->kinds[0].size;
+	char val[64];
+	int buf;
+
+	alloc_small(_metadata, self, self->fd, &a);
+	buf = export_tlb(self->fd, a.id, 0, 0);
+	ASSERT_LE(0, buf) TH_LOG("export: %s", err_name(-buf));
+	ASSERT_EQ(0, fdinfo(buf, "size", val, sizeof(val)));
+	EXPECT_EQ(size, strtoull(val, NULL, 0));
+	close(buf);
+	buf = export_tlb(self->fd, a.id, size - PAGE, 0);
+	ASSERT_LE(0, buf) TH_LOG("export: %s", err_name(-buf));
+	ASSERT_EQ(0, fdinfo(buf, "size", val, sizeof(val)));
+	EXPECT_EQ(PAGE, strtoull(val, NULL, 0)) TH_LOG("the last page");
+	close(buf);
+	EXPECT_EQ(-EINVAL, export_tlb(self->fd, a.id, size, 0))
+	TH_LOG("nothing is left past the end");
+}
+
 TEST_F(tlb, export_checks_its_arguments)
 {
 	struct tenstorrent_export_tlb_dmabuf e;
@@ -539,7 +562,6 @@ TEST_F(tlb, export_checks_its_arguments)
 	ASSERT_LE(0, other);
 	alloc_small(_metadata, self, self->fd, &a);
 	alloc_small(_metadata, self, other, &theirs);
-	EXPECT_EQ(-EINVAL, export_tlb(self->fd, a.id, 0, 0));
 	EXPECT_EQ(-EINVAL, export_tlb(self->fd, a.id, 1, PAGE));
 	EXPECT_EQ(-EINVAL, export_tlb(self->fd, a.id, 0, PAGE + 1));
 	EXPECT_EQ(-EINVAL, export_tlb(self->fd, a.id, size, PAGE));
@@ -551,6 +573,11 @@ TEST_F(tlb, export_checks_its_arguments)
 	EXPECT_EQ(-EPERM, export_tlb(self->fd, theirs.id, 0, PAGE));
 	EXPECT_EQ(-EPERM, export_tlb(self->fd, a.id + 1, 0, PAGE))
 	TH_LOG("a window nobody has");
+	/* Ownership before the range, as tt-kmd checks them. */
+	EXPECT_EQ(-EPERM, export_tlb(self->fd, theirs.id, 0, 0))
+	TH_LOG("another fd's window, to its end");
+	EXPECT_EQ(-EPERM, export_tlb(self->fd, theirs.id, size, PAGE))
+	TH_LOG("another fd's window, past its end");
 
 	e = (struct tenstorrent_export_tlb_dmabuf){
 		.argsz = sizeof(e) - 1, .tlb_id = a.id, .size = PAGE,
