@@ -489,7 +489,7 @@ static int tt_mock_reg_pfn(struct tt_mock *mock, void __iomem *node, u64 addr,
 	int page = tt_reg_page_of(addr);
 	u64 regs;
 
-	if (PAGE_SIZE != TT_REG_PAGE_SIZE || page < 0 ||
+	if (TT_REG_PAGE_SIZE != PAGE_SIZE || page < 0 ||
 	    !tt_reg_page_present(ioread8(node + TT_NODE_OFF(type)),
 				 (enum tt_reg_page)page))
 		return -EFAULT;

@@ -412,7 +412,10 @@ if [ -n "$TELEM" ]; then
 	check "tt_heartbeat advances" advances "$cls/tt_heartbeat"
 	hw=$(hwmon_dir $s0)
 	check "hwmon under the PCI function" test -d "$hw"
-	check "hwmon name is wormhole" out_is wormhole cat "$hw/name"
+	# The chip family: node 0's arch without its stepping (wormhole_b0).
+	family=$(echo $NODES | cut -d' ' -f1 | cut -d: -f2)
+	family=${family%_b0}
+	check "hwmon name is $family" out_is $family cat "$hw/name"
 	check "hwmon labels" out_is "asic1_temp vcore1 current1 power1" sh -c \
 		"echo \$(cat $hw/temp1_label $hw/in0_label $hw/curr1_label $hw/power1_label)"
 	check "in0_max is $8 mV" out_is "$8" cat "$hw/in0_max"
