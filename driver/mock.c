@@ -486,10 +486,12 @@ static int tt_mock_tlb_configure(struct tt_device *tdev, u32 id,
 static int tt_mock_reg_pfn(struct tt_mock *mock, void __iomem *node, u64 addr,
 			   unsigned long *pfn)
 {
+	const unsigned long reg_page = TT_REG_PAGE_SIZE;
 	int page = tt_reg_page_of(addr);
 	u64 regs;
 
-	if (TT_REG_PAGE_SIZE != PAGE_SIZE || page < 0 ||
+	/* A bigger kernel page would show a register page's neighbours. */
+	if (reg_page != PAGE_SIZE || page < 0 ||
 	    !tt_reg_page_present(ioread8(node + TT_NODE_OFF(type)),
 				 (enum tt_reg_page)page))
 		return -EFAULT;
