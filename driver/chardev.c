@@ -98,9 +98,11 @@ static int tt_cdev_open(struct inode *inode, struct file *file)
 	tf->excl = file->f_flags & O_EXCL;
 	tf->power_aware = file->f_flags & O_APPEND;
 	tf->pid = get_pid(task_tgid(current));
+	get_task_comm(tf->comm, current);
 	mutex_init(&tf->lock);
 	INIT_LIST_HEAD(&tf->pins);
 	INIT_LIST_HEAD(&tf->peer_maps);
+	INIT_LIST_HEAD(&tf->mappings);
 
 	ret = tt_dmaq_open(tf);
 	if (!ret)

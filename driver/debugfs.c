@@ -1,26 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * /sys/kernel/debug/tenstorrent/N/mappings (tt-kmd has the same file,
- * made in its enumerate.c): what
- * each open file holds, one row per thing, for someone debugging a stuck
- * device. The format is for people, not programs, and not stable.
+ * /sys/kernel/debug/tenstorrent/N/mappings: what each open file holds, one
+ * row per thing, for someone debugging a stuck device. The layout is
+ * tt-kmd's (its enumerate.c), whose test and users' scripts read it: a
+ * warning that the format is not stable, a header of the columns PID,
+ * Comm, Type and Mapping Details, then per open file
  *
- *   FD      pid <pid> gen <reset generation> [stale] [excl] [power-aware]
- *   DMA_BUF index <i> size <bytes> bus <addr> noc <addr>
- *   PIN     va <addr> size <bytes> bus <addr> noc <addr> [busy <n>]
- *   PEER    size <bytes> dma <addr>
- *   TLB     id <i> size <bytes> maps <n> [noc <n> x <x> y <y> addr <addr>]
- *   LOCKS   <lock indices, as a list: 0-2,5>
+ *   OPEN_FD         (gen=<reset generation>[, stale][, excl][, power-aware])
+ *   PIN_PAGES       VA: <va> -> PA|IOVA: <bus> (size=<bytes>, busy=<n>)
+ *   PIN_PAGES+IATU  VA: <va> -> PA|IOVA: <bus> -> NOC: <addr> (size=..)
+ *   DMA_BUF         ID: <index> -> PA|IOVA: <bus> (size=<bytes>)
+ *   DMA_BUF+IATU    ID: <index> -> PA|IOVA: <bus> -> NOC: <addr> (size=..)
+ *   PEER_BAR        DMA: <addr> (size=<bytes>)
+ *   TLB-alloc       ID: <id> [-> NOC<n> (x=<x>, y=<y>, addr=<addr>)]
+ *   BAR             BAR<n> UC|WC (offset=<bytes>, size=<bytes>)
+ *   TLB             ID: <id> UC|WC -> BAR<n> + <offset> (size=<bytes>)
+ *   LOCKS           <lock indices, as a list: 0-2,5>
  *
- * then the device's dma-buf exports of TLB windows, which outlive the file
- * that made them:
+ * (PEER_BAR, LOCKS and the details in parentheses after OPEN_FD and
+ * TLB-alloc are this driver's), then the device's dma-buf exports of TLB
+ * windows, which outlive the file that made them, without PID and Comm:
  *
- *   EXPORT  tlb <id> offset <bytes> size <bytes> maps <n>
+ *   EXPORT          TLB ID: <id> (offset=<bytes>, size=<bytes>, maps=<n>)
  *
- * Addresses are shown only to readers with CAP_SYS_ADMIN (others see 0),
- * as tt-kmd does. Files are visited holding a reference on each, taken
- * under tdev->lock, so that each file's own lock can be taken afterwards in
- * the usual order (file lock, then device lock).
+ * BAR rows are the file's mappings of BARs and of the TLB apertures (one
+ * row per VMA; offset and size as mapped), TLB rows its mappings of
+ * windows. Addresses are shown only to readers with CAP_SYS_ADMIN (others
+ * see 0), as tt-kmd does; so are virtual addresses, which tt-kmd shows to
+ * all. Files are visited holding a reference on each, taken under
+ * tdev->lock, so that each file's own lock can be taken afterwards in the
+ * usual order (file lock, then device lock).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -52,34 +61,62 @@ static struct tt_file **tt_debugfs_files(struct tt_device *tdev)
 	return files;
 }
 
+/* One row: tt-kmd's PID, Comm and Type columns, then the details. */
+void tt_debugfs_row(struct seq_file *s, const struct tt_file *tf,
+		    const char *type, const char *fmt, ...)
+{
+	va_list args;
+
+	if (tf)
+		seq_printf(s, "%-8d %-16s %-14s ",
+			   pid_nr_ns(tf->pid, task_active_pid_ns(current)),
+			   tf->comm, type);
+	else
+		seq_printf(s, "%-8s %-16s %-14s ", "", "", type);
+	va_start(args, fmt);
+	seq_vprintf(s, fmt, args);
+	va_end(args);
+	seq_putc(s, '\n');
+}
+
 static void tt_debugfs_tlbs(struct seq_file *s, struct tt_file *tf,
 			    bool addrs)
 {
 	struct tt_device *tdev = tf->tdev;
+	const struct tt_mapping *m;
 	const struct tt_tlb *tlb;
-	u64 size, offset;
+	unsigned int i;
 	u32 id;
 
-	if (!tdev->tlb_layout)
-		return;
 	mutex_lock(&tdev->lock);
-	for (id = 0; id < tdev->tlb_layout->count; id++) {
+	for (id = 0; tdev->tlb_layout && id < tdev->tlb_layout->count; id++) {
 		tlb = &tdev->tlbs[id];
 		if (tlb->owner != tf)
 			continue;
-		tt_tlb_window(tdev->tlb_layout, id, &size, &offset);
-		seq_printf(s, "  TLB     id %u size %llu maps %u", id, size,
-			   tlb->maps);
 		if (tlb->configured)
-			seq_printf(s, " noc %u x %u y %u addr %#llx",
-				   tlb->config.noc, tlb->config.x_end,
-				   tlb->config.y_end,
-				   addrs ? tlb->config.addr : 0);
-		seq_putc(s, '\n');
+			tt_debugfs_row(s, tf, "TLB-alloc",
+				       "ID: %-3u -> NOC%u (x=%u, y=%u, addr=0x%llx)",
+				       id, tlb->config.noc, tlb->config.x_end,
+				       tlb->config.y_end,
+				       addrs ? tlb->config.addr : 0);
+		else
+			tt_debugfs_row(s, tf, "TLB-alloc", "ID: %-3u", id);
 	}
+	list_for_each_entry(m, &tf->mappings, node)
+		for (i = 0; i < m->vmas; i++)
+			if (m->tlb)
+				tt_debugfs_row(s, tf, "TLB",
+					       "ID: %-3u %-2s -> BAR%u + 0x%llx (size=0x%llx)",
+					       m->id, m->wc ? "WC" : "UC",
+					       m->bar, m->offset, m->size);
+			else
+				tt_debugfs_row(s, tf, "BAR",
+					       "BAR%u %-2s (offset=0x%llx, size=0x%llx)",
+					       m->bar, m->wc ? "WC" : "UC",
+					       m->offset, m->size);
 	if (!bitmap_empty(tf->locks, TENSTORRENT_RESOURCE_LOCK_COUNT))
-		seq_printf(s, "  LOCKS   %*pbl\n", TENSTORRENT_RESOURCE_LOCK_COUNT,
-			   tf->locks);
+		tt_debugfs_row(s, tf, "LOCKS", "%*pbl",
+			       TENSTORRENT_RESOURCE_LOCK_COUNT, tf->locks);
 	mutex_unlock(&tdev->lock);
 }
 
@@ -89,16 +126,14 @@ static void tt_debugfs_file(struct seq_file *s, struct tt_file *tf,
 	struct tt_device *tdev = tf->tdev;
 
 	mutex_lock(&tdev->lock);
-	seq_printf(s, "FD      pid %d gen %u%s%s%s\n",
-		   pid_nr_ns(tf->pid, task_active_pid_ns(current)),
-		   tf->reset_gen,
-		   tf->reset_gen != tdev->reset_gen ? " stale" : "",
-		   tf->excl ? " excl" : "",
-		   tf->power_aware ? " power-aware" : "");
+	tt_debugfs_row(s, tf, "OPEN_FD", "(gen=%u%s%s%s)", tf->reset_gen,
+		       tf->reset_gen != tdev->reset_gen ? ", stale" : "",
+		       tf->excl ? ", excl" : "",
+		       tf->power_aware ? ", power-aware" : "");
 	mutex_unlock(&tdev->lock);
 	mutex_lock(&tf->lock);
-	tt_dma_show(s, tf, addrs);
 	tt_pin_show(s, tf, addrs);
+	tt_dma_show(s, tf, addrs);
 	tt_peer_show(s, tf, addrs);
 	mutex_unlock(&tf->lock);
 	tt_debugfs_tlbs(s, tf, addrs);
@@ -113,6 +148,13 @@ static int tt_debugfs_mappings_show(struct seq_file *s, void *unused)
 
 	if (!files)
 		return -ENOMEM;
+	seq_puts(s, "WARNING: This file is for diagnostic purposes only.\n"
+		    "Its format is not stable: any version of the driver may change it.\n"
+		    "It is meant for people; programs should not parse it.\n\n");
+	seq_printf(s, "%-8s %-16s %-14s %s\n", "PID", "Comm", "Type",
+		   "Mapping Details");
+	seq_printf(s, "%-8s %-16s %-14s %s\n", "----", "----", "----",
+		   "---------------");
 	for (i = 0; files[i]; i++) {
 		tt_debugfs_file(s, files[i], addrs);
 		fput(files[i]->file);

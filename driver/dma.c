@@ -250,13 +250,24 @@ void tt_dma_show(struct seq_file *s, struct tt_file *tf, bool addrs)
 	const struct tt_dma_buf *buf;
 	unsigned int i;
 
+	const char *label = tt_iommu_translates(&tf->tdev->pdev->dev) ? "IOVA" :
+									"PA";
+
 	lockdep_assert_held(&tf->lock);
 	for (i = 0; i < TENSTORRENT_MAX_DMA_BUFS; i++) {
 		buf = tf->dma_bufs[i];
-		if (buf)
-			seq_printf(s, "  DMA_BUF index %u size %u bus %#llx noc %#llx\n",
-				   i, buf->size, addrs ? (u64)buf->dma : 0,
-				   addrs ? buf->noc_address : 0);
+		if (!buf)
+			continue;
+		if (buf->atu_region >= 0)
+			tt_debugfs_row(s, tf, "DMA_BUF+IATU",
+				       "ID: %-3u -> %s: 0x%016llx -> NOC: 0x%llx (size=0x%x)",
+				       i, label, addrs ? (u64)buf->dma : 0,
+				       addrs ? buf->noc_address : 0, buf->size);
+		else
+			tt_debugfs_row(s, tf, "DMA_BUF",
+				       "ID: %-3u -> %s: 0x%016llx (size=0x%x)",
+				       i, label, addrs ? (u64)buf->dma : 0,
+				       buf->size);
 	}
 }
 

@@ -87,23 +87,30 @@ bool tt_resource_mappable(struct tt_device *tdev, unsigned int res)
 	       PAGE_ALIGNED(len);
 }
 
-/* UC then WC for each mappable resource, in resource order. */
+/*
+ * UC then WC for each mappable resource, in resource order: a BAR of the
+ * function, or an aperture of TLB windows (tlb.c).
+ */
 static unsigned int tt_list_mappings(struct tt_device *tdev,
 				     struct tenstorrent_mapping *maps)
 {
 	unsigned int res, wc, n = 0;
 
+	u64 len;
+
 	for (res = 0; res < TT_NUM_RESOURCES; res++) {
-		if (!tt_resource_mappable(tdev, res))
+		len = tt_resource_mappable(tdev, res) ?
+			      pci_resource_len(tdev->pdev,
+					       TT_RESOURCE_BAR(res)) :
+			      tt_tlb_aperture_len(tdev, res);
+		if (!len)
 			continue;
 		for (wc = 0; wc < 2; wc++) {
 			maps[n].mapping_id = TENSTORRENT_MAPPING_RESOURCE0_UC +
 					     2 * res + wc;
 			maps[n].mapping_base =
 				TENSTORRENT_MMAP_REGION(2 * res + wc);
-			maps[n].mapping_size =
-				pci_resource_len(tdev->pdev,
-						 TT_RESOURCE_BAR(res));
+			maps[n].mapping_size = len;
 			n++;
 		}
 	}

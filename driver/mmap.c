@@ -23,6 +23,7 @@
 
 #include <kunit/visibility.h>
 #include <linux/mm.h>
+#include <linux/slab.h>
 #include <linux/tenstorrent.h>
 #include <linux/version.h>
 
@@ -104,7 +105,63 @@ static vm_fault_t tt_mmap_fault(struct vm_fault *vmf)
 	return ret;
 }
 
+/*
+ * What a file maps, for debugfs: one struct tt_mapping per mmap call,
+ * shared by the copies of its VMA, which only count it (fork and split
+ * call ->open, which cannot fail).
+ */
+struct tt_mapping *tt_mapping_new(struct tt_file *tf, bool tlb, bool wc,
+				  u32 id, u32 bar, u64 offset, u64 size)
+{
+	struct tt_mapping *m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
+
+	if (!m)
+		return NULL;
+	*m = (struct tt_mapping){
+		.tf = tf, .vmas = 1, .tlb = tlb, .wc = wc, .id = id,
+		.bar = bar, .offset = offset, .size = size,
+	};
+	mutex_lock(&tf->tdev->lock);
+	list_add_tail(&m->node, &tf->mappings);
+	mutex_unlock(&tf->tdev->lock);
+	return m;
+}
+
+void tt_mapping_get(struct tt_mapping *m)
+{
+	mutex_lock(&m->tf->tdev->lock);
+	m->vmas++;
+	mutex_unlock(&m->tf->tdev->lock);
+}
+
+/* A VMA is gone; the last takes the record with it. */
+void tt_mapping_put(struct tt_mapping *m)
+{
+	struct tt_device *tdev = m->tf->tdev;
+	bool last;
+
+	mutex_lock(&tdev->lock);
+	last = !--m->vmas;
+	if (last)
+		list_del(&m->node);
+	mutex_unlock(&tdev->lock);
+	if (last)
+		kfree(m);
+}
+
+static void tt_mmap_open(struct vm_area_struct *vma)
+{
+	tt_mapping_get(vma->vm_private_data);
+}
+
+static void tt_mmap_close(struct vm_area_struct *vma)
+{
+	tt_mapping_put(vma->vm_private_data);
+}
+
 static const struct vm_operations_struct tt_mmap_ops = {
+	.open = tt_mmap_open,
+	.close = tt_mmap_close,
 	.fault = tt_mmap_fault,
 };
 
@@ -126,6 +183,9 @@ int tt_mmap(struct tt_file *tf, struct vm_area_struct *vma)
 	unsigned long pages = vma_pages(vma);
 	bool usable, wc = false;
 	unsigned long pfn, region;
+	struct tt_mapping *m;
+	unsigned int res;
+	u64 offset;
 
 	/* Device memory cannot be copied on write. */
 	if (!(vma->vm_flags & VM_SHARED))
@@ -137,20 +197,26 @@ int tt_mmap(struct tt_file *tf, struct vm_area_struct *vma)
 				   (u64)(vma->vm_pgoff & TT_DMA_BUF_PGMASK)
 					   << PAGE_SHIFT);
 	region = vma->vm_pgoff >> TT_REGION_PGSHIFT;
+	offset = (u64)(vma->vm_pgoff & TT_REGION_PGMASK) << PAGE_SHIFT;
 	if (region == TT_REGION_TLB_UC || region == TT_REGION_TLB_WC)
-		return tt_tlb_mmap(tf, vma,
-				   (u64)(vma->vm_pgoff & TT_REGION_PGMASK)
-					   << PAGE_SHIFT,
-				   region == TT_REGION_TLB_WC);
+		return tt_tlb_mmap(tf, vma, offset, region == TT_REGION_TLB_WC);
 
+	res = region / 2;
 	mutex_lock(&tdev->lock);
 	usable = tt_file_usable(tf);
 	pfn = usable ? tt_mmap_pfn(tdev, vma->vm_pgoff, pages, &wc) : 0;
 	mutex_unlock(&tdev->lock);
 	if (!usable)
 		return -ENODEV;
+	if (!pfn && res < TT_NUM_RESOURCES && tt_tlb_aperture_len(tdev, res))
+		return tt_tlb_aperture_mmap(tf, vma, res, offset, region & 1);
 	if (!pfn)
 		return -EINVAL;
+	m = tt_mapping_new(tf, false, wc, 0, TT_RESOURCE_BAR(res), offset,
+			   (u64)pages << PAGE_SHIFT);
+	if (!m)
+		return -ENOMEM;
+	vma->vm_private_data = m;
 
 	vma->vm_page_prot = wc ? pgprot_writecombine(vma->vm_page_prot) :
 				 pgprot_device(vma->vm_page_prot);

@@ -21,6 +21,7 @@
 
 #include <hw/arc.h>
 #include <hw/arch.h>
+#include <hw/decode.h>
 #include <hw/dmaeng.h>
 #include <hw/host.h>
 #include <hw/noc.h>
@@ -465,9 +466,11 @@ static int tt_mock_telemetry(struct tt_device *tdev, struct tt_telemetry *t)
 }
 
 /*
- * A window reaches node memory only: the model reacts to register writes
- * and host-window accesses through its own paths, which a page of the image
- * would bypass. Multicast would need one page in many places.
+ * A window reaches node memory and, for reading, the node's register
+ * pages: the model keeps register values in the image and reads have no
+ * side effects, but it reacts to register writes and host-window accesses
+ * through its own paths, which a page of the image would bypass.
+ * Multicast would need one page in many places.
  */
 static int tt_mock_tlb_configure(struct tt_device *tdev, u32 id,
 				 const struct tenstorrent_noc_tlb_config *c)
@@ -476,13 +479,39 @@ static int tt_mock_tlb_configure(struct tt_device *tdev, u32 id,
 }
 
 /*
+ * The image page of register page @addr of @node (hw/tile.h: the node's
+ * register block at regs_off holds its pages in enum tt_reg_page order),
+ * if the node has that page and the block lies inside the image.
+ */
+static int tt_mock_reg_pfn(struct tt_mock *mock, void __iomem *node, u64 addr,
+			   unsigned long *pfn)
+{
+	const unsigned long reg_page = TT_REG_PAGE_SIZE;
+	int page = tt_reg_page_of(addr);
+	u64 regs;
+
+	/* A bigger kernel page would show a register page's neighbours. */
+	if (reg_page != PAGE_SIZE || page < 0 ||
+	    !tt_reg_page_present(ioread8(node + TT_NODE_OFF(type)),
+				 (enum tt_reg_page)page))
+		return -EFAULT;
+	regs = tt_node_read64(node, TT_NODE_OFF(regs_off));
+	if (!PAGE_ALIGNED(regs) || regs > mock->image_size ||
+	    mock->image_size - regs < TT_REG_BLOCK_SIZE)
+		return -EFAULT;
+	*pfn = (mock->bar_start + regs + page * TT_REG_PAGE_SIZE) >> PAGE_SHIFT;
+	return 0;
+}
+
+/*
  * The image page that holds local address @c->addr + @off of the window's
- * node: inside the node's memory and the image, else -EFAULT. The node
- * table is read afresh; the device may have changed it.
+ * node: inside the node's memory and the image, or one of the node's
+ * register pages (*@read_only), else -EFAULT. The node table is read
+ * afresh; the device may have changed it.
  */
 static int tt_mock_tlb_pfn(struct tt_device *tdev,
 			   const struct tenstorrent_noc_tlb_config *c, u64 off,
-			   unsigned long *pfn)
+			   unsigned long *pfn, bool *read_only)
 {
 	struct tt_mock *mock = tdev->backend_priv;
 	u32 x = c->x_end, y = c->y_end;
@@ -501,6 +530,13 @@ static int tt_mock_tlb_pfn(struct tt_device *tdev,
 		return -EFAULT;
 	base = tt_node_read64(node, TT_NODE_OFF(mem_base));
 	size = tt_node_read64(node, TT_NODE_OFF(mem_size));
+	*read_only = false;
+	if (addr >= TT_REG_SPACE_BASE &&
+	    addr - TT_REG_SPACE_BASE < TT_REG_SPACE_SIZE &&
+	    (addr < base || addr - base >= size)) {
+		*read_only = true;
+		return tt_mock_reg_pfn(mock, node, addr, pfn);
+	}
 	if (addr < base || size < PAGE_SIZE || addr - base > size - PAGE_SIZE)
 		return -EFAULT;
 	img = tt_node_read64(node, TT_NODE_OFF(mem_off));
@@ -583,7 +619,8 @@ static int tt_mock_reset_done(struct tt_device *tdev, u32 marker)
 /*
  * A NOC write on the mock can only store into a node's memory, as a TLB
  * window does (tt_mock_tlb_pfn()): a register's side effects are the
- * model's. The node hears of it as of any host write.
+ * model's, so register pages are refused. The node hears of it as of any
+ * host write.
  */
 static int tt_mock_noc_write32(struct tt_device *tdev, u8 noc, u8 x, u8 y,
 			       u64 addr, u32 val, bool check)
@@ -594,9 +631,10 @@ static int tt_mock_noc_write32(struct tt_device *tdev, u8 noc, u8 x, u8 y,
 	};
 	void __iomem *page;
 	unsigned long pfn;
+	bool read_only;
 	u32 index;
 
-	if (tt_mock_tlb_pfn(tdev, &c, 0, &pfn))
+	if (tt_mock_tlb_pfn(tdev, &c, 0, &pfn, &read_only) || read_only)
 		return -EOPNOTSUPP;
 	if (check)
 		return 0;
@@ -661,8 +699,13 @@ const struct tt_backend tt_mock_backend = {
 	.name = "mock",
 	.probe = tt_mock_probe,
 	.remove = tt_mock_remove,
-	/* BAR0 holds ivshmem's own registers, not the chip's: BAR2 only. */
+	/*
+	 * BAR0 holds ivshmem's own registers, not the chip's: BAR2 only. The
+	 * chip's BAR0 (and a Blackhole's BAR4) are its TLB windows, which the
+	 * driver serves as apertures (tlb.c).
+	 */
 	.resources = BIT(1),
+	.apertures = BIT(0) | BIT(2),
 	.telemetry = tt_mock_telemetry,
 	.tlb_configure = tt_mock_tlb_configure,
 	.tlb_pfn = tt_mock_tlb_pfn,

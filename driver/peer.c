@@ -168,6 +168,6 @@ void tt_peer_show(struct seq_file *s, struct tt_file *tf, bool addrs)
 
 	lockdep_assert_held(&tf->lock);
 	list_for_each_entry(m, &tf->peer_maps, node)
-		seq_printf(s, "  PEER    size %llu dma %#llx\n", m->len,
-			   addrs ? (u64)m->dma : 0);
+		tt_debugfs_row(s, tf, "PEER_BAR", "DMA: 0x%016llx (size=0x%llx)",
+			       addrs ? (u64)m->dma : 0, m->len);
 }

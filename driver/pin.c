@@ -72,7 +72,7 @@ struct tt_pin {
 };
 
 /* Does the device see host memory through an IOMMU that translates? */
-static bool tt_iommu_translates(struct device *dev)
+bool tt_iommu_translates(struct device *dev)
 {
 	struct iommu_domain *domain = iommu_get_domain_for_dev(dev);
 
@@ -377,15 +377,24 @@ void tt_pin_show(struct seq_file *s, struct tt_file *tf, bool addrs)
 {
 	const struct tt_pin *pin;
 
+	const char *label = tt_iommu_translates(&tf->tdev->pdev->dev) ? "IOVA" :
+									"PA";
+
 	lockdep_assert_held(&tf->lock);
 	list_for_each_entry(pin, &tf->pins, node) {
-		seq_printf(s, "  PIN     va %#llx size %lu bus %#llx noc %#llx",
-			   addrs ? pin->va : 0, pin->npages << PAGE_SHIFT,
-			   addrs ? (u64)pin->dma : 0,
-			   addrs ? pin->noc_address : 0);
-		if (pin->busy)
-			seq_printf(s, " busy %u", pin->busy);
-		seq_putc(s, '\n');
+		if (pin->atu_region >= 0)
+			tt_debugfs_row(s, tf, "PIN_PAGES+IATU",
+				       "VA: 0x%016llx -> %s: 0x%016llx -> NOC: 0x%llx (size=0x%lx, busy=%u)",
+				       addrs ? pin->va : 0, label,
+				       addrs ? (u64)pin->dma : 0,
+				       addrs ? pin->noc_address : 0,
+				       pin->npages << PAGE_SHIFT, pin->busy);
+		else
+			tt_debugfs_row(s, tf, "PIN_PAGES",
+				       "VA: 0x%016llx -> %s: 0x%016llx (size=0x%lx, busy=%u)",
+				       addrs ? pin->va : 0, label,
+				       addrs ? (u64)pin->dma : 0,
+				       pin->npages << PAGE_SHIFT, pin->busy);
 	}
 }
 

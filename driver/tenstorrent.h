@@ -10,9 +10,11 @@
 #include <linux/cdev.h>
 #include <linux/device.h>
 #include <linux/list.h>
+#include <linux/mm_types.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
 #include <linux/rwsem.h>
+#include <linux/sched.h>
 #include <linux/tenstorrent.h>
 #include <linux/types.h>
 #include <linux/wait.h>
@@ -48,6 +50,11 @@ struct seq_file;
  * @resources: bit mask of the resources (BIT(0) for RESOURCE0 = BAR0, ...)
  *	that user space may see in QUERY_MAPPINGS and mmap. A BAR that is not
  *	the device's (another function's registers) stays out of it.
+ * @apertures: bit mask of the resources that are, instead of a BAR of the
+ *	function, the chip's TLB window apertures in that BAR (tlb.c): each
+ *	page shows the window it lies in, as configured now, through
+ *	@tlb_pfn. For a device whose windows are not BAR pages (the chip
+ *	model); a card's BAR0 holds its windows itself.
  * @telemetry: read the firmware's telemetry table into @t (optional).
  *	Called with tdev->lock held and the device attached. Returns
  *	-ENODATA when no valid table is published; every value read from the
@@ -56,9 +63,10 @@ struct seq_file;
  *	accepted; -EOPNOTSUPP for a setting the device cannot honour.
  *	Called with tdev->lock held and the device attached.
  * @tlb_pfn: the page frame that byte @off of a window configured as @c
- *	reaches, or an error (the access faults with SIGBUS). Called with
- *	tdev->lock held and the device attached. A backend without it has
- *	no TLB windows.
+ *	reaches, or an error (the access faults with SIGBUS); *@read_only
+ *	set if the page may only be read (a write faults with SIGBUS).
+ *	Called with tdev->lock held and the device attached. A backend
+ *	without it has no TLB windows.
  * @atu_set: make outbound ATU region @region map @size bytes of the host
  *	window from offset @base onto bus address @bus; @size 0 closes it.
  *	Called with tdev->lock held and the device attached.
@@ -87,12 +95,13 @@ struct tt_backend {
 	int (*probe)(struct tt_device *tdev);
 	void (*remove)(struct tt_device *tdev);
 	unsigned int resources;
+	unsigned int apertures;
 	int (*telemetry)(struct tt_device *tdev, struct tt_telemetry *t);
 	int (*tlb_configure)(struct tt_device *tdev, u32 id,
 			     const struct tenstorrent_noc_tlb_config *c);
 	int (*tlb_pfn)(struct tt_device *tdev,
 		       const struct tenstorrent_noc_tlb_config *c, u64 off,
-		       unsigned long *pfn);
+		       unsigned long *pfn, bool *read_only);
 	void (*atu_set)(struct tt_device *tdev, u32 region, u64 base, u64 size,
 			u64 bus);
 	int (*fw_message)(struct tt_device *tdev, const u32 *req, u32 *rsp,
@@ -167,12 +176,16 @@ struct tt_power_request {
  * struct tt_tlb_kind - windows of one size
  * @size: bytes per window, a power of two
  * @count: how many
- * @base: offset of the first within the TLB mmap region (its BAR offset)
+ * @base: offset of the first within the TLB mmap region
+ * @bar: the BAR that holds them on the chip (0 or 4)
+ * @bar_off: the first one's offset in that BAR
  */
 struct tt_tlb_kind {
 	u64 size;
 	u32 count;
 	u64 base;
+	u32 bar;
+	u64 bar_off;
 };
 
 /**
@@ -301,11 +314,37 @@ struct tt_dmaq;
 struct tt_dmaq_dev;
 
 /**
+ * struct tt_mapping - one mmap of a BAR, an aperture or a TLB window by a
+ *	file, and the copies of its VMA (fork, split), for debugfs
+ * @node: in tt_file.mappings, under tdev->lock
+ * @tf: the file
+ * @vmas: the VMAs it describes; it goes with the last
+ * @tlb: a TLB window's mapping (@id); else a BAR's or an aperture's
+ * @wc: write-combined; else uncached
+ * @id: the window
+ * @bar: the BAR, as the chip has it (a window's or an aperture's)
+ * @offset: first byte in @bar, as mapped
+ * @size: bytes, as mapped
+ */
+struct tt_mapping {
+	struct list_head node;
+	struct tt_file *tf;
+	unsigned int vmas;
+	bool tlb;
+	bool wc;
+	u32 id;
+	u32 bar;
+	u64 offset;
+	u64 size;
+};
+
+/**
  * struct tt_file - state of one open file
  * @tdev: the device (one reference held)
  * @file: the file, whose mapping holds this file's mmaps
  * @node: in tdev->files
  * @pid: the thread group that opened it, for procfs
+ * @comm: the name of the task that opened it, for debugfs
  * @excl: opened with O_EXCL
  * @power_aware: opened with O_APPEND: a client that manages its power
  *	request itself (SET_POWER_STATE); recorded for the power increment
@@ -323,12 +362,15 @@ struct tt_dmaq_dev;
  * @dma_leak: the DMA engine may still reach the buffers: never free them
  * @peer_maps: the file's MAP_PEER_BAR mappings (peer.c), under @lock
  * @peer_map_count: how many
+ * @mappings: its mmaps of BARs, apertures and windows (struct tt_mapping),
+ *	under tdev->lock
  */
 struct tt_file {
 	struct tt_device *tdev;
 	struct file *file;
 	struct list_head node;
 	struct pid *pid;
+	char comm[TASK_COMM_LEN];
 	bool excl;
 	bool power_aware;
 	struct mutex lock; /* protects dma_bufs, pins */
@@ -342,6 +384,7 @@ struct tt_file {
 	bool dma_leak;
 	struct list_head peer_maps;
 	unsigned int peer_map_count;
+	struct list_head mappings;
 };
 
 /* May the device's hardware be used now? With tdev->lock or the gate. */
@@ -393,6 +436,10 @@ int tt_copy_out(void __user *uout, u32 user_size, const void *out,
 int tt_mmap(struct tt_file *tf, struct vm_area_struct *vma);
 void tt_mmap_set_flags(struct vm_area_struct *vma);
 void tt_zap_mappings(struct tt_device *tdev);
+struct tt_mapping *tt_mapping_new(struct tt_file *tf, bool tlb, bool wc,
+				  u32 id, u32 bar, u64 offset, u64 size);
+void tt_mapping_get(struct tt_mapping *m);
+void tt_mapping_put(struct tt_mapping *m);
 
 /* tlb.c: TLB windows. */
 int tt_tlb_init(struct tt_device *tdev);
@@ -407,6 +454,13 @@ void tt_tlb_release_file(struct tt_file *tf);
 void tt_tlb_reclaim_stale(struct tt_device *tdev);
 int tt_tlb_mmap(struct tt_file *tf, struct vm_area_struct *vma, u64 offset,
 		bool wc);
+u64 tt_tlb_aperture_len(struct tt_device *tdev, unsigned int res);
+int tt_tlb_aperture_mmap(struct tt_file *tf, struct vm_area_struct *vma,
+			 unsigned int res, u64 offset, bool wc);
+vm_fault_t tt_tlb_fault_at(struct vm_fault *vmf, struct tt_device *tdev,
+			   const struct tt_file *tf, u32 id, u64 off);
+vm_fault_t tt_tlb_mkwrite_at(struct tt_device *tdev, const struct tt_file *tf,
+			     u32 id, u64 off);
 struct tt_tlb *tt_tlb_owned(struct tt_file *tf, u32 id, int *err);
 void tt_tlb_unhold(struct tt_device *tdev, u32 id);
 
@@ -472,6 +526,7 @@ void tt_pin_get(struct tt_pin *pin);
 void tt_pin_put(struct tt_pin *pin);
 void tt_pin_release_file(struct tt_file *tf);
 void tt_pin_show(struct seq_file *s, struct tt_file *tf, bool addrs);
+bool tt_iommu_translates(struct device *dev);
 
 /* lock.c: LOCK_CTL. */
 int tt_lock_check(const struct tenstorrent_lock_ctl_in *in);
@@ -552,6 +607,9 @@ bool tt_mmap_decode(unsigned long pgoff, unsigned long pages,
 		    struct tt_mmap_window *w);
 
 /* debugfs.c: /sys/kernel/debug/tenstorrent/N/mappings. */
+__printf(4, 5)
+void tt_debugfs_row(struct seq_file *s, const struct tt_file *tf,
+		    const char *type, const char *fmt, ...);
 void tt_debugfs_init(void);
 void tt_debugfs_exit(void);
 void tt_debugfs_add(struct tt_device *tdev);

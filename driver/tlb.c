@@ -29,9 +29,11 @@
 
 /* Wormhole: BAR0 holds 156 1 MiB, 10 2 MiB and 20 16 MiB windows. */
 static const struct tt_tlb_kind tt_tlb_wormhole_kinds[] = {
-	{ .size = SZ_1M, .count = 156, .base = 0 },
-	{ .size = SZ_2M, .count = 10, .base = 0x09C00000 },
-	{ .size = SZ_16M, .count = 20, .base = 0x0B000000 },
+	{ .size = SZ_1M, .count = 156, .base = 0, .bar = 0, .bar_off = 0 },
+	{ .size = SZ_2M, .count = 10, .base = 0x09C00000, .bar = 0,
+	  .bar_off = 0x09C00000 },
+	{ .size = SZ_16M, .count = 20, .base = 0x0B000000, .bar = 0,
+	  .bar_off = 0x0B000000 },
 };
 
 /*
@@ -39,8 +41,8 @@ static const struct tt_tlb_kind tt_tlb_wormhole_kinds[] = {
  * mmap offsets start 512 MiB (BAR0's size) into the region.
  */
 static const struct tt_tlb_kind tt_tlb_blackhole_kinds[] = {
-	{ .size = SZ_2M, .count = 202, .base = 0 },
-	{ .size = SZ_4G, .count = 8, .base = SZ_512M },
+	{ .size = SZ_2M, .count = 202, .base = 0, .bar = 0, .bar_off = 0 },
+	{ .size = SZ_4G, .count = 8, .base = SZ_512M, .bar = 4, .bar_off = 0 },
 };
 
 /* The last window of the first size the kernel keeps for itself. */
@@ -135,10 +137,14 @@ int tt_tlb_config_check(const struct tt_tlb_layout *l, u64 size,
 }
 EXPORT_SYMBOL_IF_KUNIT(tt_tlb_config_check);
 
-/* EXPORT_TLB_DMABUF's checks that need no device (tlb_export.c). */
+/*
+ * EXPORT_TLB_DMABUF's checks that need no device (tlb_export.c). Size 0
+ * means "to the end of the window", which only the window can tell, after
+ * its owner is known.
+ */
 int tt_tlb_export_check(const struct tenstorrent_export_tlb_dmabuf *a)
 {
-	if (a->argsz != sizeof(*a) || a->flags || !a->size ||
+	if (a->argsz != sizeof(*a) || a->flags ||
 	    !PAGE_ALIGNED(a->offset) || !PAGE_ALIGNED(a->size))
 		return -EINVAL;
 	return 0;
@@ -234,16 +240,69 @@ long tt_ioctl_allocate_tlb(struct tt_file *tf,
 	return 0;
 }
 
+/* The kind of window @id, and its index among the windows of that kind. */
+static const struct tt_tlb_kind *tt_tlb_kind_of(const struct tt_tlb_layout *l,
+						u32 id, u32 *index)
+{
+	const struct tt_tlb_kind *k;
+
+	for (k = l->kinds; k < l->kinds + l->nkinds; k++) {
+		if (id < k->count) {
+			*index = id;
+			return k;
+		}
+		id -= k->count;
+	}
+	return NULL;
+}
+
+/*
+ * Take window @id's pages out of every mapping of the apertures
+ * (tt_tlb_aperture_mmap()): it was re-pointed or freed. Every file's
+ * mapping, since any file may map an aperture.
+ */
+static void tt_tlb_aperture_zap(struct tt_device *tdev, u32 id)
+{
+	const struct tt_tlb_kind *k;
+	struct address_space *last = NULL;
+	struct tt_file *tf;
+	u64 at;
+	u32 i;
+
+	lockdep_assert_held(&tdev->lock);
+	k = tt_tlb_kind_of(tdev->tlb_layout, id, &i);
+	if (!k || !(tdev->backend->apertures & BIT(k->bar / 2)))
+		return;
+	at = k->bar_off + i * k->size;
+	list_for_each_entry(tf, &tdev->files, node) {
+		if (tf->file->f_mapping == last)
+			continue;
+		last = tf->file->f_mapping;
+		unmap_mapping_range(last, TENSTORRENT_MMAP_REGION(k->bar) + at,
+				    k->size, 1);
+		unmap_mapping_range(last,
+				    TENSTORRENT_MMAP_REGION(k->bar + 1) + at,
+				    k->size, 1);
+	}
+}
+
+/* Window @id is free again: unconfigured, seen by no aperture. */
+static void tt_tlb_clear(struct tt_device *tdev, u32 id)
+{
+	memset(&tdev->tlbs[id], 0, sizeof(tdev->tlbs[id]));
+	tt_tlb_aperture_zap(tdev, id);
+}
+
 /*
  * The owner gives the window up. It goes back to the pool, unless a dma-buf
  * export still holds it (tlb_export.c): then once the last one is gone.
  */
-static void tt_tlb_give_up(struct tt_tlb *tlb)
+static void tt_tlb_give_up(struct tt_device *tdev, u32 id)
 {
-	if (tlb->exports)
-		tlb->owner = NULL;
+	if (tdev->tlbs[id].exports)
+		tdev->tlbs[id].owner = NULL;
 	else
-		memset(tlb, 0, sizeof(*tlb));
+		tt_tlb_clear(tdev, id);
 }
 
 /* An export of window @id is gone. */
@@ -253,7 +312,7 @@ void tt_tlb_unhold(struct tt_device *tdev, u32 id)
 
 	lockdep_assert_held(&tdev->lock);
 	if (!--tlb->exports && !tlb->owner)
-		memset(tlb, 0, sizeof(*tlb));
+		tt_tlb_clear(tdev, id);
 }
 
 /* Give window @id back, unless it is mapped: 0, -EPERM or -EBUSY. */
@@ -268,7 +327,7 @@ int tt_tlb_free_id(struct tt_file *tf, u32 id)
 	if (tlb && tlb->maps)
 		ret = -EBUSY;
 	else if (tlb)
-		tt_tlb_give_up(tlb);
+		tt_tlb_give_up(tdev, id);
 	mutex_unlock(&tdev->lock);
 	return ret;
 }
@@ -321,6 +380,7 @@ long tt_ioctl_configure_tlb(struct tt_file *tf,
 		tlb->configured = true;
 		tt_tlb_zap(tf, in.id);
 		tt_tlb_export_zap(tdev, in.id);
+		tt_tlb_aperture_zap(tdev, in.id);
 	}
 	mutex_unlock(&tdev->lock);
 	if (ret)
@@ -341,7 +401,7 @@ void tt_tlb_release_file(struct tt_file *tf)
 		if (tdev->tlbs[id].owner != tf)
 			continue;
 		WARN_ON_ONCE(tdev->tlbs[id].maps);
-		tt_tlb_give_up(&tdev->tlbs[id]);
+		tt_tlb_give_up(tdev, id);
 	}
 	mutex_unlock(&tdev->lock);
 }
@@ -363,15 +423,70 @@ void tt_tlb_reclaim_stale(struct tt_device *tdev)
 		tlb = &tdev->tlbs[id];
 		if (tlb->owner && tlb->owner->reset_gen != tdev->reset_gen &&
 		    !tlb->maps)
-			tt_tlb_give_up(tlb);
+			tt_tlb_give_up(tdev, id);
 	}
 }
 
 /* --- mappings --- */
 
-static u32 tt_tlb_vma_id(struct vm_area_struct *vma)
+/* May a mapping of @tf (of an export: NULL) reach the device? Locked. */
+static bool tt_tlb_usable(struct tt_device *tdev, const struct tt_file *tf)
 {
-	return (u32)(uintptr_t)vma->vm_private_data;
+	lockdep_assert_held(&tdev->lock);
+	return tf ? tt_file_usable(tf) : tt_device_usable(tdev);
+}
+
+/*
+ * A fault at byte @off of window @id (a window's own mapping, an export's
+ * or an aperture's): the backend's page, inserted with the VMA's
+ * protection. Every such VMA has a pfn_mkwrite, so the kernel keeps its
+ * pages read-only until the first write, which tt_tlb_mkwrite_at() lets
+ * through only to pages that may be written; a write fault on a
+ * read-only page (registers) is refused here already.
+ */
+vm_fault_t tt_tlb_fault_at(struct vm_fault *vmf, struct tt_device *tdev,
+			   const struct tt_file *tf, u32 id, u64 off)
+{
+	const struct tt_tlb *tlb;
+	vm_fault_t ret = VM_FAULT_SIGBUS;
+	unsigned long pfn;
+	bool read_only = false;
+
+	mutex_lock(&tdev->lock);
+	tlb = &tdev->tlbs[id];
+	if (tt_tlb_usable(tdev, tf) && tlb->configured &&
+	    !tdev->backend->tlb_pfn(tdev, &tlb->config, off, &pfn,
+				    &read_only) &&
+	    !(read_only && (vmf->flags & FAULT_FLAG_WRITE)))
+		ret = vmf_insert_pfn_prot(vmf->vma, vmf->address, pfn,
+					  vmf->vma->vm_page_prot);
+	mutex_unlock(&tdev->lock);
+	return ret;
+}
+
+/* The first write to a page faulted in for reading: 0 if it may be written. */
+vm_fault_t tt_tlb_mkwrite_at(struct tt_device *tdev, const struct tt_file *tf,
+			     u32 id, u64 off)
+{
+	const struct tt_tlb *tlb;
+	vm_fault_t ret = VM_FAULT_SIGBUS;
+	unsigned long pfn;
+	bool read_only = false;
+
+	mutex_lock(&tdev->lock);
+	tlb = &tdev->tlbs[id];
+	if (tt_tlb_usable(tdev, tf) && tlb->configured &&
+	    !tdev->backend->tlb_pfn(tdev, &tlb->config, off, &pfn,
+				    &read_only) &&
+	    !read_only)
+		ret = 0;
+	mutex_unlock(&tdev->lock);
+	return ret;
+}
+
+static struct tt_mapping *tt_tlb_vma_map(struct vm_area_struct *vma)
+{
+	return vma->vm_private_data;
 }
 
 /* Offset of the VMA's first page within its window. */
@@ -381,7 +496,8 @@ static u64 tt_tlb_vma_start(struct tt_device *tdev, struct vm_area_struct *vma)
 			(TENSTORRENT_MMAP_REGION(1) - 1);
 	u64 size, offset;
 
-	tt_tlb_window(tdev->tlb_layout, tt_tlb_vma_id(vma), &size, &offset);
+	tt_tlb_window(tdev->tlb_layout, tt_tlb_vma_map(vma)->id, &size,
+		      &offset);
 	return in_region - offset;
 }
 
@@ -390,37 +506,44 @@ static vm_fault_t tt_tlb_fault(struct vm_fault *vmf)
 	struct vm_area_struct *vma = vmf->vma;
 	struct tt_file *tf = vma->vm_file->private_data;
 	struct tt_device *tdev = tf->tdev;
-	struct tt_tlb *tlb = &tdev->tlbs[tt_tlb_vma_id(vma)];
-	u64 off = tt_tlb_vma_start(tdev, vma) + (vmf->address - vma->vm_start);
-	vm_fault_t ret = VM_FAULT_SIGBUS;
-	unsigned long pfn;
 
-	mutex_lock(&tdev->lock);
-	if (tt_file_usable(tf) && tlb->configured &&
-	    !tdev->backend->tlb_pfn(tdev, &tlb->config, off, &pfn))
-		ret = vmf_insert_pfn_prot(vma, vmf->address, pfn,
-					  vma->vm_page_prot);
-	mutex_unlock(&tdev->lock);
-	return ret;
+	return tt_tlb_fault_at(vmf, tdev, tf, tt_tlb_vma_map(vma)->id,
+			       tt_tlb_vma_start(tdev, vma) +
+				       (vmf->address - vma->vm_start));
+}
+
+static vm_fault_t tt_tlb_mkwrite(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct tt_file *tf = vma->vm_file->private_data;
+	struct tt_device *tdev = tf->tdev;
+
+	return tt_tlb_mkwrite_at(tdev, tf, tt_tlb_vma_map(vma)->id,
+				 tt_tlb_vma_start(tdev, vma) +
+					 (vmf->address - vma->vm_start));
 }
 
 /* A copy of a mapping (fork, mremap) counts as one more. */
 static void tt_tlb_vma_open(struct vm_area_struct *vma)
 {
 	struct tt_file *tf = vma->vm_file->private_data;
+	struct tt_mapping *m = tt_tlb_vma_map(vma);
 
 	mutex_lock(&tf->tdev->lock);
-	tf->tdev->tlbs[tt_tlb_vma_id(vma)].maps++;
+	tf->tdev->tlbs[m->id].maps++;
 	mutex_unlock(&tf->tdev->lock);
+	tt_mapping_get(m);
 }
 
 static void tt_tlb_vma_close(struct vm_area_struct *vma)
 {
 	struct tt_file *tf = vma->vm_file->private_data;
+	struct tt_mapping *m = tt_tlb_vma_map(vma);
 
 	mutex_lock(&tf->tdev->lock);
-	tf->tdev->tlbs[tt_tlb_vma_id(vma)].maps--;
+	tf->tdev->tlbs[m->id].maps--;
 	mutex_unlock(&tf->tdev->lock);
+	tt_mapping_put(m);
 }
 
 /* A window is mapped whole or not at all: no partial munmap. */
@@ -434,6 +557,7 @@ static const struct vm_operations_struct tt_tlb_vm_ops = {
 	.close = tt_tlb_vma_close,
 	.may_split = tt_tlb_vma_may_split,
 	.fault = tt_tlb_fault,
+	.pfn_mkwrite = tt_tlb_mkwrite,
 };
 
 /*
@@ -444,29 +568,164 @@ int tt_tlb_mmap(struct tt_file *tf, struct vm_area_struct *vma, u64 offset,
 		bool wc)
 {
 	struct tt_device *tdev = tf->tdev;
+	const struct tt_tlb_kind *k;
 	struct tt_tlb *tlb = NULL;
+	struct tt_mapping *m;
+	u64 size = vma->vm_end - vma->vm_start, wsize, woff;
 	int ret = -EINVAL;
-	u32 id;
+	u32 id, i;
 
 	mutex_lock(&tdev->lock);
 	if (!tt_file_usable(tf))
 		ret = -ENODEV;
 	else if (tdev->tlb_layout &&
-		 tt_tlb_window_at(tdev->tlb_layout, offset,
-				  vma->vm_end - vma->vm_start, &id))
+		 tt_tlb_window_at(tdev->tlb_layout, offset, size, &id))
 		tlb = tt_tlb_owned(tf, id, &ret);
-	if (tlb) {
-		tlb->maps++;
-		ret = 0;
-	}
 	mutex_unlock(&tdev->lock);
-	if (ret)
+	if (!tlb)
 		return ret;
 
-	vma->vm_private_data = (void *)(uintptr_t)id;
+	tt_tlb_window(tdev->tlb_layout, id, &wsize, &woff);
+	k = tt_tlb_kind_of(tdev->tlb_layout, id, &i);
+	m = tt_mapping_new(tf, true, wc, id, k->bar,
+			   k->bar_off + i * k->size + (offset - woff), size);
+	if (!m)
+		return -ENOMEM;
+	/* The owner may have let go meanwhile. */
+	mutex_lock(&tdev->lock);
+	tlb = tt_tlb_owned(tf, id, &ret);
+	if (tlb)
+		tlb->maps++;
+	mutex_unlock(&tdev->lock);
+	if (!tlb) {
+		tt_mapping_put(m);
+		return ret;
+	}
+
+	vma->vm_private_data = m;
 	vma->vm_page_prot = wc ? pgprot_writecombine(vma->vm_page_prot) :
 				 pgprot_device(vma->vm_page_prot);
 	tt_mmap_set_flags(vma);
 	vma->vm_ops = &tt_tlb_vm_ops;
+	return 0;
+}
+
+/* --- apertures --- */
+
+/*
+ * Bytes of resource @res as the aperture of the windows the chip places
+ * in its BAR (struct tt_backend.apertures), or 0: from offset 0 to the
+ * end of the last window there.
+ */
+u64 tt_tlb_aperture_len(struct tt_device *tdev, unsigned int res)
+{
+	const struct tt_tlb_layout *l = tdev->tlb_layout;
+	const struct tt_tlb_kind *k;
+	u64 len = 0;
+
+	if (!l || res >= TT_NUM_RESOURCES ||
+	    !(tdev->backend->apertures & BIT(res)))
+		return 0;
+	for (k = l->kinds; k < l->kinds + l->nkinds; k++)
+		if (k->bar == TT_RESOURCE_BAR(res))
+			len = max(len, k->bar_off + k->count * k->size);
+	return len;
+}
+
+/* The window at byte @at of BAR @bar, and the offset in it; false if none. */
+static bool tt_tlb_at_bar(const struct tt_tlb_layout *l, u32 bar, u64 at,
+			  u32 *id, u64 *off)
+{
+	const struct tt_tlb_kind *k;
+	u32 first = 0;
+	u64 index;
+
+	for (k = l->kinds; k < l->kinds + l->nkinds; first += k->count, k++) {
+		if (k->bar != bar || at < k->bar_off)
+			continue;
+		index = div64_u64(at - k->bar_off, k->size);
+		if (index >= k->count)
+			continue;
+		*id = first + index;
+		*off = at - k->bar_off - index * k->size;
+		return true;
+	}
+	return false;
+}
+
+/* The window and offset of an aperture fault, or false. */
+static bool tt_tlb_aperture_at(struct vm_fault *vmf, u32 *id, u64 *off)
+{
+	struct tt_mapping *m = vmf->vma->vm_private_data;
+	struct tt_device *tdev = m->tf->tdev;
+	u64 at = ((u64)vmf->pgoff << PAGE_SHIFT) &
+		 (TENSTORRENT_MMAP_REGION(1) - 1);
+
+	return tt_tlb_at_bar(tdev->tlb_layout, m->bar, at, id, off);
+}
+
+static vm_fault_t tt_tlb_aperture_fault(struct vm_fault *vmf)
+{
+	struct tt_mapping *m = vmf->vma->vm_private_data;
+	u64 off;
+	u32 id;
+
+	if (!tt_tlb_aperture_at(vmf, &id, &off))
+		return VM_FAULT_SIGBUS;
+	return tt_tlb_fault_at(vmf, m->tf->tdev, m->tf, id, off);
+}
+
+static vm_fault_t tt_tlb_aperture_mkwrite(struct vm_fault *vmf)
+{
+	struct tt_mapping *m = vmf->vma->vm_private_data;
+	u64 off;
+	u32 id;
+
+	if (!tt_tlb_aperture_at(vmf, &id, &off))
+		return VM_FAULT_SIGBUS;
+	return tt_tlb_mkwrite_at(m->tf->tdev, m->tf, id, off);
+}
+
+static void tt_tlb_aperture_open(struct vm_area_struct *vma)
+{
+	tt_mapping_get(vma->vm_private_data);
+}
+
+static void tt_tlb_aperture_close(struct vm_area_struct *vma)
+{
+	tt_mapping_put(vma->vm_private_data);
+}
+
+static const struct vm_operations_struct tt_tlb_aperture_ops = {
+	.open = tt_tlb_aperture_open,
+	.close = tt_tlb_aperture_close,
+	.fault = tt_tlb_aperture_fault,
+	.pfn_mkwrite = tt_tlb_aperture_mkwrite,
+};
+
+/*
+ * mmap of resource @res, an aperture, from byte @offset (@wc: its
+ * write-combined region). Like the chip's BAR, it shows every window as
+ * configured now, whoever owns it: a page of a window that is not
+ * configured faults with SIGBUS.
+ */
+int tt_tlb_aperture_mmap(struct tt_file *tf, struct vm_area_struct *vma,
+			 unsigned int res, u64 offset, bool wc)
+{
+	u64 len = tt_tlb_aperture_len(tf->tdev, res);
+	u64 size = vma->vm_end - vma->vm_start;
+	struct tt_mapping *m;
+
+	if (offset >= len || size > len - offset)
+		return -EINVAL;
+	m = tt_mapping_new(tf, false, wc, 0, TT_RESOURCE_BAR(res), offset,
+			   size);
+	if (!m)
+		return -ENOMEM;
+	vma->vm_private_data = m;
+	vma->vm_page_prot = wc ? pgprot_writecombine(vma->vm_page_prot) :
+				 pgprot_device(vma->vm_page_prot);
+	tt_mmap_set_flags(vma);
+	vma->vm_ops = &tt_tlb_aperture_ops;
 	return 0;
 }

@@ -74,28 +74,26 @@ void tt_tlb_export_show(struct seq_file *s, struct tt_device *tdev)
 
 	mutex_lock(&tdev->lock);
 	list_for_each_entry(e, &tdev->tlb_exports, node)
-		seq_printf(s, "EXPORT  tlb %u offset %#llx size %llu maps %u\n",
-			   e->id, e->offset, e->size, e->vmas);
+		tt_debugfs_row(s, NULL, "EXPORT",
+			       "TLB ID: %-3u (offset=0x%llx, size=0x%llx, maps=%u)",
+			       e->id, e->offset, e->size, e->vmas);
 	mutex_unlock(&tdev->lock);
 }
 
 static vm_fault_t tt_tlb_export_fault(struct vm_fault *vmf)
 {
-	struct vm_area_struct *vma = vmf->vma;
-	struct tt_tlb_export *e = vma->vm_private_data;
-	struct tt_device *tdev = e->tdev;
-	struct tt_tlb *tlb = &tdev->tlbs[e->id];
-	u64 off = e->offset + ((u64)vmf->pgoff << PAGE_SHIFT);
-	vm_fault_t ret = VM_FAULT_SIGBUS;
-	unsigned long pfn;
+	struct tt_tlb_export *e = vmf->vma->vm_private_data;
 
-	mutex_lock(&tdev->lock);
-	if (tt_device_usable(tdev) && tlb->configured &&
-	    !tdev->backend->tlb_pfn(tdev, &tlb->config, off, &pfn))
-		ret = vmf_insert_pfn_prot(vma, vmf->address, pfn,
-					  vma->vm_page_prot);
-	mutex_unlock(&tdev->lock);
-	return ret;
+	return tt_tlb_fault_at(vmf, e->tdev, NULL, e->id,
+			       e->offset + ((u64)vmf->pgoff << PAGE_SHIFT));
+}
+
+static vm_fault_t tt_tlb_export_mkwrite(struct vm_fault *vmf)
+{
+	struct tt_tlb_export *e = vmf->vma->vm_private_data;
+
+	return tt_tlb_mkwrite_at(e->tdev, NULL, e->id,
+				 e->offset + ((u64)vmf->pgoff << PAGE_SHIFT));
 }
 
 static void tt_tlb_export_vma_open(struct vm_area_struct *vma)
@@ -120,6 +118,7 @@ static const struct vm_operations_struct tt_tlb_export_vm_ops = {
 	.open = tt_tlb_export_vma_open,
 	.close = tt_tlb_export_vma_close,
 	.fault = tt_tlb_export_fault,
+	.pfn_mkwrite = tt_tlb_export_mkwrite,
 };
 
 /* The dma-buf core has checked that the range lies inside the buffer. */
@@ -201,6 +200,7 @@ tt_tlb_export_new(struct tt_file *tf,
 	mutex_lock(&tdev->lock);
 	if (!tt_tlb_owned(tf, a->tlb_id, &ret))
 		goto out;
+	/* Ownership first, then the range, as tt-kmd checks them. */
 	tt_tlb_window(tdev->tlb_layout, a->tlb_id, &size, &offset);
 	if (a->offset >= size || a->size > size - a->offset) {
 		ret = -EINVAL;
@@ -209,7 +209,7 @@ tt_tlb_export_new(struct tt_file *tf,
 	e->tdev = tdev;
 	e->id = a->tlb_id;
 	e->offset = a->offset;
-	e->size = a->size;
+	e->size = a->size ? a->size : size - a->offset;
 	tdev->tlbs[e->id].exports++;
 	list_add_tail(&e->node, &tdev->tlb_exports);
 	get_device(&tdev->dev);

@@ -9,8 +9,11 @@
  *   tests check it: the whole declared output is zeroed, then filled up to
  *   what both sides know; nothing is written past it, and an output that
  *   runs into an inaccessible page is EFAULT;
- * - QUERY_MAPPINGS: BAR2 UC and WC, unused entries zeroed, counts from 0 to
- *   2^32-1;
+ * - QUERY_MAPPINGS: the TLB apertures (resource 0, on Blackhole also
+ *   resource 2) and BAR2, UC and WC, as tt-kmd's TestQueryMappings checks
+ *   them (known and unique ids, RESOURCE0_UC, WC only with UC, no overlap,
+ *   page-aligned non-zero sizes below 2^44, prefixes, every mapping
+ *   mmap-able whole); unused entries zeroed, counts from 0 to 2^32-1;
  * - every other command number: EINVAL (tt-kmd's answer); the ABI's
  *   other commands have programs of their own.
  */
@@ -330,52 +333,143 @@ static int query(int fd, uint32_t count, struct mappings *a)
 	return ioctl_err(fd, TENSTORRENT_IOCTL_QUERY_MAPPINGS, a);
 }
 
-/* The two mappings every node offers: its BAR2, UC then WC. */
-static void expect_bar2(struct __test_metadata *_metadata,
-			const struct tenstorrent_mapping *m,
-			unsigned long long bar2_size, int wc)
+/*
+ * What the node offers, in order: resource 0, the TLB windows' aperture
+ * in BAR0 (Wormhole 156 x 1 MiB + 10 x 2 MiB + 20 x 16 MiB, Blackhole
+ * 202 x 2 MiB); resource 1, BAR2 (the device image); on Blackhole
+ * resource 2, the 8 x 4 GiB windows' aperture in BAR4; each UC then WC.
+ * Returns the number of entries.
+ */
+static unsigned int expected(struct __test_metadata *_metadata, int fd,
+			     unsigned long long bar2_size,
+			     struct tenstorrent_mapping *m)
 {
-	EXPECT_EQ(wc ? TENSTORRENT_MAPPING_RESOURCE1_WC :
-		       TENSTORRENT_MAPPING_RESOURCE1_UC, m->mapping_id);
-	EXPECT_EQ(wc ? TENSTORRENT_MMAP_BAR2_WC : TENSTORRENT_MMAP_BAR2_UC,
-		  m->mapping_base);
-	EXPECT_EQ(bar2_size, m->mapping_size);
+	unsigned long long size[3] = {0, bar2_size, 0};
+	struct tt_identity id;
+	struct tt_node_desc *table;
+	unsigned int n = 0, res, wc;
+
+	ASSERT_EQ(0, read_node_table(fd, &id, &table));
+	free(table);
+	if (id.arch == TT_HW_ARCH_WORMHOLE_B0) {
+		size[0] = 156ULL * (1 << 20) + 10ULL * (2 << 20) +
+			  20ULL * (16 << 20);
+	} else {
+		ASSERT_EQ((uint32_t)TT_HW_ARCH_BLACKHOLE, id.arch);
+		size[0] = 202ULL * (2 << 20);
+		size[2] = 8ULL << 32;
+	}
+	for (res = 0; res < 3; res++)
+		for (wc = 0; wc < 2 && size[res]; wc++)
+			m[n++] = (struct tenstorrent_mapping){
+				.mapping_id = TENSTORRENT_MAPPING_RESOURCE0_UC +
+					      2 * res + wc,
+				.mapping_base = (2ULL * res + wc) << 36,
+				.mapping_size = size[res],
+			};
+	return n;
 }
 
-TEST_F(dev, query_mappings_gives_bar2_uc_and_wc)
+static void expect_mapping(struct __test_metadata *_metadata,
+			   const struct tenstorrent_mapping *got,
+			   const struct tenstorrent_mapping *want)
 {
+	EXPECT_EQ(want->mapping_id, got->mapping_id);
+	EXPECT_EQ(0, got->reserved);
+	EXPECT_EQ(want->mapping_base, got->mapping_base);
+	EXPECT_EQ(want->mapping_size, got->mapping_size)
+	TH_LOG("mapping %u", want->mapping_id);
+}
+
+TEST_F(dev, query_mappings_gives_the_apertures_and_bar2)
+{
+	struct tenstorrent_mapping want[16];
+	unsigned int n = expected(_metadata, self->fd, self->sys.bar2_size,
+				  want), i;
 	struct mappings a;
 
-	ASSERT_EQ(0, query(self->fd, 8, &a));
-	expect_bar2(_metadata, &a.m[0], self->sys.bar2_size, 0);
-	expect_bar2(_metadata, &a.m[1], self->sys.bar2_size, 1);
+	ASSERT_EQ(0, query(self->fd, 16, &a));
+	for (i = 0; i < n; i++)
+		expect_mapping(_metadata, &a.m[i], &want[i]);
+	for (; i < 16; i++)
+		EXPECT_EQ((uint32_t)TENSTORRENT_MAPPING_UNUSED,
+			  a.m[i].mapping_id);
 }
 
-TEST_F(dev, query_mappings_sizes_are_pages_bases_below_2_44)
+/* tt-kmd's TestQueryMappings, check by check. */
+TEST_F(dev, query_mappings_passes_tt_kmds_checks)
 {
-	unsigned long long size = self->sys.bar2_size;
+	struct mappings a, b;
+	unsigned int n, i, j;
+	bool seen[7] = {false};
 
-	ASSERT_NE(0, size) TH_LOG("sysfs gives no BAR2");
-	EXPECT_EQ(0, size % PAGE);
-	EXPECT_GT(1ULL << 44, TENSTORRENT_MMAP_BAR2_WC + size);
+	ASSERT_EQ(0, query(self->fd, 16, &a));
+	for (n = 0; n < 16 && a.m[n].mapping_id; n++) {
+		uint32_t id = a.m[n].mapping_id;
+
+		ASSERT_GE(TENSTORRENT_MAPPING_RESOURCE2_WC, id)
+		TH_LOG("unknown id %u", id);
+		EXPECT_FALSE(seen[id]) TH_LOG("id %u twice", id);
+		seen[id] = true;
+		EXPECT_NE(0, a.m[n].mapping_size);
+		EXPECT_EQ(0, a.m[n].mapping_size % PAGE);
+		EXPECT_EQ(0, a.m[n].mapping_base % PAGE);
+		EXPECT_GT(1ULL << 44, a.m[n].mapping_base + a.m[n].mapping_size);
+	}
+	for (i = n; i < 16; i++)
+		EXPECT_EQ(0, a.m[i].mapping_id) TH_LOG("UNUSED in the middle");
+	EXPECT_TRUE(seen[TENSTORRENT_MAPPING_RESOURCE0_UC]);
+	for (i = TENSTORRENT_MAPPING_RESOURCE0_WC;
+	     i <= TENSTORRENT_MAPPING_RESOURCE2_WC; i += 2)
+		EXPECT_FALSE(seen[i] && !seen[i - 1]) TH_LOG("WC %u alone", i);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			EXPECT_TRUE(i == j ||
+				    a.m[i].mapping_base + a.m[i].mapping_size <=
+					    a.m[j].mapping_base ||
+				    a.m[j].mapping_base + a.m[j].mapping_size <=
+					    a.m[i].mapping_base)
+			TH_LOG("%u and %u overlap", i, j);
+	/* Every prefix is the same as the whole. */
+	for (i = 0; i <= n; i++) {
+		ASSERT_EQ(0, query(self->fd, i, &b));
+		EXPECT_EQ(0, memcmp(a.m, b.m, i * sizeof(a.m[0])))
+		TH_LOG("prefix of %u", i);
+	}
+	/* Every mapping can be mapped whole, read-write and shared. */
+	for (i = 0; i < n; i++) {
+		void *p = mmap(NULL, a.m[i].mapping_size,
+			       PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+			       (off_t)a.m[i].mapping_base);
+
+		EXPECT_NE(MAP_FAILED, p) TH_LOG("mapping %u: %s",
+						a.m[i].mapping_id,
+						strerror(errno));
+		if (p != MAP_FAILED)
+			EXPECT_EQ(0, munmap(p, a.m[i].mapping_size));
+	}
 }
 
 TEST_F(dev, query_mappings_zeroes_unused_entries_no_more)
 {
-	struct tenstorrent_mapping zero[6] = { 0 };
+	struct tenstorrent_mapping want[16], zero[16] = { 0 };
+	unsigned int n = expected(_metadata, self->fd, self->sys.bar2_size,
+				  want);
 	struct mappings a;
 
 	ASSERT_EQ(0, query(self->fd, 8, &a));
-	EXPECT_EQ(0, memcmp(&a.m[2], zero, sizeof(zero)));
+	EXPECT_EQ(0, memcmp(&a.m[n], zero, (8 - n) * sizeof(zero[0])));
 	EXPECT_EQ(-1, first_not(&a.m[8], 0, 8 * sizeof(a.m[0]), FILL));
 }
 
 TEST_F(dev, query_mappings_count_1_writes_the_first_entry_only)
 {
+	struct tenstorrent_mapping want[16];
 	struct mappings a;
 
+	expected(_metadata, self->fd, self->sys.bar2_size, want);
 	ASSERT_EQ(0, query(self->fd, 1, &a));
-	expect_bar2(_metadata, &a.m[0], self->sys.bar2_size, 0);
+	expect_mapping(_metadata, &a.m[0], &want[0]);
 	EXPECT_EQ(-1, first_not(&a.m[1], 0, 15 * sizeof(a.m[0]), FILL));
 }
 

@@ -5,8 +5,9 @@
  * checks, ranges that cannot be pinned (unmapped, device mappings,
  * physically discontiguous pages without an IOMMU), duplicates, exact
  * unpinning, NOC addresses from the bottom and the top of the host window,
- * the ATU regions running out and coming back at close, and
- * RLIMIT_MEMLOCK for an unprivileged process.
+ * the ATU regions running out and coming back at close, huge pages, and
+ * RLIMIT_MEMLOCK for processes without CAP_IPC_LOCK (a deliberate
+ * difference from tt-kmd, docs/abi.md).
  *
  * The guests have no IOMMU: a pin must be physically contiguous, which
  * /proc/self/pagemap shows, and READ_ONLY is EOPNOTSUPP.
@@ -15,7 +16,9 @@
 #include "ttdev.h"
 
 #include <hw/pcie.h>
+#include <linux/capability.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 
 #include <kselftest_harness.h>
 
@@ -286,6 +289,145 @@ TEST_F(pin, memlock_limit_for_unprivileged_processes)
 		_exit(pin(self->fd, self->mem + PAGE, PAGE, 0, NULL));
 	}
 	EXPECT_EQ(ENOMEM, wait_child(pid, 10000));
+}
+
+/* Drop `cap` from this process's effective, permitted and inheritable
+ * sets (capset(2)): 0 or -1. */
+static int drop_cap(unsigned int cap)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		return -1;
+	d[cap / 32].effective &= ~(1u << (cap % 32));
+	d[cap / 32].permitted &= ~(1u << (cap % 32));
+	d[cap / 32].inheritable &= ~(1u << (cap % 32));
+	return (int)syscall(SYS_capset, &h, d);
+}
+
+/*
+ * The charge is the process's pinned pages over all its pins: a page
+ * unpinned (or a pin gone at close) is given back, and another fd's pins
+ * count too. root without CAP_IPC_LOCK is limited like anyone.
+ */
+TEST_F(pin, memlock_charge_comes_back_at_unpin_and_close)
+{
+	pid_t pid = spawn_keep(self->fd);
+
+	if (!pid) {
+		struct rlimit two = { 2 * PAGE, 2 * PAGE };
+		unsigned char *m = self->mem;
+		int fd2;
+
+		if (setrlimit(RLIMIT_MEMLOCK, &two) || drop_cap(CAP_IPC_LOCK))
+			_exit(100);
+		fd2 = open_dev(tt_device(), 0);
+		if (fd2 < 0)
+			_exit(101);
+		if (pin(self->fd, m, PAGE, 0, NULL) ||
+		    pin(self->fd, m + PAGE, PAGE, 0, NULL))
+			_exit(102);
+		if (pin(self->fd, m + 2 * PAGE, PAGE, 0, NULL) != ENOMEM)
+			_exit(103);
+		/* The unpinned page comes back; another fd's pins count. */
+		if (unpin(self->fd, m, PAGE, 0) ||
+		    pin(fd2, m + 2 * PAGE, PAGE, 0, NULL))
+			_exit(104);
+		if (pin(fd2, m + 3 * PAGE, PAGE, 0, NULL) != ENOMEM)
+			_exit(105);
+		/* fd2 is this process's only: closing it unpins. */
+		close(fd2);
+		if (pin(self->fd, m + 3 * PAGE, PAGE, 0, NULL))
+			_exit(106);
+		if (pin(self->fd, m + 4 * PAGE, PAGE, 0, NULL) != ENOMEM)
+			_exit(107);
+		_exit(0);
+	}
+	EXPECT_EQ(0, wait_child(pid, 10000));
+}
+
+/* CAP_IPC_LOCK lifts the limit, as for mlock(2). */
+TEST_F(pin, cap_ipc_lock_is_not_limited)
+{
+	pid_t pid = spawn_keep(self->fd);
+
+	if (!pid) {
+		struct rlimit none = { 0, 0 };
+
+		if (setrlimit(RLIMIT_MEMLOCK, &none))
+			_exit(100);
+		_exit(pin(self->fd, self->mem, PAGE, 0, NULL));
+	}
+	EXPECT_EQ(0, wait_child(pid, 10000));
+}
+
+#define HUGE (2UL << 20)
+#define HUGE_POOL "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
+
+static long read_long(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (f && fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static int write_long(const char *path, long v)
+{
+	FILE *f = fopen(path, "w");
+	int ok = f && fprintf(f, "%ld\n", v) > 0;
+
+	return (f && fclose(f) == 0 && ok) ? 0 : -1;
+}
+
+/*
+ * A 2 MiB huge page is one physically contiguous piece: it pins whole
+ * and in parts, with and without a NOC address, and counts 512 pages
+ * against RLIMIT_MEMLOCK.
+ */
+TEST_F(pin, a_huge_page_pins_whole_and_in_parts)
+{
+	struct tenstorrent_pin_pages_out_extended o;
+	long pool = read_long(HUGE_POOL);
+	unsigned char *huge;
+	pid_t pid;
+
+	ASSERT_LE(0, pool) TH_LOG("no %s: a kernel without hugetlbfs",
+				  HUGE_POOL);
+	ASSERT_EQ(0, write_long(HUGE_POOL, pool + 1));
+	huge = mmap(NULL, HUGE, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	ASSERT_NE(MAP_FAILED, huge) TH_LOG("MAP_HUGETLB: %s", strerror(errno));
+	memset(huge, 0x5a, HUGE);
+	ASSERT_EQ(0, pin(self->fd, huge, HUGE, 0, &o));
+	EXPECT_EQ(pfn_of(huge) * PAGE, o.physical_address);
+	EXPECT_EQ(0, o.physical_address % HUGE) TH_LOG("%#llx",
+		(unsigned long long)o.physical_address);
+	EXPECT_EQ(0, pin(self->fd, huge + PAGE, 2 * PAGE, PIN_NOC, &o));
+	EXPECT_EQ(pfn_of(huge) * PAGE + PAGE, o.physical_address);
+	EXPECT_LE(TT_PCIE_HOST_WINDOW_BASE, o.noc_address);
+	EXPECT_EQ(0, unpin(self->fd, huge, HUGE, 0));
+	EXPECT_EQ(0, unpin(self->fd, huge + PAGE, 2 * PAGE, 0));
+
+	pid = spawn_keep(self->fd);
+	if (!pid) {
+		struct rlimit most = { HUGE - PAGE, HUGE - PAGE };
+
+		if (setrlimit(RLIMIT_MEMLOCK, &most) ||
+		    drop_cap(CAP_IPC_LOCK))
+			_exit(100);
+		_exit(pin(self->fd, huge, HUGE, 0, NULL));
+	}
+	EXPECT_EQ(ENOMEM, wait_child(pid, 10000));
+	munmap(huge, HUGE);
+	EXPECT_EQ(0, write_long(HUGE_POOL, pool));
 }
 
 TEST_HARNESS_MAIN

@@ -11,6 +11,11 @@
  * nodes from the image's node table and use the last window-sized piece
  * of their memory, away from where firmware and kernels live.
  *
+ * Register pages: a window shows a node's register pages for reading (the
+ * node-ID registers of every node type give its coordinates); a write
+ * there is SIGBUS. The apertures (resource 0, on Blackhole also 2) show
+ * every window at its BAR offset, as configured now.
+ *
  * EXPORT_TLB_DMABUF: the dma-buf's checks and fd, the window it holds
  * after FREE_TLB and close, its mappings (following CONFIGURE_TLB, alive
  * after every fd is closed) and the destructive resets it blocks.
@@ -19,6 +24,8 @@
 #include "ttdev.h"
 
 #include <hw/arch.h>
+#include <hw/niu.h>
+#include <hw/tile.h>
 
 #include <kselftest_harness.h>
 
@@ -436,6 +443,197 @@ TEST_F(tlb, a_window_reaches_its_nodes_memory)
 	munmap(win, size);
 }
 
+/* The node-ID value of (x, y): hw/tile.h TT_TILE_NODE_ID's fields. */
+static uint32_t node_id(uint32_t x, uint32_t y)
+{
+	return x | y << 6;
+}
+
+/* The first node of each type that is enabled, by type; found or not. */
+static void first_of_each_type(FIXTURE_DATA(tlb) * self,
+			       struct tt_node_desc first[TT_NODE_TYPE_COUNT],
+			       bool found[TT_NODE_TYPE_COUNT])
+{
+	struct tt_identity id = {};
+	struct tt_node_desc *table;
+	uint32_t i;
+
+	memset(found, 0, TT_NODE_TYPE_COUNT * sizeof(found[0]));
+	if (read_node_table(self->fd, &id, &table))
+		return;
+	for (i = 0; i < id.grid_x * id.grid_y; i++) {
+		const struct tt_node_desc *d = &table[i];
+
+		if (d->type == TT_NODE_NONE || d->type >= TT_NODE_TYPE_COUNT ||
+		    (d->flags & TT_NODE_F_HARVESTED) || found[d->type])
+			continue;
+		found[d->type] = true;
+		first[d->type] = *d;
+	}
+	free(table);
+}
+
+/*
+ * Through a window on either NOC, every node type's node-ID registers
+ * (hw/tile.h tile control, hw/niu.h NIU 0 and 1) give the node's
+ * coordinates; the NIU of NOC 1 gives them on NOC 1. Writes to register
+ * pages are SIGBUS; pages in the register space the node lacks too.
+ */
+TEST_F(tlb, a_window_reads_every_nodes_id_registers)
+{
+	struct tt_node_desc first[TT_NODE_TYPE_COUNT];
+	bool found[TT_NODE_TYPE_COUNT];
+	uint64_t size = self->kinds[0].size;
+	uint64_t base = TT_REG_SPACE_BASE & ~(size - 1);
+	struct tenstorrent_noc_tlb_config c = {.addr = base};
+	struct tenstorrent_allocate_tlb_out a;
+	unsigned int type, noc, types = 0;
+	volatile uint8_t *win;
+	int err;
+
+	first_of_each_type(self, first, found);
+	alloc_small(_metadata, self, self->fd, &a);
+	win = map(self->fd, a.mmap_offset_uc, size, MAP_SHARED, &err);
+	ASSERT_NE(NULL, win);
+	for (type = 1; type < TT_NODE_TYPE_COUNT; type++) {
+		uint32_t x = found[type] ? first[type].x : 0;
+		uint32_t y = found[type] ? first[type].y : 0;
+		uint32_t x1 = self->id.grid_x - 1 - x;
+		uint32_t y1 = self->id.grid_y - 1 - y;
+
+		/* Memory that covers the register space hides it, as on
+		 * a Blackhole DRAM node (4 GiB from 0): the decoder looks
+		 * at memory first (hw/decode.h). */
+		if (!found[type] ||
+		    (first[type].mem_size &&
+		     first[type].mem_base <= TT_REG_SPACE_BASE &&
+		     TT_REG_SPACE_BASE - first[type].mem_base <
+			     first[type].mem_size))
+			continue;
+		types++;
+		for (noc = 0; noc < 2; noc++) {
+			c.noc = noc;
+			c.x_end = noc ? x1 : x;
+			c.y_end = noc ? y1 : y;
+			ASSERT_EQ(0, configure(self->fd, a.id, &c));
+			EXPECT_EQ(node_id(x, y),
+				  peek32(win + TT_REG_TILE_CTRL_ADDR - base +
+					 TT_TILE_NODE_ID))
+			TH_LOG("type %u (%u, %u) NOC %u: tile control", type,
+			       x, y, noc);
+			EXPECT_EQ(node_id(x, y),
+				  peek32(win + TT_REG_NIU0_ADDR - base +
+					 TT_NIU_NODE_ID))
+			TH_LOG("type %u (%u, %u) NOC %u: NIU 0", type, x, y,
+			       noc);
+			EXPECT_EQ(node_id(x1, y1),
+				  peek32(win + TT_REG_NIU1_ADDR - base +
+					 TT_NIU_NODE_ID))
+			TH_LOG("type %u (%u, %u) NOC %u: NIU 1", type, x, y,
+			       noc);
+			EXPECT_EQ(-SIGBUS,
+				  poke32(win + TT_REG_TILE_CTRL_ADDR - base +
+					 TT_TILE_NODE_ID, 0))
+			TH_LOG("type %u: a register write", type);
+			/* The register space's first page is no register. */
+			EXPECT_EQ(-SIGBUS,
+				  peek32(win + TT_REG_SPACE_BASE - base));
+		}
+	}
+	EXPECT_LE(2u, types) TH_LOG("node types in the table: %u", types);
+	munmap((void *)win, size);
+}
+
+/* A register write fails also through a write-combined mapping that has
+ * read the page first, and through a dma-buf export of the window. */
+TEST_F(tlb, register_pages_are_read_only_everywhere)
+{
+	struct tt_node_desc first[TT_NODE_TYPE_COUNT];
+	bool found[TT_NODE_TYPE_COUNT];
+	uint64_t size = self->kinds[0].size;
+	uint64_t base = TT_REG_SPACE_BASE & ~(size - 1);
+	uint64_t reg = TT_REG_TILE_CTRL_ADDR - base + TT_TILE_NODE_ID;
+	struct tenstorrent_noc_tlb_config c = {.addr = base};
+	struct tenstorrent_allocate_tlb_out a;
+	volatile uint8_t *win, *exp;
+	int err, buf;
+
+	first_of_each_type(self, first, found);
+	ASSERT_TRUE(found[TT_NODE_TENSIX]);
+	alloc_small(_metadata, self, self->fd, &a);
+	c.x_end = first[TT_NODE_TENSIX].x;
+	c.y_end = first[TT_NODE_TENSIX].y;
+	ASSERT_EQ(0, configure(self->fd, a.id, &c));
+	win = map(self->fd, a.mmap_offset_wc, size, MAP_SHARED, &err);
+	ASSERT_NE(NULL, win);
+	EXPECT_EQ(node_id(c.x_end, c.y_end), peek32(win + reg));
+	EXPECT_EQ(-SIGBUS, poke32(win + reg, 0x3f));
+	EXPECT_EQ(node_id(c.x_end, c.y_end), peek32(win + reg))
+	TH_LOG("the register changed");
+	buf = export_tlb(self->fd, a.id, 0, 0);
+	ASSERT_LE(0, buf);
+	exp = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, buf, 0);
+	ASSERT_NE(MAP_FAILED, exp);
+	EXPECT_EQ(-SIGBUS, poke32(exp + reg, 0x3f)) TH_LOG("before a read");
+	EXPECT_EQ(node_id(c.x_end, c.y_end), peek32(exp + reg));
+	EXPECT_EQ(-SIGBUS, poke32(exp + reg, 0x3f)) TH_LOG("after a read");
+	munmap((void *)exp, size);
+	close(buf);
+	munmap((void *)win, size);
+}
+
+/*
+ * Resource 0 is the aperture of the windows in BAR0: at a window's BAR
+ * offset it shows what the window shows, as configured now, whoever owns
+ * it; memory can be written, registers only read; a window nobody
+ * configured is SIGBUS.
+ */
+TEST_F(tlb, the_bar0_aperture_shows_every_window_as_configured)
+{
+	int err;
+	const struct node *n = &self->tensix[0];
+	uint64_t size = self->kinds[0].size, addr;
+	uint64_t base = TT_REG_SPACE_BASE & ~(size - 1);
+	struct tenstorrent_noc_tlb_config c = {};
+	struct tenstorrent_allocate_tlb_out a;
+	int other = open_dev(tt_device(), 0);
+	volatile uint8_t *bar0, *img;
+	uint64_t at;
+
+	ASSERT_LE(0, other);
+	ASSERT_LE(1u, self->ntensix);
+	addr = last_piece(n, size);
+	img = map_image(self->fd, n, addr, PAGE);
+	ASSERT_NE(NULL, img);
+	/* Another fd's window. */
+	alloc_small(_metadata, self, other, &a);
+	at = a.mmap_offset_uc - TENSTORRENT_MMAP_TLB_UC;
+	bar0 = map(self->fd, TENSTORRENT_MMAP_BAR0_WC + at, size, MAP_SHARED,
+		   &err);
+	ASSERT_NE(NULL, bar0) TH_LOG("mmap of BAR0: %s", err_name(err));
+	EXPECT_EQ(-SIGBUS, peek32(bar0)) TH_LOG("not configured yet");
+	c.addr = addr;
+	c.x_end = n->x;
+	c.y_end = n->y;
+	ASSERT_EQ(0, configure(other, a.id, &c));
+	*(volatile uint32_t *)img = 0xa9e27u;
+	EXPECT_EQ(0xa9e27u, peek32(bar0));
+	EXPECT_EQ(0, poke32(bar0 + 4, 0x5eed));
+	EXPECT_EQ(0x5eedu, *(volatile uint32_t *)(img + 4));
+	/* Re-pointed at the node's registers: the aperture follows. */
+	c.addr = base;
+	ASSERT_EQ(0, configure(other, a.id, &c));
+	EXPECT_EQ(node_id(n->x, n->y),
+		  peek32(bar0 + TT_REG_TILE_CTRL_ADDR - base + TT_TILE_NODE_ID));
+	EXPECT_EQ(-SIGBUS, poke32(bar0 + TT_REG_TILE_CTRL_ADDR - base, 0));
+	/* Freed: nothing to show. */
+	EXPECT_EQ(0, free_tlb(other, a.id));
+	EXPECT_EQ(-SIGBUS, peek32(bar0 + TT_REG_TILE_CTRL_ADDR - base));
+	munmap((void *)bar0, size);
+	munmap((void *)img, PAGE);
+	close(other);
+}
+
 TEST_F(tlb, configure_repoints_a_live_mapping)
 {
 	int err;
@@ -529,6 +727,29 @@ TEST_F(tlb, export_gives_a_cloexec_dmabuf_of_the_range)
 	close(buf);
 }
 
+/* Size 0 means "to the end of the window", as in tt-kmd. */
+TEST_F(tlb, export_of_size_0_reaches_the_end_of_the_window)
+{
+	struct tenstorrent_allocate_tlb_out a;
+	uint64_t size = self->kinds[0].size;
+	char val[64];
+	int buf;
+
+	alloc_small(_metadata, self, self->fd, &a);
+	buf = export_tlb(self->fd, a.id, 0, 0);
+	ASSERT_LE(0, buf) TH_LOG("export: %s", err_name(-buf));
+	ASSERT_EQ(0, fdinfo(buf, "size", val, sizeof(val)));
+	EXPECT_EQ(size, strtoull(val, NULL, 0));
+	close(buf);
+	buf = export_tlb(self->fd, a.id, size - PAGE, 0);
+	ASSERT_LE(0, buf) TH_LOG("export: %s", err_name(-buf));
+	ASSERT_EQ(0, fdinfo(buf, "size", val, sizeof(val)));
+	EXPECT_EQ(PAGE, strtoull(val, NULL, 0)) TH_LOG("the last page");
+	close(buf);
+	EXPECT_EQ(-EINVAL, export_tlb(self->fd, a.id, size, 0))
+	TH_LOG("nothing is left past the end");
+}
+
 TEST_F(tlb, export_checks_its_arguments)
 {
 	struct tenstorrent_export_tlb_dmabuf e;
@@ -539,7 +760,6 @@ TEST_F(tlb, export_checks_its_arguments)
 	ASSERT_LE(0, other);
 	alloc_small(_metadata, self, self->fd, &a);
 	alloc_small(_metadata, self, other, &theirs);
-	EXPECT_EQ(-EINVAL, export_tlb(self->fd, a.id, 0, 0));
 	EXPECT_EQ(-EINVAL, export_tlb(self->fd, a.id, 1, PAGE));
 	EXPECT_EQ(-EINVAL, export_tlb(self->fd, a.id, 0, PAGE + 1));
 	EXPECT_EQ(-EINVAL, export_tlb(self->fd, a.id, size, PAGE));
@@ -551,6 +771,11 @@ TEST_F(tlb, export_checks_its_arguments)
 	EXPECT_EQ(-EPERM, export_tlb(self->fd, theirs.id, 0, PAGE));
 	EXPECT_EQ(-EPERM, export_tlb(self->fd, a.id + 1, 0, PAGE))
 	TH_LOG("a window nobody has");
+	/* Ownership before the range, as tt-kmd checks them. */
+	EXPECT_EQ(-EPERM, export_tlb(self->fd, theirs.id, 0, 0))
+	TH_LOG("another fd's window, to its end");
+	EXPECT_EQ(-EPERM, export_tlb(self->fd, theirs.id, size, PAGE))
+	TH_LOG("another fd's window, past its end");
 
 	e = (struct tenstorrent_export_tlb_dmabuf){
 		.argsz = sizeof(e) - 1, .tlb_id = a.id, .size = PAGE,

@@ -4,7 +4,8 @@
 The identity page (struct tt_identity, firmware/include/hw/host.h) is what
 the driver's mock backend checks at probe; valid images also get a node
 table with two Tensix nodes and a PCIe node whose memory and registers lie
-in the image, for the tests of TLB windows and ATU regions (no model runs
+in the image, and their node-ID registers, for the tests of TLB windows and
+ATU regions (no model runs
 behind these images: the memory is only memory). The layouts are repeated
 here as struct formats; the constants (signature, contract version, arch,
 board and node type numbers) are read from the headers, so they have one
@@ -39,7 +40,8 @@ def hw_constants(root):
     """#defines and enumerators of the headers the identity page uses."""
     inc = os.path.join(root, 'firmware', 'include', 'hw')
     text = ''.join(open(os.path.join(inc, h)).read()
-                   for h in ('host.h', 'version.h', 'arch.h'))
+                   for h in ('host.h', 'version.h', 'arch.h', 'tile.h',
+                             'niu.h'))
     pat = r'(?:#define\s+|^\s*)(TT_\w+)\s*=?\s*(0x[0-9a-fA-F]+|\d+)u?\b'
     return {n: int(v, 0) for n, v in re.findall(pat, text, re.M)}
 
@@ -85,12 +87,29 @@ def node_table(c):
     return bytes(table)
 
 
+def node_id_registers(c):
+    """(offset, bytes) pieces: each node's node-ID registers, as the model
+    sets them (hw/tile.h tile control, hw/niu.h NIU 0 and NIU 1, the last
+    in NOC 1 coordinates), which TLB windows read."""
+    parts = []
+    for _, x, y, _, _, regs_off in NODES:
+        ids = ((c['TT_REG_TILE_CTRL'], c['TT_TILE_NODE_ID'], x, y),
+               (c['TT_REG_NIU0'], c['TT_NIU_NODE_ID'], x, y),
+               (c['TT_REG_NIU1'], c['TT_NIU_NODE_ID'], GRID_X - 1 - x,
+                GRID_Y - 1 - y))
+        for page, off, nx, ny in ids:
+            parts.append((regs_off + page * c['TT_REG_PAGE_SIZE'] + off,
+                          struct.pack('<I', nx | ny << 6)))
+    return parts
+
+
 def contents(c, kind, size, arch='WORMHOLE_B0', board='N150', chip=0):
     """(offset, bytes) pieces of one image: the identity page, and for a
-    valid image the node table."""
+    valid image the node table and the nodes' node-ID registers."""
     parts = [(0, identity(c, kind, size, arch, board, chip))]
     if kind == 'valid':
         parts.append((c['TT_IMAGE_NODE_TABLE_OFF'], node_table(c)))
+        parts += node_id_registers(c)
     return parts
 
 

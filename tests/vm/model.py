@@ -35,11 +35,13 @@ NAME = 'ttvm0'
 
 
 class Daemon:
-    """One ttsim daemon serving one n150 on an ivshmem socket."""
+    """One ttsim daemon serving one board (an n150, a p150) on an ivshmem
+    socket."""
 
-    def __init__(self, ttsim, log_path):
+    def __init__(self, ttsim, log_path, board='n150'):
         self.ttsim = ttsim
         self.log_path = log_path
+        self.board = board
         self.tmp = tempfile.mkdtemp(prefix='ttvm-model-')
         self.sock = os.path.join(self.tmp, 'ivs.sock')
         self.env = dict(os.environ,
@@ -56,7 +58,7 @@ class Daemon:
         log = open(self.log_path, 'w')
         try:
             self.proc = subprocess.Popen(
-                [self.ttsim, 'run', '--board', 'n150', '--name', NAME,
+                [self.ttsim, 'run', '--board', self.board, '--name', NAME,
                  '--ivshmem', self.sock, '--guest-ram', f'{qemu.RAM_MIB}M'],
                 env=self.env,
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
