@@ -46,8 +46,12 @@ FIXTURE_SETUP(model_reset)
 	ASSERT_OPEN_DEVICE(self->r, O_APPEND);
 	ASSERT_OPEN_DEVICE(self->other, 0);
 	ASSERT_EQ(0, read_node_table(self->r, &id, &table));
-	for (uint32_t i = 0; i < id.grid_x * id.grid_y; i++)
-		if (table[i].type == TT_NODE_PCIE)
+	/* The first PCIe node, the one the driver programs (a Blackhole
+	 * has two). */
+	for (uint32_t i = 0; i < id.grid_x * id.grid_y && !self->pcie_regs;
+	     i++)
+		if (table[i].type == TT_NODE_PCIE &&
+		    table[i].regs_off + TT_REG_BLOCK_SIZE <= id.image_size)
 			self->pcie_regs = table[i].regs_off;
 	free(table);
 	ASSERT_NE(0, self->pcie_regs) TH_LOG("no PCIe node");

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * What libtt reads from device N (default 0), as JSON with tt-smi's
- * snapshot keys: the tt-smi tests compare the two. Static values only need
+ * snapshot keys (and card_type, the card the board id names, which the VM
+ * tests compare with the driver's): the tt-smi tests compare the two. Static values only need
  * to be equal; readings are compared with a tolerance.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "hw/card.h"
 #include "tt.h"
 
 static void version(const char *key, uint32_t v, int last)
@@ -34,6 +36,9 @@ int main(int argc, char **argv)
 	}
 	printf("{\n  \"board_id\": \"%016llx\",\n", (unsigned long long)b.board_id);
 	printf("  \"board_type\": \"%s\",\n", tt_device_get_info(dev)->board);
+	/* The card type the board id encodes, as tt-kmd names it. */
+	printf("  \"card_type\": \"%s\",\n",
+	       tt_hw_card_name(tt_hw_card_type((uint32_t)(b.board_id >> 32))));
 	printf("  \"voltage_v\": %.4f,\n  \"aiclk_mhz\": %.1f,\n", t.vcore_v, t.aiclk_mhz);
 	printf("  \"arcclk_mhz\": %.1f,\n  \"axiclk_mhz\": %.1f,\n", t.arcclk_mhz, t.axiclk_mhz);
 	printf("  \"inlet_temperature_c\": %.3f,\n", t.board_temp_c);

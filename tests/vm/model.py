@@ -172,7 +172,7 @@ def telemetry_args(daemon, telem_ref):
         return None, [f'{telem_ref} exited {p.returncode}'] + \
             p.stderr.splitlines()
     r = json.loads(p.stdout)
-    fields = [r['board_type'], r['board_id'].upper(), r['fw_bundle_version'],
+    fields = [r['card_type'], r['board_id'].upper(), r['fw_bundle_version'],
               r['cm_fw'], r['dm_app_fw'], r['dm_bl_fw'],
               r['tt_flash_version'], round(r['vdd_max_v'] * 1000),
               round(r['tdc_limit_a'] * 1000), round(r['tdp_limit_w'] * 1e6),
