@@ -24,6 +24,7 @@
 #include "common/soc_desc.h"
 #include "common/tile_io.h"
 #include "hw/sfpi.h"
+#include "lib/kbuild/kbuild.h"
 #include "rv32asm.h"
 #include "sim/model/chip.h"
 #include "sim/model/device.h"
@@ -887,6 +888,70 @@ static void test_chip_reset(void **state)
 	free(soc);
 }
 
+/* ---- the kernel API's checks (compute_kernel_api/sfpi.h) ---- */
+
+static int kbuild(const char *src, struct tt_kbinary **b)
+{
+	struct tt_kbuild_opts o = {
+		.proc = TT_KPROC_COMPUTE,
+		.source = src,
+		.name = "sfpi_test",
+	};
+
+	*b = NULL;
+	return tt_kbuild(&o, b);
+}
+
+/* A constant register number out of range does not compile; good code
+ * with every construct does, at -O2 (the default). */
+static void test_kernel_api_builds(void **state)
+{
+	static const char good[] =
+		"#include \"compute_kernel_api.h\"\n"
+		"void kernel_main(void)\n"
+		"{\n"
+		"\tsfpi_init();\n"
+		"\tsfpi_loadi(SFPI_V1, 0.1f);\n"
+		"\tfor (uint32_t v = 0; v < SFPI_TILE_VECS; v++) {\n"
+		"\t\tsfpi_load(SFPI_V0, sfpi_dst(1, v));\n"
+		"\t\tSFPI_IF(sfpi_lt(SFPI_V0, SFPI_V1), sfpi_ne(SFPI_V0, SFPI_V2)) {\n"
+		"\t\t\tsfpi_mad(SFPI_V0, SFPI_V0, SFPI_V1, SFPI_V7);\n"
+		"\t\t} SFPI_ELSEIF(sfpi_ge(SFPI_V0, SFPI_V3)) {\n"
+		"\t\t\tsfpi_abs(SFPI_V0, SFPI_V0);\n"
+		"\t\t} SFPI_ELSE {\n"
+		"\t\t\tsfpi_neg(SFPI_V0, SFPI_V0);\n"
+		"\t\t} SFPI_ENDIF;\n"
+		"\t\tsfpi_store(sfpi_dst(1, v), SFPI_V0);\n"
+		"\t}\n"
+		"}\n";
+	static const char bad_reg[] =
+		"#include \"compute_kernel_api.h\"\n"
+		"void kernel_main(void)\n"
+		"{\n"
+		"\tsfpi_add(SFPI_V0, 8, SFPI_V1);\n"
+		"}\n";
+	static const char no_endif[] =
+		"#include \"compute_kernel_api.h\"\n"
+		"void kernel_main(void)\n"
+		"{\n"
+		"\tSFPI_IF(sfpi_lt(SFPI_V0, SFPI_V1)) {\n"
+		"\t\tsfpi_mov(SFPI_V0, SFPI_V1);\n"
+		"\t}\n"
+		"}\n";
+	struct tt_kbinary *b;
+
+	(void)state;
+	if (kbuild(good, &b))
+		fail_msg("good kernel: %s", tt_last_error());
+	tt_kbinary_put(b);
+	assert_int_equal(kbuild(bad_reg, &b), -ENOEXEC);
+	assert_null(b);
+	assert_non_null(strstr(tt_last_error(),
+			       "vector register not below 8"));
+	assert_int_equal(kbuild(no_endif, &b), -ENOEXEC);
+	assert_null(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -901,6 +966,7 @@ int main(void)
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_from_hart),
 		cmocka_unit_test(test_chip_reset),
+		cmocka_unit_test(test_kernel_api_builds),
 	};
 
 	setenv("TT_FIRMWARE", "/dev/null", 1);
