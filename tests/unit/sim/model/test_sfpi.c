@@ -845,12 +845,20 @@ static uint32_t dev_rd(struct sim_device *dev, uint64_t addr)
 }
 
 /* A chip reset empties the condition stack, enables every lane and
- * zeroes the registers. */
+ * zeroes the registers; a process that does not host the chip runs no
+ * instructions. */
 static void test_chip_reset(void **state)
 {
 	struct soc_desc *soc = malloc(sizeof(*soc));
 	char err[SIM_ERR_LEN];
 	struct sim_device *dev;
+	struct sim_image *img2;
+	struct sim_ctx ctx2 = { 0 };
+	uint32_t w = RESET;
+	struct sim_access a = { .op = TT_DEV_OP_WRITE, .x = 1, .y = 1,
+				.init_x = TT_DEV_INITIATOR_HOST,
+				.init_y = TT_DEV_INITIATOR_HOST,
+				.addr = TX(TT_TX_SFPI), .len = 4 };
 
 	(void)state;
 	assert_non_null(soc);
@@ -884,6 +892,13 @@ static void test_chip_reset(void **state)
 	for (unsigned l = 0; l < TT_SFPI_LANES; l++)
 		assert_int_equal(dev_rd(dev, OUT_ADDR + 4 * l), 0x3F800000u);
 	assert_int_equal(dev_rd(dev, OUT_ADDR + 4 * 32), 0);
+	/* Another process's view of the image runs no instructions (its
+	 * registers would not be the chip's), and reads the register as 0. */
+	assert_int_equal(sim_image_attach(dup(dev->img->fd), &img2, err), 0);
+	ctx2.img = img2;
+	assert_int_equal(sim_access(&ctx2, &a, &w), TT_DEV_ERR_BAD_CMD);
+	assert_int_equal(dev_rd(dev, TX(TT_TX_SFPI)), 0);
+	sim_image_destroy(img2);
 	sim_device_destroy(dev);
 	free(soc);
 }
