@@ -22,5 +22,6 @@
 #include "compute_kernel_api/untilize.h"
 #include "compute_kernel_api/eltwise_unary/eltwise_unary.h"
 #include "compute_kernel_api/eltwise_binary_sfpu.h"
+#include "compute_kernel_api/sfpi.h"
 
 #endif /* TT_COMPUTE_KERNEL_API_H */

@@ -95,7 +95,8 @@ static bool reg_writable(enum tt_reg_page page, unsigned off)
 	case TT_REG_PCIE_ATU:
 		return off < TT_PCIE_ATU_REGIONS * TT_PCIE_ATU_STRIDE;
 	case TT_REG_TENSIX:
-		return off <= TT_TX_CMD; /* operands and CMD; then RO */
+		/* operands and CMD; then RO but for the instruction register */
+		return off <= TT_TX_CMD || off == TT_TX_SFPI;
 	case TT_REG_CB:
 		return off < TT_CB_COUNT * TT_CB_STRIDE;
 	default:

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * The tile coprocessor: its register page, its private state per node,
- * and command dispatch (the operations are in tx_fpu.c and sfpu.c).
+ * and command dispatch (the operations are in tx_fpu.c, tx_matmul.c and
+ * sfpu.c; vector instructions, TT_TX_SFPI, in sfpi.c).
  *
  * Private state hangs off the image pointer in a small registry: the
  * image is shared memory and cannot hold host pointers, and every host of
@@ -68,6 +69,7 @@ static struct tx_chip *new_chip(struct sim_image *img)
 	for (unsigned i = 0; i < n; i++) {
 		pthread_mutex_init(&c->nodes[i].lock, NULL);
 		c->nodes[i].zeroed = UINT32_MAX;
+		tx_sfpi_reset(&c->nodes[i].sfpi);
 	}
 	return c;
 }
@@ -158,6 +160,7 @@ static void reset_node(struct sim_image *img, const struct tt_node_desc *n,
 	if (t->dst)
 		memset(t->dst, 0, sizeof(float) * TT_DST_TILES_16 * TX_ELEMS);
 	t->zeroed = UINT32_MAX;
+	tx_sfpi_reset(&t->sfpi);
 	for (unsigned off = 0; off <= TT_TX_DST_TILES; off += 4)
 		wr(img, n, off, 0);
 	wr(img, n, TT_TX_DST_TILES, TT_DST_TILES_16);
@@ -292,8 +295,9 @@ static enum tt_tx_err dispatch(struct tx_cmd *c, uint32_t cmd)
 	return ops[c->op](c);
 }
 
+/* Run command cmd (off TT_TX_CMD) or vector instruction cmd (TT_TX_SFPI). */
 static enum tt_dev_err run(struct sim_image *img, const struct tt_node_desc *n,
-			   uint32_t cmd)
+			   unsigned off, uint32_t cmd)
 {
 	struct tx_chip *chip;
 	struct tx_cmd c = { 0 };
@@ -313,7 +317,7 @@ static enum tt_dev_err run(struct sim_image *img, const struct tt_node_desc *n,
 		return TT_DEV_ERR_BAD_CMD;
 	}
 	load_cmd(&c, img, n, cmd);
-	e = dispatch(&c, cmd);
+	e = off == TT_TX_SFPI ? tx_sfpi(&c, cmd) : dispatch(&c, cmd);
 	wr(img, n, TT_TX_STATUS, e);
 	if (e == TT_TX_OK) {
 		count(img, n, TT_TX_OPS_LO, 1);
@@ -332,7 +336,8 @@ enum tt_dev_err sim_tensix_write(struct sim_image *img,
 {
 	switch (off) {
 	case TT_TX_CMD:
-		return run(img, n, v); /* CMD itself keeps reading 0 */
+	case TT_TX_SFPI:
+		return run(img, n, off, v); /* both keep reading 0 */
 	case TT_TX_CFG:
 		wr(img, n, off, v);
 		wr(img, n, TT_TX_DST_TILES, capacity(v));

@@ -21,7 +21,8 @@
 /*
  * Write v to the coprocessor register at byte offset `off` of node n's
  * TT_REG_TENSIX page (a writable register, addr.c). TT_TX_CMD runs the
- * command; TT_TX_CFG also sets TT_TX_DST_TILES. Returns TT_DEV_ERR_NONE,
+ * command, TT_TX_SFPI the vector instruction; TT_TX_CFG also sets
+ * TT_TX_DST_TILES. Returns TT_DEV_ERR_NONE,
  * or TT_DEV_ERR_BAD_CMD if the command failed (TT_TX_STATUS says why) or
  * cannot run in this process: the write is then refused.
  */

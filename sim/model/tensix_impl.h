@@ -2,8 +2,9 @@
 /*
  * Internals of the tile coprocessor, shared by tensix.c (registers, state,
  * command dispatch), tx_operand.c (numerics and operands), tx_fpu.c
- * (unpack, element-wise, reduce, pack), tx_matmul.c (matrix blocks) and
- * sfpu.c (the vector unit). Not used elsewhere.
+ * (unpack, element-wise, reduce, pack), tx_matmul.c (matrix blocks),
+ * sfpu.c (the vector unit's functions) and sfpi.c (its instructions). Not
+ * used elsewhere.
  *
  * DST tiles are kept as 1024 floats each in row-major (r, c) order,
  * whatever the mode; in 16-bit mode every value written is rounded to
@@ -20,16 +21,30 @@
 #include <string.h>
 
 #include "common/dataformat.h"
+#include "hw/sfpi.h"
 #include "hw/tensix.h"
 
 #define TX_ELEMS DF_TILE_ELEMS
 #define TX_DIM DF_TILE_DIM
+
+/* The vector unit's instruction state (hw/sfpi.h). */
+struct tx_sfpi_cc {
+	uint32_t outer, taken; /* lane masks */
+};
+
+struct tx_sfpi {
+	float lreg[TT_SFPI_LREGS][TT_SFPI_LANES];
+	uint32_t enable; /* lane-enable mask */
+	unsigned depth; /* condition stack entries in use */
+	struct tx_sfpi_cc cc[TT_SFPI_CC_DEPTH];
+};
 
 /* One node's coprocessor state (private memory). */
 struct tx_node {
 	pthread_mutex_t lock; /* held while a command runs */
 	float *dst; /* TT_DST_TILES_16 tiles; NULL until the first command */
 	uint32_t zeroed; /* bit d: DST[d] zeroed and not written since */
+	struct tx_sfpi sfpi;
 };
 
 /* One command being run: the operand registers as they were when CMD was
@@ -144,5 +159,13 @@ enum tt_tx_err tx_matmul(struct tx_cmd *c);
 
 enum tt_tx_err tx_sfpu(struct tx_cmd *c);
 enum tt_tx_err tx_sfpu_binary(struct tx_cmd *c);
+
+/* ---- sfpi.c: the vector unit's instructions ---- */
+
+/* The state after a chip reset: registers 0, all lanes enabled. */
+void tx_sfpi_reset(struct tx_sfpi *s);
+
+/* Run instruction word w (TT_TX_SFPI); nothing changes unless TT_TX_OK. */
+enum tt_tx_err tx_sfpi(struct tx_cmd *c, uint32_t w);
 
 #endif /* TT_SIM_TENSIX_IMPL_H */

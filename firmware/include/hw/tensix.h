@@ -38,6 +38,11 @@
  *    ignore fidelity.
  *  - The vector unit computes in fp32; CFG.APPROX selects faster
  *    approximations of exp, log, sqrt, reciprocal, gelu, sigmoid, tanh.
+ *
+ * Besides commands, the vector unit runs single instructions on its own
+ * vector registers and DST (hw/sfpi.h): write one to TT_TX_SFPI. It
+ * reports like a command (STATUS, a refused store) and counts in OPS
+ * (and in FLOPS, 32 per ADD, SUB, MUL or MAD).
  */
 #ifndef TT_HW_TENSIX_H
 #define TT_HW_TENSIX_H
@@ -68,6 +73,8 @@
 #define TT_TX_FLOPS_LO 0x40 /* RO: multiply-adds done, for telemetry */
 #define TT_TX_FLOPS_HI 0x44
 #define TT_TX_DST_TILES 0x48 /* RO: DST capacity in the current mode */
+/* write: run one vector-unit instruction (hw/sfpi.h); reads 0 */
+#define TT_TX_SFPI 0x4C
 
 /* TT_TX_CFG */
 #define TT_TX_CFG_FP32_DST TT_BIT(0) /* 32-bit DST, half the tiles */
@@ -194,6 +201,7 @@ enum tt_tx_err {
 	TT_TX_ERR_FORMAT = 3, /* unknown format, or none for this use */
 	TT_TX_ERR_ADDR = 4, /* an operand outside L1 */
 	TT_TX_ERR_ARG = 5, /* bad ARG value (block size, row stride) */
+	TT_TX_ERR_CC = 6, /* TT_TX_SFPI: condition stack over/underflow */
 };
 
 /*

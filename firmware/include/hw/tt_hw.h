@@ -19,6 +19,7 @@
 #include "flash.h"
 #include "l1.h"
 #include "tensix.h"
+#include "sfpi.h"
 #include "msgq.h"
 #include "telemetry.h"
 

@@ -209,7 +209,9 @@ static int daemon_down(void **state)
 		EXAMPLE(transport, matmul_single),                         \
 		EXAMPLE(transport, matmul_multi),                          \
 		EXAMPLE(transport, queue_stream),                          \
-		EXAMPLE(transport, embedded_backend)
+		EXAMPLE(transport, embedded_backend),                      \
+		EXAMPLE(transport, custom_sfpi_add),                       \
+		EXAMPLE(transport, custom_sfpi_smoothstep)
 
 int main(void)
 {
