@@ -100,6 +100,35 @@ static int check_defines(const struct tt_kernel_config *c, const char *fn)
 	return 0;
 }
 
+static int check_named(const struct tt_kernel_config *c, const char *fn)
+{
+	const struct tt_named_arg *a = c->named_compile_args;
+
+	if (c->named_compile_arg_count && !a)
+		return tt_error(-EINVAL,
+				"%s: %u named compile-time args but named_compile_args is NULL",
+				fn, c->named_compile_arg_count);
+	if (c->named_compile_arg_count > TT_MAX_NAMED_COMPILE_ARGS)
+		return tt_error(-E2BIG,
+				"%s: %u named compile-time args, at most %u",
+				fn, c->named_compile_arg_count,
+				TT_MAX_NAMED_COMPILE_ARGS);
+	for (unsigned i = 0; i < c->named_compile_arg_count; i++) {
+		if (!a[i].name || !is_identifier(a[i].name) ||
+		    strlen(a[i].name) > TT_NAMED_ARG_NAME_MAX)
+			return tt_error(-EINVAL,
+					"%s: named compile-time arg %u: name '%.160s' is not a C identifier of at most %u characters",
+					fn, i, a[i].name ? a[i].name : "(null)",
+					TT_NAMED_ARG_NAME_MAX);
+		for (unsigned k = 0; k < i; k++)
+			if (!strcmp(a[k].name, a[i].name))
+				return tt_error(-EINVAL,
+						"%s: named compile-time arg '%s' is given twice (%u and %u)",
+						fn, a[i].name, k, i);
+	}
+	return 0;
+}
+
 static int check_type(const struct tt_kernel_config *c, const char *fn)
 {
 	switch (c->type) {
@@ -145,7 +174,8 @@ static int check_config(const struct tt_kernel_config *c, const char *fn)
 	if ((unsigned)c->opt_level > TT_OPT_OS)
 		return tt_error(-EINVAL, "%s: optimisation level %d does not exist",
 				fn, (int)c->opt_level);
-	return check_defines(c, fn);
+	ret = check_named(c, fn);
+	return ret ? ret : check_defines(c, fn);
 }
 
 /* ---- path resolution ---- */
@@ -263,6 +293,9 @@ void tt_kernel_obj_free(struct tt_kernel_obj *k)
 	if (k->rta)
 		for (unsigned i = 0; i < k->cores.ncores; i++)
 			free(k->rta[i].args);
+	for (unsigned i = 0; i < k->named_count; i++)
+		free((char *)k->named[i].name);
+	free(k->named);
 	free(k->defines);
 	free(k->ct_args);
 	free(k->name);
@@ -348,6 +381,17 @@ static int copy_config(struct tt_kernel_obj *k,
 							 &fail);
 			k->defines[i].value = dup_or_null(c->defines[i].value,
 							  &fail);
+		}
+	}
+	if (c->named_compile_arg_count) {
+		k->named = calloc(c->named_compile_arg_count, sizeof(*k->named));
+		if (!k->named)
+			return -ENOMEM;
+		k->named_count = c->named_compile_arg_count;
+		for (unsigned i = 0; i < c->named_compile_arg_count; i++) {
+			k->named[i].name = dup_or_null(
+				c->named_compile_args[i].name, &fail);
+			k->named[i].value = c->named_compile_args[i].value;
 		}
 	}
 	k->opt = opts[c->opt_level];
@@ -521,6 +565,8 @@ int tt_kernel_build(tt_program *p, struct tt_kernel_obj *k)
 		.ct_arg_count = k->ct_count,
 		.defines = k->defines,
 		.define_count = k->define_count,
+		.named_args = k->named,
+		.named_arg_count = k->named_count,
 		.noc = k->pub.noc,
 		.math_fidelity = k->math_fidelity,
 		.fp32_dest_acc = k->fp32_dest_acc,

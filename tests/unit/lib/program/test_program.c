@@ -249,6 +249,79 @@ static void test_kernel_copies_config(void **state)
 	assert_null(k->path);
 }
 
+/* Named compile-time args: copied at creation, every bad form refused
+ * naming it, and at most TT_MAX_NAMED_COMPILE_ARGS. */
+static void test_named_compile_args(void **state)
+{
+	tt_program *p = *state;
+	struct tt_core_range_set s = tt_core_range_set_of_core(0, 0);
+	static struct tt_named_arg many[TT_MAX_NAMED_COMPILE_ARGS + 1];
+	static char names[TT_MAX_NAMED_COMPILE_ARGS + 1][8];
+	char name[8] = "tiles", longname[TT_NAMED_ARG_NAME_MAX + 2];
+	struct tt_named_arg good[2] = { { name, 8 }, { "cb_out", 16 } };
+	struct tt_named_arg twice[2] = { { "a", 1 }, { "a", 2 } };
+	struct tt_named_arg bad[1] = { { "a-b", 1 } };
+	struct tt_kernel_config c = tt_reader_config();
+	struct tt_kernel_obj *k;
+	tt_kernel_handle h;
+
+	c.named_compile_args = good;
+	c.named_compile_arg_count = 2;
+	kernel_on(p, s, &c);
+	strcpy(name, "x"); /* the caller's strings may change afterwards */
+	good[0].value = 0;
+	k = p->kernels[0];
+	assert_int_equal(k->named_count, 2);
+	assert_string_equal(k->named[0].name, "tiles");
+	assert_int_equal(k->named[0].value, 8);
+	assert_string_equal(k->named[1].name, "cb_out");
+	assert_int_equal(k->named[1].value, 16);
+
+	c = tt_writer_config();
+	c.named_compile_arg_count = 1;
+	assert_int_equal(tt_create_kernel_from_string(p, src, &s, &c, &h),
+			 -EINVAL);
+	assert_error_contains("1 named compile-time args but named_compile_args is NULL");
+	c.named_compile_args = bad;
+	assert_int_equal(tt_create_kernel_from_string(p, src, &s, &c, &h),
+			 -EINVAL);
+	assert_error_contains("named compile-time arg 0: name 'a-b' is not a C identifier");
+	bad[0].name = NULL;
+	assert_int_equal(tt_create_kernel_from_string(p, src, &s, &c, &h),
+			 -EINVAL);
+	assert_error_contains("name '(null)'");
+	memset(longname, 'n', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = 0;
+	bad[0].name = longname;
+	assert_int_equal(tt_create_kernel_from_string(p, src, &s, &c, &h),
+			 -EINVAL);
+	assert_error_contains("at most 128 characters");
+	longname[TT_NAMED_ARG_NAME_MAX] = 0; /* 128 is fine */
+	c.named_compile_args = twice;
+	c.named_compile_arg_count = 2;
+	assert_int_equal(tt_create_kernel_from_string(p, src, &s, &c, &h),
+			 -EINVAL);
+	assert_error_contains("named compile-time arg 'a' is given twice (0 and 1)");
+	for (unsigned i = 0; i <= TT_MAX_NAMED_COMPILE_ARGS; i++) {
+		snprintf(names[i], sizeof(names[i]), "n%u", i);
+		many[i].name = names[i];
+	}
+	c.named_compile_args = many;
+	c.named_compile_arg_count = TT_MAX_NAMED_COMPILE_ARGS + 1;
+	assert_int_equal(tt_create_kernel_from_string(p, src, &s, &c, &h),
+			 -E2BIG);
+	assert_error_contains("257 named compile-time args, at most 256");
+	assert_int_equal(tt_program_num_kernels(p), 1);
+	bad[0].name = longname;
+	c.named_compile_args = bad;
+	c.named_compile_arg_count = 1;
+	kernel_on(p, s, &c);
+	c = tt_compute_config();
+	c.named_compile_args = many;
+	c.named_compile_arg_count = TT_MAX_NAMED_COMPILE_ARGS;
+	kernel_on(p, s, &c);
+}
+
 static void test_one_kernel_per_processor(void **state)
 {
 	tt_program *p = *state;
@@ -1039,6 +1112,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_configs),
 		T(test_kernel_placement_by_config),
 		T(test_kernel_config_errors),
+		T(test_named_compile_args),
 		T(test_kernel_copies_config),
 		T(test_one_kernel_per_processor),
 		T(test_bad_core_ranges),
