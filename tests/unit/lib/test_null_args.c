@@ -284,6 +284,18 @@ static uint8_t bytes[64];
 	X(buf_allocated, tt_buffer_is_allocated, Z(tt_buffer_is_allocated(NULL))) \
 	X(buf_banks, tt_buffer_num_banks, Z(tt_buffer_num_banks(NULL)))        \
 	X(buf_bank_size, tt_buffer_bank_size, Z(tt_buffer_bank_size(NULL)))    \
+	X(buf_ta, tt_tensor_accessor_args_append,                              \
+	  I(tt_tensor_accessor_args_append(NULL, words, 8, &f->k)))            \
+	X(buf_ta_args, tt_tensor_accessor_args_append,                         \
+	  I(tt_tensor_accessor_args_append(f->buf, NULL, 8, &f->k)))           \
+	X(buf_ta_count, tt_tensor_accessor_args_append,                        \
+	  I(tt_tensor_accessor_args_append(f->buf, words, 8, NULL)))           \
+	X(buf_ta_n, tt_tensor_accessor_args_count,                             \
+	  Z(tt_tensor_accessor_args_count(NULL)))                              \
+	X(buf_l1_align, tt_device_l1_alignment,                                \
+	  Z(tt_device_l1_alignment(NULL)))                                     \
+	X(buf_dram_align, tt_device_dram_alignment,                            \
+	  Z(tt_device_dram_alignment(NULL)))                                   \
 	X(buf_loc, tt_buffer_page_location,                                    \
 	  I(tt_buffer_page_location(NULL, 0, NULL)))                           \
 	X(buf_loc_out, tt_buffer_page_location,                                \
