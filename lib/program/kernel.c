@@ -508,12 +508,12 @@ static int create(tt_program *p, const char *path, const char *source,
 	return 0;
 }
 
-int tt_create_kernel(tt_program *p, const char *path,
-		     const struct tt_core_range_set *cores,
-		     const struct tt_kernel_config *cfg, tt_kernel_handle *out)
+/* The checks of every creating call, naming it (fn). */
+static int create_file(tt_program *p, const char *path,
+		       const struct tt_core_range_set *cores,
+		       const struct tt_kernel_config *cfg,
+		       tt_kernel_handle *out, const char *fn)
 {
-	static const char fn[] = "tt_create_kernel";
-
 	if (!p || !path || !out)
 		return tt_error(-EINVAL, "%s: %s is NULL", fn,
 				!p ? "program" : !path ? "path" : "out");
@@ -522,19 +522,75 @@ int tt_create_kernel(tt_program *p, const char *path,
 	return create(p, path, NULL, cores, cfg, out, fn);
 }
 
-int tt_create_kernel_from_string(tt_program *p, const char *source,
-				 const struct tt_core_range_set *cores,
-				 const struct tt_kernel_config *cfg,
-				 tt_kernel_handle *out)
+static int create_string(tt_program *p, const char *source,
+			 const struct tt_core_range_set *cores,
+			 const struct tt_kernel_config *cfg,
+			 tt_kernel_handle *out, const char *fn)
 {
-	static const char fn[] = "tt_create_kernel_from_string";
-
 	if (!p || !source || !out)
 		return tt_error(-EINVAL, "%s: %s is NULL", fn,
 				!p ? "program" : !source ? "source" : "out");
 	if (!*source)
 		return tt_error(-EINVAL, "%s: the kernel source is empty", fn);
 	return create(p, NULL, source, cores, cfg, out, fn);
+}
+
+int tt_create_kernel(tt_program *p, const char *path,
+		     const struct tt_core_range_set *cores,
+		     const struct tt_kernel_config *cfg, tt_kernel_handle *out)
+{
+	return create_file(p, path, cores, cfg, out, "tt_create_kernel");
+}
+
+int tt_create_kernel_from_string(tt_program *p, const char *source,
+				 const struct tt_core_range_set *cores,
+				 const struct tt_kernel_config *cfg,
+				 tt_kernel_handle *out)
+{
+	return create_string(p, source, cores, cfg, out,
+			     "tt_create_kernel_from_string");
+}
+
+int tt_create_kernel_on_core(tt_program *p, const char *path,
+			     struct tt_xy core,
+			     const struct tt_kernel_config *cfg,
+			     tt_kernel_handle *out)
+{
+	struct tt_core_range_set s = tt_core_range_set_of_core(core.x, core.y);
+
+	return create_file(p, path, &s, cfg, out, "tt_create_kernel_on_core");
+}
+
+int tt_create_kernel_on_range(tt_program *p, const char *path,
+			      struct tt_core_range range,
+			      const struct tt_kernel_config *cfg,
+			      tt_kernel_handle *out)
+{
+	struct tt_core_range_set s = { .count = 1, .ranges = { range } };
+
+	return create_file(p, path, &s, cfg, out, "tt_create_kernel_on_range");
+}
+
+int tt_create_kernel_from_string_on_core(tt_program *p, const char *source,
+					 struct tt_xy core,
+					 const struct tt_kernel_config *cfg,
+					 tt_kernel_handle *out)
+{
+	struct tt_core_range_set s = tt_core_range_set_of_core(core.x, core.y);
+
+	return create_string(p, source, &s, cfg, out,
+			     "tt_create_kernel_from_string_on_core");
+}
+
+int tt_create_kernel_from_string_on_range(tt_program *p, const char *source,
+					  struct tt_core_range range,
+					  const struct tt_kernel_config *cfg,
+					  tt_kernel_handle *out)
+{
+	struct tt_core_range_set s = { .count = 1, .ranges = { range } };
+
+	return create_string(p, source, &s, cfg, out,
+			     "tt_create_kernel_from_string_on_range");
 }
 
 int tt_kernel_get_cores(const tt_program *p, tt_kernel_handle k,

@@ -180,6 +180,23 @@ TT_API int tt_create_kernel_from_string(tt_program *prog, const char *source,
 					const struct tt_kernel_config *cfg,
 					tt_kernel_handle *out);
 
+/* The same on one core or one range (TT-Metal's CoreCoord and CoreRange
+ * core specs); messages name these calls. */
+TT_API int tt_create_kernel_on_core(tt_program *prog, const char *path,
+				    struct tt_xy core,
+				    const struct tt_kernel_config *cfg,
+				    tt_kernel_handle *out);
+TT_API int tt_create_kernel_on_range(tt_program *prog, const char *path,
+				     struct tt_core_range range,
+				     const struct tt_kernel_config *cfg,
+				     tt_kernel_handle *out);
+TT_API int tt_create_kernel_from_string_on_core(
+	tt_program *prog, const char *source, struct tt_xy core,
+	const struct tt_kernel_config *cfg, tt_kernel_handle *out);
+TT_API int tt_create_kernel_from_string_on_range(
+	tt_program *prog, const char *source, struct tt_core_range range,
+	const struct tt_kernel_config *cfg, tt_kernel_handle *out);
+
 /* The cores a kernel was placed on. */
 TT_API int tt_kernel_get_cores(const tt_program *prog, tt_kernel_handle k,
 			       struct tt_core_range_set *out);
@@ -282,6 +299,17 @@ TT_API int tt_create_semaphore(tt_program *prog,
 			       const struct tt_core_range_set *cores,
 			       uint32_t initial_value,
 			       enum tt_core_type core_type, uint32_t *id);
+
+/* The same on one core or one range (CoreCoord, CoreRange). */
+TT_API int tt_create_semaphore_on_core(tt_program *prog, struct tt_xy core,
+				       uint32_t initial_value,
+				       enum tt_core_type core_type,
+				       uint32_t *id);
+TT_API int tt_create_semaphore_on_range(tt_program *prog,
+					struct tt_core_range range,
+					uint32_t initial_value,
+					enum tt_core_type core_type,
+					uint32_t *id);
 
 /* ---- runtime arguments ---- */
 

@@ -751,6 +751,76 @@ static void test_semaphore_ids(void **state)
 	assert_int_equal(sem(p, tt_core_range_set_of_range(5, 5, 5, 5)), 1);
 }
 
+/* The single-core and single-range forms are the set forms. */
+static void test_core_and_range_forms(void **state)
+{
+	tt_program *p = *state;
+	struct tt_kernel_config c = tt_reader_config();
+	struct tt_core_range_set got;
+	tt_kernel_handle k;
+	uint32_t id;
+	char path[4096];
+	FILE *f;
+
+	assert_int_equal(tt_create_kernel_from_string_on_core(
+				 p, src, xy(2, 1), &c, &k), 0);
+	assert_int_equal(k, 0);
+	assert_int_equal(tt_kernel_get_cores(p, k, &got), 0);
+	assert_int_equal(got.count, 1);
+	assert_int_equal(tt_core_range_set_num_cores(&got), 1);
+	assert_true(tt_core_range_set_contains(&got, xy(2, 1)));
+	assert_int_equal(tt_create_kernel_from_string_on_range(
+				 p, src, tt_core_range(0, 2, 3, 3), &c, &k), 0);
+	assert_int_equal(tt_kernel_get_cores(p, k, &got), 0);
+	assert_int_equal(tt_core_range_set_num_cores(&got), 8);
+	/* Errors name these calls: a bad range, a core taken, NULLs. */
+	assert_int_equal(tt_create_kernel_from_string_on_range(
+				 p, src, tt_core_range(3, 0, 1, 0), &c, &k),
+			 -EINVAL);
+	assert_error_contains("tt_create_kernel_from_string_on_range");
+	assert_int_equal(tt_create_kernel_from_string_on_core(
+				 p, src, xy(1, 2), &c, &k), -EEXIST);
+	assert_error_contains("tt_create_kernel_from_string_on_core: kernel 2");
+	assert_int_equal(tt_create_kernel_from_string_on_core(
+				 p, "", xy(7, 7), &c, &k), -EINVAL);
+	/* From a file. */
+	assert_non_null(getcwd(path, sizeof(path) - 16));
+	strcat(path, "/k_cr.c");
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(src, f);
+	fclose(f);
+	assert_int_equal(tt_create_kernel_on_core(p, path, xy(5, 5), NULL, &k),
+			 0);
+	assert_int_equal(tt_create_kernel_on_range(p, path,
+						   tt_core_range(6, 0, 6, 3),
+						   NULL, &k), 0);
+	assert_int_equal(tt_kernel_get_cores(p, k, &got), 0);
+	assert_int_equal(tt_core_range_set_num_cores(&got), 4);
+	assert_int_equal(tt_create_kernel_on_core(p, "/nonexistent/k.c",
+						  xy(7, 7), NULL, &k),
+			 -ENOENT);
+	assert_error_contains("tt_create_kernel_on_core: kernel file");
+	unlink(path);
+	assert_int_equal(tt_program_num_kernels(p), 4);
+	/* Semaphores. */
+	assert_int_equal(tt_create_semaphore_on_core(p, xy(1, 1), 5,
+						     TT_CORE_TENSIX, &id), 0);
+	assert_int_equal(id, 0);
+	assert_int_equal(tt_create_semaphore_on_range(p, tt_core_range(0, 0, 2, 2),
+						      6, TT_CORE_TENSIX, &id),
+			 0);
+	assert_int_equal(id, 1); /* 0 is taken on (1,1) */
+	assert_int_equal(tt_create_semaphore_on_range(p, tt_core_range(2, 2, 0, 0),
+						      6, TT_CORE_TENSIX, &id),
+			 -EINVAL);
+	assert_error_contains("tt_create_semaphore_on_range");
+	assert_int_equal(tt_create_semaphore_on_core(p, xy(1, 1), 5,
+						     TT_CORE_ETH, &id),
+			 -ENOTSUP);
+	assert_error_contains("tt_create_semaphore_on_core");
+}
+
 static void test_semaphore_limits(void **state)
 {
 	tt_program *p = *state;
@@ -1125,6 +1195,7 @@ int main(void)
 		T(test_cb_too_many_on_a_core),
 		T(test_cb_get_and_update),
 		T(test_semaphore_ids),
+		T(test_core_and_range_forms),
 		T(test_semaphore_limits),
 		T(test_semaphore_spread_ids),
 		T(test_runtime_args),
