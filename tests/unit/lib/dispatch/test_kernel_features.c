@@ -339,6 +339,188 @@ static void test_whole_shards(void **state)
 	tt_buffer_free(b);
 }
 
+/* ---- TT-Metal's other kernel names ---- */
+
+static const char names_kernel[] =
+	"#include \"dataflow_api.h\"\n"
+	"FORCE_INLINE uint32_t twice(uint32_t x) { return 2 * x; }\n"
+	"ALWI uint32_t plus1(uint32_t x) { return x + 1; }\n"
+	"static const uint8_t text[8] = \"memcpy!\";\n"
+	"void kernel_main(void)\n"
+	"{\n"
+	"	volatile tt_l1_ptr uint32_t *out =\n"
+	"		(volatile tt_l1_ptr uint32_t *)get_arg_val(0);\n"
+	"	out[0] = VALID;\n"
+	"	out[1] = INVALID;\n"
+	"	out[2] = twice(21);\n"
+	"	out[3] = plus1(41);\n"
+	"	memset((void *)&out[4], 0x5A, 8);\n"
+	"	memcpy((void *)&out[6], text, sizeof(text));\n"
+	"	out[8] = strlen((const char *)text) + (memcmp(text, \"memcpy!\", 8) == 0);\n"
+	"}\n";
+
+static void test_kernel_names(void **state)
+{
+	tt_device *dev = *state;
+	tt_buffer *b = interleaved(dev, TT_BUFFER_L1, 1, 64);
+	uint32_t addr = (uint32_t)tt_buffer_address(b), got[9];
+	struct tt_xy c11 = { 1, 1 };
+	tt_kernel_handle k;
+	tt_program *p;
+
+	assert_int_equal(tt_create_program(&p), 0);
+	if (tt_create_kernel_from_string_on_core(p, names_kernel, c11, NULL,
+						 &k))
+		fail_msg("%s", tt_last_error());
+	assert_int_equal(tt_set_runtime_args(p, k, c11, &addr, 1), 0);
+	if (run(dev, p))
+		fail_msg("%s", tt_last_error());
+	assert_int_equal(tt_read_from_device_l1(dev, c11, addr, got,
+						sizeof(got)), 0);
+	assert_int_equal(got[0], 1);
+	assert_int_equal(got[1], 0);
+	assert_int_equal(got[2], 42);
+	assert_int_equal(got[3], 42);
+	assert_int_equal(got[4], 0x5A5A5A5Au);
+	assert_int_equal(got[5], 0x5A5A5A5Au);
+	assert_memory_equal(&got[6], "memcpy!", 8);
+	assert_int_equal(got[8], 8);
+	tt_program_free(p);
+	tt_buffer_free(b);
+}
+
+/* add_init and matmul_tile in a compute kernel: A + I and A x I of a
+ * tile A of small integers (exact in bfloat16) and the identity I, the
+ * tiles read with TensorAccessor and made with the bf16 helpers. */
+static const char eye_reader[] =
+	"#include \"dataflow_api.h\"\n"
+	"void kernel_main(void)\n"
+	"{\n"
+	"	const TensorAccessorArgs aa = TensorAccessorArgs(0);\n"
+	"	const TensorAccessorArgs ia =\n"
+	"		TensorAccessorArgs(aa.next_compile_time_args_offset);\n"
+	"	TensorAccessor a = TensorAccessor(aa, get_arg_val(0), 2048);\n"
+	"	TensorAccessor eye = TensorAccessor(ia, get_arg_val(1), 2048);\n"
+	"	cb_reserve_back(0, 1);\n"
+	"	noc_async_read_page(0, a, get_write_ptr(0));\n"
+	"	cb_reserve_back(1, 1);\n"
+	"	noc_async_read_page(0, eye, get_write_ptr(1));\n"
+	"	noc_async_read_barrier();\n"
+	"	cb_push_back(0, 1);\n"
+	"	cb_push_back(1, 1);\n"
+	"}\n";
+
+static const char eye_compute[] =
+	"#include \"compute_kernel_api.h\"\n"
+	"ALWI void both(void)\n"
+	"{\n"
+	"	add_tiles(0, 1, 0, 0, 0);\n"
+	"	matmul_tile(0, 1, 0, 0, 1);\n"
+	"}\n"
+	"void kernel_main(void)\n"
+	"{\n"
+	"	binary_op_init_common(0, 1, 16);\n"
+	"	add_init(0, 1);\n"
+	"	cb_wait_front(0, 1);\n"
+	"	cb_wait_front(1, 1);\n"
+	"	tile_regs_acquire();\n"
+	"	both();\n"
+	"	tile_regs_commit();\n"
+	"	tile_regs_wait();\n"
+	"	cb_reserve_back(16, 2);\n"
+	"	pack_tile(0, 16);\n"
+	"	pack_tile(1, 16);\n"
+	"	cb_push_back(16, 2);\n"
+	"	tile_regs_release();\n"
+	"	cb_pop_front(0, 1);\n"
+	"	cb_pop_front(1, 1);\n"
+	"}\n";
+
+static const char eye_writer[] =
+	"#include \"dataflow_api.h\"\n"
+	"void kernel_main(void)\n"
+	"{\n"
+	"	TensorAccessor out = TensorAccessor(TensorAccessorArgs(0),\n"
+	"					   get_arg_val(0), 2048);\n"
+	"	cb_wait_front(16, 2);\n"
+	"	noc_async_write_page(0, out, get_read_ptr(16));\n"
+	"	noc_async_write_page(1, out, get_read_ptr(16) + 2048);\n"
+	"	noc_async_write_barrier();\n"
+	"	cb_pop_front(16, 2);\n"
+	"}\n";
+
+static void test_compute_names(void **state)
+{
+	tt_device *dev = *state;
+	tt_buffer *a = interleaved(dev, TT_BUFFER_DRAM, 1, 2048);
+	tt_buffer *eye = interleaved(dev, TT_BUFFER_DRAM, 1, 2048);
+	tt_buffer *out = interleaved(dev, TT_BUFFER_DRAM, 2, 2048);
+	struct tt_xy c = { 2, 1 };
+	uint16_t am[1024], im[1024], at[1024], it[1024], got[2048], want[1024];
+	uint32_t ct[4], args[2];
+	unsigned n = 0;
+	struct tt_kernel_config rc = tt_reader_config(), wc = tt_writer_config();
+	struct tt_kernel_config cc = tt_compute_config();
+	struct tt_circular_buffer_config cb;
+	tt_kernel_handle kr, kc, kw;
+	tt_cb_handle h;
+	tt_program *p;
+
+	for (unsigned i = 0; i < 1024; i++)
+		am[i] = tt_float_to_bf16((float)(i % 17) - 8.0f);
+	assert_int_equal(tt_bf16_identity_matrix(im, 32, 32, 32), 0);
+	assert_int_equal(tt_tilize(at, sizeof(at), am, sizeof(am), 32, 32, 2,
+				   NULL), 0);
+	assert_int_equal(tt_tilize(it, sizeof(it), im, sizeof(im), 32, 32, 2,
+				   NULL), 0);
+	assert_int_equal(tt_write_to_buffer(a, at, sizeof(at)), 0);
+	assert_int_equal(tt_write_to_buffer(eye, it, sizeof(it)), 0);
+	append(a, ct, 4, &n);
+	append(eye, ct, 4, &n);
+	rc.compile_args = ct;
+	rc.compile_arg_count = n;
+	n = 0;
+	append(out, ct + 2, 2, &n);
+	wc.compile_args = ct + 2;
+	wc.compile_arg_count = n;
+
+	assert_int_equal(tt_create_program(&p), 0);
+	cb = tt_circular_buffer_config(2048, 0, TT_FLOAT16_B, 2048);
+	{
+		struct tt_core_range_set s = tt_core_range_set_of_core(c.x, c.y);
+
+		assert_int_equal(tt_create_circular_buffer(p, &s, &cb, &h), 0);
+		cb = tt_circular_buffer_config(2048, 1, TT_FLOAT16_B, 2048);
+		assert_int_equal(tt_create_circular_buffer(p, &s, &cb, &h), 0);
+		cb = tt_circular_buffer_config(4096, 16, TT_FLOAT16_B, 2048);
+		assert_int_equal(tt_create_circular_buffer(p, &s, &cb, &h), 0);
+	}
+	if (tt_create_kernel_from_string_on_core(p, eye_reader, c, &rc, &kr) ||
+	    tt_create_kernel_from_string_on_core(p, eye_compute, c, &cc, &kc) ||
+	    tt_create_kernel_from_string_on_core(p, eye_writer, c, &wc, &kw))
+		fail_msg("%s", tt_last_error());
+	args[0] = (uint32_t)tt_buffer_address(a);
+	args[1] = (uint32_t)tt_buffer_address(eye);
+	assert_int_equal(tt_set_runtime_args(p, kr, c, args, 2), 0);
+	args[0] = (uint32_t)tt_buffer_address(out);
+	assert_int_equal(tt_set_runtime_args(p, kw, c, args, 1), 0);
+	if (run(dev, p))
+		fail_msg("%s", tt_last_error());
+	assert_int_equal(tt_read_from_buffer(out, got, sizeof(got)), 0);
+	/* A + I, then A x I = A, both tilized. */
+	for (unsigned i = 0; i < 1024; i++)
+		want[i] = tt_float_to_bf16(tt_bf16_to_float(am[i]) +
+					   (i / 32 == i % 32 ? 1.0f : 0.0f));
+	assert_int_equal(tt_tilize(it, sizeof(it), want, sizeof(want), 32, 32,
+				   2, NULL), 0);
+	assert_memory_equal(got, it, 2048);
+	assert_memory_equal(got + 1024, at, 2048);
+	tt_program_free(p);
+	tt_buffer_free(a);
+	tt_buffer_free(eye);
+	tt_buffer_free(out);
+}
+
 /* ---- errors ---- */
 
 /* A one-kernel program on core (0,1) with compile-time args ct and
@@ -469,6 +651,8 @@ int main(void)
 		cmocka_unit_test(test_interleaved),
 		cmocka_unit_test(test_sharded),
 		cmocka_unit_test(test_whole_shards),
+		cmocka_unit_test(test_kernel_names),
+		cmocka_unit_test(test_compute_names),
 		cmocka_unit_test(test_named_unknown),
 		cmocka_unit_test(test_accessor_errors),
 	};
