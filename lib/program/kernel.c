@@ -241,9 +241,18 @@ static int resolve(const char *path, const char *fn, char **out)
 {
 	struct tried t = { .len = 0 };
 	char cwd[4096];
-	const char *home;
+	const char *home, *kpath, *kvar;
+	char msg[512];
+	int ret;
 
 	t.list[0] = 0;
+	/* TT-Metal's name for the same list of directories. */
+	ret = tt_env_synonym("TT_KERNEL_PATH", "TT_METAL_KERNEL_PATH", &kpath,
+			     &kvar);
+	if (ret) {
+		snprintf(msg, sizeof(msg), "%s", tt_last_error());
+		return tt_error(ret, "%s: kernel file '%s': %s", fn, path, msg);
+	}
 	if (path[0] == '/') {
 		if (readable_file(path)) {
 			*out = strdup(path);
@@ -254,13 +263,13 @@ static int resolve(const char *path, const char *fn, char **out)
 		if (getcwd(cwd, sizeof(cwd)) &&
 		    try_dir(&t, cwd, strlen(cwd), path, out))
 			return 0;
-		if (try_list(&t, getenv("TT_KERNEL_PATH"), path, out))
+		if (try_list(&t, kpath, path, out))
 			return 0;
 		home = getenv("TT_METAL_HOME");
 		if (home && *home && try_dir(&t, home, strlen(home), path, out))
 			return 0;
-		if (!getenv("TT_KERNEL_PATH"))
-			note(&t, "(TT_KERNEL_PATH unset)");
+		if (!kpath)
+			note(&t, "(TT_KERNEL_PATH and TT_METAL_KERNEL_PATH unset)");
 		if (!home || !*home)
 			note(&t, "(TT_METAL_HOME unset)");
 	}

@@ -491,6 +491,40 @@ static void test_kernel_path_resolution(void **state)
 	clean_paths(&t);
 }
 
+/* TT-Metal's TT_METAL_KERNEL_PATH is TT_KERNEL_PATH by another name:
+ * either may be set, both only to the same value. */
+static void test_metal_kernel_path(void **state)
+{
+	tt_program *p = *state;
+	struct tt_core_range_set s = tt_core_range_set_of_core(0, 0);
+	char want[700], env[700];
+	tt_kernel_handle k;
+	struct paths t;
+
+	make_paths(&t);
+	write_file(t.b, "k_kp.c");
+	unsetenv("TT_KERNEL_PATH");
+	unsetenv("TT_METAL_HOME");
+	snprintf(env, sizeof(env), "/nonexistent:%s", t.b);
+	setenv("TT_METAL_KERNEL_PATH", env, 1);
+	snprintf(want, sizeof(want), "%s/k_kp.c", t.b);
+	assert_string_equal(resolved(p, "k_kp.c"), want);
+	setenv("TT_KERNEL_PATH", env, 1); /* the same: fine */
+	assert_string_equal(resolved(p, "k_kp.c"), want);
+	setenv("TT_KERNEL_PATH", "", 1); /* empty is unset */
+	assert_string_equal(resolved(p, "k_kp.c"), want);
+	setenv("TT_KERNEL_PATH", t.b, 1);
+	assert_int_equal(tt_create_kernel(p, "k_kp.c", &s, NULL, &k), -EINVAL);
+	snprintf(want, sizeof(want),
+		 "tt_create_kernel: kernel file 'k_kp.c': TT_KERNEL_PATH='%s' and TT_METAL_KERNEL_PATH='%s' are both set and differ",
+		 t.b, env);
+	assert_error_contains(want);
+	unsetenv("TT_KERNEL_PATH");
+	unsetenv("TT_METAL_KERNEL_PATH");
+	assert_int_equal(tt_create_kernel(p, "k_kp.c", &s, NULL, &k), -ENOENT);
+	clean_paths(&t);
+}
+
 static void test_kernel_file_not_found(void **state)
 {
 	tt_program *p = *state;
@@ -515,7 +549,7 @@ static void test_kernel_file_not_found(void **state)
 	unsetenv("TT_KERNEL_PATH");
 	unsetenv("TT_METAL_HOME");
 	assert_int_equal(tt_create_kernel(p, "nope.c", &s, NULL, &k), -ENOENT);
-	assert_error_contains("(TT_KERNEL_PATH unset), (TT_METAL_HOME unset)");
+	assert_error_contains("(TT_KERNEL_PATH and TT_METAL_KERNEL_PATH unset), (TT_METAL_HOME unset)");
 
 	snprintf(want, sizeof(want), "%s/nope.c", t.a);
 	assert_int_equal(tt_create_kernel(p, want, &s, NULL, &k), -ENOENT);
@@ -1188,6 +1222,7 @@ int main(void)
 		T(test_bad_core_ranges),
 		T(test_kernel_path_resolution),
 		T(test_kernel_file_not_found),
+		T(test_metal_kernel_path),
 		T(test_kernel_get_cores),
 		cmocka_unit_test(test_cb_config_helpers),
 		T(test_cb_config_errors),
