@@ -6,6 +6,7 @@
 #include "kinternal.h"
 
 #include "debug/assert.h"
+#include "kernel_api/accessor.h"
 #include "kernel_api/args.h"
 #include "kernel_api/sem.h"
 
@@ -57,4 +58,36 @@ void ttk_sem_wait(volatile uint32_t *sem, uint32_t val, bool at_least)
 		tt_wait_ne(sem, v);
 	}
 	TTK_SET_WAYPOINT("NSD");
+}
+
+void ttk_ta_args_fail(uint32_t kind, uint32_t off, uint32_t count,
+		      uint32_t header)
+{
+	static const char *const from[] = { "compile-time", "runtime",
+					    "common runtime" };
+
+	if (kind == 3)
+		ttk_fatal("TensorAccessor: its TensorAccessorArgs were never set");
+	if (kind == 4)
+		ttk_fatal("TensorAccessor: the accessor args give an empty shard");
+	if (off >= count)
+		ttk_fatal("TensorAccessorArgs: %s argument %u out of range: the kernel has %u",
+			  from[kind], (unsigned)off, (unsigned)count);
+	if (!TT_TA_IS_HEADER(header))
+		ttk_fatal("TensorAccessorArgs: %s argument %u is 0x%x, not the first word of tt_tensor_accessor_args_append",
+			  from[kind], (unsigned)off, (unsigned)header);
+	ttk_fatal("TensorAccessorArgs: %s arguments from %u are not tensor accessor words of a whole buffer (header 0x%x, the kernel has %u arguments)",
+		  from[kind], (unsigned)off, (unsigned)header,
+		  (unsigned)count);
+}
+
+void ttk_ta_page_fail(uint32_t id, uint32_t n, bool shard)
+{
+	ttk_fatal("TensorAccessor: %s %u out of range: the sharded buffer has %u",
+		  shard ? "shard" : "page", (unsigned)id, (unsigned)n);
+}
+
+void ttk_ta_not_sharded(void)
+{
+	ttk_fatal("TensorAccessor: shard calls need a sharded buffer; this one is interleaved");
 }

@@ -493,3 +493,108 @@ int tt_device_worker_core(const tt_device *dev, struct tt_xy logical,
 				dev->name, logical.x, logical.y, w, h);
 	return tt_device_tensix_core(dev, logical.y * w + logical.x, noc0);
 }
+
+/* ---- splitting work over a grid (TT-Metal's work_split.hpp) ---- */
+
+/* The grid as w x h cores: -EINVAL naming fn if empty or too large. */
+static int check_grid(struct tt_xy grid, const char *fn)
+{
+	if (!grid.x || !grid.y || grid.x > TT_CORE_COORD_LIMIT ||
+	    grid.y > TT_CORE_COORD_LIMIT)
+		return tt_error(-EINVAL, "%s: grid %ux%u is not 1..%u by 1..%u cores",
+				fn, grid.x, grid.y, TT_CORE_COORD_LIMIT,
+				TT_CORE_COORD_LIMIT);
+	return 0;
+}
+
+/* Core number i of the grid in order: rows first (row_wise) or columns
+ * first. */
+static struct tt_xy nth_core(struct tt_xy grid, unsigned i, bool row_wise)
+{
+	struct tt_xy c;
+
+	if (row_wise) {
+		c.x = i % grid.x;
+		c.y = i / grid.x;
+	} else {
+		c.x = i / grid.y;
+		c.y = i % grid.y;
+	}
+	return c;
+}
+
+/* *s = cores first .. first + n - 1 of the grid in order: the rest of a
+ * partial line, the whole lines, the start of a last line (at most three
+ * ranges). */
+static void cores_in_order(struct tt_xy grid, unsigned first, unsigned n,
+			   bool row_wise, struct tt_core_range_set *s)
+{
+	unsigned line = row_wise ? grid.x : grid.y;
+
+	s->count = 0;
+	while (n) {
+		unsigned pos = first % line, take;
+		struct tt_xy a = nth_core(grid, first, row_wise), b;
+
+		if (pos || n < line) {
+			take = line - pos < n ? line - pos : n;
+		} else {
+			take = n / line * line; /* whole lines */
+		}
+		b = nth_core(grid, first + take - 1, row_wise);
+		s->ranges[s->count++] = (struct tt_core_range){ a, b };
+		first += take;
+		n -= take;
+	}
+}
+
+int tt_num_cores_to_core_range_set(unsigned num_cores, struct tt_xy grid,
+				   bool row_wise,
+				   struct tt_core_range_set *out)
+{
+	static const char fn[] = "tt_num_cores_to_core_range_set";
+	int ret;
+
+	if (!out)
+		return tt_error(-EINVAL, "%s: out is NULL", fn);
+	ret = check_grid(grid, fn);
+	if (ret)
+		return ret;
+	if (num_cores > grid.x * grid.y)
+		return tt_error(-EINVAL, "%s: %u cores do not fit a %ux%u grid",
+				fn, num_cores, grid.x, grid.y);
+	cores_in_order(grid, 0, num_cores, row_wise, out);
+	return 0;
+}
+
+int tt_split_work_to_cores(struct tt_xy grid, uint32_t units, bool row_wise,
+			   struct tt_work_split *out)
+{
+	static const char fn[] = "tt_split_work_to_cores";
+	unsigned cores, rem;
+	int ret;
+
+	if (!out)
+		return tt_error(-EINVAL, "%s: out is NULL", fn);
+	ret = check_grid(grid, fn);
+	if (ret)
+		return ret;
+	memset(out, 0, sizeof(*out));
+	if (!units)
+		return 0;
+	cores = units < grid.x * grid.y ? units : grid.x * grid.y;
+	rem = units % cores;
+	out->num_cores = cores;
+	cores_in_order(grid, 0, cores, row_wise, &out->all_cores);
+	if (!rem) {
+		out->core_group_1 = out->all_cores;
+		out->units_per_core_group_1 = units / cores;
+		return 0;
+	}
+	/* The first rem cores take one unit more. */
+	cores_in_order(grid, 0, rem, row_wise, &out->core_group_1);
+	cores_in_order(grid, rem, cores - rem, row_wise, &out->core_group_2);
+	out->units_per_core_group_1 = units / cores + 1;
+	out->units_per_core_group_2 = units / cores;
+	return 0;
+}

@@ -39,3 +39,21 @@ int tt_env_word(const char *name, const char *const *words, unsigned def,
 	return tt_error(-EINVAL, "%s='%.64s' is not one of: %s", name, v,
 			known);
 }
+
+int tt_env_synonym(const char *name, const char *synonym, const char **value,
+		   const char **which)
+{
+	const char *a = getenv(name), *b = getenv(synonym);
+
+	if (a && !*a)
+		a = NULL;
+	if (b && !*b)
+		b = NULL;
+	if (a && b && strcmp(a, b))
+		return tt_error(-EINVAL,
+				"%s='%.200s' and %s='%.200s' are both set and differ: they name the same setting, set one",
+				name, a, synonym, b);
+	*value = a ? a : b;
+	*which = a ? name : b ? synonym : name;
+	return 0;
+}

@@ -164,6 +164,16 @@ TT_HIDDEN int tt_env_uint(const char *name, unsigned long min,
 TT_HIDDEN int tt_env_word(const char *name, const char *const *words,
 			  unsigned def, unsigned *out);
 
+/*
+ * A variable with a synonym (TT-Metal's name of the same setting, such
+ * as TT_METAL_KERNEL_PATH for TT_KERNEL_PATH): *value = the value of
+ * whichever is set and not empty (NULL if neither), *which = its name.
+ * Both set to different values is -EINVAL naming both: neither silently
+ * wins.
+ */
+TT_HIDDEN int tt_env_synonym(const char *name, const char *synonym,
+			     const char **value, const char **which);
+
 /* Take buf off its device's list (dev->lock held); release every DMA
  * buffer of a closing device (dma.c). */
 TT_HIDDEN void tt_dma_buf_unlink(struct tt_dma_buf *buf);

@@ -183,10 +183,14 @@ static int do_xfer(struct tt_command_queue *cq, void *arg)
 						  x->size);
 }
 
+/* The whole buffer, [offset, offset + size), or the whole buffer whose
+ * size the caller gives (it must be the buffer's). */
+enum xfer_span { REGION, WHOLE, WHOLE_LEN };
+
 /* fn is the caller's name; host is its src or dst. */
 static int xfer(const char *fn, tt_command_queue *cq, tt_buffer *buf,
 		void *host, uint64_t offset, uint64_t size, bool write,
-		bool whole)
+		enum xfer_span span)
 {
 	struct xfer x = { buf, host, offset, size, write };
 
@@ -194,8 +198,13 @@ static int xfer(const char *fn, tt_command_queue *cq, tt_buffer *buf,
 		return -EINVAL;
 	if (!host)
 		return tt_arg_null(fn, write ? "src" : "dst");
-	if (whole)
+	if (span != REGION)
 		x.size = tt_dispatch_buffer_size(buf);
+	if (span == WHOLE_LEN && size != x.size)
+		return tt_error(-EINVAL,
+				"%s: %llu bytes given for a buffer of %llu bytes (use the sub-buffer calls for part of it)",
+				fn, (unsigned long long)size,
+				(unsigned long long)x.size);
 	/* Reads always complete before returning: the data is only useful
 	 * once it is there, and a later blocking call would wait anyway. */
 	return run_command(cq, do_xfer, &x, true);
@@ -205,14 +214,28 @@ int tt_enqueue_write_buffer(tt_command_queue *cq, tt_buffer *buf,
 			    const void *src, bool blocking)
 {
 	(void)blocking;
-	return xfer(__func__, cq, buf, (void *)src, 0, 0, true, true);
+	return xfer(__func__, cq, buf, (void *)src, 0, 0, true, WHOLE);
+}
+
+int tt_enqueue_write_buffer_len(tt_command_queue *cq, tt_buffer *buf,
+				const void *src, size_t len, bool blocking)
+{
+	(void)blocking;
+	return xfer(__func__, cq, buf, (void *)src, 0, len, true, WHOLE_LEN);
 }
 
 int tt_enqueue_read_buffer(tt_command_queue *cq, tt_buffer *buf, void *dst,
 			   bool blocking)
 {
 	(void)blocking;
-	return xfer(__func__, cq, buf, dst, 0, 0, false, true);
+	return xfer(__func__, cq, buf, dst, 0, 0, false, WHOLE);
+}
+
+int tt_enqueue_read_buffer_len(tt_command_queue *cq, tt_buffer *buf,
+			       void *dst, size_t len, bool blocking)
+{
+	(void)blocking;
+	return xfer(__func__, cq, buf, dst, 0, len, false, WHOLE_LEN);
 }
 
 int tt_enqueue_write_sub_buffer(tt_command_queue *cq, tt_buffer *buf,
@@ -221,7 +244,7 @@ int tt_enqueue_write_sub_buffer(tt_command_queue *cq, tt_buffer *buf,
 {
 	(void)blocking;
 	return xfer(__func__, cq, buf, (void *)src, offset, size, true,
-		    false);
+		    REGION);
 }
 
 int tt_enqueue_read_sub_buffer(tt_command_queue *cq, tt_buffer *buf,
@@ -229,7 +252,7 @@ int tt_enqueue_read_sub_buffer(tt_command_queue *cq, tt_buffer *buf,
 			       bool blocking)
 {
 	(void)blocking;
-	return xfer(__func__, cq, buf, dst, offset, size, false, false);
+	return xfer(__func__, cq, buf, dst, offset, size, false, REGION);
 }
 
 static int do_program(struct tt_command_queue *cq, void *arg)

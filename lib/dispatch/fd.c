@@ -48,14 +48,29 @@ struct tt_fd {
 	bool running;
 };
 
+/*
+ * TT_DISPATCH=fast|slow; TT-Metal's TT_METAL_SLOW_DISPATCH_MODE=1 is
+ * TT_DISPATCH=slow (0: fast). Both set and disagreeing is an error
+ * naming both.
+ */
 int tt_fd_wanted(bool *fast)
 {
 	static const char *const modes[] = { "fast", "slow", NULL };
-	unsigned mode;
+	static const char *const metal[] = { "0", "1", NULL };
+	const char *own = getenv("TT_DISPATCH");
+	unsigned mode, slow;
 	int ret = tt_env_word("TT_DISPATCH", modes, 0, &mode);
 
-	*fast = mode == 0;
-	return ret;
+	if (!ret)
+		ret = tt_env_word("TT_METAL_SLOW_DISPATCH_MODE", metal, 2, &slow);
+	if (ret)
+		return ret;
+	if (slow != 2 && own && *own && slow != mode)
+		return tt_error(-EINVAL,
+				"TT_DISPATCH='%s' and TT_METAL_SLOW_DISPATCH_MODE='%s' disagree: they name the same setting, set one",
+				own, metal[slow]);
+	*fast = slow == 2 ? mode == 0 : slow == 0;
+	return 0;
 }
 
 /* TT_DISPATCH_RING_KIB: a power of two within RING_MIN..RING_MAX. */

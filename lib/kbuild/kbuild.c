@@ -39,6 +39,7 @@ _Static_assert(TT_KPROC_BRISC == (int)TT_HART_BRISC &&
 #define DEFINES_MAX TT_KBUILD_DEFINES_MAX
 #define DEFINE_NAME_MAX TT_KBUILD_DEFINE_NAME_MAX
 #define DEFINE_VALUE_MAX TT_KBUILD_DEFINE_VALUE_MAX
+#define NAMED_MAX TT_KBUILD_NAMED_ARGS_MAX
 /* Fixed flags + runtime defines + user defines + paths. */
 #define ARGS_MAX (64u + DEFINES_MAX)
 /* Compiler output kept for the message (tt_error holds 4096 bytes). */
@@ -169,7 +170,7 @@ static bool reserved(const char *name, enum tt_kproc proc)
 	static const char *const all[] = {
 		"TT_KERNEL_PROC", "COMPILE_FOR_BRISC", "COMPILE_FOR_NCRISC",
 		"COMPILE_FOR_TRISC", "NOC_INDEX", "KERNEL_COMPILE_TIME_ARGS",
-		"KERNEL_COMPILE_TIME_ARG_COUNT",
+		"KERNEL_COMPILE_TIME_ARG_COUNT", "KERNEL_NAMED_COMPILE_TIME_ARGS",
 	};
 	static const char *const compute[] = {
 		"MATH_FIDELITY", "DST_ACCUM_MODE", "APPROX", "DST_SYNC_FULL",
@@ -207,6 +208,31 @@ static int check_define(const struct kjob *j, unsigned i)
 			 strpbrk(d->value, "\n\r")))
 		return tt_error(-EINVAL, "kernel %s: define %s: value '%.64s' has a line break or more than %u characters",
 				j->name, d->name, d->value, DEFINE_VALUE_MAX);
+	return 0;
+}
+
+static int check_named(const struct kjob *j)
+{
+	const struct tt_kbuild_opts *o = j->o;
+	unsigned i, k;
+
+	if (o->named_arg_count > NAMED_MAX ||
+	    (o->named_arg_count && !o->named_args))
+		return tt_error(-EINVAL, "kernel %s: %u named compile-time arguments%s (at most %u)",
+				j->name, o->named_arg_count,
+				o->named_args ? "" : " but no array", NAMED_MAX);
+	for (i = 0; i < o->named_arg_count; i++) {
+		const char *n = o->named_args[i].name;
+
+		if (!is_identifier(n) || strlen(n) > DEFINE_NAME_MAX)
+			return tt_error(-EINVAL, "kernel %s: named compile-time argument %u: name '%s' is not a C identifier of at most %u characters",
+					j->name, i, n ? n : "(null)",
+					DEFINE_NAME_MAX);
+		for (k = 0; k < i; k++)
+			if (!strcmp(o->named_args[k].name, n))
+				return tt_error(-EINVAL, "kernel %s: named compile-time argument %s is given twice (%u and %u)",
+						j->name, n, k, i);
+	}
 	return 0;
 }
 
@@ -250,7 +276,7 @@ static int check_opts(const struct kjob *j)
 		if (ret)
 			return ret;
 	}
-	return 0;
+	return check_named(j);
 }
 
 /* The source text and the kernel's name for messages. */
@@ -330,6 +356,31 @@ static int ct_args_define(struct kjob *j)
 	return 0;
 }
 
+/*
+ * -DKERNEL_NAMED_COMPILE_TIME_ARGS(X,s)=X(s,"a",1u) X(s,"b",2u): one
+ * X-macro over the named arguments, which kernel_api/args.h expands into
+ * a lookup by string that folds to a constant.
+ */
+static int named_args_define(struct kjob *j)
+{
+	const struct tt_kbuild_opts *o = j->o;
+	size_t cap = 64, n, i;
+	char *s;
+
+	for (i = 0; i < o->named_arg_count; i++)
+		cap += strlen(o->named_args[i].name) + 24;
+	s = malloc(cap);
+	if (!s)
+		return -ENOMEM;
+	n = (size_t)snprintf(s, cap, "-DKERNEL_NAMED_COMPILE_TIME_ARGS(X,s)=");
+	for (i = 0; i < o->named_arg_count; i++)
+		n += (size_t)snprintf(s + n, cap - n, "%sX(s,\"%s\",%uu)",
+				      i ? " " : "", o->named_args[i].name,
+				      o->named_args[i].value);
+	j->pre[j->npre++] = s;
+	return 0;
+}
+
 static int make_args(struct kjob *j)
 {
 	static const char *const fixed[] = {
@@ -363,6 +414,8 @@ static int make_args(struct kjob *j)
 	if (!ret && o->ct_arg_count)
 		ret = ct_args_define(j);
 	PRE("-DKERNEL_COMPILE_TIME_ARG_COUNT=%u", o->ct_arg_count);
+	if (!ret && o->named_arg_count)
+		ret = named_args_define(j);
 	if (o->proc == TT_KPROC_COMPUTE) {
 		PRE("-DMATH_FIDELITY=%u", o->math_fidelity);
 		PRE("-DDST_ACCUM_MODE=%d", o->fp32_dest_acc);

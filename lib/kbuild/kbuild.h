@@ -6,7 +6,8 @@
  * slot of its processor (hw/l1.h), cached by content.
  *
  * The cache key is a SHA-256 of the toolchain's identity, the SDK's
- * content, the processor, every flag, define and compile-time argument,
+ * content, the processor, every flag, define and compile-time argument
+ * (positional and named),
  * and the source text; an entry also records the files the source
  * included (outside the SDK) with their hashes and is used only while
  * they are unchanged. Entries live in memory for the process and on disk
@@ -37,6 +38,15 @@ enum tt_kproc {
 #define TT_KBUILD_DEFINES_MAX 256u
 #define TT_KBUILD_DEFINE_NAME_MAX 128u
 #define TT_KBUILD_DEFINE_VALUE_MAX 4096u
+#define TT_KBUILD_NAMED_ARGS_MAX 256u
+
+/* A named compile-time argument: get_named_compile_time_arg_val("name")
+ * in the kernel (kernel_api/args.h). The name is a C identifier of at
+ * most TT_KBUILD_DEFINE_NAME_MAX characters. */
+struct tt_knamed {
+	const char *name;
+	uint32_t value;
+};
 
 struct tt_kdefine {
 	const char *name; /* a C identifier */
@@ -56,6 +66,8 @@ struct tt_kbuild_opts {
 	unsigned ct_arg_count;
 	const struct tt_kdefine *defines;
 	unsigned define_count;
+	const struct tt_knamed *named_args; /* each name once */
+	unsigned named_arg_count;
 	unsigned noc; /* 0 or 1: NOC_INDEX */
 	/* Compute kernels only. */
 	unsigned math_fidelity; /* 0 LoFi, 2 HiFi2, 3 HiFi3, 4 HiFi4 */

@@ -5,6 +5,7 @@
  * and the table the kernels' address generators read (hw/l1.h).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -105,4 +106,32 @@ int tt_banks_table(struct tt_device *dev, struct tt_bank_table *t)
 	for (unsigned i = 0; i < b.l1_banks; i++)
 		t->l1_xy[i] = packed_xy(b.l1_xy[i]);
 	return 0;
+}
+
+static uint32_t alignment(tt_device *dev, bool dram, const char *fn)
+{
+	struct tt_bank_layout b;
+
+	if (!dev) {
+		tt_error(-EINVAL, "%s: device is NULL", fn);
+		return 0;
+	}
+	if (tt_banks_layout(dev, &b)) {
+		char msg[256];
+
+		snprintf(msg, sizeof(msg), "%s", tt_last_error());
+		tt_error(-EPROTO, "%s: %s", fn, msg);
+		return 0;
+	}
+	return dram ? b.dram_align : b.l1_align;
+}
+
+uint32_t tt_device_l1_alignment(tt_device *dev)
+{
+	return alignment(dev, false, "tt_device_l1_alignment");
+}
+
+uint32_t tt_device_dram_alignment(tt_device *dev)
+{
+	return alignment(dev, true, "tt_device_dram_alignment");
 }

@@ -231,3 +231,74 @@ int tt_convert_tiles(enum tt_data_format to, void *dst, size_t dst_len,
 				tt_convert_why(ret));
 	return 0;
 }
+
+/* ---- bfloat16 vectors ---- */
+
+uint32_t tt_pack_two_bf16(uint16_t first, uint16_t second)
+{
+	return (uint32_t)first | (uint32_t)second << 16;
+}
+
+/* splitmix32-style mixing of a counter: a fixed sequence per seed. */
+static uint32_t mix(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x7FEB352Du;
+	x ^= x >> 15;
+	x *= 0x846CA68Bu;
+	x ^= x >> 16;
+	return x;
+}
+
+int tt_bf16_random_vector(uint16_t *out, size_t n, float rand_max,
+			  uint32_t seed, float offset)
+{
+	static const char fn[] = "tt_bf16_random_vector";
+	uint32_t state = seed * 0x9E3779B9u;
+
+	if (!out && n)
+		return tt_error(-EINVAL, "%s: out is NULL", fn);
+	if (!(rand_max >= 0.0f && rand_max <= 3.4e38f) ||
+	    !(offset >= -3.4e38f && offset <= 3.4e38f))
+		return tt_error(-EINVAL, "%s: rand_max %g and offset %g must be finite, rand_max not negative",
+				fn, (double)rand_max, (double)offset);
+	for (size_t i = 0; i < n; i++) {
+		/* 24 random bits: a float in [0, 1). */
+		float u = (float)(mix(state += 0x6D2B79F5u) >> 8) /
+			  16777216.0f;
+
+		out[i] = tt_float_to_bf16(u * rand_max + offset);
+	}
+	return 0;
+}
+
+int tt_bf16_constant_vector(uint16_t *out, size_t n, float value)
+{
+	uint16_t v = tt_float_to_bf16(value);
+
+	if (!out && n)
+		return tt_error(-EINVAL, "tt_bf16_constant_vector: out is NULL");
+	for (size_t i = 0; i < n; i++)
+		out[i] = v;
+	return 0;
+}
+
+int tt_bf16_identity_matrix(uint16_t *out, size_t rows, size_t cols,
+			    size_t num_ones)
+{
+	static const char fn[] = "tt_bf16_identity_matrix";
+
+	if (!out && rows && cols)
+		return tt_error(-EINVAL, "%s: out is NULL", fn);
+	if (num_ones > rows || num_ones > cols)
+		return tt_error(-EINVAL, "%s: %zu ones do not fit the diagonal of a %zux%zu matrix",
+				fn, num_ones, rows, cols);
+	if (rows && cols && rows > SIZE_MAX / cols)
+		return tt_error(-EINVAL, "%s: a %zux%zu matrix is too large", fn,
+				rows, cols);
+	for (size_t i = 0; i < rows * cols; i++)
+		out[i] = 0;
+	for (size_t i = 0; i < num_ones; i++)
+		out[i * cols + i] = 0x3F80; /* 1.0 */
+	return 0;
+}

@@ -100,6 +100,35 @@ static int check_defines(const struct tt_kernel_config *c, const char *fn)
 	return 0;
 }
 
+static int check_named(const struct tt_kernel_config *c, const char *fn)
+{
+	const struct tt_named_arg *a = c->named_compile_args;
+
+	if (c->named_compile_arg_count && !a)
+		return tt_error(-EINVAL,
+				"%s: %u named compile-time args but named_compile_args is NULL",
+				fn, c->named_compile_arg_count);
+	if (c->named_compile_arg_count > TT_MAX_NAMED_COMPILE_ARGS)
+		return tt_error(-E2BIG,
+				"%s: %u named compile-time args, at most %u",
+				fn, c->named_compile_arg_count,
+				TT_MAX_NAMED_COMPILE_ARGS);
+	for (unsigned i = 0; i < c->named_compile_arg_count; i++) {
+		if (!a[i].name || !is_identifier(a[i].name) ||
+		    strlen(a[i].name) > TT_NAMED_ARG_NAME_MAX)
+			return tt_error(-EINVAL,
+					"%s: named compile-time arg %u: name '%.160s' is not a C identifier of at most %u characters",
+					fn, i, a[i].name ? a[i].name : "(null)",
+					TT_NAMED_ARG_NAME_MAX);
+		for (unsigned k = 0; k < i; k++)
+			if (!strcmp(a[k].name, a[i].name))
+				return tt_error(-EINVAL,
+						"%s: named compile-time arg '%s' is given twice (%u and %u)",
+						fn, a[i].name, k, i);
+	}
+	return 0;
+}
+
 static int check_type(const struct tt_kernel_config *c, const char *fn)
 {
 	switch (c->type) {
@@ -145,7 +174,8 @@ static int check_config(const struct tt_kernel_config *c, const char *fn)
 	if ((unsigned)c->opt_level > TT_OPT_OS)
 		return tt_error(-EINVAL, "%s: optimisation level %d does not exist",
 				fn, (int)c->opt_level);
-	return check_defines(c, fn);
+	ret = check_named(c, fn);
+	return ret ? ret : check_defines(c, fn);
 }
 
 /* ---- path resolution ---- */
@@ -211,9 +241,18 @@ static int resolve(const char *path, const char *fn, char **out)
 {
 	struct tried t = { .len = 0 };
 	char cwd[4096];
-	const char *home;
+	const char *home, *kpath, *kvar;
+	char msg[512];
+	int ret;
 
 	t.list[0] = 0;
+	/* TT-Metal's name for the same list of directories. */
+	ret = tt_env_synonym("TT_KERNEL_PATH", "TT_METAL_KERNEL_PATH", &kpath,
+			     &kvar);
+	if (ret) {
+		snprintf(msg, sizeof(msg), "%s", tt_last_error());
+		return tt_error(ret, "%s: kernel file '%s': %s", fn, path, msg);
+	}
 	if (path[0] == '/') {
 		if (readable_file(path)) {
 			*out = strdup(path);
@@ -224,13 +263,13 @@ static int resolve(const char *path, const char *fn, char **out)
 		if (getcwd(cwd, sizeof(cwd)) &&
 		    try_dir(&t, cwd, strlen(cwd), path, out))
 			return 0;
-		if (try_list(&t, getenv("TT_KERNEL_PATH"), path, out))
+		if (try_list(&t, kpath, path, out))
 			return 0;
 		home = getenv("TT_METAL_HOME");
 		if (home && *home && try_dir(&t, home, strlen(home), path, out))
 			return 0;
-		if (!getenv("TT_KERNEL_PATH"))
-			note(&t, "(TT_KERNEL_PATH unset)");
+		if (!kpath)
+			note(&t, "(TT_KERNEL_PATH and TT_METAL_KERNEL_PATH unset)");
 		if (!home || !*home)
 			note(&t, "(TT_METAL_HOME unset)");
 	}
@@ -263,6 +302,9 @@ void tt_kernel_obj_free(struct tt_kernel_obj *k)
 	if (k->rta)
 		for (unsigned i = 0; i < k->cores.ncores; i++)
 			free(k->rta[i].args);
+	for (unsigned i = 0; i < k->named_count; i++)
+		free((char *)k->named[i].name);
+	free(k->named);
 	free(k->defines);
 	free(k->ct_args);
 	free(k->name);
@@ -348,6 +390,17 @@ static int copy_config(struct tt_kernel_obj *k,
 							 &fail);
 			k->defines[i].value = dup_or_null(c->defines[i].value,
 							  &fail);
+		}
+	}
+	if (c->named_compile_arg_count) {
+		k->named = calloc(c->named_compile_arg_count, sizeof(*k->named));
+		if (!k->named)
+			return -ENOMEM;
+		k->named_count = c->named_compile_arg_count;
+		for (unsigned i = 0; i < c->named_compile_arg_count; i++) {
+			k->named[i].name = dup_or_null(
+				c->named_compile_args[i].name, &fail);
+			k->named[i].value = c->named_compile_args[i].value;
 		}
 	}
 	k->opt = opts[c->opt_level];
@@ -464,12 +517,12 @@ static int create(tt_program *p, const char *path, const char *source,
 	return 0;
 }
 
-int tt_create_kernel(tt_program *p, const char *path,
-		     const struct tt_core_range_set *cores,
-		     const struct tt_kernel_config *cfg, tt_kernel_handle *out)
+/* The checks of every creating call, naming it (fn). */
+static int create_file(tt_program *p, const char *path,
+		       const struct tt_core_range_set *cores,
+		       const struct tt_kernel_config *cfg,
+		       tt_kernel_handle *out, const char *fn)
 {
-	static const char fn[] = "tt_create_kernel";
-
 	if (!p || !path || !out)
 		return tt_error(-EINVAL, "%s: %s is NULL", fn,
 				!p ? "program" : !path ? "path" : "out");
@@ -478,19 +531,75 @@ int tt_create_kernel(tt_program *p, const char *path,
 	return create(p, path, NULL, cores, cfg, out, fn);
 }
 
-int tt_create_kernel_from_string(tt_program *p, const char *source,
-				 const struct tt_core_range_set *cores,
-				 const struct tt_kernel_config *cfg,
-				 tt_kernel_handle *out)
+static int create_string(tt_program *p, const char *source,
+			 const struct tt_core_range_set *cores,
+			 const struct tt_kernel_config *cfg,
+			 tt_kernel_handle *out, const char *fn)
 {
-	static const char fn[] = "tt_create_kernel_from_string";
-
 	if (!p || !source || !out)
 		return tt_error(-EINVAL, "%s: %s is NULL", fn,
 				!p ? "program" : !source ? "source" : "out");
 	if (!*source)
 		return tt_error(-EINVAL, "%s: the kernel source is empty", fn);
 	return create(p, NULL, source, cores, cfg, out, fn);
+}
+
+int tt_create_kernel(tt_program *p, const char *path,
+		     const struct tt_core_range_set *cores,
+		     const struct tt_kernel_config *cfg, tt_kernel_handle *out)
+{
+	return create_file(p, path, cores, cfg, out, "tt_create_kernel");
+}
+
+int tt_create_kernel_from_string(tt_program *p, const char *source,
+				 const struct tt_core_range_set *cores,
+				 const struct tt_kernel_config *cfg,
+				 tt_kernel_handle *out)
+{
+	return create_string(p, source, cores, cfg, out,
+			     "tt_create_kernel_from_string");
+}
+
+int tt_create_kernel_on_core(tt_program *p, const char *path,
+			     struct tt_xy core,
+			     const struct tt_kernel_config *cfg,
+			     tt_kernel_handle *out)
+{
+	struct tt_core_range_set s = tt_core_range_set_of_core(core.x, core.y);
+
+	return create_file(p, path, &s, cfg, out, "tt_create_kernel_on_core");
+}
+
+int tt_create_kernel_on_range(tt_program *p, const char *path,
+			      struct tt_core_range range,
+			      const struct tt_kernel_config *cfg,
+			      tt_kernel_handle *out)
+{
+	struct tt_core_range_set s = { .count = 1, .ranges = { range } };
+
+	return create_file(p, path, &s, cfg, out, "tt_create_kernel_on_range");
+}
+
+int tt_create_kernel_from_string_on_core(tt_program *p, const char *source,
+					 struct tt_xy core,
+					 const struct tt_kernel_config *cfg,
+					 tt_kernel_handle *out)
+{
+	struct tt_core_range_set s = tt_core_range_set_of_core(core.x, core.y);
+
+	return create_string(p, source, &s, cfg, out,
+			     "tt_create_kernel_from_string_on_core");
+}
+
+int tt_create_kernel_from_string_on_range(tt_program *p, const char *source,
+					  struct tt_core_range range,
+					  const struct tt_kernel_config *cfg,
+					  tt_kernel_handle *out)
+{
+	struct tt_core_range_set s = { .count = 1, .ranges = { range } };
+
+	return create_string(p, source, &s, cfg, out,
+			     "tt_create_kernel_from_string_on_range");
 }
 
 int tt_kernel_get_cores(const tt_program *p, tt_kernel_handle k,
@@ -521,6 +630,8 @@ int tt_kernel_build(tt_program *p, struct tt_kernel_obj *k)
 		.ct_arg_count = k->ct_count,
 		.defines = k->defines,
 		.define_count = k->define_count,
+		.named_args = k->named,
+		.named_arg_count = k->named_count,
 		.noc = k->pub.noc,
 		.math_fidelity = k->math_fidelity,
 		.fp32_dest_acc = k->fp32_dest_acc,

@@ -159,6 +159,8 @@ struct tt_kernel_obj {
 	unsigned ct_count;
 	struct tt_kdefine *defines; /* names and values owned */
 	unsigned define_count;
+	struct tt_knamed *named; /* names owned */
+	unsigned named_count;
 	unsigned math_fidelity;
 	bool fp32_dest_acc, dst_full_sync, math_approx;
 	const char *opt; /* "O0" .. "Os" */

@@ -106,11 +106,11 @@ static int new_sem(const struct tt_core_range_set *cores, uint32_t initial,
 	return 0;
 }
 
-int tt_create_semaphore(tt_program *p, const struct tt_core_range_set *cores,
-			uint32_t initial_value, enum tt_core_type core_type,
-			uint32_t *id)
+static int create_semaphore(tt_program *p,
+			    const struct tt_core_range_set *cores,
+			    uint32_t initial_value, enum tt_core_type core_type,
+			    uint32_t *id, const char *fn)
 {
-	static const char fn[] = "tt_create_semaphore";
 	struct tt_sem_obj *s;
 	uint32_t used;
 	int ret;
@@ -135,6 +135,34 @@ int tt_create_semaphore(tt_program *p, const struct tt_core_range_set *cores,
 	if (!ret)
 		*id = s->id;
 	return ret;
+}
+
+int tt_create_semaphore(tt_program *p, const struct tt_core_range_set *cores,
+			uint32_t initial_value, enum tt_core_type core_type,
+			uint32_t *id)
+{
+	return create_semaphore(p, cores, initial_value, core_type, id,
+				"tt_create_semaphore");
+}
+
+int tt_create_semaphore_on_core(tt_program *p, struct tt_xy core,
+				uint32_t initial_value,
+				enum tt_core_type core_type, uint32_t *id)
+{
+	struct tt_core_range_set s = tt_core_range_set_of_core(core.x, core.y);
+
+	return create_semaphore(p, &s, initial_value, core_type, id,
+				"tt_create_semaphore_on_core");
+}
+
+int tt_create_semaphore_on_range(tt_program *p, struct tt_core_range range,
+				 uint32_t initial_value,
+				 enum tt_core_type core_type, uint32_t *id)
+{
+	struct tt_core_range_set s = { .count = 1, .ranges = { range } };
+
+	return create_semaphore(p, &s, initial_value, core_type, id,
+				"tt_create_semaphore_on_range");
 }
 
 int tt_create_semaphore_id(tt_program *p,

@@ -6,6 +6,7 @@
  *
  *   add_tiles(cb0, cb1, i0, i1, idst), sub_tiles (cb0 - cb1), mul_tiles
  *   add_tiles_init(cb0, cb1[, acc_to_dest]), sub_tiles_init, mul_tiles_init
+ *   add_init([cb0, cb1[, acc_to_dest]])   the same as add_tiles_init
  *
  * With acc_to_dest the result is added to DST[idst] instead (until the
  * next *_tiles_init). Add and sub ignore the math fidelity; mul uses it.
@@ -59,6 +60,11 @@ static inline void ttk_binary_init(uint32_t acc)
 #define add_tiles_init(...) TTK_OVERLOAD(TTK_BINARY_INIT_, __VA_ARGS__)
 #define sub_tiles_init(...) TTK_OVERLOAD(TTK_BINARY_INIT_, __VA_ARGS__)
 #define mul_tiles_init(...) TTK_OVERLOAD(TTK_BINARY_INIT_, __VA_ARGS__)
+/* add_init([cb0, cb1[, acc_to_dest]]): add_tiles_init by a shorter name. */
+#define add_init(...) TTK_OVERLOAD(TTK_ADD_INIT_, __VA_ARGS__)
+#define TTK_ADD_INIT_0() ttk_binary_init(0)
+#define TTK_ADD_INIT_2(cb0, cb1) TTK_BINARY_INIT_2(cb0, cb1)
+#define TTK_ADD_INIT_3(cb0, cb1, acc) TTK_BINARY_INIT_3(cb0, cb1, acc)
 #define add_tiles_init_nof() ttk_binary_init(0)
 #define sub_tiles_init_nof() ttk_binary_init(0)
 #define mul_tiles_init_f() ttk_binary_init(0)

@@ -19,6 +19,7 @@
  *           A(i0 + r*a_stride + k) x B(i1 + k*b_stride + c)
  *       rt, ct, kt in 1..255, rt*ct DST tiles. One command instead of
  *       rt*ct*kt is what makes a fast matmul possible on the model.
+ *   matmul_tile(...): matmul_tiles by the singular name
  *   mm_init(cb0, cb1, ocb[, transpose]), mm_init_short(cb0, cb1
  *   [, transpose]), mm_block_init(...), mm_block_init_short(...)
  *       program CFG only.
@@ -55,6 +56,8 @@ static inline void ttk_matmul(const char *op, uint32_t cb0, uint32_t cb1,
 }
 
 #define matmul_tiles(...) TTK_OVERLOAD(ttk_matmul_tiles_, __VA_ARGS__)
+/* matmul_tile: the same by the singular name. */
+#define matmul_tile(...) matmul_tiles(__VA_ARGS__)
 #define ttk_matmul_tiles_5(cb0, cb1, i0, i1, idst) \
 	ttk_matmul_tiles_6(cb0, cb1, i0, i1, idst, 0)
 #define ttk_matmul_tiles_6(cb0, cb1, i0, i1, idst, t) \

@@ -22,6 +22,8 @@
  *                                .log_base_2_of_page_size = 11,
  *                                .is_dram = true };
  *
+ * TensorAccessor (kernel_api/accessor.h) is one more generator here.
+ *
  * The page forms take a generator by value or by pointer (`s` or `&s`):
  * get_noc_addr(id, s[, offset[, noc]]), noc_async_read_page/_tile,
  * noc_async_write_page/_tile (kernel_api/noc.h). A bank id outside the
@@ -94,6 +96,9 @@ static inline uint64_t ttk_page_noc_addr(bool is_dram, uint32_t base,
 				 is_dram);
 }
 
+/* TensorAccessor, which builds on the above. */
+#include "kernel_api/accessor.h"
+
 /* get_noc_addr_from_bank_id(bank, offset, is_dram[, noc]): TT-Metal's
  * get_noc_addr_from_bank_id<DRAM>(bank, offset[, noc]). */
 #define get_noc_addr_from_bank_id(...) \
@@ -134,7 +139,7 @@ TTK_ADDRGEN_FUNCS(pow2, InterleavedPow2AddrGen, TTK_PAGE_SIZE_POW2)
 
 /* Calls of this are build errors: the argument is no address generator. */
 uint64_t ttk_not_an_addrgen(uint32_t, ...) __attribute__((error(
-	"expected an address generator (InterleavedAddrGen, InterleavedAddrGenFast, InterleavedPow2AddrGen) or a pointer to one")));
+	"expected an address generator (InterleavedAddrGen, InterleavedAddrGenFast, InterleavedPow2AddrGen, TensorAccessor) or a pointer to one")));
 
 /* fn##_<type> for a generator s (value or pointer), else `other`. */
 #define TTK_GEN_SELECT(s, fn, other)                                          \
@@ -148,6 +153,9 @@ uint64_t ttk_not_an_addrgen(uint32_t, ...) __attribute__((error(
 		InterleavedPow2AddrGen: fn##_pow2,                            \
 		InterleavedPow2AddrGen *: fn##_pow2_p,                        \
 		const InterleavedPow2AddrGen *: fn##_pow2_p,                  \
+		TensorAccessor: fn##_ta,                                      \
+		TensorAccessor *: fn##_ta_p,                                  \
+		const TensorAccessor *: fn##_ta_p,                            \
 		default: other)
 
 /* NOC address and page size of generator s. */

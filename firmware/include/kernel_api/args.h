@@ -8,6 +8,7 @@
  *   get_common_arg_val(i)     common runtime argument i
  *   get_common_arg_addr(i)
  *   get_compile_time_arg_val(i)
+ *   get_named_compile_time_arg_val("name")
  *   get_absolute_logical_x/y(), get_relative_logical_x/y()
  *   my_x[noc], my_y[noc]      this core's NOC 0 coordinates (base.h)
  *
@@ -91,6 +92,35 @@ static inline uint32_t ttk_ct_arg(uint32_t i)
 			  ttk_ct_arg_out_of_range() :                  \
 			  ttk_ct_args[(i)]) :                          \
 		 ttk_ct_arg(i))
+
+/*
+ * Named compile-time arguments: the host passes them as one X-macro,
+ * KERNEL_NAMED_COMPILE_TIME_ARGS(X, s) = X(s, "a", 1u) X(s, "b", 2u) ...
+ * get_named_compile_time_arg_val("a") compares its string literal with
+ * every name (__builtin_strcmp of two literals folds, at -O0 too), so the
+ * result is a constant wherever an integer constant is needed: static
+ * initialisers, array sizes, case labels, _Static_assert. A name the host
+ * did not give fails the build with a static assertion naming it:
+ *   error: static assertion failed: "get_named_compile_time_arg_val(gamma):
+ *   no named compile-time argument of this name"
+ * The argument must be a string literal (it is pasted into the message).
+ */
+#ifndef KERNEL_NAMED_COMPILE_TIME_ARGS
+#define KERNEL_NAMED_COMPILE_TIME_ARGS(X, s)
+#endif
+
+#define TTK_NAMED_IS(s, name, v) __builtin_strcmp((s), name) == 0 ||
+#define TTK_NAMED_VAL(s, name, v) __builtin_strcmp((s), name) == 0 ? (v) :
+
+#define get_named_compile_time_arg_val(name)                                 \
+	((uint32_t)(0 * sizeof(struct {                                        \
+		_Static_assert(KERNEL_NAMED_COMPILE_TIME_ARGS(TTK_NAMED_IS,    \
+							      name) 0,         \
+			       "get_named_compile_time_arg_val(" name          \
+			       "): no named compile-time argument of this "    \
+			       "name");                                        \
+		int ttk_unused_;                                               \
+	}) + (KERNEL_NAMED_COMPILE_TIME_ARGS(TTK_NAMED_VAL, name) 0u)))
 
 /* The core in the host's logical coordinates. One sub-device: relative
  * and absolute coordinates are the same. */

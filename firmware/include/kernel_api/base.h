@@ -62,6 +62,26 @@ static inline void ttk_unused(uint32_t first, ...)
 	(void)first;
 }
 
+/*
+ * TT-Metal's names for kernel code:
+ *   tt_l1_ptr      marks a pointer into L1 (TT-Metal's compiler uses it
+ *                  for its own address spaces); nothing here: every
+ *                  pointer of a kernel is into L1
+ *   FORCE_INLINE   always inlined; static, as C needs for a function
+ *   ALWI           defined in a header
+ *   memcpy, memset, memmove, memcmp, strlen: libttk.a's (declared here,
+ *                  no <string.h> needed; kernels have no C library)
+ */
+#define tt_l1_ptr
+#define FORCE_INLINE static inline __attribute__((always_inline))
+#define ALWI static inline __attribute__((always_inline))
+
+void *memcpy(void *restrict dst, const void *restrict src, size_t n);
+void *memmove(void *dst, const void *src, size_t n);
+void *memset(void *dst, int c, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+size_t strlen(const char *s);
+
 #define TTK_LIKELY(x) __builtin_expect(!!(x), 1)
 #define TTK_UNLIKELY(x) __builtin_expect(!!(x), 0)
 

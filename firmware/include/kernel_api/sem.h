@@ -94,4 +94,12 @@ static inline void noc_semaphore_wait_min(volatile uint32_t *sem,
 #define ttk_noc_semaphore_set_multicast_lb_5(src, dst, n, linked, noc) \
 	((void)(n), (void)(linked), ttk_noc_mcast((noc), (src), (dst), 4, true))
 
+/* The words TT-Metal's multicast handshakes set and wait for. */
+#ifndef VALID
+#define VALID 1u
+#endif
+#ifndef INVALID
+#define INVALID 0u
+#endif
+
 #endif /* TT_KERNEL_API_SEM_H */

@@ -202,6 +202,37 @@ struct tt_buffer_page_location {
 TT_API int tt_buffer_page_location(const tt_buffer *buf, uint64_t page,
 				   struct tt_buffer_page_location *loc);
 
+/* ---- tensor accessor arguments (TT-Metal's TensorAccessorArgs) ----
+ *
+ * TensorAccessorArgs(buffer).append_to(args): describe buf to a kernel in
+ * argument words, appended at args[*count] (*count grows by their
+ * number). Append them to the compile-time args of a kernel
+ * (tt_kernel_config.compile_args; the kernel reads them with
+ * TensorAccessorArgs(offset)) or to its unique or common runtime args
+ * (TensorAccessorArgs_rt / _crt); then TensorAccessor(args, address,
+ * page size) gives the NOC address of any page, interleaved or sharded,
+ * DRAM or L1 (docs/kernels.md). Interleaved buffers take one word,
+ * sharded ones 6 + ceil(shards / 2); at most TT_TENSOR_ACCESSOR_ARGS_MAX.
+ * The words do not hold the buffer's address: pass that as a runtime
+ * argument, as TT-Metal's examples do.
+ *
+ * -ENOSPC (nothing appended) if cap - *count is too small, -ENXIO for a
+ * deallocated buffer, -ENODEV once its device was closed.
+ */
+#define TT_TENSOR_ACCESSOR_ARGS_MAX 134u
+TT_API int tt_tensor_accessor_args_append(const tt_buffer *buf, uint32_t *args,
+					  unsigned cap, unsigned *count);
+/* How many words tt_tensor_accessor_args_append adds for buf. */
+TT_API unsigned tt_tensor_accessor_args_count(const tt_buffer *buf);
+
+/* ---- alignment (TT-Metal's hal::get_l1_alignment, get_dram_alignment) ----
+ *
+ * The alignment of addresses and page sizes in L1 and in DRAM of dev's
+ * chip, in bytes: 16 for L1, 32 for Wormhole's DRAM and 64 for
+ * Blackhole's. 0 if dev cannot hold buffers (tt_last_error says why). */
+TT_API uint32_t tt_device_l1_alignment(tt_device *dev);
+TT_API uint32_t tt_device_dram_alignment(tt_device *dev);
+
 /* ---- direct I/O (TT-Metal's detail::WriteToBuffer/ReadFromBuffer) ----
  *
  * The host itself moves the data over the NOC, synchronously, without a

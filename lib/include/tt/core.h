@@ -153,6 +153,42 @@ TT_API void tt_core_iter_init(struct tt_core_iter *it,
 			      const struct tt_core_range_set *s);
 TT_API bool tt_core_iter_next(struct tt_core_iter *it, struct tt_xy *core);
 
+/* ---- splitting work over a grid (TT-Metal's work_split.hpp) ---- */
+
+/*
+ * *out = the first num_cores cores of a grid.x x grid.y grid from (0, 0),
+ * row by row (row_wise) or column by column (TT-Metal's
+ * num_cores_to_corerangeset): the whole rows (columns) as one range, then
+ * the start of the next. -EINVAL for an empty grid, one beyond
+ * TT_CORE_COORD_LIMIT, or more cores than it has.
+ */
+TT_API int tt_num_cores_to_core_range_set(unsigned num_cores,
+					  struct tt_xy grid, bool row_wise,
+					  struct tt_core_range_set *out);
+
+/* What tt_split_work_to_cores returns (TT-Metal's tuple, in its order). */
+struct tt_work_split {
+	unsigned num_cores;
+	struct tt_core_range_set all_cores;
+	struct tt_core_range_set core_group_1;
+	struct tt_core_range_set core_group_2;
+	uint32_t units_per_core_group_1;
+	uint32_t units_per_core_group_2;
+};
+
+/*
+ * Split `units` units of work over a grid.x x grid.y grid (TT-Metal's
+ * split_work_to_cores): num_cores = min(units, cores of the grid), taken
+ * in order as tt_num_cores_to_core_range_set takes them (all_cores). If
+ * they divide the units evenly, core_group_1 = all_cores with units /
+ * num_cores each and core_group_2 is empty with 0; else the first units %
+ * num_cores cores (core_group_1) take one unit more than the others
+ * (core_group_2). units 0: everything 0 and empty. Errors as
+ * tt_num_cores_to_core_range_set.
+ */
+TT_API int tt_split_work_to_cores(struct tt_xy grid, uint32_t units,
+				  bool row_wise, struct tt_work_split *out);
+
 /* ---- the device's logical grid ---- */
 
 /*

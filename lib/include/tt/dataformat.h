@@ -91,6 +91,33 @@ TT_API float tt_bf16_to_float(uint16_t h);
 TT_API uint16_t tt_float_to_f16(float f);
 TT_API float tt_f16_to_float(uint16_t h);
 
+/* ---- bfloat16 vectors (TT-Metal's bfloat16.hpp helpers) ----
+ *
+ * Arrays of bfloat16 bits. Two of them packed into a 32-bit word are the
+ * same bytes in memory as TT-Metal's packed uint32 vectors (the first
+ * value in the low half), so an array of n values is what
+ * create_*_vector_of_bfloat16(2 * n bytes, ...) makes. out may be NULL
+ * only when n is 0; -EINVAL otherwise. */
+
+/* first | second << 16 (pack_two_bfloat16_into_uint32). */
+TT_API uint32_t tt_pack_two_bf16(uint16_t first, uint16_t second);
+
+/* n values u * rand_max + offset, u uniform in [0, 1), each rounded to
+ * the nearest bfloat16 (create_random_vector_of_bfloat16). The same seed gives the same
+ * values on every machine; they are not the values TT-Metal's generator
+ * gives. rand_max must be finite and not negative. */
+TT_API int tt_bf16_random_vector(uint16_t *out, size_t n, float rand_max,
+				 uint32_t seed, float offset);
+
+/* n copies of value (create_constant_vector_of_bfloat16). */
+TT_API int tt_bf16_constant_vector(uint16_t *out, size_t n, float value);
+
+/* A rows x cols row-major matrix of zeros with 1.0 at (i, i) for i <
+ * num_ones (create_identity_matrix); num_ones must not exceed rows or
+ * cols. */
+TT_API int tt_bf16_identity_matrix(uint16_t *out, size_t rows, size_t cols,
+				   size_t num_ones);
+
 /* ---- arrays ---- */
 
 /*

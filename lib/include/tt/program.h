@@ -39,6 +39,9 @@ typedef uint32_t tt_cb_handle;
 #define TT_NUM_SEMAPHORES 8u
 #define TT_MAX_RUNTIME_ARGS 341u /* unique + common words, per kernel */
 #define TT_MAX_UNIQUE_RUNTIME_ARGS 255u
+/* Per kernel. */
+#define TT_MAX_NAMED_COMPILE_ARGS 256u
+#define TT_NAMED_ARG_NAME_MAX 128u /* characters of a name */
 
 /* ---- programs ---- */
 
@@ -107,6 +110,15 @@ struct tt_define {
 	const char *value;
 };
 
+/* A named compile-time argument (one entry of TT-Metal's
+ * named_compile_args map): the kernel reads it as the constant
+ * get_named_compile_time_arg_val("name"). name must be a C identifier of
+ * at most TT_NAMED_ARG_NAME_MAX characters, given once per kernel. */
+struct tt_named_arg {
+	const char *name;
+	uint32_t value;
+};
+
 /*
  * How a kernel is built and where it runs. Start from one of the
  * constructors below, which give TT-Metal's defaults, then change fields.
@@ -130,6 +142,10 @@ struct tt_kernel_config {
 	const struct tt_define *defines;
 	unsigned define_count;
 	enum tt_opt_level opt_level;
+	/* get_named_compile_time_arg_val("name"); at most
+	 * TT_MAX_NAMED_COMPILE_ARGS (-E2BIG). */
+	const struct tt_named_arg *named_compile_args;
+	unsigned named_compile_arg_count;
 };
 
 /* Data movement on proc, with that processor's preferred NOC (RISCV_0:
@@ -163,6 +179,23 @@ TT_API int tt_create_kernel_from_string(tt_program *prog, const char *source,
 					const struct tt_core_range_set *cores,
 					const struct tt_kernel_config *cfg,
 					tt_kernel_handle *out);
+
+/* The same on one core or one range (TT-Metal's CoreCoord and CoreRange
+ * core specs); messages name these calls. */
+TT_API int tt_create_kernel_on_core(tt_program *prog, const char *path,
+				    struct tt_xy core,
+				    const struct tt_kernel_config *cfg,
+				    tt_kernel_handle *out);
+TT_API int tt_create_kernel_on_range(tt_program *prog, const char *path,
+				     struct tt_core_range range,
+				     const struct tt_kernel_config *cfg,
+				     tt_kernel_handle *out);
+TT_API int tt_create_kernel_from_string_on_core(
+	tt_program *prog, const char *source, struct tt_xy core,
+	const struct tt_kernel_config *cfg, tt_kernel_handle *out);
+TT_API int tt_create_kernel_from_string_on_range(
+	tt_program *prog, const char *source, struct tt_core_range range,
+	const struct tt_kernel_config *cfg, tt_kernel_handle *out);
 
 /* The cores a kernel was placed on. */
 TT_API int tt_kernel_get_cores(const tt_program *prog, tt_kernel_handle k,
@@ -266,6 +299,17 @@ TT_API int tt_create_semaphore(tt_program *prog,
 			       const struct tt_core_range_set *cores,
 			       uint32_t initial_value,
 			       enum tt_core_type core_type, uint32_t *id);
+
+/* The same on one core or one range (CoreCoord, CoreRange). */
+TT_API int tt_create_semaphore_on_core(tt_program *prog, struct tt_xy core,
+				       uint32_t initial_value,
+				       enum tt_core_type core_type,
+				       uint32_t *id);
+TT_API int tt_create_semaphore_on_range(tt_program *prog,
+					struct tt_core_range range,
+					uint32_t initial_value,
+					enum tt_core_type core_type,
+					uint32_t *id);
 
 /* ---- runtime arguments ---- */
 

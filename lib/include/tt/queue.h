@@ -46,6 +46,14 @@ TT_API int tt_enqueue_write_buffer(tt_command_queue *cq, tt_buffer *buf,
 /* Copy buf into dst (tt_buffer_size(buf) bytes). */
 TT_API int tt_enqueue_read_buffer(tt_command_queue *cq, tt_buffer *buf,
 				  void *dst, bool blocking);
+/* The same with the length of src or dst (TT-Metal's vector forms, whose
+ * size is checked): len must be tt_buffer_size(buf), else -EINVAL naming
+ * both and nothing is moved. */
+TT_API int tt_enqueue_write_buffer_len(tt_command_queue *cq, tt_buffer *buf,
+				       const void *src, size_t len,
+				       bool blocking);
+TT_API int tt_enqueue_read_buffer_len(tt_command_queue *cq, tt_buffer *buf,
+				      void *dst, size_t len, bool blocking);
 /* The same for [offset, offset + size) of the buffer. */
 TT_API int tt_enqueue_write_sub_buffer(tt_command_queue *cq, tt_buffer *buf,
 				       const void *src, uint64_t offset,

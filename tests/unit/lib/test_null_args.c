@@ -189,6 +189,11 @@ static uint8_t bytes[64];
 
 /* ---- tt/core.h ---- */
 #define CORE_CASES(X)                                                          \
+	X(cr_split, tt_split_work_to_cores,                                     \
+	  I(tt_split_work_to_cores((struct tt_xy){ 2, 2 }, 4, false, NULL)))   \
+	X(cr_ncores, tt_num_cores_to_core_range_set,                           \
+	  I(tt_num_cores_to_core_range_set(2, (struct tt_xy){ 2, 2 }, false,   \
+					   NULL)))                             \
 	X(cr_valid, tt_core_range_valid, Z(tt_core_range_valid(NULL)))         \
 	X(cr_num, tt_core_range_num_cores, Z(tt_core_range_num_cores(NULL)))   \
 	X(cr_contains, tt_core_range_contains,                                 \
@@ -238,6 +243,12 @@ static uint8_t bytes[64];
 
 /* ---- tt/dataformat.h ---- */
 #define DATAFORMAT_CASES(X)                                                    \
+	X(df_bf16_rand, tt_bf16_random_vector,                                 \
+	  I(tt_bf16_random_vector(NULL, 4, 1.0f, 1, 0.0f)))                    \
+	X(df_bf16_const, tt_bf16_constant_vector,                              \
+	  I(tt_bf16_constant_vector(NULL, 4, 1.0f)))                           \
+	X(df_bf16_eye, tt_bf16_identity_matrix,                                \
+	  I(tt_bf16_identity_matrix(NULL, 2, 2, 1)))                           \
 	X(df_parse, tt_data_format_parse, I(tt_data_format_parse(NULL, NULL))) \
 	X(df_tiled, tt_tiled_size, I(tt_tiled_size(TT_FLOAT32, 1, 1, NULL)))   \
 	X(df_convert, tt_convert,                                              \
@@ -284,6 +295,18 @@ static uint8_t bytes[64];
 	X(buf_allocated, tt_buffer_is_allocated, Z(tt_buffer_is_allocated(NULL))) \
 	X(buf_banks, tt_buffer_num_banks, Z(tt_buffer_num_banks(NULL)))        \
 	X(buf_bank_size, tt_buffer_bank_size, Z(tt_buffer_bank_size(NULL)))    \
+	X(buf_ta, tt_tensor_accessor_args_append,                              \
+	  I(tt_tensor_accessor_args_append(NULL, words, 8, &f->k)))            \
+	X(buf_ta_args, tt_tensor_accessor_args_append,                         \
+	  I(tt_tensor_accessor_args_append(f->buf, NULL, 8, &f->k)))           \
+	X(buf_ta_count, tt_tensor_accessor_args_append,                        \
+	  I(tt_tensor_accessor_args_append(f->buf, words, 8, NULL)))           \
+	X(buf_ta_n, tt_tensor_accessor_args_count,                             \
+	  Z(tt_tensor_accessor_args_count(NULL)))                              \
+	X(buf_l1_align, tt_device_l1_alignment,                                \
+	  Z(tt_device_l1_alignment(NULL)))                                     \
+	X(buf_dram_align, tt_device_dram_alignment,                            \
+	  Z(tt_device_dram_alignment(NULL)))                                   \
 	X(buf_loc, tt_buffer_page_location,                                    \
 	  I(tt_buffer_page_location(NULL, 0, NULL)))                           \
 	X(buf_loc_out, tt_buffer_page_location,                                \
@@ -309,6 +332,45 @@ static uint8_t bytes[64];
 
 /* ---- tt/program.h and tt/program_desc.h ---- */
 #define PROGRAM_CASES(X)                                                       \
+	X(k_core, tt_create_kernel_on_core,                                    \
+	  I(tt_create_kernel_on_core(NULL, "k.c", c00, NULL, &f->k)))          \
+	X(k_core_path, tt_create_kernel_on_core,                               \
+	  I(tt_create_kernel_on_core(f->prog, NULL, c00, NULL, &f->k)))        \
+	X(k_core_out, tt_create_kernel_on_core,                                \
+	  I(tt_create_kernel_on_core(f->prog, "k.c", c00, NULL, NULL)))        \
+	X(k_range, tt_create_kernel_on_range,                                  \
+	  I(tt_create_kernel_on_range(NULL, "k.c", r00, NULL, &f->k)))         \
+	X(k_range_path, tt_create_kernel_on_range,                             \
+	  I(tt_create_kernel_on_range(f->prog, NULL, r00, NULL, &f->k)))       \
+	X(k_range_out, tt_create_kernel_on_range,                              \
+	  I(tt_create_kernel_on_range(f->prog, "k.c", r00, NULL, NULL)))       \
+	X(ks_core, tt_create_kernel_from_string_on_core,                       \
+	  I(tt_create_kernel_from_string_on_core(NULL, "x", c00, NULL, &f->k))) \
+	X(ks_core_src, tt_create_kernel_from_string_on_core,                   \
+	  I(tt_create_kernel_from_string_on_core(f->prog, NULL, c00, NULL,     \
+						 &f->k)))                      \
+	X(ks_core_out, tt_create_kernel_from_string_on_core,                   \
+	  I(tt_create_kernel_from_string_on_core(f->prog, "x", c00, NULL,      \
+						 NULL)))                       \
+	X(ks_range, tt_create_kernel_from_string_on_range,                     \
+	  I(tt_create_kernel_from_string_on_range(NULL, "x", r00, NULL,        \
+						  &f->k)))                     \
+	X(ks_range_src, tt_create_kernel_from_string_on_range,                 \
+	  I(tt_create_kernel_from_string_on_range(f->prog, NULL, r00, NULL,    \
+						  &f->k)))                     \
+	X(ks_range_out, tt_create_kernel_from_string_on_range,                 \
+	  I(tt_create_kernel_from_string_on_range(f->prog, "x", r00, NULL,     \
+						  NULL)))                      \
+	X(sem_core, tt_create_semaphore_on_core,                               \
+	  I(tt_create_semaphore_on_core(NULL, c00, 0, TT_CORE_TENSIX, words)))  \
+	X(sem_core_id, tt_create_semaphore_on_core,                            \
+	  I(tt_create_semaphore_on_core(f->prog, c00, 0, TT_CORE_TENSIX,       \
+					NULL)))                                \
+	X(sem_range, tt_create_semaphore_on_range,                             \
+	  I(tt_create_semaphore_on_range(NULL, r00, 0, TT_CORE_TENSIX, words))) \
+	X(sem_range_id, tt_create_semaphore_on_range,                          \
+	  I(tt_create_semaphore_on_range(f->prog, r00, 0, TT_CORE_TENSIX,      \
+					 NULL)))                               \
 	X(prog_create, tt_program_create, I(tt_program_create(NULL)))          \
 	X(prog_create_alias, tt_create_program, I(tt_create_program(NULL)))    \
 	X(prog_desc, tt_program_create_from_descriptor,                        \
@@ -360,6 +422,16 @@ static uint8_t bytes[64];
 #define QUEUE_CASES(X)                                                         \
 	X(recover_cores, tt_device_recover_cores,                              \
 	  I(tt_device_recover_cores(NULL, NULL)))                              \
+	X(cq_wlen, tt_enqueue_write_buffer_len,                                \
+	  I(tt_enqueue_write_buffer_len(NULL, f->buf, bytes, 64, true)))       \
+	X(cq_wlen_buf, tt_enqueue_write_buffer_len,                            \
+	  I(tt_enqueue_write_buffer_len(f->cq, NULL, bytes, 64, true)))        \
+	X(cq_wlen_src, tt_enqueue_write_buffer_len,                            \
+	  I(tt_enqueue_write_buffer_len(f->cq, f->buf, NULL, 64, true)))       \
+	X(cq_rlen, tt_enqueue_read_buffer_len,                                 \
+	  I(tt_enqueue_read_buffer_len(NULL, f->buf, bytes, 64, true)))        \
+	X(cq_rlen_dst, tt_enqueue_read_buffer_len,                             \
+	  I(tt_enqueue_read_buffer_len(f->cq, f->buf, NULL, 64, true)))        \
 	X(cq_get, tt_device_command_queue,                                     \
 	  I(tt_device_command_queue(NULL, 0, NULL)))                           \
 	X(cq_get_out, tt_device_command_queue,                                 \

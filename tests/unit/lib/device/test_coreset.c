@@ -295,6 +295,126 @@ static void test_iteration_order(void **state)
 
 /* ---- the logical grid of devices ---- */
 
+/* ---- splitting work ---- */
+
+static void test_num_cores_to_set(void **state)
+{
+	struct tt_core_range_set s;
+
+	(void)state;
+	/* Column by column (TT-Metal's default): 2 whole columns of 4,
+	 * then 3 of the third. */
+	assert_int_equal(tt_num_cores_to_core_range_set(11, xy(5, 4), false,
+							&s), 0);
+	assert_int_equal(s.count, 2);
+	assert_range(&s.ranges[0], 0, 0, 1, 3);
+	assert_range(&s.ranges[1], 2, 0, 2, 2);
+	/* Row by row. */
+	assert_int_equal(tt_num_cores_to_core_range_set(11, xy(5, 4), true,
+							&s), 0);
+	assert_int_equal(s.count, 2);
+	assert_range(&s.ranges[0], 0, 0, 4, 1);
+	assert_range(&s.ranges[1], 0, 2, 0, 2);
+	assert_int_equal(tt_core_range_set_check(&s), 0);
+	/* Less than a line; exactly the grid; none. */
+	assert_int_equal(tt_num_cores_to_core_range_set(3, xy(5, 4), true, &s),
+			 0);
+	assert_int_equal(s.count, 1);
+	assert_range(&s.ranges[0], 0, 0, 2, 0);
+	assert_int_equal(tt_num_cores_to_core_range_set(20, xy(5, 4), false,
+							&s), 0);
+	assert_int_equal(s.count, 1);
+	assert_range(&s.ranges[0], 0, 0, 4, 3);
+	assert_int_equal(tt_num_cores_to_core_range_set(0, xy(5, 4), false, &s),
+			 0);
+	assert_int_equal(s.count, 0);
+	/* Errors. */
+	assert_int_equal(tt_num_cores_to_core_range_set(21, xy(5, 4), false,
+							&s), -EINVAL);
+	assert_error_contains("21 cores do not fit a 5x4 grid");
+	assert_int_equal(tt_num_cores_to_core_range_set(1, xy(0, 4), false,
+							&s), -EINVAL);
+	assert_error_contains("grid 0x4");
+	assert_int_equal(tt_num_cores_to_core_range_set(1, xy(257, 1), false,
+							&s), -EINVAL);
+	assert_int_equal(tt_num_cores_to_core_range_set(1, xy(1, 1), false,
+							NULL), -EINVAL);
+	assert_error_contains("out is NULL");
+}
+
+static void test_split_work(void **state)
+{
+	struct tt_work_split w;
+
+	(void)state;
+	/* Fewer units than cores: one unit on each of the first cores. */
+	assert_int_equal(tt_split_work_to_cores(xy(4, 3), 7, false, &w), 0);
+	assert_int_equal(w.num_cores, 7);
+	assert_int_equal(tt_core_range_set_num_cores(&w.all_cores), 7);
+	assert_true(tt_core_range_set_equal(&w.core_group_1, &w.all_cores));
+	assert_int_equal(w.units_per_core_group_1, 1);
+	assert_int_equal(w.core_group_2.count, 0);
+	assert_int_equal(w.units_per_core_group_2, 0);
+	assert_range(&w.all_cores.ranges[0], 0, 0, 1, 2);
+	assert_range(&w.all_cores.ranges[1], 2, 0, 2, 0);
+	/* Evenly divided over the whole grid. */
+	assert_int_equal(tt_split_work_to_cores(xy(4, 3), 36, true, &w), 0);
+	assert_int_equal(w.num_cores, 12);
+	assert_int_equal(w.all_cores.count, 1);
+	assert_range(&w.all_cores.ranges[0], 0, 0, 3, 2);
+	assert_true(tt_core_range_set_equal(&w.core_group_1, &w.all_cores));
+	assert_int_equal(w.units_per_core_group_1, 3);
+	assert_int_equal(w.core_group_2.count, 0);
+	/* Uneven, row-wise: 29 = 5 cores x 3 + 7 cores x 2. */
+	assert_int_equal(tt_split_work_to_cores(xy(4, 3), 29, true, &w), 0);
+	assert_int_equal(w.num_cores, 12);
+	assert_int_equal(w.units_per_core_group_1, 3);
+	assert_int_equal(w.units_per_core_group_2, 2);
+	assert_int_equal(tt_core_range_set_num_cores(&w.core_group_1), 5);
+	assert_int_equal(tt_core_range_set_num_cores(&w.core_group_2), 7);
+	assert_range(&w.core_group_1.ranges[0], 0, 0, 3, 0);
+	assert_range(&w.core_group_1.ranges[1], 0, 1, 0, 1);
+	assert_int_equal(w.core_group_2.count, 2);
+	assert_range(&w.core_group_2.ranges[0], 1, 1, 3, 1);
+	assert_range(&w.core_group_2.ranges[1], 0, 2, 3, 2);
+	assert_false(tt_core_range_set_intersects(&w.core_group_1,
+						  &w.core_group_2));
+	/* Uneven, column-wise: 14 = 2 x 2 + 10 x 1. */
+	assert_int_equal(tt_split_work_to_cores(xy(4, 3), 14, false, &w), 0);
+	assert_int_equal(w.units_per_core_group_1, 2);
+	assert_int_equal(w.units_per_core_group_2, 1);
+	assert_int_equal(w.core_group_1.count, 1);
+	assert_range(&w.core_group_1.ranges[0], 0, 0, 0, 1);
+	assert_int_equal(w.core_group_2.count, 2);
+	assert_range(&w.core_group_2.ranges[0], 0, 2, 0, 2);
+	assert_range(&w.core_group_2.ranges[1], 1, 0, 3, 2);
+	/* Every unit is given out exactly once, whatever the split. */
+	for (uint32_t u = 0; u < 200; u += 7) {
+		unsigned n1, n2;
+
+		assert_int_equal(tt_split_work_to_cores(xy(5, 4), u, u % 2, &w),
+				 0);
+		n1 = tt_core_range_set_num_cores(&w.core_group_1);
+		n2 = tt_core_range_set_num_cores(&w.core_group_2);
+		assert_int_equal(n1 + n2, w.num_cores);
+		assert_int_equal(n1 * w.units_per_core_group_1 +
+					 n2 * w.units_per_core_group_2,
+				 u);
+		assert_int_equal(tt_core_range_set_check(&w.all_cores), 0);
+	}
+	/* None. */
+	assert_int_equal(tt_split_work_to_cores(xy(4, 3), 0, false, &w), 0);
+	assert_int_equal(w.num_cores, 0);
+	assert_int_equal(w.all_cores.count, 0);
+	assert_int_equal(w.units_per_core_group_1, 0);
+	/* Errors. */
+	assert_int_equal(tt_split_work_to_cores(xy(4, 0), 5, false, &w),
+			 -EINVAL);
+	assert_error_contains("tt_split_work_to_cores: grid 4x0");
+	assert_int_equal(tt_split_work_to_cores(xy(4, 3), 5, false, NULL),
+			 -EINVAL);
+}
+
 static void check_grid(const char *board)
 {
 	const struct tt_device_info *i;
@@ -364,6 +484,8 @@ int main(void)
 		cmocka_unit_test(test_queries),
 		cmocka_unit_test(test_iteration_order),
 		cmocka_unit_test(test_logical_grid),
+		cmocka_unit_test(test_num_cores_to_set),
+		cmocka_unit_test(test_split_work),
 	};
 
 	setenv("TT_TRANSPORT", "embedded", 1);

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -358,6 +359,40 @@ static void test_fault_report(void **state)
 	assert_int_equal(tt_device_reset(dev, 10000), 0);
 }
 
+/* The length forms move the whole buffer, and only with its length. */
+static void test_write_read_len(void **state)
+{
+	tt_device *dev = *state;
+	tt_buffer *b = dram_buffer(dev, 3);
+	uint8_t in[3 * PAGE + 16], out[3 * PAGE + 16];
+	tt_command_queue *cq;
+
+	assert_int_equal(tt_device_command_queue(dev, 0, &cq), 0);
+	for (unsigned i = 0; i < sizeof(in); i++)
+		in[i] = (uint8_t)(i * 7 + 1);
+	memset(out, 0xEE, sizeof(out));
+	assert_int_equal(tt_enqueue_write_buffer_len(cq, b, in, 3 * PAGE, false),
+			 0);
+	assert_int_equal(tt_enqueue_read_buffer_len(cq, b, out, 3 * PAGE, true),
+			 0);
+	assert_memory_equal(in, out, 3 * PAGE);
+	assert_int_equal(out[3 * PAGE], 0xEE);
+	/* Too short and too long are refused; nothing moves. */
+	assert_int_equal(tt_enqueue_write_buffer_len(cq, b, out, 3 * PAGE - 1,
+						     true), -EINVAL);
+	assert_non_null(strstr(tt_last_error(),
+			       "tt_enqueue_write_buffer_len: 6143 bytes given for a buffer of 6144 bytes"));
+	assert_int_equal(tt_enqueue_read_buffer_len(cq, b, out, 3 * PAGE + 16,
+						    true), -EINVAL);
+	assert_non_null(strstr(tt_last_error(), "tt_enqueue_read_buffer_len"));
+	assert_int_equal(tt_enqueue_read_buffer(cq, b, out, true), 0);
+	assert_memory_equal(in, out, 3 * PAGE);
+	assert_int_equal(tt_enqueue_write_buffer_len(cq, b, NULL, 3 * PAGE,
+						     true), -EINVAL);
+	assert_non_null(strstr(tt_last_error(), "src is NULL"));
+	tt_buffer_free(b);
+}
+
 /* A compile error surfaces at enqueue with the compiler's line. */
 static void test_compile_error(void **state)
 {
@@ -386,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_repeated_program_runs),
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_compile_error),
+		cmocka_unit_test(test_write_read_len),
 		cmocka_unit_test(test_fault_report),
 		cmocka_unit_test(test_hang_report),
 		cmocka_unit_test(test_cb_hang_suggests_checks),

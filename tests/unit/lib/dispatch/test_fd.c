@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "lib/dispatch/fd.h"
 #include "testutil.h"
 
 /* Each core stores (tag, its index and logical coordinates, a word of its
@@ -240,6 +241,56 @@ static void test_bad_settings_refused(void **state)
 		setenv("TT_DISPATCH", saved, 1);
 	assert_int_equal(enqueue(&c), 0);
 	tt_program_free(c.p);
+	free(saved);
+}
+
+/* TT-Metal's TT_METAL_SLOW_DISPATCH_MODE: 1 is TT_DISPATCH=slow, 0
+ * fast; with TT_DISPATCH both must agree; other values are refused. */
+static void want(const char *own, const char *metal, int ret, bool fast)
+{
+	bool got = !fast;
+
+	if (own)
+		setenv("TT_DISPATCH", own, 1);
+	else
+		unsetenv("TT_DISPATCH");
+	if (metal)
+		setenv("TT_METAL_SLOW_DISPATCH_MODE", metal, 1);
+	else
+		unsetenv("TT_METAL_SLOW_DISPATCH_MODE");
+	assert_int_equal(tt_fd_wanted(&got), ret);
+	if (!ret)
+		assert_int_equal(got, fast);
+}
+
+static void test_metal_slow_dispatch_mode(void **state)
+{
+	const char *mode = getenv("TT_DISPATCH");
+	char *saved = mode ? strdup(mode) : NULL;
+
+	(void)state;
+	want(NULL, NULL, 0, true);
+	want("slow", NULL, 0, false);
+	want(NULL, "1", 0, false);
+	want(NULL, "0", 0, true);
+	want(NULL, "", 0, true);
+	want("slow", "1", 0, false);
+	want("fast", "0", 0, true);
+	want("", "1", 0, false);
+	want("fast", "1", -EINVAL, true);
+	assert_string_equal(tt_last_error(),
+			    "TT_DISPATCH='fast' and TT_METAL_SLOW_DISPATCH_MODE='1' disagree: they name the same setting, set one");
+	want("slow", "0", -EINVAL, true);
+	want(NULL, "yes", -EINVAL, true);
+	assert_string_equal(tt_last_error(),
+			    "TT_METAL_SLOW_DISPATCH_MODE='yes' is not one of: 0, 1");
+	want("Slow", "1", -EINVAL, true);
+	assert_non_null(strstr(tt_last_error(), "TT_DISPATCH='Slow'"));
+	unsetenv("TT_METAL_SLOW_DISPATCH_MODE");
+	if (saved)
+		setenv("TT_DISPATCH", saved, 1);
+	else
+		unsetenv("TT_DISPATCH");
 	free(saved);
 }
 
@@ -492,6 +543,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_settings_refused),
+		cmocka_unit_test(test_metal_slow_dispatch_mode),
 		cmocka_unit_test(test_many_grid_launches),
 		cmocka_unit_test(test_launch_larger_than_ring),
 		cmocka_unit_test(test_reruns_start_from_their_program),

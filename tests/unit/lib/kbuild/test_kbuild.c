@@ -345,6 +345,125 @@ static void test_defines_reach_kernel(void **state)
 	tt_kbinary_put(b);
 }
 
+/* Named compile-time arguments are constants wherever C needs one (file
+ * scope initialisers, array sizes, case labels, _Static_assert), at -O0
+ * as at -O2; a name that was not given fails the build naming it. */
+static const char k_named[] =
+	"#include \"dataflow_api.h\"\n"
+	"static const uint32_t fs = get_named_compile_time_arg_val(\"alpha\");\n"
+	"volatile uint32_t arr[get_named_compile_time_arg_val(\"beta\")] =\n"
+	"\t{ 0xBE7A0001u, get_named_compile_time_arg_val(\"alpha\") };\n"
+	"_Static_assert(get_named_compile_time_arg_val(\"beta\") == 3, \"x\");\n"
+	"enum { E = get_named_compile_time_arg_val(\"zero\") };\n"
+	"volatile uint32_t out;\n"
+	"void kernel_main(void)\n"
+	"{\n"
+	"\tswitch (out) {\n"
+	"\tcase get_named_compile_time_arg_val(\"beta\"): out = fs; break;\n"
+	"\tdefault: out = E + arr[2] + get_named_compile_time_arg_val(\"big\");\n"
+	"\t}\n"
+	"#ifdef UNKNOWN\n"
+	"\tout = get_named_compile_time_arg_val(\"gamma\");\n"
+	"#endif\n"
+	"}\n";
+
+static void test_named_args(void **state)
+{
+	static const struct tt_knamed named[] = {
+		{ "alpha", 0xA1FA0005u }, { "beta", 3 }, { "zero", 0 },
+		{ "big", 0xFFFFFFFFu },
+	};
+	static const uint32_t want[] = { 0xBE7A0001u, 0xA1FA0005u, 0 };
+	static const struct tt_kdefine unknown[] = { { "UNKNOWN", NULL } };
+	struct tt_kbuild_opts o = src_opts(TT_KPROC_BRISC, k_named);
+	struct tt_kbinary *b;
+
+	(void)state;
+	o.named_args = named;
+	o.named_arg_count = 4;
+	b = build_ok(&o);
+	assert_true(image_has(b, want, sizeof(want)));
+	tt_kbinary_put(b);
+	o.opt_level = "O0";
+	b = build_ok(&o);
+	assert_true(image_has(b, want, sizeof(want)));
+	tt_kbinary_put(b);
+	o.opt_level = NULL;
+	o.defines = unknown;
+	o.define_count = 1;
+	build_fails(&o, -ENOEXEC,
+		    "get_named_compile_time_arg_val(gamma): no named compile-time argument of this name",
+		    NULL);
+	/* No named arguments at all: every name is unknown. */
+	o.defines = NULL;
+	o.define_count = 0;
+	o.named_arg_count = 0;
+	build_fails(&o, -ENOEXEC,
+		    "get_named_compile_time_arg_val(alpha): no named", NULL);
+}
+
+/* Names the compiler would misread, too many, and duplicates are refused
+ * before it runs. */
+static void test_bad_named_args(void **state)
+{
+	static struct tt_knamed many[TT_KBUILD_NAMED_ARGS_MAX + 1];
+	static char names[TT_KBUILD_NAMED_ARGS_MAX + 1][8];
+	static const struct tt_knamed quote[] = { { "a\"b", 1 } },
+				      paren[] = { { "a)b", 1 } },
+				      digit[] = { { "1a", 1 } },
+				      empty[] = { { "", 1 } },
+				      null[] = { { NULL, 1 } },
+				      twice[] = { { "a", 1 }, { "a", 2 } };
+	static const struct tt_kdefine reserved[] = {
+		{ "KERNEL_NAMED_COMPILE_TIME_ARGS", "1" },
+	};
+	struct tt_kbuild_opts o = src_opts(TT_KPROC_BRISC, k_simple);
+	unsigned i;
+
+	(void)state;
+	o.named_arg_count = 1;
+	o.named_args = quote;
+	build_fails(&o, -EINVAL, "named compile-time argument 0: name 'a\"b'",
+		    NULL);
+	o.named_args = paren;
+	build_fails(&o, -EINVAL, "name 'a)b' is not a C identifier", NULL);
+	o.named_args = digit;
+	build_fails(&o, -EINVAL, "name '1a'", NULL);
+	o.named_args = empty;
+	build_fails(&o, -EINVAL, "name ''", NULL);
+	o.named_args = null;
+	build_fails(&o, -EINVAL, "name '(null)'", NULL);
+	o.named_args = twice;
+	o.named_arg_count = 2;
+	build_fails(&o, -EINVAL, "named compile-time argument a is given twice (0 and 1)",
+		    NULL);
+	o.named_args = NULL;
+	o.named_arg_count = 1;
+	build_fails(&o, -EINVAL, "1 named compile-time arguments but no array",
+		    NULL);
+	for (i = 0; i <= TT_KBUILD_NAMED_ARGS_MAX; i++) {
+		snprintf(names[i], sizeof(names[i]), "n%u", i);
+		many[i].name = names[i];
+		many[i].value = i;
+	}
+	o.named_args = many;
+	o.named_arg_count = TT_KBUILD_NAMED_ARGS_MAX + 1;
+	build_fails(&o, -EINVAL, "257 named compile-time arguments (at most 256)",
+		    NULL);
+	o.named_arg_count = 0;
+	o.defines = reserved;
+	o.define_count = 1;
+	build_fails(&o, -EINVAL,
+		    "define KERNEL_NAMED_COMPILE_TIME_ARGS is set by the runtime",
+		    NULL);
+	assert_int_equal(stats().builds, 0);
+	/* The most there may be build. */
+	o.defines = NULL;
+	o.define_count = 0;
+	o.named_arg_count = TT_KBUILD_NAMED_ARGS_MAX;
+	tt_kbinary_put(build_ok(&o));
+}
+
 /* A data-movement kernel gets none of the compute defines, and no
  * argument list when it has no arguments. */
 static void test_dm_defines(void **state)
@@ -521,8 +640,11 @@ static void test_key_covers_request(void **state)
 				       d2[] = { { "A", "2" } },
 				       d3[] = { { "B", "1" } },
 				       d4[] = { { "A", NULL } };
+	static const struct tt_knamed n1[] = { { "a", 1 } },
+				      n2[] = { { "a", 2 } },
+				      n3[] = { { "b", 2 } };
 	struct tt_kbuild_opts o = src_opts(TT_KPROC_COMPUTE, k_simple);
-	struct tt_kbinary *b[16];
+	struct tt_kbinary *b[20];
 	unsigned n = 0, i;
 	char other[sizeof(k_simple) + 16];
 
@@ -541,6 +663,13 @@ static void test_key_covers_request(void **state)
 	o.ct_arg_count = 2;
 	b[n] = build_new(&o, b, n), n++;
 	o.ct_args = ct2;
+	b[n] = build_new(&o, b, n), n++;
+	o.named_args = n1;
+	o.named_arg_count = 1;
+	b[n] = build_new(&o, b, n), n++;
+	o.named_args = n2;
+	b[n] = build_new(&o, b, n), n++;
+	o.named_args = n3;
 	b[n] = build_new(&o, b, n), n++;
 	o.opt_level = "Os";
 	b[n] = build_new(&o, b, n), n++;
@@ -1243,6 +1372,8 @@ int main(void)
 		T(test_slot_of_each_proc),
 		T(test_defines_reach_kernel),
 		T(test_dm_defines),
+		T(test_named_args),
+		T(test_bad_named_args),
 		T(test_file_kernel),
 		T(test_memory_hit),
 		T(test_disk_hit),

@@ -794,6 +794,109 @@ static void test_direct_l1_and_dram(void **state)
 	assert_non_null(strstr(tt_last_error(), "is outside DRAM channel 0"));
 }
 
+/* ---- tensor accessor arguments ---- */
+
+static void test_accessor_args(void **state)
+{
+	tt_device *dev = *state;
+	struct tt_core_range_set g = one_range(2, 3, 4, 4);
+	tt_buffer *dram = make(dev, TT_BUFFER_DRAM, 6 * 40, 40);
+	tt_buffer *l1 = make(dev, TT_BUFFER_L1, 64 * 32, 32);
+	tt_buffer *sh;
+	uint32_t w[TT_TENSOR_ACCESSOR_ARGS_MAX + 4];
+	unsigned n = 1;
+	int err;
+
+	w[0] = 0xAAAA;
+	assert_int_equal(tt_tensor_accessor_args_count(dram), 1);
+	assert_int_equal(tt_tensor_accessor_args_append(dram, w, 8, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(w[0], 0xAAAA); /* appended, not overwritten */
+	assert_int_equal(w[1], 0x7A000001u); /* magic, no more words, DRAM */
+	assert_int_equal(tt_tensor_accessor_args_append(l1, w, 8, &n), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(w[2], 0x7A000000u);
+
+	/* Block sharded, 4x7 pages in shards of 2x3 on logical (2,3)-(4,4):
+	 * 2x3 = 6 shards, their cores row-major. */
+	sh = make_sharded(dev, TT_BUFFER_L1, TT_LAYOUT_BLOCK_SHARDED, &g,
+			  TT_SHARD_ROW_MAJOR, 4, 7, 2, 3, 1024, &err);
+	assert_int_equal(err, 0);
+	assert_int_equal(tt_tensor_accessor_args_count(sh), 9);
+	n = 0;
+	assert_int_equal(tt_tensor_accessor_args_append(sh, w, 9, &n), 0);
+	assert_int_equal(n, 9);
+	assert_int_equal(w[0], 0x7A000802u); /* 8 more words, sharded, L1 */
+	assert_int_equal(w[1], 4);
+	assert_int_equal(w[2], 7);
+	assert_int_equal(w[3], 2);
+	assert_int_equal(w[4], 3);
+	assert_int_equal(w[5], 6);
+	/* Logical (2,3), (3,3) at NOC (3,4), (4,4); (4,3), (2,4) at (6,4),
+	 * (3,5); (3,4), (4,4) at (4,5), (6,5). */
+	assert_int_equal(w[6], 0x0404u << 16 | 0x0403u);
+	assert_int_equal(w[7], 0x0503u << 16 | 0x0406u);
+	assert_int_equal(w[8], 0x0506u << 16 | 0x0504u);
+
+	/* Too small: -ENOSPC and nothing written. */
+	n = 1;
+	w[1] = 0x5555;
+	assert_int_equal(tt_tensor_accessor_args_append(sh, w, 9, &n), -ENOSPC);
+	assert_non_null(strstr(tt_last_error(), "needs 9 argument words at index 1, the array holds 9"));
+	assert_int_equal(n, 1);
+	assert_int_equal(w[1], 0x5555);
+	n = 10;
+	assert_int_equal(tt_tensor_accessor_args_append(dram, w, 9, &n), -ENOSPC);
+	assert_int_equal(n, 10);
+	/* NULL. */
+	assert_int_equal(tt_tensor_accessor_args_append(NULL, w, 9, &n), -EINVAL);
+	assert_int_equal(tt_tensor_accessor_args_append(dram, NULL, 9, &n),
+			 -EINVAL);
+	assert_int_equal(tt_tensor_accessor_args_append(dram, w, 9, NULL),
+			 -EINVAL);
+	assert_int_equal(tt_tensor_accessor_args_count(NULL), 0);
+	/* Deallocated. */
+	assert_int_equal(tt_deallocate_buffer(dram), 0);
+	n = 0;
+	assert_int_equal(tt_tensor_accessor_args_append(dram, w, 9, &n), -ENXIO);
+	assert_int_equal(n, 0);
+	tt_buffer_free(sh);
+	tt_buffer_free(l1);
+	tt_buffer_free(dram);
+}
+
+/* The largest description fits TT_TENSOR_ACCESSOR_ARGS_MAX: a shard on
+ * every L1 bank (64 on the n150). */
+static void test_accessor_args_most(void **state)
+{
+	tt_device *dev = *state;
+	struct tt_core_range_set g = one_range(0, 0, 7, 7);
+	uint32_t w[TT_TENSOR_ACCESSOR_ARGS_MAX];
+	unsigned n = 0;
+	tt_buffer *sh;
+	int err;
+
+	sh = make_sharded(dev, TT_BUFFER_L1, TT_LAYOUT_HEIGHT_SHARDED, &g,
+			  TT_SHARD_COL_MAJOR, 64, 1, 1, 1, 32, &err);
+	assert_int_equal(err, 0);
+	assert_int_equal(tt_tensor_accessor_args_append(sh, w, 38, &n), 0);
+	assert_int_equal(n, 38);
+	assert_int_equal(w[5], 64);
+	/* Column-major: shard 1 is logical (0,1). */
+	assert_int_equal(w[6] >> 16, 0x0201u);
+	assert_true(n <= TT_TENSOR_ACCESSOR_ARGS_MAX);
+	tt_buffer_free(sh);
+}
+
+static void test_alignment_queries(void **state)
+{
+	assert_int_equal(tt_device_l1_alignment(*state), 16);
+	assert_int_equal(tt_device_dram_alignment(*state), 32);
+	assert_int_equal(tt_device_l1_alignment(NULL), 0);
+	assert_non_null(strstr(tt_last_error(), "tt_device_l1_alignment: device is NULL"));
+	assert_int_equal(tt_device_dram_alignment(NULL), 0);
+}
+
 /* ---- other boards ---- */
 
 static void test_bank_table_n150(void **state)
@@ -846,6 +949,8 @@ static void test_bank_table_p150(void **state)
 	b = make(dev, TT_BUFFER_DRAM, 8 * 32, 32);
 	assert_int_equal(tt_buffer_aligned_page_size(b), 64);
 	tt_buffer_free(b);
+	assert_int_equal(tt_device_dram_alignment(dev), 64);
+	assert_int_equal(tt_device_l1_alignment(dev), 16);
 	b = make(dev, TT_BUFFER_L1, 108 * 32, 32);
 	assert_int_equal(tt_buffer_aligned_page_size(b), 32);
 	assert_int_equal(tt_buffer_address(b), 1572864 - 4096 - 32);
@@ -876,6 +981,9 @@ int main(void)
 		cmocka_unit_test(test_assign_to_program),
 		cmocka_unit_test(test_device_closed_under_buffer),
 		cmocka_unit_test(test_direct_l1_and_dram),
+		cmocka_unit_test(test_accessor_args),
+		cmocka_unit_test(test_accessor_args_most),
+		cmocka_unit_test(test_alignment_queries),
 	};
 	const struct CMUnitTest boards[] = {
 		cmocka_unit_test(test_bank_table_n150),

@@ -170,6 +170,67 @@ static void test_convert_tiles(void **state)
 			    "convert 1 tiles from Bfp8_b (6, 1088 bytes) to Float16_b (5, 100 bytes): a buffer length is too small");
 }
 
+static void test_bf16_vectors(void **state)
+{
+	uint16_t a[1000], b[1000], m[12];
+	float lo = 1e30f, hi = -1e30f, sum = 0;
+
+	(void)state;
+	/* Packing: the first value in the low half, as in memory. */
+	assert_int_equal(tt_pack_two_bf16(0x3F80, 0x4000), 0x40003F80u);
+	{
+		uint32_t w = tt_pack_two_bf16(0x1234, 0xABCD);
+		uint16_t h[2];
+
+		memcpy(h, &w, 4);
+		assert_int_equal(h[0], 0x1234);
+		assert_int_equal(h[1], 0xABCD);
+	}
+	/* Random: in range, spread over it, repeatable by seed. */
+	assert_int_equal(tt_bf16_random_vector(a, 1000, 100.0f, 7, -50.0f), 0);
+	assert_int_equal(tt_bf16_random_vector(b, 1000, 100.0f, 7, -50.0f), 0);
+	assert_memory_equal(a, b, sizeof(a));
+	for (unsigned i = 0; i < 1000; i++) {
+		float v = tt_bf16_to_float(a[i]);
+
+		assert_true(v >= -50.0f && v <= 50.0f);
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+		sum += v;
+	}
+	assert_true(lo < -45.0f && hi > 45.0f);
+	assert_true(fabsf(sum / 1000) < 5.0f);
+	assert_int_equal(tt_bf16_random_vector(b, 1000, 100.0f, 8, -50.0f), 0);
+	assert_memory_not_equal(a, b, sizeof(a));
+	assert_int_equal(tt_bf16_random_vector(a, 3, 0.0f, 1, 2.5f), 0);
+	assert_int_equal(a[0], 0x4020); /* 2.5 */
+	assert_int_equal(tt_bf16_random_vector(a, 1, -1.0f, 1, 0), -EINVAL);
+	assert_int_equal(tt_bf16_random_vector(a, 1, NAN, 1, 0), -EINVAL);
+	assert_int_equal(tt_bf16_random_vector(a, 1, 1.0f, 1, INFINITY),
+			 -EINVAL);
+	assert_int_equal(tt_bf16_random_vector(NULL, 0, 1.0f, 1, 0), 0);
+	/* Constant: rounded to nearest. */
+	assert_int_equal(tt_bf16_constant_vector(a, 5, 1.00390625f), 0);
+	for (unsigned i = 0; i < 5; i++)
+		assert_int_equal(a[i], 0x3F80); /* ties to even */
+	assert_int_equal(tt_bf16_constant_vector(a, 1, -2.0f), 0);
+	assert_int_equal(a[0], 0xC000);
+	/* Identity. */
+	memset(m, 0xFF, sizeof(m));
+	assert_int_equal(tt_bf16_identity_matrix(m, 3, 4, 2), 0);
+	for (unsigned r = 0; r < 3; r++)
+		for (unsigned c = 0; c < 4; c++)
+			assert_int_equal(m[r * 4 + c],
+					 r == c && r < 2 ? 0x3F80 : 0);
+	assert_int_equal(tt_bf16_identity_matrix(m, 3, 4, 4), -EINVAL);
+	assert_non_null(strstr(tt_last_error(),
+			       "4 ones do not fit the diagonal of a 3x4 matrix"));
+	assert_int_equal(tt_bf16_identity_matrix(NULL, 0, 4, 0), 0);
+	assert_int_equal(tt_bf16_identity_matrix(m, (size_t)1 << 40,
+						 (size_t)1 << 40, 0),
+			 -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +241,7 @@ int main(void)
 		cmocka_unit_test(test_tilize_roundtrip),
 		cmocka_unit_test(test_tilize_convert_bfp),
 		cmocka_unit_test(test_convert_tiles),
+		cmocka_unit_test(test_bf16_vectors),
 	};
 
 	return cmocka_run_group_tests_name("dataformat_api", tests, NULL, NULL);

@@ -249,6 +249,79 @@ static void test_kernel_copies_config(void **state)
 	assert_null(k->path);
 }
 
+/* Named compile-time args: copied at creation, every bad form refused
+ * naming it, and at most TT_MAX_NAMED_COMPILE_ARGS. */
+static void test_named_compile_args(void **state)
+{
+	tt_program *p = *state;
+	struct tt_core_range_set s = tt_core_range_set_of_core(0, 0);
+	static struct tt_named_arg many[TT_MAX_NAMED_COMPILE_ARGS + 1];
+	static char names[TT_MAX_NAMED_COMPILE_ARGS + 1][8];
+	char name[8] = "tiles", longname[TT_NAMED_ARG_NAME_MAX + 2];
+	struct tt_named_arg good[2] = { { name, 8 }, { "cb_out", 16 } };
+	struct tt_named_arg twice[2] = { { "a", 1 }, { "a", 2 } };
+	struct tt_named_arg bad[1] = { { "a-b", 1 } };
+	struct tt_kernel_config c = tt_reader_config();
+	struct tt_kernel_obj *k;
+	tt_kernel_handle h;
+
+	c.named_compile_args = good;
+	c.named_compile_arg_count = 2;
+	kernel_on(p, s, &c);
+	strcpy(name, "x"); /* the caller's strings may change afterwards */
+	good[0].value = 0;
+	k = p->kernels[0];
+	assert_int_equal(k->named_count, 2);
+	assert_string_equal(k->named[0].name, "tiles");
+	assert_int_equal(k->named[0].value, 8);
+	assert_string_equal(k->named[1].name, "cb_out");
+	assert_int_equal(k->named[1].value, 16);
+
+	c = tt_writer_config();
+	c.named_compile_arg_count = 1;
+	assert_int_equal(tt_create_kernel_from_string(p, src, &s, &c, &h),
+			 -EINVAL);
+	assert_error_contains("1 named compile-time args but named_compile_args is NULL");
+	c.named_compile_args = bad;
+	assert_int_equal(tt_create_kernel_from_string(p, src, &s, &c, &h),
+			 -EINVAL);
+	assert_error_contains("named compile-time arg 0: name 'a-b' is not a C identifier");
+	bad[0].name = NULL;
+	assert_int_equal(tt_create_kernel_from_string(p, src, &s, &c, &h),
+			 -EINVAL);
+	assert_error_contains("name '(null)'");
+	memset(longname, 'n', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = 0;
+	bad[0].name = longname;
+	assert_int_equal(tt_create_kernel_from_string(p, src, &s, &c, &h),
+			 -EINVAL);
+	assert_error_contains("at most 128 characters");
+	longname[TT_NAMED_ARG_NAME_MAX] = 0; /* 128 is fine */
+	c.named_compile_args = twice;
+	c.named_compile_arg_count = 2;
+	assert_int_equal(tt_create_kernel_from_string(p, src, &s, &c, &h),
+			 -EINVAL);
+	assert_error_contains("named compile-time arg 'a' is given twice (0 and 1)");
+	for (unsigned i = 0; i <= TT_MAX_NAMED_COMPILE_ARGS; i++) {
+		snprintf(names[i], sizeof(names[i]), "n%u", i);
+		many[i].name = names[i];
+	}
+	c.named_compile_args = many;
+	c.named_compile_arg_count = TT_MAX_NAMED_COMPILE_ARGS + 1;
+	assert_int_equal(tt_create_kernel_from_string(p, src, &s, &c, &h),
+			 -E2BIG);
+	assert_error_contains("257 named compile-time args, at most 256");
+	assert_int_equal(tt_program_num_kernels(p), 1);
+	bad[0].name = longname;
+	c.named_compile_args = bad;
+	c.named_compile_arg_count = 1;
+	kernel_on(p, s, &c);
+	c = tt_compute_config();
+	c.named_compile_args = many;
+	c.named_compile_arg_count = TT_MAX_NAMED_COMPILE_ARGS;
+	kernel_on(p, s, &c);
+}
+
 static void test_one_kernel_per_processor(void **state)
 {
 	tt_program *p = *state;
@@ -418,6 +491,40 @@ static void test_kernel_path_resolution(void **state)
 	clean_paths(&t);
 }
 
+/* TT-Metal's TT_METAL_KERNEL_PATH is TT_KERNEL_PATH by another name:
+ * either may be set, both only to the same value. */
+static void test_metal_kernel_path(void **state)
+{
+	tt_program *p = *state;
+	struct tt_core_range_set s = tt_core_range_set_of_core(0, 0);
+	char want[700], env[700];
+	tt_kernel_handle k;
+	struct paths t;
+
+	make_paths(&t);
+	write_file(t.b, "k_kp.c");
+	unsetenv("TT_KERNEL_PATH");
+	unsetenv("TT_METAL_HOME");
+	snprintf(env, sizeof(env), "/nonexistent:%s", t.b);
+	setenv("TT_METAL_KERNEL_PATH", env, 1);
+	snprintf(want, sizeof(want), "%s/k_kp.c", t.b);
+	assert_string_equal(resolved(p, "k_kp.c"), want);
+	setenv("TT_KERNEL_PATH", env, 1); /* the same: fine */
+	assert_string_equal(resolved(p, "k_kp.c"), want);
+	setenv("TT_KERNEL_PATH", "", 1); /* empty is unset */
+	assert_string_equal(resolved(p, "k_kp.c"), want);
+	setenv("TT_KERNEL_PATH", t.b, 1);
+	assert_int_equal(tt_create_kernel(p, "k_kp.c", &s, NULL, &k), -EINVAL);
+	snprintf(want, sizeof(want),
+		 "tt_create_kernel: kernel file 'k_kp.c': TT_KERNEL_PATH='%s' and TT_METAL_KERNEL_PATH='%s' are both set and differ",
+		 t.b, env);
+	assert_error_contains(want);
+	unsetenv("TT_KERNEL_PATH");
+	unsetenv("TT_METAL_KERNEL_PATH");
+	assert_int_equal(tt_create_kernel(p, "k_kp.c", &s, NULL, &k), -ENOENT);
+	clean_paths(&t);
+}
+
 static void test_kernel_file_not_found(void **state)
 {
 	tt_program *p = *state;
@@ -442,7 +549,7 @@ static void test_kernel_file_not_found(void **state)
 	unsetenv("TT_KERNEL_PATH");
 	unsetenv("TT_METAL_HOME");
 	assert_int_equal(tt_create_kernel(p, "nope.c", &s, NULL, &k), -ENOENT);
-	assert_error_contains("(TT_KERNEL_PATH unset), (TT_METAL_HOME unset)");
+	assert_error_contains("(TT_KERNEL_PATH and TT_METAL_KERNEL_PATH unset), (TT_METAL_HOME unset)");
 
 	snprintf(want, sizeof(want), "%s/nope.c", t.a);
 	assert_int_equal(tt_create_kernel(p, want, &s, NULL, &k), -ENOENT);
@@ -676,6 +783,76 @@ static void test_semaphore_ids(void **state)
 	/* The lowest id free on every core of the set. */
 	assert_int_equal(sem(p, tt_core_range_set_of_range(3, 3, 4, 4)), 4);
 	assert_int_equal(sem(p, tt_core_range_set_of_range(5, 5, 5, 5)), 1);
+}
+
+/* The single-core and single-range forms are the set forms. */
+static void test_core_and_range_forms(void **state)
+{
+	tt_program *p = *state;
+	struct tt_kernel_config c = tt_reader_config();
+	struct tt_core_range_set got;
+	tt_kernel_handle k;
+	uint32_t id;
+	char path[4096];
+	FILE *f;
+
+	assert_int_equal(tt_create_kernel_from_string_on_core(
+				 p, src, xy(2, 1), &c, &k), 0);
+	assert_int_equal(k, 0);
+	assert_int_equal(tt_kernel_get_cores(p, k, &got), 0);
+	assert_int_equal(got.count, 1);
+	assert_int_equal(tt_core_range_set_num_cores(&got), 1);
+	assert_true(tt_core_range_set_contains(&got, xy(2, 1)));
+	assert_int_equal(tt_create_kernel_from_string_on_range(
+				 p, src, tt_core_range(0, 2, 3, 3), &c, &k), 0);
+	assert_int_equal(tt_kernel_get_cores(p, k, &got), 0);
+	assert_int_equal(tt_core_range_set_num_cores(&got), 8);
+	/* Errors name these calls: a bad range, a core taken, NULLs. */
+	assert_int_equal(tt_create_kernel_from_string_on_range(
+				 p, src, tt_core_range(3, 0, 1, 0), &c, &k),
+			 -EINVAL);
+	assert_error_contains("tt_create_kernel_from_string_on_range");
+	assert_int_equal(tt_create_kernel_from_string_on_core(
+				 p, src, xy(1, 2), &c, &k), -EEXIST);
+	assert_error_contains("tt_create_kernel_from_string_on_core: kernel 2");
+	assert_int_equal(tt_create_kernel_from_string_on_core(
+				 p, "", xy(7, 7), &c, &k), -EINVAL);
+	/* From a file. */
+	assert_non_null(getcwd(path, sizeof(path) - 16));
+	strcat(path, "/k_cr.c");
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(src, f);
+	fclose(f);
+	assert_int_equal(tt_create_kernel_on_core(p, path, xy(5, 5), NULL, &k),
+			 0);
+	assert_int_equal(tt_create_kernel_on_range(p, path,
+						   tt_core_range(6, 0, 6, 3),
+						   NULL, &k), 0);
+	assert_int_equal(tt_kernel_get_cores(p, k, &got), 0);
+	assert_int_equal(tt_core_range_set_num_cores(&got), 4);
+	assert_int_equal(tt_create_kernel_on_core(p, "/nonexistent/k.c",
+						  xy(7, 7), NULL, &k),
+			 -ENOENT);
+	assert_error_contains("tt_create_kernel_on_core: kernel file");
+	unlink(path);
+	assert_int_equal(tt_program_num_kernels(p), 4);
+	/* Semaphores. */
+	assert_int_equal(tt_create_semaphore_on_core(p, xy(1, 1), 5,
+						     TT_CORE_TENSIX, &id), 0);
+	assert_int_equal(id, 0);
+	assert_int_equal(tt_create_semaphore_on_range(p, tt_core_range(0, 0, 2, 2),
+						      6, TT_CORE_TENSIX, &id),
+			 0);
+	assert_int_equal(id, 1); /* 0 is taken on (1,1) */
+	assert_int_equal(tt_create_semaphore_on_range(p, tt_core_range(2, 2, 0, 0),
+						      6, TT_CORE_TENSIX, &id),
+			 -EINVAL);
+	assert_error_contains("tt_create_semaphore_on_range");
+	assert_int_equal(tt_create_semaphore_on_core(p, xy(1, 1), 5,
+						     TT_CORE_ETH, &id),
+			 -ENOTSUP);
+	assert_error_contains("tt_create_semaphore_on_core");
 }
 
 static void test_semaphore_limits(void **state)
@@ -1039,11 +1216,13 @@ int main(void)
 		cmocka_unit_test(test_kernel_configs),
 		T(test_kernel_placement_by_config),
 		T(test_kernel_config_errors),
+		T(test_named_compile_args),
 		T(test_kernel_copies_config),
 		T(test_one_kernel_per_processor),
 		T(test_bad_core_ranges),
 		T(test_kernel_path_resolution),
 		T(test_kernel_file_not_found),
+		T(test_metal_kernel_path),
 		T(test_kernel_get_cores),
 		cmocka_unit_test(test_cb_config_helpers),
 		T(test_cb_config_errors),
@@ -1051,6 +1230,7 @@ int main(void)
 		T(test_cb_too_many_on_a_core),
 		T(test_cb_get_and_update),
 		T(test_semaphore_ids),
+		T(test_core_and_range_forms),
 		T(test_semaphore_limits),
 		T(test_semaphore_spread_ids),
 		T(test_runtime_args),

@@ -79,6 +79,7 @@ static const uint32_t ct_args[] = { 16, 32 };
 static const struct tt_define defines[] = { { "BLOCK", "4" },
 					    { "FAST", NULL } };
 static const uint32_t w0[] = { 1, 2, 3 }, w1[] = { 4, 5, 6 }, w2[] = { 9 };
+static const struct tt_named_arg named[] = { { "tiles", 8 }, { "cb", 16 } };
 static const uint32_t common[] = { 0xabc, 0xdef };
 
 struct shape {
@@ -110,6 +111,8 @@ static void make_shape(struct shape *s)
 	s->reader.compile_arg_count = 2;
 	s->reader.defines = defines;
 	s->reader.define_count = 2;
+	s->reader.named_compile_args = named;
+	s->reader.named_compile_arg_count = 2;
 	s->writer = tt_data_movement_config(TT_RISCV_0);
 	s->writer.noc = TT_NOC_1;
 	s->writer.opt_level = TT_OPT_O1;
@@ -252,6 +255,11 @@ static void assert_same_kernel(const struct tt_kernel_obj *a,
 			assert_string_equal(a->defines[i].value,
 					    b->defines[i].value);
 	}
+	assert_int_equal(a->named_count, b->named_count);
+	for (unsigned i = 0; i < a->named_count; i++) {
+		assert_string_equal(a->named[i].name, b->named[i].name);
+		assert_int_equal(a->named[i].value, b->named[i].value);
+	}
 	assert_int_equal(a->math_fidelity, b->math_fidelity);
 	assert_int_equal(a->fp32_dest_acc, b->fp32_dest_acc);
 	assert_int_equal(a->dst_full_sync, b->dst_full_sync);
@@ -289,6 +297,7 @@ static void test_descriptor_equals_imperative(void **state)
 	assert_int_equal(tt_program_num_kernels(b), 3);
 	for (unsigned i = 0; i < 3; i++)
 		assert_same_kernel(a->kernels[i], b->kernels[i]);
+	assert_int_equal(b->kernels[0]->named_count, 2); /* the reader's */
 
 	tt_program_free(b);
 
