@@ -67,14 +67,15 @@ static inline void ttk_unused(uint32_t first, ...)
  *   tt_l1_ptr      marks a pointer into L1 (TT-Metal's compiler uses it
  *                  for its own address spaces); nothing here: every
  *                  pointer of a kernel is into L1
- *   FORCE_INLINE   always inlined; static, as C needs for a function
- *   ALWI           defined in a header
+ *   FORCE_INLINE   inline and always inlined, as TT-Metal defines them;
+ *   ALWI           "static FORCE_INLINE" works too (C makes no external
+ *                  copy of a plain inline definition: no addresses)
  *   memcpy, memset, memmove, memcmp, strlen: libttk.a's (declared here,
  *                  no <string.h> needed; kernels have no C library)
  */
 #define tt_l1_ptr
-#define FORCE_INLINE static inline __attribute__((always_inline))
-#define ALWI static inline __attribute__((always_inline))
+#define FORCE_INLINE inline __attribute__((always_inline))
+#define ALWI inline __attribute__((always_inline))
 
 void *memcpy(void *restrict dst, const void *restrict src, size_t n);
 void *memmove(void *dst, const void *src, size_t n);

@@ -344,6 +344,7 @@ static void test_whole_shards(void **state)
 static const char names_kernel[] =
 	"#include \"dataflow_api.h\"\n"
 	"FORCE_INLINE uint32_t twice(uint32_t x) { return 2 * x; }\n"
+	"static FORCE_INLINE uint32_t thrice(uint32_t x) { return 3 * x; }\n"
 	"ALWI uint32_t plus1(uint32_t x) { return x + 1; }\n"
 	"static const uint8_t text[8] = \"memcpy!\";\n"
 	"void kernel_main(void)\n"
@@ -353,7 +354,7 @@ static const char names_kernel[] =
 	"	out[0] = VALID;\n"
 	"	out[1] = INVALID;\n"
 	"	out[2] = twice(21);\n"
-	"	out[3] = plus1(41);\n"
+	"	out[3] = plus1(thrice(0) + 41);\n"
 	"	memset((void *)&out[4], 0x5A, 8);\n"
 	"	memcpy((void *)&out[6], text, sizeof(text));\n"
 	"	out[8] = strlen((const char *)text) + (memcmp(text, \"memcpy!\", 8) == 0);\n"
