@@ -6,7 +6,9 @@
  * process, on as many threads as the model runs harts on:
  *
  *   BENCH name=matmul_gflops value=<model GFLOPS> unit=GFLOPS
- *         ratio=<model / OpenBLAS> vs=openblas_sgemm_<T>threads
+ *         ratio=<model / OpenBLAS> vs=openblas_sgemm_<T>threads_<core>
+ *
+ * with OpenBLAS's core type set to the CPU's best (openblas_peer.h).
  *
  * The model's time is enqueue + finish of the program; the upload of the
  * inputs and the kernels' build and first load are left out. Each side's
@@ -18,6 +20,7 @@
 #include <cblas.h>
 #include <unistd.h>
 
+#include "openblas_peer.h"
 #include "tools/examples/matmul_multi_core.h"
 
 #define DIM 1024u
@@ -140,8 +143,9 @@ static double time_model(tt_device *dev, const float *a, const float *b,
 	return median(ms, RUNS);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	const char *core = bench_openblas_peer(argv);
 	size_t n = (size_t)DIM * DIM;
 	float *a = xmalloc(sizeof(float) * n), *b = xmalloc(sizeof(float) * n);
 	float *c = xmalloc(sizeof(float) * n), *ref = xmalloc(sizeof(float) * n);
@@ -149,6 +153,7 @@ int main(void)
 	int threads = hart_threads();
 	tt_device *dev;
 
+	(void)argc;
 	fill_bf16(a, n, 1);
 	fill_bf16(b, n, 2);
 	if (tt_device_open(0, &dev)) {
@@ -167,8 +172,8 @@ int main(void)
 			pcc, PCC_MIN);
 		return 1;
 	}
-	printf("BENCH name=matmul_gflops value=%.1f unit=GFLOPS ratio=%.3f vs=openblas_sgemm_%dthreads\n",
-	       flops / (model_ms * 1e6), blas_ms / model_ms, threads);
+	printf("BENCH name=matmul_gflops value=%.1f unit=GFLOPS ratio=%.3f vs=openblas_sgemm_%dthreads_%s\n",
+	       flops / (model_ms * 1e6), blas_ms / model_ms, threads, core);
 	free(a);
 	free(b);
 	free(c);
