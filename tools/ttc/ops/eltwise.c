@@ -36,8 +36,7 @@ static int infer_binary(struct ttc_infer *in, const ttc_type **out)
 	b = operand_tensor(in, 1, &rc);
 	if (!b)
 		return rc;
-	if ((rc = same_elem(in, 0, 1)) || (rc = broadcast2(in, a, 0, b, 1,
-							     dims, &rank)))
+	if ((rc = broadcast2(in, a, 0, b, 1, dims, &rank)))
 		return rc;
 	out[0] = make_tensor(in, dims, rank, a->elem);
 	return out[0] ? 0 : -EINVAL;
@@ -54,8 +53,7 @@ static int infer_where(struct ttc_infer *in, const ttc_type **out)
 	for (size_t i = 0; i < 3; i++)
 		if (!(t[i] = operand_tensor(in, i, &rc)))
 			return rc;
-	if ((rc = same_elem(in, 1, 2)) ||
-	    (rc = broadcast2(in, t[1], 1, t[2], 2, d1, &r1)))
+	if ((rc = broadcast2(in, t[1], 1, t[2], 2, d1, &r1)))
 		return rc;
 	const ttc_type *ab = ttc_tensor_type(in->ctx, d1, r1, t[1]->elem,
 					     NULL);
@@ -66,16 +64,24 @@ static int infer_where(struct ttc_infer *in, const ttc_type **out)
 	return out[0] ? 0 : -EINVAL;
 }
 
+/*
+ * Like tt-mlir, elementwise ops do not tie element types together: the
+ * operands may differ (si32 + f32) and the result has the declared type
+ * (relu from f32 to bf16). Inference fixes the shape and proposes the
+ * first operand's element type.
+ */
 #define UNARY_F(n, s, f) \
 	{ .name = "ttir." n, .summary = s, .operands = in1, .noperands = 1, \
-	  .nresults = 1, .flags = TTC_OPF_DPS | (f), .infer = infer_unary }
+	  .nresults = 1, .flags = TTC_OPF_DPS | TTC_OPF_ELEM_FREE | (f), \
+	  .infer = infer_unary }
 #define UNARY(n, s) UNARY_F(n, s, 0)
 #define BINARY_F(n, s, f) \
 	{ .name = "ttir." n, .summary = s, .operands = in2, .noperands = 2, \
-	  .nresults = 1, .flags = TTC_OPF_DPS | (f), .infer = infer_binary }
+	  .nresults = 1, .flags = TTC_OPF_DPS | TTC_OPF_ELEM_FREE | (f), \
+	  .infer = infer_binary }
 #define BINARY(n, s) BINARY_F(n, s, 0)
-/* Comparisons and logical ops give 1/0 in the declared element type
- * (i1 or the inputs'), so inference fixes only the shape. */
+/* Comparisons and logical ops give 1/0 in the declared element type (i1
+ * or the inputs'). */
 #define COMPARE(n, s) BINARY_F(n, s, TTC_OPF_ELEM_FREE)
 
 static const struct ttc_attr_spec leaky_relu_attrs[] = {
@@ -129,7 +135,7 @@ const struct ttc_op_def ttc_eltwise_defs[] = {
 	UNARY("trunc", "rounds toward zero"),
 	{ .name = "ttir.leaky_relu", .summary = "x < 0 ? parameter * x : x",
 	  .operands = in1, .noperands = 1, .nresults = 1,
-	  .flags = TTC_OPF_DPS, .attrs = leaky_relu_attrs, .nattrs = 1,
+	  .flags = TTC_OPF_DPS | TTC_OPF_ELEM_FREE, .attrs = leaky_relu_attrs, .nattrs = 1,
 	  .infer = infer_unary },
 	{ .name = "ttir.typecast", .summary = "converts to the result's "
 					      "element type",
@@ -162,7 +168,7 @@ const struct ttc_op_def ttc_eltwise_defs[] = {
 	BINARY("subtract", "lhs - rhs"),
 	{ .name = "ttir.where", .summary = "first != 0 ? second : third",
 	  .operands = in3, .noperands = 3, .nresults = 1,
-	  .flags = TTC_OPF_DPS, .infer = infer_where },
+	  .flags = TTC_OPF_DPS | TTC_OPF_ELEM_FREE, .infer = infer_where },
 };
 
 const size_t ttc_eltwise_count =

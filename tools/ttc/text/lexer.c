@@ -348,3 +348,37 @@ void parse_error_from_ctx(struct parser *p, const struct token *t)
 	}
 	parse_error_at(p, t, "%s", msg);
 }
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+char *opaque_text(struct parser *p, const char *s, const char *e)
+{
+	char *out = ttc_arena_alloc(&p->scratch, 2 * (size_t)(e - s) + 1);
+	size_t n = 0;
+	bool in_str = false;
+
+	for (; s < e; s++) {
+		char c = *s;
+
+		if (in_str || !is_blank(c)) {
+			if (c == '"' && (n == 0 || out[n - 1] != '\\'))
+				in_str = !in_str;
+			out[n++] = c;
+			if (!in_str && c == ',')
+				out[n++] = ' ';
+			continue;
+		}
+		while (s + 1 < e && is_blank(s[1]))
+			s++;
+		/* One space, except after an opening bracket or a comma and
+		 * before a closing bracket or a comma. */
+		if (n && !strchr("<([{ ", out[n - 1]) && s + 1 < e &&
+		    !strchr(">)]},", s[1]))
+			out[n++] = ' ';
+	}
+	out[n] = 0;
+	return out;
+}

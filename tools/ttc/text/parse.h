@@ -78,6 +78,12 @@ char *tok_string(struct parser *p, const struct token *t, size_t *len);
  * returns its end. */
 const char *skip_balanced(struct parser *p, const char *s);
 
+/* The text s..e of an opaque type or attribute, in scratch, with its
+ * blanks normalised so that spellings differing only in spacing are
+ * the same: a blank survives, as one space, only between two word
+ * characters, and after a comma. */
+char *opaque_text(struct parser *p, const char *s, const char *e);
+
 /* names.c */
 void *names_get(const struct name_table *t, const char *s, size_t n,
 		size_t *count);

@@ -15,7 +15,7 @@ static const ttc_attr *opaque_attr(struct parser *p)
 
 	if (e < p->end && *e == '<')
 		e = skip_balanced(p, e);
-	char *text = ttc_arena_strndup(&p->scratch, s, (size_t)(e - s));
+	char *text = opaque_text(p, s, e);
 
 	p->cur = e;
 	lex_next(p);

@@ -30,7 +30,7 @@ static const ttc_type *opaque_type(struct parser *p)
 
 	if (e < p->end && *e == '<')
 		e = skip_balanced(p, e);
-	char *text = ttc_arena_strndup(&p->scratch, s, (size_t)(e - s));
+	char *text = opaque_text(p, s, e);
 
 	p->cur = e;
 	lex_next(p);
@@ -76,6 +76,8 @@ static const ttc_type *tensor_type(struct parser *p)
 		const char *d = s;
 		int64_t v = scan_dim(p, &s);
 
+		while (s < p->end && (*s == ' ' || *s == '\t'))
+			s++;
 		if (s >= p->end || *s != 'x') {
 			lex_reset(p, d);
 			parse_error(p, "expected 'x' after a tensor dimension");
