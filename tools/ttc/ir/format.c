@@ -34,6 +34,8 @@ static void format_scalar(struct ttc_buf *b, const ttc_type *t)
 	}
 }
 
+static void format_tensor(struct ttc_buf *b, const ttc_type *t);
+
 void ttc_format_type(struct ttc_buf *b, const ttc_type *t)
 {
 	if (!t) {
@@ -44,6 +46,20 @@ void ttc_format_type(struct ttc_buf *b, const ttc_type *t)
 		format_scalar(b, t);
 		return;
 	}
+	if (!t->cached) {
+		struct ttc_buf tb = { 0 };
+		ttc_type *mt = (ttc_type *)t;
+
+		format_tensor(&tb, t);
+		mt->cached = ttc_arena_strndup(&t->ctx->arena, tb.p, tb.len);
+		mt->cached_len = tb.len;
+		ttc_buf_free(&tb);
+	}
+	ttc_buf_put(b, t->cached, t->cached_len);
+}
+
+static void format_tensor(struct ttc_buf *b, const ttc_type *t)
+{
 	ttc_buf_puts(b, "tensor<");
 	for (unsigned i = 0; i < t->rank; i++)
 		ttc_buf_printf(b, "%" PRId64 "x", t->dims[i]);

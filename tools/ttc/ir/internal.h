@@ -89,6 +89,11 @@ struct ttc_type {
 	const ttc_type *elem;
 	const ttc_attr *enc;
 	const char *text;
+	/* The printer's text of a tensor type, made once (the printer spends
+	 * most of its time on types otherwise). */
+	ttc_ctx *ctx;
+	const char *cached;
+	size_t cached_len;
 };
 
 struct ttc_attr {

@@ -62,7 +62,8 @@ char *ttc_arena_strndup(struct ttc_arena *a, const char *s, size_t n)
 {
 	char *p = ttc_arena_alloc(a, n + 1);
 
-	memcpy(p, s, n);
+	if (n)
+		memcpy(p, s, n);
 	return p;
 }
 
@@ -94,6 +95,10 @@ static void buf_reserve(struct ttc_buf *b, size_t more)
 void ttc_buf_put(struct ttc_buf *b, const void *s, size_t n)
 {
 	buf_reserve(b, n);
+	if (!n) {
+		b->p[b->len] = 0;
+		return;
+	}
 	memcpy(b->p + b->len, s, n);
 	b->len += n;
 	b->p[b->len] = 0;

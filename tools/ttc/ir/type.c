@@ -32,6 +32,7 @@ static const ttc_type *intern_type(ttc_ctx *ctx, const ttc_type *proto)
 	ttc_type *n = ttc_arena_alloc(&ctx->arena, sizeof(*n));
 
 	*n = *proto;
+	n->ctx = ctx;
 	if (proto->rank) {
 		int64_t *d = ttc_arena_alloc(&ctx->arena,
 					     proto->rank * sizeof(int64_t));

@@ -329,7 +329,7 @@ static int verify_body(ttc_func *f, unsigned gen)
 	for (ttc_op *op = f->first; op; op = op->next) {
 		errors += check_dominance(op, gen);
 		errors += ttc_op_verify(op);
-		if (op->name == ttc_intern(f->m->ctx, "func.call", 9))
+		if (!strcmp(op->name, "func.call"))
 			errors += check_call(f, op);
 		bool term = op->def && (op->def->flags & TTC_OPF_TERMINATOR);
 

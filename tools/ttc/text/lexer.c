@@ -55,7 +55,7 @@ static void skip_space(struct parser *p)
 static const char *lex_string(struct parser *p, const char *s)
 {
 	for (s++; s < p->end && *s != '"'; s++) {
-		if (*s == '\n')
+		if (*s == '\n' || !*s)
 			break;
 		if (*s == '\\' && s + 1 < p->end)
 			s++;
@@ -239,7 +239,11 @@ char *tok_string(struct parser *p, const struct token *t, size_t *len)
 		else if (*s == '"' || *s == '\\')
 			out[n++] = *s;
 		else if (s + 1 < e && hexval(s[0]) >= 0 && hexval(s[1]) >= 0) {
-			out[n++] = (char)(hexval(s[0]) * 16 + hexval(s[1]));
+			out[n] = (char)(hexval(s[0]) * 16 + hexval(s[1]));
+			/* Names are C strings in the IR: no NUL inside. */
+			if (!out[n++])
+				parse_error_at(p, t, "strings may not contain "
+						     "NUL bytes");
 			s++;
 		} else {
 			parse_error_at(p, t, "unknown escape '\\%c' in string",
@@ -260,6 +264,10 @@ const char *skip_balanced(struct parser *p, const char *s)
 	for (; s < p->end; s++) {
 		char c = *s;
 
+		if (!c) {
+			lex_reset(p, s);
+			parse_error(p, "unexpected NUL byte");
+		}
 		if (c == '"') {
 			for (s++; s < p->end && *s != '"'; s++)
 				if (*s == '\\')

@@ -108,7 +108,8 @@ static void dense_put(struct parser *p, struct dense *d)
 		size_t nc = d->cap ? d->cap * 2 : 64;
 		unsigned char *n = ttc_arena_alloc(&p->scratch, nc * d->eb);
 
-		memcpy(n, d->raw, d->count * d->eb);
+		if (d->count)
+			memcpy(n, d->raw, d->count * d->eb);
 		d->raw = n;
 		d->cap = nc;
 	}
@@ -465,32 +466,35 @@ const ttc_attr *parse_dict(struct parser *p)
 	return d;
 }
 
+/* @name, @"name", @a::@b. The pieces go to scratch memory, so an
+ * error (which leaves by longjmp) leaks nothing. */
 static const ttc_attr *symref_attr(struct parser *p)
 {
-	struct ttc_buf b = { 0 };
+	const char **parts = NULL;
+	size_t n = 0, cap = 0, total = 0;
 
 	for (;;) {
-		if (p->tok.s[1] == '"') {
-			struct token t = p->tok;
-
-			ttc_buf_puts(&b, tok_string(p, &t, NULL));
-		} else {
-			ttc_buf_put(&b, p->tok.s + 1, p->tok.n - 1);
-		}
+		parts = vec_push(p, parts, &n, &cap, sizeof(*parts));
+		parts[n - 1] = p->tok.s[1] == '"' ?
+				       tok_string(p, &p->tok, NULL) :
+				       ttc_arena_strndup(&p->scratch, p->tok.s + 1,
+							 p->tok.n - 1);
+		total += strlen(parts[n - 1]) + 3;
 		lex_next(p);
 		if (!tok_is(p, "::"))
 			break;
 		lex_next(p);
-		if (p->tok.kind != T_SYMBOL) {
-			ttc_buf_free(&b);
+		if (p->tok.kind != T_SYMBOL)
 			parse_error(p, "expected '@name' after '::'");
-		}
-		ttc_buf_puts(&b, "::@");
 	}
-	const ttc_attr *a = ttc_symref_attr(p->ctx, b.p);
+	char *name = ttc_arena_alloc(&p->scratch, total + 1);
 
-	ttc_buf_free(&b);
-	return a;
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			strcat(name, "::@");
+		strcat(name, parts[i]);
+	}
+	return ttc_symref_attr(p->ctx, name);
 }
 
 static const ttc_attr *hash_attr(struct parser *p)
@@ -526,11 +530,13 @@ static const ttc_attr *ident_attr(struct parser *p)
 	if (tok_is(p, "dense_resource")) {
 		const ttc_attr *r = opaque_attr(p);
 		struct ttc_buf b = { 0 };
+		const ttc_type *t;
 
 		expect(p, ":");
+		t = parse_type(p);
 		ttc_buf_puts(&b, ttc_attr_str(r, NULL));
 		ttc_buf_puts(&b, " : ");
-		ttc_format_type(&b, parse_type(p));
+		ttc_format_type(&b, t);
 		r = ttc_opaque_attr(p->ctx, b.p);
 		ttc_buf_free(&b);
 		return r;

@@ -64,7 +64,7 @@ static ttc_value *parse_use(struct parser *p, struct token *tok)
 
 static void parse_uses(struct parser *p, struct op_text *o, const char *end)
 {
-	if (tok_is(p, end))
+	if (end && tok_is(p, end))
 		return;
 	do {
 		o->uses = vec_push(p, o->uses, &o->nuses, &o->capuses,

@@ -354,6 +354,8 @@ static void test_parse_errors(void **state)
 		     "t.mlir:1:28: error: expected a location: unknown, "
 		     "\"file\":line:col, \"name\", callsite(...), fused[...] or "
 		     "#alias");
+	expect_error("module attributes {a = \"x\\00\"} {}\n",
+		     "t.mlir:1:24: error: strings may not contain NUL bytes");
 	expect_error("module @m {} ` \n",
 		     "t.mlir:1:14: error: unexpected character '`'");
 }
@@ -401,6 +403,13 @@ static void test_truncations(void **state)
 		ttc_module_free(m);
 		ttc_ctx_clear_diags(ctx);
 	}
+	/* A NUL byte inside brackets (the fuzzer's first find). */
+	static const char nul[] = "module attributes {a = #x.y<a\0b>} {}";
+
+	assert_null(ttc_parse(ctx, "t", nul, sizeof(nul) - 1, 0));
+	assert_string_equal(first_error(ctx),
+			    "t:1:30: error: unexpected NUL byte");
+	ttc_ctx_clear_diags(ctx);
 	srand(7);
 	for (int k = 0; k < 2000; k++) {
 		char buf[256];
