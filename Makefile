@@ -15,7 +15,8 @@ DEB_PKGS := gcc make meson ninja-build pkg-config python3 \
 	    python3-jsonschema tmux \
 	    linux-headers-amd64 linux-image-amd64 sparse \
 	    qemu-system-x86 busybox-static g++ \
-	    linux-source-6.1 xz-utils bc flex bison libelf-dev
+	    linux-source-6.1 xz-utils bc flex bison libelf-dev \
+	    clang mlir-15-tools
 
 # The kernel module is built out of tree in $(BUILD)/driver, from links to
 # driver/, so the source tree gets no build products. KDIR: the running
@@ -138,6 +139,7 @@ bench: deps
 	@$(BUILD)/tests/bench/bench-buffer
 	@$(BUILD)/tests/bench/bench-dispatch
 	@$(BUILD)/tests/bench/bench-matmul
+	@$(BUILD)/tests/bench/bench-ttir
 	@python3 tests/bench/bench_smi.py $(BUILD)
 	@python3 tests/vm/run-vm --build $(BUILD) --bench
 

@@ -128,6 +128,82 @@ def make_case(check, name):
     return case
 
 
+# ttc, the compiler, uses no device: no exit status 3 (docs/ttc.md).
+TTC = os.environ['TTC']
+
+
+def run_ttc(*args, stdin=None):
+    return subprocess.run([TTC, *args], cwd=TMP, input=stdin,
+                          capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ, LC_ALL='C.UTF-8'))
+
+
+def test_ttc_version_and_help():
+    p = run_ttc('--version')
+    expect(p, 0, 'ttc --version')
+    assert p.stdout == f'ttc {VERSION}\n' and p.stderr == '', p
+    for args in (['--help'], ['parse', '--help'], ['ops', '--help']):
+        p = run_ttc(*args)
+        expect(p, 0, ' '.join(args))
+        assert re.search(r'[Ee]xit status', p.stdout), p.stdout
+        for code in ('0', '1', '2'):
+            assert re.search(rf'(^|\W){code}\W', p.stdout), (args, code)
+        assert re.search(r'\b2\b[^\n]*usage', p.stdout, re.I), args
+
+
+def test_ttc_usage_errors():
+    cases = [(['--no-such-option'], 'ttc'), (['-Z'], 'ttc'),
+             ([], 'ttc'), (['frobnicate'], 'ttc'),
+             (['parse', '--no-such-option', 'x'], 'ttc parse'),
+             (['parse'], 'ttc parse'), (['parse', 'a', 'b'], 'ttc parse'),
+             (['parse', '-o'], 'ttc parse'), (['ops', '--bogus'], 'ttc ops'),
+             (['ops', 'extra'], 'ttc ops')]
+    for args, hint in cases:
+        p = run_ttc(*args)
+        expect(p, 2, ' '.join(args))
+        lines = p.stderr.splitlines()
+        assert len(lines) == 2 and lines[0].startswith('ttc: '), p.stderr
+        assert lines[1] == f"Try '{hint} --help'.", lines
+        assert os.path.dirname(TTC) not in p.stderr
+        assert p.stdout == '', p.stdout
+
+
+def test_ttc_parse_exit_statuses():
+    good = ('module {\n  func.func @f(%arg0: tensor<2xf32>) -> tensor<2xf32> '
+            '{\n    %0 = "ttir.exp"(%arg0) : (tensor<2xf32>) -> '
+            'tensor<2xf32>\n    return %0 : tensor<2xf32>\n  }\n}\n')
+    p = run_ttc('parse', '-', stdin=good)
+    expect(p, 0, 'ttc parse -')
+    assert p.stdout == good, p.stdout
+    p = run_ttc('parse', '-', stdin=good.replace('exp', 'nope'))
+    expect(p, 1, 'unknown op')
+    assert p.stderr.startswith("<stdin>:3:10: error: unknown op "
+                               "'ttir.nope'"), p.stderr
+    p = run_ttc('parse', '--allow-unregistered', '-',
+                stdin=good.replace('exp', 'nope'))
+    expect(p, 0, '--allow-unregistered')
+    p = run_ttc('parse', os.path.join(TMP, 'missing.mlir'))
+    expect(p, 1, 'missing file')
+    assert p.stderr.startswith('ttc: ') and 'missing.mlir' in p.stderr
+    out = os.path.join(TMP, 'out.mlir')
+    p = run_ttc('parse', '-o', out, '--print-loc', '-', stdin=good)
+    expect(p, 0, '-o')
+    with open(out) as f:
+        assert 'loc(' not in f.read()  # parsed from text: no locations
+
+
+def test_ttc_ops_json():
+    p = run_ttc('ops', '--json')
+    expect(p, 0, 'ttc ops --json')
+    ops = {o['name']: o for o in json.loads(p.stdout)['ops']}
+    assert len(ops) > 80, len(ops)
+    mm = ops['ttir.matmul']
+    assert mm['operands'] == ['a', 'b'], mm
+    assert {'name': 'transpose_a', 'kind': 'bool',
+            'presence': 'default'} in mm['attributes'], mm
+    assert ops['ttir.concat']['variadic'] is True
+
+
 TESTS = [make_case(c, n) for n in TOOLS
          for c in (check_version, check_help, check_unknown_option,
                    check_no_device)]

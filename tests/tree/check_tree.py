@@ -32,7 +32,9 @@ UNITS = [
     'lib/dispatch', 'lib/tensor', 'lib/backend',
     'sim/embed.h', 'sim/model', 'sim/daemon', 'sim',
     'firmware/include/hw', 'firmware', 'common', 'uapi', 'driver', 'smi',
-    'tools/examples', 'tools/ttinfo', 'tools', 'tests',
+    'tools/examples', 'tools/ttinfo',
+    'tools/ttc/include', 'tools/ttc/ir', 'tools/ttc/text', 'tools/ttc/ops',
+    'tools/ttc/cli', 'tools/ttc/fuzz', 'tools/ttc', 'tools', 'tests',
 ]
 
 HW = 'firmware/include/hw'
@@ -60,6 +62,26 @@ ALLOWED = {
     'tools/ttinfo': {'lib/include'},
     'tools/examples': {'lib/include'},
     'tools': {'lib/include'},
+}
+
+# libttc, the compiler (tools/ttc/README.md): its stages lowest first; a
+# stage may use the ones before it, libtt's public headers and common/,
+# never the chip model. ir/ is below both text/ and ops/, which do not use
+# each other; the program (cli/) and the fuzzer use the public headers.
+TTC_PUB = 'tools/ttc/include'
+ALLOWED.update({
+    TTC_PUB: set(),
+    'tools/ttc/ir': {TTC_PUB, 'lib/include', 'common'},
+    'tools/ttc/text': {'tools/ttc/ir', TTC_PUB, 'lib/include', 'common'},
+    'tools/ttc/ops': {'tools/ttc/ir', TTC_PUB, 'lib/include', 'common'},
+    'tools/ttc/cli': {TTC_PUB, 'lib/include'},
+    'tools/ttc/fuzz': {TTC_PUB},
+    'tools/ttc': {TTC_PUB, 'lib/include'},
+})
+# libttc's public headers belong to the stage that implements them.
+TTC_PUBLIC_LAYER = {
+    'common.h': 'tools/ttc/ir', 'ir.h': 'tools/ttc/ir',
+    'text.h': 'tools/ttc/text', 'ops.h': 'tools/ttc/ops',
 }
 for i, layer in enumerate(LIB_ORDER):
     ALLOWED[layer] = set(LIB_ORDER[:i]) | {'lib/include', 'common', HW}
@@ -91,7 +113,8 @@ GENERATED = {'dispatcher_src.h', 'ksdk_config.h', 'fw_version.h'}
 PUBLIC_UMBRELLA = 'tt.h'
 
 # Where "dir/file.h" is looked up, after the including file's directory.
-INCLUDE_ROOTS = ['', 'lib/include', 'firmware/include', 'uapi']
+INCLUDE_ROOTS = ['', 'lib/include', 'firmware/include', 'uapi',
+                 'tools/ttc/include']
 
 # Code built as device kernels or firmware includes the kernel SDK's
 # top-level headers by bare name, as TT-Metal kernels do.
@@ -144,6 +167,8 @@ def layer_violations(files, edges):
         if u == 'lib/include':
             # A public header is part of the layer that implements it.
             u = PUBLIC_LAYER.get(os.path.basename(src), LIB_ORDER[-1])
+        if u == TTC_PUB:
+            u = TTC_PUBLIC_LAYER.get(os.path.basename(src), 'tools/ttc/ops')
         if u is None or u == 'tests':
             continue
         for name in names:
@@ -168,6 +193,14 @@ def forbidden(src, u, target):
         owner = PUBLIC_LAYER.get(base)
         if owner and owner != u and owner not in ALLOWED.get(u, set()):
             return f'tt/{base} belongs to {owner}, above {u}'
+        return None
+    if t == TTC_PUB and u.startswith('tools/ttc/'):
+        base = os.path.basename(target)
+        owner = TTC_PUBLIC_LAYER.get(base)
+        stage = u in TTC_PUBLIC_LAYER.values()
+        if stage and owner and owner != u and \
+                owner not in ALLOWED.get(u, set()):
+            return f'ttc/{base} belongs to {owner}, above {u}'
         return None
     if t == u or (u == 'firmware' and target.startswith(FW_API + '/')):
         return None
@@ -203,6 +236,7 @@ def bare_violations(files, edges):
 OBJECT_DIRS = {
     'lib/libtt.so.0.1.0.p': ('lib', [u.split('/')[1] for u in LIB_ORDER]),
     'sim/libttsim.a.p': ('sim', ['model', 'daemon']),
+    'tools/ttc/libttc.so.0.1.0.p': ('tools/ttc', ['ir', 'text', 'ops']),
 }
 
 
@@ -258,6 +292,8 @@ def call_violations(units, tables):
             t, tsrc = owner[sym]
             if t == u:
                 continue
+            if u.startswith('tools/ttc/') and t.startswith('lib/'):
+                continue  # libtt's exported API (the includes say so)
             if t.startswith('sim/') and u.startswith('lib/'):
                 if src in SIM_EMBEDDERS:
                     continue
@@ -476,6 +512,14 @@ def main():
     planted['lib/memory/buffer.c'] = ['tt/queue.h']
     caught = layer_violations(files, planted)
     case('a planted upward, model and public-header include is caught',
+         [] if len(caught) >= 3 else [f'only caught: {caught}'])
+    planted = dict(edges)
+    planted['tools/ttc/ir/type.c'] = ['ttc/text.h']
+    planted['tools/ttc/text/lexer.c'] = ['tools/ttc/ops/shape.h']
+    planted['tools/ttc/ops/ops.c'] = ['sim/model/access.h']
+    caught = [c for c in layer_violations(files, planted)
+              if c.startswith('tools/ttc/')]
+    case('a planted libttc stage, sibling and model include is caught',
          [] if len(caught) >= 3 else [f'only caught: {caught}'])
     planted = {'lib/device/noc.c': ['alloc.h']}
     case('a planted bare cross-directory include is caught',

@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Runs a libFuzzer target for a bounded time; one TAP case.
+
+Usage: run_fuzz.py TARGET SEED_CORPUS WORK_CORPUS SECONDS
+New inputs go to WORK_CORPUS (created), never to the seed corpus in the
+tree; a crash leaves its input there as crash-*.
+"""
+import os
+import subprocess
+import sys
+
+
+def main():
+    target, seeds, work, secs = sys.argv[1:5]
+    os.makedirs(work, exist_ok=True)
+    p = subprocess.run([target, f'-max_total_time={secs}', '-timeout=10',
+                        '-rss_limit_mb=2048', f'-artifact_prefix={work}/',
+                        work, seeds],
+                       capture_output=True, text=True)
+    print('1..1')
+    if p.returncode == 0:
+        done = [ln for ln in p.stderr.splitlines() if 'Done' in ln]
+        print(f'ok 1 - {os.path.basename(target)} ran clean'
+              f' ({done[-1].strip() if done else "no summary"})')
+        return 0
+    print(f'not ok 1 - {os.path.basename(target)} exit {p.returncode}')
+    for ln in p.stderr.splitlines()[-40:]:
+        print(f'#   {ln}')
+    return 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())

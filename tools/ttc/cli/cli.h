@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The ttc program's subcommands and its shared conventions. */
+#ifndef TTC_CLI_H
+#define TTC_CLI_H
+
+#include <stdio.h>
+
+/* Exit status, the same for every tool of the tree (tools/README.md). */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,	/* the input is invalid, or a file cannot be used */
+	EXIT_USAGE = 2, /* bad arguments */
+};
+
+/* "ttc: <message>" then "Try 'ttc[ CMD] --help'." on stderr; returns 2. */
+int usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+int cmd_parse(int argc, char **argv);
+int cmd_ops(int argc, char **argv);
+
+#endif /* TTC_CLI_H */

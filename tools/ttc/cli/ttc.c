@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * ttc: the model compiler's command line. Subcommands: parse (read,
+ * verify and print TTIR), ops (the op registry). docs/ttc.md.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: ttc [-h] [-V] COMMAND [ARGS...]\n"
+		"\n"
+		"The model compiler of tt-stack.\n"
+		"\n"
+		"Commands:\n"
+		"  parse FILE     read TTIR, verify it and print it back\n"
+		"  ops            list the registered ops\n"
+		"\n"
+		"'ttc COMMAND --help' describes each.\n"
+		"\n"
+		"Options:\n"
+		"  -h, --help     this help\n"
+		"  -V, --version  the version\n"
+		"\n"
+		"Exit status:\n"
+		"  0  success\n"
+		"  1  failure: the input is invalid or a file cannot be used\n"
+		"  2  usage error\n");
+}
+
+int usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("ttc: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'ttc%s%s --help'.\n", cmd ? " " : "",
+		cmd ? cmd : "");
+	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage_error(NULL, "no command given");
+	const char *c = argv[1];
+
+	if (!strcmp(c, "-h") || !strcmp(c, "--help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(c, "-V") || !strcmp(c, "--version")) {
+		printf("ttc %s\n", TT_PROJECT_VERSION);
+		return EXIT_OK;
+	}
+	if (!strcmp(c, "parse"))
+		return cmd_parse(argc - 1, argv + 1);
+	if (!strcmp(c, "ops"))
+		return cmd_ops(argc - 1, argv + 1);
+	if (c[0] == '-')
+		return usage_error(NULL, "unknown option '%s'", c);
+	return usage_error(NULL, "unknown command '%s'", c);
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Helpers of the ops' shape inference: checks that name the operand or
+ * attribute at fault, broadcasting, dims. */
+#ifndef TTC_OPS_SHAPE_H
+#define TTC_OPS_SHAPE_H
+
+#include "tools/ttc/ir/internal.h"
+
+/* Sets in->err and returns -EINVAL. */
+int fail(struct ttc_infer *in, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Operand i as a tensor type, or fails naming it. */
+const ttc_type *operand_tensor(struct ttc_infer *in, size_t i, int *rc);
+/* dims[] of rank n as a tensor of elem (encoding none); fails on a bad
+ * shape. */
+const ttc_type *make_tensor(struct ttc_infer *in, const int64_t *dims,
+			    unsigned n, const ttc_type *elem);
+/* A dimension attribute (negative counts from the end) as 0..rank-1. */
+int norm_dim(struct ttc_infer *in, const char *attr, int64_t d,
+	     unsigned rank, unsigned *out);
+/* A list-of-integers attribute into v[TTC_MAX_RANK]; its length, or a
+ * failure naming it. Absent: -ENOENT without failing when optional. */
+int attr_ints(struct ttc_infer *in, const char *attr, int64_t *v,
+	      size_t max, bool optional);
+/* NumPy broadcasting of a and b into dims/rank; fails naming operands
+ * ia and ib. */
+int broadcast2(struct ttc_infer *in, const ttc_type *a, size_t ia,
+	       const ttc_type *b, size_t ib, int64_t *dims, unsigned *rank);
+/* Fails unless operands ia and ib have the same element type. */
+int same_elem(struct ttc_infer *in, size_t ia, size_t ib);
+/* A name for operand i ("#1 (rhs)"), into a static buffer per call site. */
+const char *operand_name(struct ttc_infer *in, size_t i, char *buf,
+			 size_t n);
+/* The text of a type, into buf. */
+const char *type_text(const ttc_type *t, char *buf, size_t n);
+
+/* Op tables of the files of ops/. */
+extern const struct ttc_op_def ttc_eltwise_defs[];
+extern const size_t ttc_eltwise_count;
+extern const struct ttc_op_def ttc_matmul_defs[];
+extern const size_t ttc_matmul_count;
+extern const struct ttc_op_def ttc_data_defs[];
+extern const size_t ttc_data_count;
+extern const struct ttc_op_def ttc_reduce_defs[];
+extern const size_t ttc_reduce_count;
+extern const struct ttc_op_def ttc_create_defs[];
+extern const size_t ttc_create_count;
+
+#endif /* TTC_OPS_SHAPE_H */
