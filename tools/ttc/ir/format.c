@@ -227,7 +227,8 @@ static void format_dense_array(struct ttc_buf *b, const ttc_attr *a)
 	ttc_buf_putc(b, '>');
 }
 
-/* A dictionary key: bare when it is an identifier, else quoted. */
+/* A dictionary key or symbol name: bare when it is an identifier, else
+ * quoted. */
 static void format_key(struct ttc_buf *b, const char *k)
 {
 	bool bare = (*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') ||
@@ -241,6 +242,12 @@ static void format_key(struct ttc_buf *b, const char *k)
 		ttc_buf_puts(b, k);
 	else
 		format_string(b, k, strlen(k));
+}
+
+void ttc_format_symbol(struct ttc_buf *b, const char *name)
+{
+	ttc_buf_putc(b, '@');
+	format_key(b, name);
 }
 
 static void format_dict(struct ttc_buf *b, const ttc_attr *a)
@@ -311,7 +318,7 @@ void ttc_format_attr(struct ttc_buf *b, const ttc_attr *a)
 		format_dict(b, a);
 		break;
 	case TTC_ATTR_SYMREF:
-		ttc_buf_printf(b, "@%s", a->s);
+		ttc_format_symbol(b, a->s);
 		break;
 	case TTC_ATTR_OPAQUE:
 		ttc_buf_puts(b, a->s);

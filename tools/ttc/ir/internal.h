@@ -118,6 +118,8 @@ struct ttc_attr {
 void ttc_format_type(struct ttc_buf *b, const ttc_type *t);
 void ttc_format_attr(struct ttc_buf *b, const ttc_attr *a);
 void ttc_format_loc(struct ttc_buf *b, const ttc_loc *l);
+/* @name, quoted when name is not an identifier. */
+void ttc_format_symbol(struct ttc_buf *b, const char *name);
 /* A float in the shortest text that reads back to the same value of its
  * type (MLIR needs a '.' in a float literal); inf/NaN as hex bits. */
 void ttc_format_float(struct ttc_buf *b, double v, const ttc_type *t);

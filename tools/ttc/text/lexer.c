@@ -269,9 +269,16 @@ const char *skip_balanced(struct parser *p, const char *s)
 			parse_error(p, "unexpected NUL byte");
 		}
 		if (c == '"') {
-			for (s++; s < p->end && *s != '"'; s++)
-				if (*s == '\\')
+			/* Opaque text is kept as a C string: no NUL in its
+			 * strings either. */
+			for (s++; s < p->end && *s != '"'; s++) {
+				if (*s == '\\' && s + 1 < p->end)
 					s++;
+				if (!*s) {
+					lex_reset(p, s);
+					parse_error(p, "unexpected NUL byte");
+				}
+			}
 			continue;
 		}
 		if (c == '\n') {

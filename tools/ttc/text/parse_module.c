@@ -7,6 +7,14 @@
 
 #include "parse.h"
 
+/* The name of the @name or @"name" token at hand (unquoted). */
+static const char *symbol_name(struct parser *p)
+{
+	if (p->tok.s[1] == '"')
+		return tok_string(p, &p->tok, NULL);
+	return ttc_arena_strndup(&p->scratch, p->tok.s + 1, p->tok.n - 1);
+}
+
 struct sig {
 	const ttc_type **args, **res;
 	const ttc_attr **arg_attrs, **res_attrs;
@@ -94,10 +102,7 @@ static void parse_func(struct parser *p, ttc_module *m)
 	if (p->tok.kind != T_SYMBOL)
 		parse_error(p, "expected the function's name (@name)");
 	struct token name = p->tok;
-	const char *fname = p->tok.s[1] == '"' ?
-				    tok_string(p, &p->tok, NULL) :
-				    ttc_arena_strndup(&p->scratch, p->tok.s + 1,
-						      p->tok.n - 1);
+	const char *fname = symbol_name(p);
 
 	lex_next(p);
 	expect(p, "(");
@@ -153,8 +158,7 @@ static void parse_module(struct parser *p, ttc_module *parent)
 
 	lex_next(p);
 	if (!wrapper && p->tok.kind == T_SYMBOL) {
-		name = ttc_arena_strndup(&p->scratch, p->tok.s + 1,
-					 p->tok.n - 1);
+		name = symbol_name(p);
 		lex_next(p);
 	}
 	ttc_module *m = ttc_module_new_nested(parent, name, op_name);

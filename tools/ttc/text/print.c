@@ -112,7 +112,9 @@ static bool put_call(struct printer *pr, const ttc_op *op)
 
 	if (!c || c->kind != TTC_ATTR_SYMREF || op->props->len != 1)
 		return false;
-	ttc_buf_printf(&pr->b, "call @%s(", c->s);
+	ttc_buf_puts(&pr->b, "call ");
+	ttc_format_symbol(&pr->b, c->s);
+	ttc_buf_putc(&pr->b, '(');
 	put_operands(pr, op);
 	ttc_buf_putc(&pr->b, ')');
 	if (op->attrs) {
@@ -178,7 +180,9 @@ static void put_signature(struct printer *pr, const ttc_func *f)
 	static const char *const vis[] = { "", "public ", "private ",
 					   "nested " };
 
-	ttc_buf_printf(&pr->b, "func.func %s@%s(", vis[f->vis], f->name);
+	ttc_buf_printf(&pr->b, "func.func %s", vis[f->vis]);
+	ttc_format_symbol(&pr->b, f->name);
+	ttc_buf_putc(&pr->b, '(');
 	for (size_t i = 0; i < f->nargs; i++) {
 		if (i)
 			ttc_buf_puts(&pr->b, ", ");
@@ -243,8 +247,10 @@ static void put_module(struct printer *pr, const ttc_module *m)
 
 	indent(pr);
 	ttc_buf_puts(&pr->b, builtin ? "module" : m->op_name);
-	if (m->name)
-		ttc_buf_printf(&pr->b, " @%s", m->name);
+	if (m->name) {
+		ttc_buf_putc(&pr->b, ' ');
+		ttc_format_symbol(&pr->b, m->name);
+	}
 	if (m->attrs) {
 		ttc_buf_puts(&pr->b, " attributes ");
 		ttc_format_attr(&pr->b, m->attrs);

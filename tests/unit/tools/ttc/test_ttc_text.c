@@ -410,6 +410,19 @@ static void test_truncations(void **state)
 	assert_string_equal(first_error(ctx),
 			    "t:1:30: error: unexpected NUL byte");
 	ttc_ctx_clear_diags(ctx);
+	/* And inside a string inside brackets (escaped or not): opaque
+	 * text is a C string, so it must not be cut short there. */
+	static const char nul_str[] = "module attributes {a = #x.y<\"a\0b\">} {}";
+	static const char nul_esc[] = "module attributes {a = #x.y<\"a\\\0b\">} {}";
+
+	assert_null(ttc_parse(ctx, "t", nul_str, sizeof(nul_str) - 1, 0));
+	assert_string_equal(first_error(ctx),
+			    "t:1:31: error: unexpected NUL byte");
+	ttc_ctx_clear_diags(ctx);
+	assert_null(ttc_parse(ctx, "t", nul_esc, sizeof(nul_esc) - 1, 0));
+	assert_string_equal(first_error(ctx),
+			    "t:1:32: error: unexpected NUL byte");
+	ttc_ctx_clear_diags(ctx);
 	srand(7);
 	for (int k = 0; k < 2000; k++) {
 		char buf[256];
