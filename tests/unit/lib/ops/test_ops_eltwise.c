@@ -41,7 +41,7 @@ struct fx {
 	tt_ops_ctx *ctx;
 };
 
-static __attribute__((unused)) void expect_error(int ret, int code, const char *text)
+static void expect_error(int ret, int code, const char *text)
 {
 	if (ret != code)
 		fail_msg("got %d, want %d (%s)", ret, code, tt_last_error());
@@ -434,6 +434,443 @@ static void test_binary_bfp8_b(void **state)
 	binary_sweep(state, TT_BFP8_B);
 }
 
+
+/* Broadcasting of b and of a: rows, columns, scalars, outer dimensions,
+ * ranks 1 to 4, on the matrix unit (add, sub, mul) and the vector unit. */
+static void test_broadcast(void **state)
+{
+	static const struct {
+		struct tt_shape a, b;
+	} cases[] = {
+		{ TT_SHAPE(2, 3, 40, 70), TT_SHAPE(3, 1, 70) },   /* rows, w */
+		{ TT_SHAPE(2, 3, 40, 70), TT_SHAPE(40, 1) },      /* columns */
+		{ TT_SHAPE(3, 40, 70), TT_SHAPE(1) },             /* scalar */
+		{ TT_SHAPE(2, 1, 33, 65), TT_SHAPE(1, 4, 33, 65) }, /* z of a */
+		{ TT_SHAPE(1, 70), TT_SHAPE(2, 40, 70) },         /* rows of a */
+		{ TT_SHAPE(40, 1), TT_SHAPE(40, 70) },            /* columns of a */
+		{ TT_SHAPE(40, 1), TT_SHAPE(1, 70) },             /* both */
+		{ TT_SHAPE(5), TT_SHAPE(5) },                     /* rank 1 */
+	};
+	static const enum tt_binary_op ops[] = {
+		TT_BINARY_ADD, TT_BINARY_SUB, TT_BINARY_MUL, TT_BINARY_DIV,
+		TT_BINARY_MAX, TT_BINARY_GE,
+	};
+	struct fx *f = *state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
+			check_binary(f, ops[k], cases[i].a, cases[i].b,
+				     i % 2 ? TT_FLOAT32 : TT_FLOAT16_B, NULL);
+	/* Broadcast in block formats too (the padding masks). */
+	check_binary(f, TT_BINARY_MUL, TT_SHAPE(2, 40, 70), TT_SHAPE(40, 1),
+		     TT_BFP8_B, NULL);
+	check_binary(f, TT_BINARY_DIV, TT_SHAPE(1, 70), TT_SHAPE(2, 40, 70),
+		     TT_BFP8_B, NULL);
+}
+
+/* A fused activation on binary and unary ops. */
+static void test_fused_activation(void **state)
+{
+	struct fx *f = *state;
+	struct tt_eltwise_cfg c = tt_op_eltwise_config();
+
+	c.activation = (struct tt_unary_fn){ TT_UNARY_RELU, 0, 0 };
+	check_binary(f, TT_BINARY_ADD, TT_SHAPE(40, 70), TT_SHAPE(40, 70),
+		     TT_FLOAT16_B, &c);
+	c.activation = (struct tt_unary_fn){ TT_UNARY_GELU, 0, 0 };
+	check_binary(f, TT_BINARY_MUL, TT_SHAPE(2, 40, 70), TT_SHAPE(1, 70),
+		     TT_FLOAT32, &c);
+	c.activation = (struct tt_unary_fn){ TT_UNARY_MISH, 0, 0 };
+	check_binary(f, TT_BINARY_DIV, TT_SHAPE(40, 70), TT_SHAPE(40, 1),
+		     TT_FLOAT16_B, &c);
+	c.activation = (struct tt_unary_fn){ TT_UNARY_SIGMOID, 0, 0 };
+	check_unary(f, fn_of(TT_UNARY_SQUARE), TT_SHAPE(33, 33), TT_FLOAT16_B,
+		    &c);
+}
+
+/* Grids, splits, blocks and fidelities the caller chooses. */
+static void test_configs(void **state)
+{
+	struct fx *f = *state;
+	struct tt_eltwise_cfg c = tt_op_eltwise_config();
+
+	c.grid = (struct tt_xy){ 3, 2 };
+	check_binary(f, TT_BINARY_ADD, TT_SHAPE(4, 64, 100), TT_SHAPE(4, 64, 100),
+		     TT_FLOAT16_B, &c); /* 32 tiles on 6 cores: 6, 6, 5, ... */
+	c.tiles_per_core = 11;
+	c.block_tiles = 3;
+	c.buffering = 3;
+	check_binary(f, TT_BINARY_SUB, TT_SHAPE(4, 64, 100), TT_SHAPE(1, 100),
+		     TT_FLOAT16_B, &c);
+	c = tt_op_eltwise_config();
+	c.block_tiles = 1;
+	c.buffering = 1;
+	check_unary(f, fn_of(TT_UNARY_EXP), TT_SHAPE(3, 40, 40), TT_FLOAT16_B,
+		    &c);
+	for (int fid = 0; fid <= 4; fid++) {
+		if (fid == 1)
+			continue;
+		c = tt_op_eltwise_config();
+		c.math_fidelity = (enum tt_math_fidelity)fid;
+		/* Even LoFi keeps bf16 products well correlated. */
+		check_binary(f, TT_BINARY_MUL, TT_SHAPE(40, 70),
+			     TT_SHAPE(40, 70), TT_FLOAT16_B, &c);
+	}
+	c = tt_op_eltwise_config();
+	c.fp32_acc = TT_OPS_OFF;
+	check_binary(f, TT_BINARY_ADD, TT_SHAPE(40, 70), TT_SHAPE(40, 70),
+		     TT_FLOAT32, &c); /* bf16 DST: still 0.999 */
+	c.fp32_acc = TT_OPS_ON;
+	check_unary(f, fn_of(TT_UNARY_TANH), TT_SHAPE(40, 70), TT_FLOAT16_B,
+		    &c);
+}
+
+/* Inputs and outputs in L1, a given output, another output format. */
+static void test_placement_and_formats(void **state)
+{
+	struct fx *f = *state;
+	struct tt_eltwise_cfg c = tt_op_eltwise_config();
+	tt_device_tensor *a, *b, *out = NULL, *given = NULL;
+	float *x, *y, *got;
+	size_t n;
+
+	a = dev_tensor(f, TT_SHAPE(40, 70), TT_FLOAT16_B, TT_BUFFER_L1, -4, 4,
+		       false, 1, &x);
+	b = dev_tensor(f, TT_SHAPE(40, 70), TT_FLOAT32, TT_BUFFER_DRAM, -4, 4,
+		       false, 2, &y);
+	c.out_mem = TT_OPS_MEM_L1;
+	c.out_format = TT_BFP8_B;
+	TRY(tt_op_add(f->ctx, a, b, &c, &out));
+	assert_int_equal(tt_device_tensor_format(out), TT_BFP8_B);
+	assert_int_equal(tt_buffer_type(tt_device_tensor_buffer(out)),
+			 TT_BUFFER_L1);
+	got = dev_values(f, out, &n);
+	for (size_t i = 0; i < n; i++)
+		y[i] += x[i];
+	assert_true(pcc(got, y, n) >= 0.98);
+	free(got);
+	/* A given output: its format and place are the op's. */
+	TRY(tt_device_tensor_create(f->dev, &TT_SHAPE(40, 70), TT_FLOAT32,
+				    TT_BUFFER_DRAM, &given));
+	TRY(tt_op_typecast(f->ctx, out, TT_FLOAT32, NULL, &given));
+	got = dev_values(f, given, &n);
+	{
+		float *want = dev_values(f, out, &n);
+
+		for (size_t i = 0; i < n; i++)
+			assert_true(got[i] == want[i]); /* Bfp8_b -> Float32: exact */
+		free(want);
+	}
+	free(got);
+	tt_device_tensor_free(given);
+	tt_device_tensor_free(out);
+	tt_device_tensor_free(a);
+	tt_device_tensor_free(b);
+	free(x);
+	free(y);
+}
+
+static unsigned long kbuild_calls(void)
+{
+	struct tt_kbuild_stats s;
+
+	tt_kbuild_get_stats(&s);
+	return s.mem_hits + s.disk_hits + s.builds;
+}
+
+/* A second call with the same key builds nothing: no kernel build (not
+ * even a lookup in the kernel cache), no program; it computes on its own
+ * buffers. Another shape or config is a miss. */
+static void test_program_cache(void **state)
+{
+	struct fx *f = *state;
+	struct tt_ops_cache_stats s0, s1;
+	tt_device_tensor *a1, *b1, *a2, *b2, *o1 = NULL, *o2 = NULL, *o3 = NULL;
+	struct tt_eltwise_cfg c = tt_op_eltwise_config();
+	float *x1, *y1, *x2, *y2, *got;
+	unsigned long k0;
+	size_t n;
+
+	TRY(tt_ops_cache_clear(f->ctx));
+	a1 = dev_tensor(f, TT_SHAPE(2, 50, 60), TT_FLOAT16_B, TT_BUFFER_DRAM, -4, 4, false, 1, &x1);
+	b1 = dev_tensor(f, TT_SHAPE(2, 50, 60), TT_FLOAT16_B, TT_BUFFER_DRAM, -4, 4, false, 2, &y1);
+	a2 = dev_tensor(f, TT_SHAPE(2, 50, 60), TT_FLOAT16_B, TT_BUFFER_DRAM, -4, 4, false, 3, &x2);
+	b2 = dev_tensor(f, TT_SHAPE(2, 50, 60), TT_FLOAT16_B, TT_BUFFER_DRAM, -4, 4, false, 4, &y2);
+	TRY(tt_ops_cache_stats(f->ctx, &s0));
+	TRY(tt_op_sub(f->ctx, a1, b1, NULL, &o1));
+	TRY(tt_ops_cache_stats(f->ctx, &s1));
+	assert_int_equal(s1.misses, s0.misses + 1);
+	assert_int_equal(s1.hits, s0.hits);
+	assert_int_equal(s1.programs, 1);
+	TRY(tt_ops_finish(f->ctx));
+
+	k0 = kbuild_calls();
+	TRY(tt_op_sub(f->ctx, a2, b2, NULL, &o2));
+	TRY(tt_ops_cache_stats(f->ctx, &s0));
+	assert_int_equal(s0.hits, s1.hits + 1);
+	assert_int_equal(s0.misses, s1.misses);
+	assert_int_equal(s0.programs, 1);
+	TRY(tt_ops_finish(f->ctx));
+	assert_int_equal(kbuild_calls(), k0); /* nothing built or looked up */
+
+	/* Both results right: the hit ran on its own buffers. */
+	got = dev_values(f, o1, &n);
+	for (size_t i = 0; i < n; i++)
+		assert_true(fabsf(got[i] - (x1[i] - y1[i])) <= 0.07f);
+	free(got);
+	got = dev_values(f, o2, &n);
+	for (size_t i = 0; i < n; i++)
+		assert_true(fabsf(got[i] - (x2[i] - y2[i])) <= 0.07f);
+	free(got);
+
+	/* Another config: a miss, then its own hit. */
+	c.grid = (struct tt_xy){ 2, 1 };
+	TRY(tt_op_sub(f->ctx, a1, b2, &c, &o3));
+	TRY(tt_op_sub(f->ctx, a2, b1, &c, &o3));
+	TRY(tt_ops_cache_stats(f->ctx, &s1));
+	assert_int_equal(s1.misses, s0.misses + 1);
+	assert_int_equal(s1.hits, s0.hits + 1);
+	assert_int_equal(s1.programs, 2);
+	got = dev_values(f, o3, &n);
+	for (size_t i = 0; i < n; i++)
+		assert_true(fabsf(got[i] - (x2[i] - y1[i])) <= 0.07f);
+	free(got);
+
+	TRY(tt_ops_cache_clear(f->ctx));
+	TRY(tt_ops_cache_stats(f->ctx, &s0));
+	assert_int_equal(s0.programs, 0);
+	assert_int_equal(s0.misses, s1.misses);
+	tt_device_tensor_free(a1);
+	tt_device_tensor_free(b1);
+	tt_device_tensor_free(a2);
+	tt_device_tensor_free(b2);
+	tt_device_tensor_free(o1);
+	tt_device_tensor_free(o2);
+	tt_device_tensor_free(o3);
+	free(x1);
+	free(y1);
+	free(x2);
+	free(y2);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	char *buf;
+	long len;
+
+	assert_non_null(fp);
+	fseek(fp, 0, SEEK_END);
+	len = ftell(fp);
+	rewind(fp);
+	buf = calloc(1, (size_t)len + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)len, fp), (size_t)len);
+	fclose(fp);
+	return buf;
+}
+
+static unsigned count(const char *s, const char *what)
+{
+	unsigned n = 0;
+
+	for (; (s = strstr(s, what)); s += strlen(what))
+		n++;
+	return n;
+}
+
+/* The profiler writes a trace Python's json reads (two events per call)
+ * and a CSV with a row per call, hits and misses told apart. */
+static void test_profile(void **state)
+{
+	struct fx *f = *state;
+	char dir[256], prefix[300], cmd[1200], *json, *csv;
+	tt_device_tensor *a, *b, *o = NULL;
+
+	assert_non_null(test_mkdtemp(dir, sizeof(dir), "ops-prof"));
+	snprintf(prefix, sizeof(prefix), "%s/prof", dir);
+	a = dev_tensor(f, TT_SHAPE(40, 40), TT_FLOAT16_B, TT_BUFFER_DRAM, -1, 1, false, 1, NULL);
+	b = dev_tensor(f, TT_SHAPE(40, 40), TT_FLOAT16_B, TT_BUFFER_DRAM, -1, 1, false, 2, NULL);
+	TRY(tt_ops_profile_start(f->ctx, prefix));
+	TRY(tt_op_add(f->ctx, a, b, NULL, &o));
+	TRY(tt_op_add(f->ctx, a, b, NULL, &o));
+	TRY(tt_op_exp(f->ctx, a, NULL, &o));
+	TRY(tt_ops_profile_stop(f->ctx));
+	TRY(tt_ops_profile_stop(f->ctx)); /* nothing on: nothing to do */
+
+	snprintf(cmd, sizeof(cmd),
+		 "python3 -c 'import json, csv, sys\n"
+		 "t = json.load(open(sys.argv[1] + \".json\"))\n"
+		 "x = [e for e in t[\"traceEvents\"] if e[\"ph\"] == \"X\"]\n"
+		 "assert len(x) == 6, len(x)\n"
+		 "assert [e[\"name\"] for e in x if e[\"tid\"] == 1] == [\"tt_op_add\", \"tt_op_add\", \"tt_op_exp\"]\n"
+		 "assert [e[\"args\"][\"cache_hit\"] for e in x if e[\"tid\"] == 1] == [False, True, False]\n"
+		 "r = list(csv.DictReader(open(sys.argv[1] + \".csv\")))\n"
+		 "assert [w[\"op\"] for w in r] == [\"tt_op_add\", \"tt_op_add\", \"tt_op_exp\"], r\n"
+		 "assert all(float(w[\"device_us\"]) > 0 for w in r)\n' %s",
+		 prefix);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s.json", prefix);
+	json = slurp(cmd);
+	/* two tracks, a and out named in each event */
+	assert_int_equal(count(json, "[40,40] Float16_b"), 12);
+	free(json);
+	snprintf(cmd, sizeof(cmd), "%s.csv", prefix);
+	csv = slurp(cmd);
+	assert_int_equal(count(csv, "\n"), 4);
+	free(csv);
+
+	/* A prefix that cannot be written is reported at stop. */
+	TRY(tt_ops_profile_start(f->ctx, "/nonexistent-dir/prof"));
+	TRY(tt_op_exp(f->ctx, a, NULL, &o));
+	expect_error(tt_ops_profile_stop(f->ctx), -ENOENT, "/nonexistent-dir/prof.json");
+	expect_error(tt_ops_profile_start(f->ctx, ""), -EINVAL, "prefix is empty");
+	tt_device_tensor_free(a);
+	tt_device_tensor_free(b);
+	tt_device_tensor_free(o);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Every class of refused call: nothing runs, nothing is created, and the
+ * message names the op, the argument and the limit. */
+static void test_errors(void **state)
+{
+	struct fx *f = *state;
+	struct tt_eltwise_cfg c;
+	struct tt_unary_fn fn = { TT_UNARY_EXP, 0, 0 };
+	tt_device_tensor *a, *b, *bad, *i32 = NULL, *o = NULL, *other_t = NULL;
+	struct tt_ops_cache_stats s0, s1;
+	tt_device *other;
+
+	a = dev_tensor(f, TT_SHAPE(2, 40, 70), TT_FLOAT16_B, TT_BUFFER_DRAM, -1, 1, false, 1, NULL);
+	b = dev_tensor(f, TT_SHAPE(40, 70), TT_FLOAT16_B, TT_BUFFER_DRAM, -1, 1, false, 2, NULL);
+	bad = dev_tensor(f, TT_SHAPE(3, 40, 70), TT_FLOAT16_B, TT_BUFFER_DRAM, -1, 1, false, 3, NULL);
+	TRY(tt_ops_cache_stats(f->ctx, &s0));
+
+	/* NULL arguments */
+	expect_error(tt_op_add(NULL, a, b, NULL, &o), -EINVAL, "tt_op_add: ctx is NULL");
+	expect_error(tt_op_add(f->ctx, NULL, b, NULL, &o), -EINVAL, "tt_op_add: a is NULL");
+	expect_error(tt_op_add(f->ctx, a, NULL, NULL, &o), -EINVAL, "tt_op_add: b is NULL");
+	expect_error(tt_op_add(f->ctx, a, b, NULL, NULL), -EINVAL, "tt_op_add: out is NULL");
+	expect_error(tt_op_unary(f->ctx, a, NULL, NULL, &o), -EINVAL, "tt_op_unary: fn is NULL");
+
+	/* shapes */
+	expect_error(tt_op_mul(f->ctx, a, bad, NULL, &o), -EINVAL,
+		     "tt_op_mul: b [3,40,70] does not broadcast with a [2,40,70]: dimension z is 2 in a and 3 in b");
+
+	/* formats */
+	TRY(tt_device_tensor_create(f->dev, &TT_SHAPE(40, 70), TT_INT32, TT_BUFFER_DRAM, &i32));
+	expect_error(tt_op_exp(f->ctx, i32, NULL, &o), -ENOTSUP,
+		     "tt_op_exp: a is Int32; the element-wise ops take Float32, Float16, Float16_b, Bfp8_b and Bfp4_b");
+	c = tt_op_eltwise_config();
+	c.out_format = TT_UINT16;
+	expect_error(tt_op_exp(f->ctx, a, &c, &o), -ENOTSUP, "tt_op_exp: cfg.out_format UInt16");
+	c.out_format = (enum tt_data_format)77;
+	expect_error(tt_op_exp(f->ctx, a, &c, &o), -EINVAL, "tt_op_exp: cfg.out_format");
+
+	/* config values */
+	c = tt_op_eltwise_config();
+	c.grid = (struct tt_xy){ 100, 1 };
+	expect_error(tt_op_exp(f->ctx, a, &c, &o), -EINVAL,
+		     "tt_op_exp: cfg.grid 100x1 does not fit the device's");
+	c = tt_op_eltwise_config();
+	c.grid = (struct tt_xy){ 2, 1 };
+	c.tiles_per_core = 2;
+	expect_error(tt_op_exp(f->ctx, a, &c, &o), -EINVAL,
+		     "tt_op_exp: cfg.tiles_per_core 2: 12 tiles need 6 cores, cfg.grid 2x1 has 2");
+	c = tt_op_eltwise_config();
+	c.block_tiles = 17;
+	expect_error(tt_op_exp(f->ctx, a, &c, &o), -EINVAL,
+		     "tt_op_exp: cfg.block_tiles 17 needs 17 DST tiles (1 per tile); DST holds 16");
+	c = tt_op_eltwise_config();
+	c.block_tiles = 9;
+	expect_error(tt_op_div(f->ctx, a, b, &c, &o), -EINVAL,
+		     "tt_op_div: cfg.block_tiles 9 needs 18 DST tiles (2 per tile); DST holds 16");
+	c = tt_op_eltwise_config();
+	c.math_fidelity = (enum tt_math_fidelity)1;
+	expect_error(tt_op_mul(f->ctx, a, b, &c, &o), -EINVAL,
+		     "tt_op_mul: cfg.math_fidelity 1 is not LoFi (0), HiFi2 (2), HiFi3 (3) or HiFi4 (4)");
+	c = tt_op_eltwise_config();
+	c.out_mem = (enum tt_ops_mem)9;
+	expect_error(tt_op_exp(f->ctx, a, &c, &o), -EINVAL, "tt_op_exp: cfg.out_mem 9 is not a placement");
+	c = tt_op_eltwise_config();
+	c.fp32_acc = (enum tt_ops_switch)5;
+	expect_error(tt_op_exp(f->ctx, a, &c, &o), -EINVAL, "tt_op_exp: cfg.fp32_acc 5 is not auto (0), off (1) or on (2)");
+
+	/* L1: circular buffers that do not fit */
+	c = tt_op_eltwise_config();
+	c.buffering = 1000;
+	expect_error(tt_op_add(f->ctx, a, b, &c, &o), -ENOMEM,
+		     "tt_op_add: circular buffers need");
+	assert_non_null(strstr(tt_last_error(), "bytes of L1 per core (cfg.buffering 1000 x cfg.block_tiles"));
+	assert_non_null(strstr(tt_last_error(), "a core has"));
+	c.buffering = 5000;
+	expect_error(tt_op_add(f->ctx, a, b, &c, &o), -EINVAL, "cfg.buffering 5000: at most 1024");
+
+	/* functions and their parameters */
+	expect_error(tt_op_power(f->ctx, a, 65, NULL, &o), -EINVAL,
+		     "tt_op_power: function power: exponent 65 is not an integer 0..64");
+	fn = (struct tt_unary_fn){ TT_UNARY_POWER, 2.5f, 0 };
+	expect_error(tt_op_unary(f->ctx, a, &fn, NULL, &o), -EINVAL, "exponent 2.5 is not an integer");
+	expect_error(tt_op_clip(f->ctx, a, 2, 1, NULL, &o), -EINVAL,
+		     "tt_op_clip: function clip: lower bound 2 above upper bound 1");
+	expect_error(tt_op_leaky_relu(f->ctx, a, NAN, NULL, &o), -EINVAL,
+		     "tt_op_leaky_relu: function leaky_relu: parameter nan is not finite");
+	fn = (struct tt_unary_fn){ (enum tt_unary_op)99, 0, 0 };
+	expect_error(tt_op_unary(f->ctx, a, &fn, NULL, &o), -EINVAL,
+		     "tt_op_unary: function 99 is not a unary function");
+	c = tt_op_eltwise_config();
+	c.activation.op = (enum tt_unary_op)-3;
+	expect_error(tt_op_add(f->ctx, a, b, &c, &o), -EINVAL,
+		     "tt_op_add: cfg.activation -3 is not a unary function");
+	expect_error(tt_op_binary(f->ctx, (enum tt_binary_op)40, a, b, NULL, &o), -EINVAL,
+		     "tt_op_binary: op 40 is not a binary op");
+	c = tt_op_eltwise_config();
+	c.approx = TT_OPS_OFF;
+	expect_error(tt_op_gelu_tanh(f->ctx, a, &c, &o), -EINVAL,
+		     "tt_op_gelu_tanh: gelu_tanh needs approximate mode");
+	c.approx = TT_OPS_ON;
+	expect_error(tt_op_gelu(f->ctx, a, &c, &o), -EINVAL, "tt_op_gelu: exact gelu in approximate mode");
+
+	/* outputs that do not match */
+	expect_error(tt_op_add(f->ctx, a, b, NULL, &b), -EINVAL,
+		     "tt_op_add: out is [40,70]; the result is [2,40,70]");
+	c = tt_op_eltwise_config();
+	c.out_format = TT_FLOAT32;
+	expect_error(tt_op_exp(f->ctx, b, &c, &b), -EINVAL,
+		     "tt_op_exp: out is Float16_b; cfg.out_format asks for Float32");
+	c = tt_op_eltwise_config();
+	c.out_mem = TT_OPS_MEM_L1;
+	expect_error(tt_op_exp(f->ctx, b, &c, &b), -EINVAL,
+		     "tt_op_exp: out is in DRAM; cfg.out_mem asks for L1");
+	c.out_format = TT_FLOAT32;
+	expect_error(tt_op_typecast(f->ctx, b, TT_BFP8_B, &c, &o), -EINVAL,
+		     "tt_op_typecast: cfg.out_format Float32 is not the format asked for, Bfp8_b");
+
+	/* a tensor of another device handle */
+	TRY(tt_device_open(0, &other));
+	TRY(tt_device_tensor_create(other, &TT_SHAPE(40, 70), TT_FLOAT16_B, TT_BUFFER_DRAM, &other_t));
+	expect_error(tt_op_add(f->ctx, b, other_t, NULL, &o), -ENODEV,
+		     "tt_op_add: b is on another device than the context's");
+	tt_device_tensor_free(other_t);
+	tt_device_close(other);
+
+	/* NULL context calls */
+	expect_error(tt_ops_ctx_create(NULL, NULL), -EINVAL, "tt_ops_ctx_create: dev is NULL");
+	expect_error(tt_ops_finish(NULL), -EINVAL, "tt_ops_finish: ctx is NULL");
+
+	/* Nothing ran, nothing was made. */
+	assert_null(o);
+	TRY(tt_ops_cache_stats(f->ctx, &s1));
+	assert_int_equal(s1.hits, s0.hits);
+	assert_int_equal(s1.misses, s0.misses);
+	tt_device_tensor_free(i32);
+	tt_device_tensor_free(a);
+	tt_device_tensor_free(b);
+	tt_device_tensor_free(bad);
+}
+
 static int fx_up(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
@@ -469,6 +906,13 @@ int main(void)
 		cmocka_unit_test(test_binary_float16_b),
 		cmocka_unit_test(test_binary_float32),
 		cmocka_unit_test(test_binary_bfp8_b),
+		cmocka_unit_test(test_broadcast),
+		cmocka_unit_test(test_fused_activation),
+		cmocka_unit_test(test_configs),
+		cmocka_unit_test(test_placement_and_formats),
+		cmocka_unit_test(test_program_cache),
+		cmocka_unit_test(test_profile),
+		cmocka_unit_test(test_errors),
 	};
 
 	return cmocka_run_group_tests_name("ops_eltwise", tests, fx_up, fx_down);
