@@ -562,6 +562,27 @@ static void test_placement_and_formats(void **state)
 		free(want);
 	}
 	free(got);
+	/* In place, on several cores: given = given * given, then + 1
+	 * through a broadcast scalar (b [1] made of ones). */
+	{
+		float *before = dev_values(f, given, &n), *one;
+		tt_device_tensor *ones = dev_tensor(f, TT_SHAPE(1), TT_FLOAT32,
+						    TT_BUFFER_DRAM, 1, 1, false,
+						    1, &one);
+
+		c = tt_op_eltwise_config();
+		c.grid = (struct tt_xy){ 2, 2 };
+		TRY(tt_op_mul(f->ctx, given, given, &c, &given));
+		TRY(tt_op_add(f->ctx, given, ones, &c, &given));
+		got = dev_values(f, given, &n);
+		for (size_t i = 0; i < n; i++)
+			assert_true(fabsf(got[i] - (before[i] * before[i] + 1)) <=
+				    0.01f * (before[i] * before[i] + 1));
+		free(before);
+		free(one);
+		free(got);
+		tt_device_tensor_free(ones);
+	}
 	tt_device_tensor_free(given);
 	tt_device_tensor_free(out);
 	tt_device_tensor_free(a);
