@@ -427,15 +427,12 @@ static int build(tt_ops_ctx *ctx, const struct plan *p,
 		{ "B_DRAM", p->mb == TT_BUFFER_DRAM },
 		{ "HAS_B", has_b },
 		{ "MASK", p->mask },
-		{ "OUT_VC", p->vc },
-		{ "OUT_VR", p->vr },
-		{ "OUT_WT", (uint32_t)p->wt },
-		{ "OUT_HT", (uint32_t)p->ht },
-		{ "OUT_Z", (uint32_t)p->o[1] },
-		{ "A_SW", p->sa[0] }, { "A_SZ", p->sa[1] },
-		{ "A_SH", p->sa[2] }, { "A_SC", p->sa[3] },
-		{ "B_SW", p->sb[0] }, { "B_SZ", p->sb[1] },
-		{ "B_SH", p->sb[2] }, { "B_SC", p->sb[3] },
+	};
+	/* The reader's geometry: common runtime args (kernels/eltwise). */
+	const uint32_t geom[] = {
+		(uint32_t)p->wt, (uint32_t)p->ht, (uint32_t)p->o[1],
+		p->sa[0], p->sa[1], p->sa[2], p->sa[3],
+		p->sb[0], p->sb[1], p->sb[2], p->sb[3], p->vc, p->vr,
 	};
 	const struct tt_named_arg wargs[] = {
 		{ "BLOCK", p->block },
@@ -454,11 +451,13 @@ static int build(tt_ops_ctx *ctx, const struct plan *p,
 		{ "ACT", (uint32_t)p->act.op },
 		{ "AP0", fbits(p->act.p0) },
 		{ "AP1", fbits(p->act.p1) },
+		/* Geometry only where it is used, so that other shapes share
+		 * the binary. */
 		{ "MASK", p->mask },
-		{ "OUT_WT", (uint32_t)p->wt },
-		{ "OUT_HT", (uint32_t)p->ht },
-		{ "OUT_VC", p->vc },
-		{ "OUT_VR", p->vr },
+		{ "OUT_WT", p->mask ? (uint32_t)p->wt : 0 },
+		{ "OUT_HT", p->mask ? (uint32_t)p->ht : 0 },
+		{ "OUT_VC", p->mask ? p->vc : 0 },
+		{ "OUT_VR", p->mask ? p->vr : 0 },
 	};
 
 	ret = tt_num_cores_to_core_range_set(p->cores, p->grid, true, &set);
@@ -497,6 +496,8 @@ static int build(tt_ops_ctx *ctx, const struct plan *p,
 	if (!ret)
 		ret = tt_create_kernel_from_string(e->prog, tt_ops_eltwise_reader,
 						   &set, &rc, &kr);
+	if (!ret)
+		ret = tt_set_common_runtime_args(e->prog, kr, geom, NARGS(geom));
 	if (!ret)
 		ret = tt_create_kernel_from_string(e->prog, tt_ops_eltwise_compute,
 						   &set, &cc, &kc);

@@ -9,16 +9,18 @@
  * Tiles move in blocks of BLOCK (the compute kernel's block): one
  * barrier per block.
  *
- * Runtime args: a address, a's first tile, b address, b's first tile,
- * first output tile, output tiles.
  * With MASK, it first makes the two mask tiles of CB 3 (Float16_b) the
  * compute kernel zeroes an output's padding with: page 0 is 1 in columns
  * below OUT_VC, page 1 is 1 in rows below OUT_VR, 0 elsewhere.
  *
- * Named compile-time args: BLOCK, MASK, OUT_VC, OUT_VR, A_DRAM, B_DRAM (1: DRAM, 0: L1), HAS_B,
- * OUT_WT, OUT_HT, OUT_Z (the output's tiles per row, rows of tiles,
- * matrices per w), A_SW, A_SZ, A_SH, A_SC, B_SW, B_SZ, B_SH, B_SC (the
- * strides).
+ * Runtime args: a address, a's first tile, b address, b's first tile,
+ * first output tile, output tiles.
+ * Common runtime args (the geometry, so that one binary serves every
+ * shape), in this order: OUT_WT, OUT_HT, OUT_Z (the output's tiles per
+ * row, rows of tiles, matrices per w), A_SW, A_SZ, A_SH, A_SC, B_SW,
+ * B_SZ, B_SH, B_SC (the strides), OUT_VC, OUT_VR.
+ * Named compile-time args: BLOCK, MASK, HAS_B, A_DRAM, B_DRAM (1: DRAM,
+ * 0: L1).
  */
 #include "dataflow_api.h"
 
@@ -57,9 +59,9 @@ void kernel_main(void)
 	const uint32_t a_addr = get_arg_val(0), a_first = get_arg_val(1);
 	const uint32_t b_addr = get_arg_val(2), b_first = get_arg_val(3);
 	const uint32_t start = get_arg_val(4), n = get_arg_val(5);
-	const uint32_t wt = get_named_compile_time_arg_val("OUT_WT");
-	const uint32_t ht = get_named_compile_time_arg_val("OUT_HT");
-	const uint32_t zn = get_named_compile_time_arg_val("OUT_Z");
+	const uint32_t wt = get_common_arg_val(0);
+	const uint32_t ht = get_common_arg_val(1);
+	const uint32_t zn = get_common_arg_val(2);
 	const InterleavedAddrGenFast ga = {
 		.bank_base_address = a_addr,
 		.page_size = get_tile_size(CB_A),
@@ -79,8 +81,8 @@ void kernel_main(void)
 	uint32_t c = start % wt, h = (start / wt) % ht;
 
 	if (get_named_compile_time_arg_val("MASK"))
-		make_masks(get_named_compile_time_arg_val("OUT_VC"),
-			   get_named_compile_time_arg_val("OUT_VR"));
+		make_masks(get_common_arg_val(11),
+			   get_common_arg_val(12));
 	uint32_t z = (start / (wt * ht)) % zn, w = start / (wt * ht * zn);
 
 	for (uint32_t i = 0; i < n; i += block) {
@@ -101,16 +103,16 @@ void kernel_main(void)
 				continue;
 			}
 			noc_async_read_tile(a_first + tile_of(w, z, h, c,
-				get_named_compile_time_arg_val("A_SW"),
-				get_named_compile_time_arg_val("A_SZ"),
-				get_named_compile_time_arg_val("A_SH"),
-				get_named_compile_time_arg_val("A_SC")),
+				get_common_arg_val(3),
+				get_common_arg_val(4),
+				get_common_arg_val(5),
+				get_common_arg_val(6)),
 				ga, pa + j * sa);
 			noc_async_read_tile(b_first + tile_of(w, z, h, c,
-				get_named_compile_time_arg_val("B_SW"),
-				get_named_compile_time_arg_val("B_SZ"),
-				get_named_compile_time_arg_val("B_SH"),
-				get_named_compile_time_arg_val("B_SC")),
+				get_common_arg_val(7),
+				get_common_arg_val(8),
+				get_common_arg_val(9),
+				get_common_arg_val(10)),
 				gb, pb + j * sb);
 			if (++c == wt) {
 				c = 0;
