@@ -140,6 +140,7 @@ bench: deps
 	@$(BUILD)/tests/bench/bench-dispatch
 	@$(BUILD)/tests/bench/bench-matmul
 	@$(BUILD)/tests/bench/bench-ttir
+	@$(BUILD)/tests/bench/bench-ops
 	@python3 tests/bench/bench_smi.py $(BUILD)
 	@python3 tests/vm/run-vm --build $(BUILD) --bench
 

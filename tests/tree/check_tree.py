@@ -29,7 +29,7 @@ import sys
 # prefix it has.
 UNITS = [
     'lib/include', 'lib/device', 'lib/kbuild', 'lib/memory', 'lib/program',
-    'lib/dispatch', 'lib/tensor', 'lib/backend',
+    'lib/dispatch', 'lib/tensor', 'lib/backend', 'lib/ops',
     'sim/embed.h', 'sim/model', 'sim/daemon', 'sim',
     'firmware/include/hw', 'firmware', 'common', 'uapi', 'driver', 'smi',
     'tools/examples', 'tools/ttinfo',
@@ -43,7 +43,7 @@ FW_API = 'firmware'  # kernel SDK headers: firmware/include/*
 # What each unit may include, besides itself. libtt's layers are listed
 # lowest first; each may use the ones before it and nothing after.
 LIB_ORDER = ['lib/device', 'lib/kbuild', 'lib/memory', 'lib/program',
-             'lib/dispatch', 'lib/tensor', 'lib/backend']
+             'lib/dispatch', 'lib/tensor', 'lib/backend', 'lib/ops']
 ALLOWED = {
     HW: set(),
     'common': {HW},
@@ -99,6 +99,7 @@ PUBLIC_LAYER = {
     'queue.h': 'lib/dispatch',
     'tensor.h': 'lib/tensor', 'tensor_queue.h': 'lib/tensor',
     'backend.h': 'lib/backend',
+    'ops.h': 'lib/ops',
 }
 
 # The chip model reaches libtt through one header, and only in the files
@@ -108,7 +109,9 @@ SIM_EMBEDDERS = {'lib/device/transport_sim.c',
                  'lib/device/transport_kmd_mock.c'}
 
 # Headers the build generates (in the build directory, not the source).
-GENERATED = {'dispatcher_src.h', 'ksdk_config.h', 'fw_version.h'}
+GENERATED = {'dispatcher_src.h', 'ksdk_config.h', 'fw_version.h',
+             'ops_eltwise_reader_src.h', 'ops_eltwise_compute_src.h',
+             'ops_eltwise_writer_src.h'}
 # libtt's umbrella header, included by users as installed.
 PUBLIC_UMBRELLA = 'tt.h'
 
@@ -119,7 +122,8 @@ INCLUDE_ROOTS = ['', 'lib/include', 'firmware/include', 'uapi',
 # Code built as device kernels or firmware includes the kernel SDK's
 # top-level headers by bare name, as TT-Metal kernels do.
 KERNEL_DIRS = ('firmware/tests/', 'firmware/dispatch/', 'tests/unit/kernels/', 'tests/bench/kernels/',
-               'tools/examples/kernels/', 'tests/bench/rv32/')
+               'tools/examples/kernels/', 'tests/bench/rv32/',
+               'lib/ops/kernels/')
 TEST_HELPERS = 'tests/unit'
 
 # Kernel-side test code follows the kernel's rules, not these.

@@ -30,6 +30,8 @@ struct fx {
 	tt_tensor *t;
 	tt_backend *b;
 	tt_kernel_handle k;
+	tt_ops_ctx *ops;
+	tt_device_tensor *dt;
 };
 
 /* What a refused call returns, as -EINVAL: the int itself; a pointer
@@ -564,11 +566,101 @@ static uint8_t bytes[64];
 	  I(tt_backend_run_program(NULL, "p", NULL, 0)))                       \
 	X(be_finish, tt_backend_finish, I(tt_backend_finish(NULL)))
 
+/* ---- tt/ops.h ---- */
+static tt_ops_ctx *dummy_ops;
+static tt_device_tensor *dummy_dt;
+static struct tt_ops_cache_stats ops_stats;
+static const struct tt_unary_fn ufn = { TT_UNARY_EXP, 0, 0 };
+#define OPS_CASES(X) \
+	X(ops_create, tt_ops_ctx_create, I(tt_ops_ctx_create(NULL, &dummy_ops))) \
+	X(ops_create_out, tt_ops_ctx_create, I(tt_ops_ctx_create(f->dev, NULL))) \
+	X(ops_device, tt_ops_ctx_device, P(tt_ops_ctx_device(NULL))) \
+	X(ops_queue, tt_ops_ctx_queue, P(tt_ops_ctx_queue(NULL))) \
+	X(ops_finish, tt_ops_finish, I(tt_ops_finish(NULL))) \
+	X(ops_stats, tt_ops_cache_stats, I(tt_ops_cache_stats(NULL, &ops_stats))) \
+	X(ops_stats_out, tt_ops_cache_stats, I(tt_ops_cache_stats(f->ops, NULL))) \
+	X(ops_clear, tt_ops_cache_clear, I(tt_ops_cache_clear(NULL))) \
+	X(ops_prof, tt_ops_profile_start, I(tt_ops_profile_start(NULL, "p"))) \
+	X(ops_prof_prefix, tt_ops_profile_start, I(tt_ops_profile_start(f->ops, NULL))) \
+	X(ops_prof_stop, tt_ops_profile_stop, I(tt_ops_profile_stop(NULL))) \
+	X(op_unary, tt_op_unary, I(tt_op_unary(NULL, f->dt, &ufn, NULL, &dummy_dt))) \
+	X(op_unary_a, tt_op_unary, I(tt_op_unary(f->ops, NULL, &ufn, NULL, &dummy_dt))) \
+	X(op_unary_fn, tt_op_unary, I(tt_op_unary(f->ops, f->dt, NULL, NULL, &dummy_dt))) \
+	X(op_unary_out, tt_op_unary, I(tt_op_unary(f->ops, f->dt, &ufn, NULL, NULL))) \
+	X(op_binary, tt_op_binary, I(tt_op_binary(NULL, TT_BINARY_ADD, f->dt, f->dt, NULL, &dummy_dt))) \
+	X(op_binary_b, tt_op_binary, I(tt_op_binary(f->ops, TT_BINARY_ADD, f->dt, NULL, NULL, &dummy_dt))) \
+	X(op_exp, tt_op_exp, I(tt_op_exp(NULL, f->dt, NULL, &dummy_dt))) \
+	X(op_exp_a, tt_op_exp, I(tt_op_exp(f->ops, NULL, NULL, &dummy_dt))) \
+	X(op_log, tt_op_log, I(tt_op_log(NULL, f->dt, NULL, &dummy_dt))) \
+	X(op_log_a, tt_op_log, I(tt_op_log(f->ops, NULL, NULL, &dummy_dt))) \
+	X(op_sqrt, tt_op_sqrt, I(tt_op_sqrt(NULL, f->dt, NULL, &dummy_dt))) \
+	X(op_sqrt_a, tt_op_sqrt, I(tt_op_sqrt(f->ops, NULL, NULL, &dummy_dt))) \
+	X(op_rsqrt, tt_op_rsqrt, I(tt_op_rsqrt(NULL, f->dt, NULL, &dummy_dt))) \
+	X(op_rsqrt_a, tt_op_rsqrt, I(tt_op_rsqrt(f->ops, NULL, NULL, &dummy_dt))) \
+	X(op_recip, tt_op_recip, I(tt_op_recip(NULL, f->dt, NULL, &dummy_dt))) \
+	X(op_recip_a, tt_op_recip, I(tt_op_recip(f->ops, NULL, NULL, &dummy_dt))) \
+	X(op_sigmoid, tt_op_sigmoid, I(tt_op_sigmoid(NULL, f->dt, NULL, &dummy_dt))) \
+	X(op_sigmoid_a, tt_op_sigmoid, I(tt_op_sigmoid(f->ops, NULL, NULL, &dummy_dt))) \
+	X(op_tanh, tt_op_tanh, I(tt_op_tanh(NULL, f->dt, NULL, &dummy_dt))) \
+	X(op_tanh_a, tt_op_tanh, I(tt_op_tanh(f->ops, NULL, NULL, &dummy_dt))) \
+	X(op_gelu, tt_op_gelu, I(tt_op_gelu(NULL, f->dt, NULL, &dummy_dt))) \
+	X(op_gelu_a, tt_op_gelu, I(tt_op_gelu(f->ops, NULL, NULL, &dummy_dt))) \
+	X(op_gelu_tanh, tt_op_gelu_tanh, I(tt_op_gelu_tanh(NULL, f->dt, NULL, &dummy_dt))) \
+	X(op_gelu_tanh_a, tt_op_gelu_tanh, I(tt_op_gelu_tanh(f->ops, NULL, NULL, &dummy_dt))) \
+	X(op_relu, tt_op_relu, I(tt_op_relu(NULL, f->dt, NULL, &dummy_dt))) \
+	X(op_relu_a, tt_op_relu, I(tt_op_relu(f->ops, NULL, NULL, &dummy_dt))) \
+	X(op_silu, tt_op_silu, I(tt_op_silu(NULL, f->dt, NULL, &dummy_dt))) \
+	X(op_silu_a, tt_op_silu, I(tt_op_silu(f->ops, NULL, NULL, &dummy_dt))) \
+	X(op_abs, tt_op_abs, I(tt_op_abs(NULL, f->dt, NULL, &dummy_dt))) \
+	X(op_abs_a, tt_op_abs, I(tt_op_abs(f->ops, NULL, NULL, &dummy_dt))) \
+	X(op_neg, tt_op_neg, I(tt_op_neg(NULL, f->dt, NULL, &dummy_dt))) \
+	X(op_neg_a, tt_op_neg, I(tt_op_neg(f->ops, NULL, NULL, &dummy_dt))) \
+	X(op_sign, tt_op_sign, I(tt_op_sign(NULL, f->dt, NULL, &dummy_dt))) \
+	X(op_sign_a, tt_op_sign, I(tt_op_sign(f->ops, NULL, NULL, &dummy_dt))) \
+	X(op_square, tt_op_square, I(tt_op_square(NULL, f->dt, NULL, &dummy_dt))) \
+	X(op_square_a, tt_op_square, I(tt_op_square(f->ops, NULL, NULL, &dummy_dt))) \
+	X(op_sin, tt_op_sin, I(tt_op_sin(NULL, f->dt, NULL, &dummy_dt))) \
+	X(op_sin_a, tt_op_sin, I(tt_op_sin(f->ops, NULL, NULL, &dummy_dt))) \
+	X(op_cos, tt_op_cos, I(tt_op_cos(NULL, f->dt, NULL, &dummy_dt))) \
+	X(op_cos_a, tt_op_cos, I(tt_op_cos(f->ops, NULL, NULL, &dummy_dt))) \
+	X(op_erf, tt_op_erf, I(tt_op_erf(NULL, f->dt, NULL, &dummy_dt))) \
+	X(op_erf_a, tt_op_erf, I(tt_op_erf(f->ops, NULL, NULL, &dummy_dt))) \
+	X(op_relu6, tt_op_relu6, I(tt_op_relu6(NULL, f->dt, NULL, &dummy_dt))) \
+	X(op_relu6_a, tt_op_relu6, I(tt_op_relu6(f->ops, NULL, NULL, &dummy_dt))) \
+	X(op_clip, tt_op_clip, I(tt_op_clip(NULL, f->dt, 0, 1, NULL, &dummy_dt))) \
+	X(op_clip_out, tt_op_clip, I(tt_op_clip(f->ops, f->dt, 0, 1, NULL, NULL))) \
+	X(op_leaky_relu, tt_op_leaky_relu, I(tt_op_leaky_relu(NULL, f->dt, 0.1f, NULL, &dummy_dt))) \
+	X(op_leaky_relu_out, tt_op_leaky_relu, I(tt_op_leaky_relu(f->ops, f->dt, 0.1f, NULL, NULL))) \
+	X(op_elu, tt_op_elu, I(tt_op_elu(NULL, f->dt, 1, NULL, &dummy_dt))) \
+	X(op_elu_out, tt_op_elu, I(tt_op_elu(f->ops, f->dt, 1, NULL, NULL))) \
+	X(op_power, tt_op_power, I(tt_op_power(NULL, f->dt, 2, NULL, &dummy_dt))) \
+	X(op_power_out, tt_op_power, I(tt_op_power(f->ops, f->dt, 2, NULL, NULL))) \
+	X(op_typecast, tt_op_typecast, I(tt_op_typecast(NULL, f->dt, TT_FLOAT32, NULL, &dummy_dt))) \
+	X(op_typecast_a, tt_op_typecast, I(tt_op_typecast(f->ops, NULL, TT_FLOAT32, NULL, &dummy_dt))) \
+	X(op_add, tt_op_add, I(tt_op_add(NULL, f->dt, f->dt, NULL, &dummy_dt))) \
+	X(op_add_b, tt_op_add, I(tt_op_add(f->ops, f->dt, NULL, NULL, &dummy_dt))) \
+	X(op_add_out, tt_op_add, I(tt_op_add(f->ops, f->dt, f->dt, NULL, NULL))) \
+	X(op_sub, tt_op_sub, I(tt_op_sub(NULL, f->dt, f->dt, NULL, &dummy_dt))) \
+	X(op_sub_b, tt_op_sub, I(tt_op_sub(f->ops, f->dt, NULL, NULL, &dummy_dt))) \
+	X(op_sub_out, tt_op_sub, I(tt_op_sub(f->ops, f->dt, f->dt, NULL, NULL))) \
+	X(op_mul, tt_op_mul, I(tt_op_mul(NULL, f->dt, f->dt, NULL, &dummy_dt))) \
+	X(op_mul_b, tt_op_mul, I(tt_op_mul(f->ops, f->dt, NULL, NULL, &dummy_dt))) \
+	X(op_mul_out, tt_op_mul, I(tt_op_mul(f->ops, f->dt, f->dt, NULL, NULL))) \
+	X(op_div, tt_op_div, I(tt_op_div(NULL, f->dt, f->dt, NULL, &dummy_dt))) \
+	X(op_div_b, tt_op_div, I(tt_op_div(f->ops, f->dt, NULL, NULL, &dummy_dt))) \
+	X(op_div_out, tt_op_div, I(tt_op_div(f->ops, f->dt, f->dt, NULL, NULL))) \
+	X(op_max, tt_op_max, I(tt_op_max(NULL, f->dt, f->dt, NULL, &dummy_dt))) \
+	X(op_max_b, tt_op_max, I(tt_op_max(f->ops, f->dt, NULL, NULL, &dummy_dt))) \
+	X(op_max_out, tt_op_max, I(tt_op_max(f->ops, f->dt, f->dt, NULL, NULL))) \
+	X(op_min, tt_op_min, I(tt_op_min(NULL, f->dt, f->dt, NULL, &dummy_dt))) \
+	X(op_min_b, tt_op_min, I(tt_op_min(f->ops, f->dt, NULL, NULL, &dummy_dt))) \
+	X(op_min_out, tt_op_min, I(tt_op_min(f->ops, f->dt, f->dt, NULL, NULL)))
+
 #define ALL_CASES(X)                                                           \
 	DEVICE_CASES(X) NOC_CASES(X) DMA_CASES(X) HART_CASES(X) MGMT_CASES(X)  \
 	TELEMETRY_CASES(X) CORE_CASES(X) DATAFORMAT_CASES(X) BUFFER_CASES(X)   \
 	PROGRAM_CASES(X) QUEUE_CASES(X) TENSOR_CASES(X) TENSOR_QUEUE_CASES(X)  \
-	BACKEND_CASES(X)
+	BACKEND_CASES(X) OPS_CASES(X)
 
 ALL_CASES(RUNNER)
 
@@ -626,6 +718,7 @@ TABLE_TEST(queue, QUEUE_CASES)
 TABLE_TEST(tensor, TENSOR_CASES)
 TABLE_TEST(tensor_queue, TENSOR_QUEUE_CASES)
 TABLE_TEST(backend_api, BACKEND_CASES)
+TABLE_TEST(ops, OPS_CASES)
 
 /* Destructors take NULL and do nothing, not even set a message. */
 static void test_destructors(void **state)
@@ -642,6 +735,7 @@ static void test_destructors(void **state)
 	tt_tensor_queue_free(NULL);
 	tt_backend_free(NULL);
 	tt_backend_free_tensor(NULL);
+	tt_ops_ctx_free(NULL);
 	assert_non_null(strstr(tt_last_error(), "no-such-format"));
 }
 
@@ -661,7 +755,10 @@ static int fx_up(void **state)
 	    tt_create_kernel_from_string(f->prog, "void kernel_main(void) {}\n",
 					 &one, NULL, &f->k) ||
 	    tt_device_command_queue(f->dev, 0, &f->cq) ||
-	    tt_tensor_create(&shape, TT_FLOAT32, TT_TENSOR_TILED, &f->t))
+	    tt_tensor_create(&shape, TT_FLOAT32, TT_TENSOR_TILED, &f->t) ||
+	    tt_ops_ctx_create(f->dev, &f->ops) ||
+	    tt_device_tensor_create(f->dev, &shape, TT_FLOAT16_B,
+				    TT_BUFFER_DRAM, &f->dt))
 		return -1;
 	*state = f;
 	return 0;
@@ -672,6 +769,8 @@ static int fx_down(void **state)
 	struct fx *f = *state;
 
 	tt_tensor_free(f->t);
+	tt_device_tensor_free(f->dt);
+	tt_ops_ctx_free(f->ops);
 	tt_program_free(f->prog);
 	tt_buffer_free(f->buf);
 	tt_device_close(f->dev);
@@ -696,6 +795,7 @@ int main(void)
 		cmocka_unit_test(test_tensor),
 		cmocka_unit_test(test_tensor_queue),
 		cmocka_unit_test(test_backend_api),
+		cmocka_unit_test(test_ops),
 		cmocka_unit_test(test_destructors),
 	};
 

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Element-wise ops, reader: for each output tile this core makes, the
+ * tile of a (and of b) it needs goes to CB 0 (CB 1), one page each.
+ * Broadcasting: an input's tile index is the output tile's coordinates
+ * [w, z, row of tiles, column of tiles] times the input's strides in
+ * tiles, a stride being 0 where the input is broadcast.
+ *
+ * Tiles move in blocks of BLOCK (the compute kernel's block): one
+ * barrier per block.
+ *
+ * With MASK, it first makes the two mask tiles of CB 3 (Float16_b) the
+ * compute kernel zeroes an output's padding with: page 0 is 1 in columns
+ * below OUT_VC, page 1 is 1 in rows below OUT_VR, 0 elsewhere.
+ *
+ * Runtime args: a address, a's first tile, b address, b's first tile,
+ * first output tile, output tiles.
+ * Common runtime args (the geometry, so that one binary serves every
+ * shape), in this order: OUT_WT, OUT_HT, OUT_Z (the output's tiles per
+ * row, rows of tiles, matrices per w), A_SW, A_SZ, A_SH, A_SC, B_SW,
+ * B_SZ, B_SH, B_SC (the strides), OUT_VC, OUT_VR.
+ * Named compile-time args: BLOCK, MASK, HAS_B, A_DRAM, B_DRAM (1: DRAM,
+ * 0: L1).
+ */
+#include "dataflow_api.h"
+
+#define CB_A 0
+#define CB_B 1
+#define CB_MASK 3
+
+/* Page 0: columns below vc; page 1: rows below vr (tile layout: four
+ * 16 x 16 faces, each row-major). */
+static void make_masks(uint32_t vc, uint32_t vr)
+{
+	volatile uint16_t *p;
+
+	cb_reserve_back(CB_MASK, 2);
+	p = (volatile uint16_t *)get_write_ptr(CB_MASK);
+	for (uint32_t k = 0; k < 2; k++, p += 1024) {
+		for (uint32_t e = 0; e < 1024; e++) {
+			uint32_t face = e / 256, r = (face / 2) * 16 + (e % 256) / 16;
+			uint32_t c = (face % 2) * 16 + e % 16;
+			bool in = k == 0 ? c < vc : r < vr;
+
+			p[e] = in ? 0x3F80u : 0;
+		}
+	}
+	cb_push_back(CB_MASK, 2);
+}
+
+static uint32_t tile_of(uint32_t w, uint32_t z, uint32_t h, uint32_t c,
+			uint32_t sw, uint32_t sz, uint32_t sh, uint32_t sc)
+{
+	return w * sw + z * sz + h * sh + c * sc;
+}
+
+void kernel_main(void)
+{
+	const uint32_t a_addr = get_arg_val(0), a_first = get_arg_val(1);
+	const uint32_t b_addr = get_arg_val(2), b_first = get_arg_val(3);
+	const uint32_t start = get_arg_val(4), n = get_arg_val(5);
+	const uint32_t wt = get_common_arg_val(0);
+	const uint32_t ht = get_common_arg_val(1);
+	const uint32_t zn = get_common_arg_val(2);
+	const InterleavedAddrGenFast ga = {
+		.bank_base_address = a_addr,
+		.page_size = get_tile_size(CB_A),
+		.data_format = get_dataformat(CB_A),
+		.is_dram = get_named_compile_time_arg_val("A_DRAM"),
+	};
+	const bool has_b = get_named_compile_time_arg_val("HAS_B");
+	const uint32_t block = get_named_compile_time_arg_val("BLOCK");
+	const uint32_t sa = get_tile_size(CB_A);
+	const uint32_t sb = has_b ? get_tile_size(CB_B) : 0;
+	const InterleavedAddrGenFast gb = {
+		.bank_base_address = b_addr,
+		.page_size = sb,
+		.data_format = has_b ? get_dataformat(CB_B) : get_dataformat(CB_A),
+		.is_dram = get_named_compile_time_arg_val("B_DRAM"),
+	};
+	uint32_t c = start % wt, h = (start / wt) % ht;
+
+	if (get_named_compile_time_arg_val("MASK"))
+		make_masks(get_common_arg_val(11),
+			   get_common_arg_val(12));
+	uint32_t z = (start / (wt * ht)) % zn, w = start / (wt * ht * zn);
+
+	for (uint32_t i = 0; i < n; i += block) {
+		const uint32_t k = n - i < block ? n - i : block;
+		uint32_t pa, pb = 0;
+
+		cb_reserve_back(CB_A, k);
+		pa = get_write_ptr(CB_A);
+		if (has_b) {
+			cb_reserve_back(CB_B, k);
+			pb = get_write_ptr(CB_B);
+		}
+		for (uint32_t j = 0; j < k; j++) {
+			if (!has_b) {
+				/* Unary: a has the output's shape. */
+				noc_async_read_tile(a_first + start + i + j,
+						    ga, pa + j * sa);
+				continue;
+			}
+			noc_async_read_tile(a_first + tile_of(w, z, h, c,
+				get_common_arg_val(3),
+				get_common_arg_val(4),
+				get_common_arg_val(5),
+				get_common_arg_val(6)),
+				ga, pa + j * sa);
+			noc_async_read_tile(b_first + tile_of(w, z, h, c,
+				get_common_arg_val(7),
+				get_common_arg_val(8),
+				get_common_arg_val(9),
+				get_common_arg_val(10)),
+				gb, pb + j * sb);
+			if (++c == wt) {
+				c = 0;
+				if (++h == ht) {
+					h = 0;
+					if (++z == zn) {
+						z = 0;
+						w++;
+					}
+				}
+			}
+		}
+		noc_async_read_barrier();
+		cb_push_back(CB_A, k);
+		if (has_b)
+			cb_push_back(CB_B, k);
+	}
+}

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Element-wise ops, writer: the pages of CB 16 go to output tiles
+ * start .. start + n - 1 (counted from the output's first tile), in
+ * blocks of BLOCK tiles.
+ *
+ * Runtime args: output address, the output's first tile, first output
+ * tile of this core, tiles.
+ * Named compile-time args: BLOCK, OUT_DRAM (1: DRAM, 0: L1).
+ */
+#include "dataflow_api.h"
+
+#define CB_OUT 16
+
+void kernel_main(void)
+{
+	const uint32_t addr = get_arg_val(0), first = get_arg_val(1);
+	const uint32_t start = get_arg_val(2), n = get_arg_val(3);
+	const InterleavedAddrGenFast g = {
+		.bank_base_address = addr,
+		.page_size = get_tile_size(CB_OUT),
+		.data_format = get_dataformat(CB_OUT),
+		.is_dram = get_named_compile_time_arg_val("OUT_DRAM"),
+	};
+
+	const uint32_t block = get_named_compile_time_arg_val("BLOCK");
+	const uint32_t size = get_tile_size(CB_OUT);
+
+	for (uint32_t i = 0; i < n; i += block) {
+		const uint32_t k = n - i < block ? n - i : block;
+		uint32_t p;
+
+		cb_wait_front(CB_OUT, k);
+		p = get_read_ptr(CB_OUT);
+		for (uint32_t j = 0; j < k; j++)
+			noc_async_write_tile(first + start + i + j, g,
+					     p + j * size);
+		noc_async_writes_flushed();
+		cb_pop_front(CB_OUT, k);
+	}
+	noc_async_write_barrier();
+}

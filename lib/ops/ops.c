@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The op library's context: device and queue, the program cache and its
+ * counters, tensor checks shared by the op families.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hw/l1.h"
+#include "lib/memory/alloc.h"
+#include "ops_internal.h"
+
+double tt_ops_now_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
+}
+
+int tt_ops_ctx_create(tt_device *dev, tt_ops_ctx **out)
+{
+	const char *prof = getenv("TT_OPS_PROFILE");
+	tt_ops_ctx *ctx;
+	int ret;
+
+	TT_CHECK_ARG(dev);
+	TT_CHECK_ARG(out);
+	*out = NULL;
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return tt_error(-ENOMEM, "tt_ops_ctx_create: out of memory");
+	ctx->dev = dev;
+	ret = tt_device_command_queue(dev, 0, &ctx->cq);
+	if (ret) {
+		free(ctx);
+		return ret;
+	}
+	if (prof && *prof) {
+		ret = tt_ops_profile_start(ctx, prof);
+		if (ret) {
+			free(ctx);
+			return tt_error(ret, "tt_ops_ctx_create: TT_OPS_PROFILE='%s': %s",
+					prof, tt_last_error());
+		}
+	}
+	*out = ctx;
+	return 0;
+}
+
+static void cache_free_all(tt_ops_ctx *ctx)
+{
+	for (unsigned b = 0; b < TT_OPS_BUCKETS; b++) {
+		struct tt_ops_entry *e = ctx->buckets[b], *next;
+
+		for (; e; e = next) {
+			next = e->next;
+			tt_ops_entry_free(e);
+		}
+		ctx->buckets[b] = NULL;
+	}
+	ctx->programs = 0;
+}
+
+void tt_ops_ctx_free(tt_ops_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	tt_finish(ctx->cq);
+	tt_ops_profile_stop(ctx);
+	cache_free_all(ctx);
+	free(ctx);
+}
+
+tt_device *tt_ops_ctx_device(const tt_ops_ctx *ctx)
+{
+	if (TT_ARG_NULL(ctx))
+		return NULL;
+	return ctx->dev;
+}
+
+tt_command_queue *tt_ops_ctx_queue(const tt_ops_ctx *ctx)
+{
+	if (TT_ARG_NULL(ctx))
+		return NULL;
+	return ctx->cq;
+}
+
+int tt_ops_finish(tt_ops_ctx *ctx)
+{
+	TT_CHECK_ARG(ctx);
+	return tt_finish(ctx->cq);
+}
+
+int tt_ops_cache_stats(const tt_ops_ctx *ctx, struct tt_ops_cache_stats *out)
+{
+	TT_CHECK_ARG(ctx);
+	TT_CHECK_ARG(out);
+	out->hits = ctx->hits;
+	out->misses = ctx->misses;
+	out->programs = ctx->programs;
+	return 0;
+}
+
+int tt_ops_cache_clear(tt_ops_ctx *ctx)
+{
+	int ret;
+
+	TT_CHECK_ARG(ctx);
+	ret = tt_finish(ctx->cq);
+	cache_free_all(ctx);
+	return ret;
+}
+
+/* FNV-1a over the key's bytes. */
+static uint64_t key_hash(const struct tt_ops_key *k)
+{
+	const unsigned char *p = (const unsigned char *)k;
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < sizeof(*k); i++) {
+		h ^= p[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+struct tt_ops_entry *tt_ops_cache_find(tt_ops_ctx *ctx,
+				       const struct tt_ops_key *key)
+{
+	uint64_t h = key_hash(key);
+	struct tt_ops_entry *e = ctx->buckets[h % TT_OPS_BUCKETS];
+
+	for (; e; e = e->next) {
+		if (e->hash == h && !memcmp(&e->key, key, sizeof(*key))) {
+			ctx->hits++;
+			return e;
+		}
+	}
+	return NULL;
+}
+
+void tt_ops_cache_add(tt_ops_ctx *ctx, struct tt_ops_entry *e)
+{
+	unsigned b;
+
+	e->hash = key_hash(&e->key);
+	b = (unsigned)(e->hash % TT_OPS_BUCKETS);
+	e->next = ctx->buckets[b];
+	ctx->buckets[b] = e;
+	ctx->misses++;
+	ctx->programs++;
+}
+
+void tt_ops_entry_free(struct tt_ops_entry *e)
+{
+	if (!e)
+		return;
+	tt_program_free(e->prog);
+	free(e->cores);
+	free(e);
+}
+
+const char *tt_ops_shape_str(const struct tt_shape *s, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	n += (size_t)snprintf(buf, len, "[");
+	for (unsigned i = 0; i < s->rank && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%llu", i ? "," : "",
+				      (unsigned long long)s->dims[i]);
+	if (n < len)
+		snprintf(buf + n, len - n, "]");
+	return buf;
+}
+
+bool tt_ops_format_ok(enum tt_data_format fmt)
+{
+	return fmt == TT_FLOAT32 || fmt == TT_FLOAT16 || fmt == TT_FLOAT16_B ||
+	       fmt == TT_BFP8_B || fmt == TT_BFP4_B;
+}
+
+int tt_ops_check_tensor(tt_ops_ctx *ctx, const char *fn, const char *arg,
+			const tt_device_tensor *t)
+{
+	tt_buffer *buf = tt_device_tensor_buffer(t);
+	enum tt_data_format fmt = tt_device_tensor_format(t);
+
+	if (!buf)
+		return tt_error(-EINVAL, "%s: %s has no buffer", fn, arg);
+	if (tt_buffer_device(buf) != ctx->dev)
+		return tt_error(-ENODEV,
+				"%s: %s is on another device than the context's",
+				fn, arg);
+	if (!tt_buffer_is_allocated(buf))
+		return tt_error(-ENXIO, "%s: %s: its buffer was deallocated",
+				fn, arg);
+	if (tt_buffer_layout(buf) != TT_LAYOUT_INTERLEAVED)
+		return tt_error(-ENOTSUP,
+				"%s: %s is %s; the ops take interleaved tensors (DRAM or L1)",
+				fn, arg,
+				tt_tensor_memory_layout_name(tt_buffer_layout(buf)));
+	if (!tt_ops_format_ok(fmt))
+		return tt_error(-ENOTSUP,
+				"%s: %s is %s; the element-wise ops take Float32, Float16, Float16_b, Bfp8_b and Bfp4_b",
+				fn, arg, tt_data_format_name(fmt));
+	return 0;
+}
+
+uint64_t tt_ops_l1_free(tt_ops_ctx *ctx)
+{
+	uint64_t lowest = tt_alloc_l1_lowest(ctx->dev, (struct tt_xy){ 0, 0 });
+
+	return lowest > TT_L1_PROG_UNRESERVED ? lowest - TT_L1_PROG_UNRESERVED :
+					       0;
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The op library's shared parts (internal side of tt/ops.h): the
+ * context, the program cache, the profiler, and helpers every op family
+ * uses (tensor checks, the work split, messages).
+ */
+#ifndef TT_LIB_OPS_INTERNAL_H
+#define TT_LIB_OPS_INTERNAL_H
+
+#include "lib/device/internal.h"
+#include "tt/ops.h"
+
+/* Op families, the first word of a cache key. */
+enum tt_ops_family {
+	TT_OPS_ELTWISE = 1,
+};
+
+/*
+ * A program cache key: everything a program's build depends on. Zeroed
+ * before it is filled (memcmp compares it, padding and all).
+ */
+struct tt_ops_key {
+	uint32_t family;
+	uint32_t op[4];             /* the family's op and sub-ops */
+	uint32_t param[4];          /* parameters baked into kernels */
+	uint64_t shape[3][4];       /* [w, z, r, c] of inputs and output */
+	uint32_t fmt[3];            /* their formats */
+	uint32_t mem[3];            /* their buffer types */
+	uint32_t grid_x, grid_y, cores;
+	uint32_t tiles_per_core, block, buffering;
+	uint32_t fidelity, fp32, approx;
+};
+
+/* One core of a cached program: where its argument words live. */
+struct tt_ops_core {
+	struct tt_xy xy;
+	uint32_t start, tiles; /* output tiles */
+	uint32_t *rargs, *wargs; /* the program's words (tt_get_runtime_args) */
+};
+
+/* A cached program. */
+struct tt_ops_entry {
+	struct tt_ops_key key;
+	uint64_t hash;
+	tt_program *prog;
+	unsigned ncores;
+	struct tt_ops_core *cores;
+	struct tt_ops_entry *next; /* same bucket */
+};
+
+#define TT_OPS_BUCKETS 256u
+
+/* One recorded op call. */
+struct tt_ops_rec {
+	char name[32];
+	char shapes[192];
+	char config[256];
+	bool hit;
+	unsigned cores;
+	uint64_t tiles;
+	double start_us;   /* since the profile started */
+	double enqueue_us; /* op entry to enqueue returned */
+	double finish_us;  /* enqueue returned to finish returned */
+};
+
+struct tt_ops_ctx {
+	tt_device *dev;
+	tt_command_queue *cq;
+	struct tt_ops_entry *buckets[TT_OPS_BUCKETS];
+	uint64_t hits, misses, programs;
+	/* profiling */
+	char *prof_prefix; /* NULL: off */
+	struct tt_ops_rec *recs;
+	size_t nrecs, caprecs;
+	double prof_t0;
+};
+
+/* Monotonic microseconds. */
+TT_HIDDEN double tt_ops_now_us(void);
+
+/* The cached program of key, or NULL (counts a hit when found). */
+TT_HIDDEN struct tt_ops_entry *tt_ops_cache_find(tt_ops_ctx *ctx,
+						 const struct tt_ops_key *key);
+
+/* Add a built entry (takes it; counts a miss). */
+TT_HIDDEN void tt_ops_cache_add(tt_ops_ctx *ctx, struct tt_ops_entry *e);
+
+/* Free an entry that never made it into the cache. */
+TT_HIDDEN void tt_ops_entry_free(struct tt_ops_entry *e);
+
+/* Record a call when profiling (no-op otherwise); rec->start_us is the
+ * absolute tt_ops_now_us() of the call's start. */
+TT_HIDDEN void tt_ops_profile_record(tt_ops_ctx *ctx,
+				     const struct tt_ops_rec *rec);
+
+/* "[2,3,64,64]" of a shape. */
+TT_HIDDEN const char *tt_ops_shape_str(const struct tt_shape *s, char *buf,
+				       size_t len);
+
+/*
+ * Check a device tensor argument of op `fn` named `arg`: on ctx's
+ * device, allocated, interleaved, a format the element-wise ops take.
+ */
+TT_HIDDEN int tt_ops_check_tensor(tt_ops_ctx *ctx, const char *fn,
+				  const char *arg, const tt_device_tensor *t);
+
+/* Is fmt one the ops compute on (Float32, Float16, Float16_b, Bfp8_b,
+ * Bfp4_b)? */
+TT_HIDDEN bool tt_ops_format_ok(enum tt_data_format fmt);
+
+/* Bytes of L1 free for circular buffers on every core. */
+TT_HIDDEN uint64_t tt_ops_l1_free(tt_ops_ctx *ctx);
+
+#endif /* TT_LIB_OPS_INTERNAL_H */
