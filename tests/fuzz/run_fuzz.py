@@ -1,20 +1,30 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Runs a libFuzzer target for a bounded time; one TAP case.
+"""Runs a libFuzzer target a fixed number of times; one TAP case.
 
-Usage: run_fuzz.py TARGET SEED_CORPUS WORK_CORPUS SECONDS
-New inputs go to WORK_CORPUS (created), never to the seed corpus in the
-tree; a crash leaves its input there as crash-*.
+Usage: run_fuzz.py TARGET SEED_CORPUS WORK_CORPUS SECONDS [RUNS]
+
+The run is reproducible: a fixed seed, a fixed number of runs (RUNS,
+default 150000) and a work corpus emptied first, so a test that passed
+passes again on the same code. SECONDS only caps a machine far slower
+than ours. Longer, random fuzzing is for developers (docs/testing.md);
+what it finds is fixed and kept in the seed corpus as regress-*.
+New inputs go to WORK_CORPUS, never to the seed corpus in the tree; a
+crash leaves its input there as crash-*.
 """
 import os
+import shutil
 import subprocess
 import sys
 
 
 def main():
     target, seeds, work, secs = sys.argv[1:5]
-    os.makedirs(work, exist_ok=True)
-    p = subprocess.run([target, f'-max_total_time={secs}', '-timeout=10',
+    runs = sys.argv[5] if len(sys.argv) > 5 else '150000'
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    p = subprocess.run([target, '-seed=1', f'-runs={runs}',
+                        f'-max_total_time={secs}', '-timeout=10',
                         '-rss_limit_mb=2048', f'-artifact_prefix={work}/',
                         work, seeds],
                        capture_output=True, text=True)

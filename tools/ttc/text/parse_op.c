@@ -283,12 +283,15 @@ static void drop_dps_output(struct parser *p, const struct ttc_op_def *d,
 
 	if (d->flags & (TTC_OPF_VARIADIC | TTC_OPF_OPTIONAL_LAST))
 		min--;
-	bool extra = !(d->flags & TTC_OPF_VARIADIC) && o->nuses > max;
+	/* Exactly one operand too many: with more, dropping one would leave
+	 * an op that loses another the next time it is read. */
+	bool extra = !(d->flags & TTC_OPF_VARIADIC) && o->nuses == max + 1;
 	bool dest = is_empty_op(last) && o->nuses > min;
 
 	if ((!extra && !dest) || last->type != o->out[0])
 		return;
-	if (last->def)
+	/* Only an empty is erased with the operand; a real value stays. */
+	if (last->def && is_empty_op(last))
 		last->def->flags |= TTC_OP_DPS_DEST;
 	o->nuses--;
 	o->nin--;
