@@ -261,6 +261,10 @@ TTC_API size_t ttc_func_num_args(const ttc_func *f);
 TTC_API ttc_value *ttc_func_arg(const ttc_func *f, size_t i);
 TTC_API size_t ttc_func_num_results(const ttc_func *f);
 TTC_API const ttc_type *ttc_func_result_type(const ttc_func *f, size_t i);
+/* Replaces the result types (a builder knows them at the end). */
+TTC_API void ttc_func_set_result_types(ttc_func *f,
+				       const ttc_type *const *results,
+				       size_t nres);
 TTC_API const ttc_attr *ttc_func_arg_attrs(const ttc_func *f, size_t i);
 TTC_API void ttc_func_set_arg_attrs(ttc_func *f, size_t i, const ttc_attr *d);
 TTC_API const ttc_loc *ttc_func_arg_loc(const ttc_func *f, size_t i);
