@@ -179,9 +179,11 @@ static int infer_index(struct ttc_infer *in, const ttc_type **out)
 		return rc;
 	int64_t n = t->dims[d], b = iattr(in, "start"), st = iattr(in, "stride");
 	const ttc_attr *e = ttc_infer_attr(in, "stop");
-	int64_t end = e ? ttc_attr_int(e) : b + 1;
 
 	b = b < 0 ? b + n : b;
+	/* Without stop, one element: start's, after start's wrap-around. */
+	int64_t end = e ? ttc_attr_int(e) : b + 1;
+
 	end = end < 0 ? end + n : end;
 	if (st < 1 || b < 0 || b >= n || end <= b || end > n)
 		return fail(in, "attributes 'start', 'stop' and 'stride' must "
