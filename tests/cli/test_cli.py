@@ -207,7 +207,7 @@ def test_ttc_ops_json():
     assert aliases['pybuda.matmul'] == 'ttir.linear', aliases
     assert 'pybuda.matmul' not in ops and 'pybuda.hslice' in ops
     p = run_ttc('ops')
-    assert 'pybuda.clip               = ttir.clamp_scalar\n' in p.stdout
+    assert 'pybuda.clip              = ttir.clamp_scalar\n' in p.stdout
 
 
 TESTS = [make_case(c, n) for n in TOOLS
