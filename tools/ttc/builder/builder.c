@@ -150,9 +150,10 @@ int ttc_builder_call(ttc_builder *b, const char *callee,
 	ttc_func *g = b && callee ? ttc_module_lookup(b->cur, callee) : NULL;
 	const ttc_type *types[64];
 
-	if (!g || !b->nopen) {
+	if (!g || !b->nopen || ttc_func_num_results(g) > 64) {
 		berr(b, "builder: call of '%s': %s", callee ? callee : "?",
-		     g ? "no open function" : "no such function");
+		     !g ? "no such function" :
+		     b->nopen ? "more than 64 results" : "no open function");
 		return -EINVAL;
 	}
 	size_t nres = ttc_func_num_results(g);
