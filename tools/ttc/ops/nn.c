@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * Convolutions and pooling over NHWC tensors (tt-mlir's layout; the
- * *_dim attributes of a convolution may name another), and layer_norm,
- * rms_norm.
+ * *_dim attributes of a convolution may name another), and
+ * batch_norm_inference, layer_norm, rms_norm.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -44,6 +44,12 @@ static const struct ttc_attr_spec avg_pool_attrs[] = {
 	{ "ceil_mode", TTC_AK_BOOL, TTC_ATTR_REQUIRED },
 	{ "count_include_pad", TTC_AK_BOOL, TTC_ATTR_DEFAULT, NULL, 1 },
 	{ "flattened_compat_info", TTC_AK_ANY, TTC_ATTR_OPTIONAL },
+};
+static const char *const bn_in[] = { "operand", "scale", "offset", "mean",
+				     "variance" };
+static const struct ttc_attr_spec bn_attrs[] = {
+	{ "epsilon", TTC_AK_FLOAT, TTC_ATTR_REQUIRED },
+	{ "dimension", TTC_AK_INT, TTC_ATTR_REQUIRED },
 };
 static const struct ttc_attr_spec norm_attrs[] = {
 	{ "normalized_shape", TTC_AK_INTS, TTC_ATTR_REQUIRED },
@@ -416,6 +422,36 @@ static int infer_norm(struct ttc_infer *in, const ttc_type **out)
 	return 0;
 }
 
+/* batch_norm_inference: scale, offset, mean and variance hold one value
+ * per channel (the size of dimension). */
+static int infer_batch_norm(struct ttc_infer *in, const ttc_type **out)
+{
+	int rc;
+	const ttc_type *x = operand_tensor(in, 0, &rc);
+	unsigned d;
+	char tb[128];
+
+	if (!x)
+		return rc;
+	if ((rc = norm_dim(in, "dimension",
+			   ttc_attr_int(ttc_infer_attr(in, "dimension")),
+			   x->rank, &d)))
+		return rc;
+	for (size_t i = 1; i < 5; i++) {
+		const ttc_type *t = operand_tensor(in, i, &rc);
+
+		if (!t)
+			return rc;
+		if (ttc_type_numel(t) != x->dims[d])
+			return fail(in, "operand #%zu (%s) %s must hold the %"
+					PRId64 " channels of dimension %u",
+				    i, bn_in[i], type_text(t, tb, sizeof(tb)),
+				    x->dims[d], d);
+	}
+	out[0] = ttc_tensor_type(in->ctx, x->dims, x->rank, x->elem, NULL);
+	return 0;
+}
+
 #define NDEF(n, s, ops, no, fl, a, f) \
 	{ .name = "ttir." n, .summary = s, .operands = ops, .noperands = no, \
 	  .nresults = 1, .flags = (fl), .attrs = a, \
@@ -431,6 +467,9 @@ const struct ttc_op_def ttc_nn_defs[] = {
 	     max_pool_attrs, infer_pool),
 	NDEF("avg_pool2d", "average over 2-D windows (NHWC)", pool_in, 1, TTC_OPF_DPS,
 	     avg_pool_attrs, infer_pool),
+	NDEF("batch_norm_inference", "(x - mean) / sqrt(variance + epsilon) "
+	     "* scale + offset per channel", bn_in, 5, TTC_OPF_DPS, bn_attrs,
+	     infer_batch_norm),
 	NDEF("layer_norm", "(x - mean) / sqrt(var + epsilon) * weight + bias "
 	     "over normalized_shape", norm_in, 3, TTC_OPF_SEGMENTS,
 	     norm_attrs, infer_norm),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * More data movement: squeeze, unsqueeze, repeat, repeat_interleave, pad,
+ * More data movement: squeeze, unsqueeze, repeat, repeat_interleave,
+ * reverse, pad,
  * embedding, gather, and the running ops cumsum, cumprod.
  */
 #include <errno.h>
@@ -22,6 +23,9 @@ static const struct ttc_attr_spec repeat_attrs[] = {
 static const struct ttc_attr_spec interleave_attrs[] = {
 	{ "repeats", TTC_AK_INT, TTC_ATTR_REQUIRED },
 	{ "dim", TTC_AK_INT, TTC_ATTR_REQUIRED },
+};
+static const struct ttc_attr_spec reverse_attrs[] = {
+	{ "dimensions", TTC_AK_INTS, TTC_ATTR_REQUIRED },
 };
 static const struct ttc_attr_spec pad_attrs[] = {
 	{ "padding", TTC_AK_INTS, TTC_ATTR_REQUIRED },
@@ -203,6 +207,33 @@ static int infer_gather(struct ttc_infer *in, const ttc_type **out)
 	return out[0] ? 0 : -EINVAL;
 }
 
+/* reverse: the input's type; dimensions are distinct dimensions. */
+static int infer_reverse(struct ttc_infer *in, const ttc_type **out)
+{
+	int rc;
+	const ttc_type *t = operand_tensor(in, 0, &rc);
+	int64_t v[TTC_MAX_RANK];
+	unsigned seen = 0, d;
+
+	if (!t)
+		return rc;
+	int n = attr_ints(in, "dimensions", v, TTC_MAX_RANK, false);
+
+	if (n < 0)
+		return n;
+	for (int i = 0; i < n; i++) {
+		if ((rc = norm_dim(in, "dimensions", v[i], t->rank, &d)))
+			return rc;
+		if (seen & (1u << d))
+			return fail(in, "attribute 'dimensions' names dimension "
+					"%u twice",
+				    d);
+		seen |= 1u << d;
+	}
+	out[0] = ttc_tensor_type(in->ctx, t->dims, t->rank, t->elem, NULL);
+	return 0;
+}
+
 /* cumsum, cumprod: the input's type; dim must name a dimension. */
 static int infer_running(struct ttc_infer *in, const ttc_type **out)
 {
@@ -232,6 +263,8 @@ const struct ttc_op_def ttc_tm_defs[] = {
 	     repeat_attrs, infer_repeat),
 	TDEF("repeat_interleave", "repeats each element along dim", in1, 1,
 	     interleave_attrs, infer_interleave),
+	TDEF("reverse", "reverses the order along dimensions", in1, 1,
+	     reverse_attrs, infer_reverse),
 	TDEF("pad", "pads (or crops) each dimension with value", in1, 1,
 	     pad_attrs, infer_pad),
 	{ .name = "ttir.embedding", .summary = "rows of weight at the indices "

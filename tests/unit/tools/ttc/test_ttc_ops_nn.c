@@ -234,6 +234,20 @@ static void test_norms(void **state)
 	    "tensor<4xf32>) -> tensor<2x4x8xf32>", "tensor<2x4x8xf32>",
 	    "'ttir.layer_norm' op operand #1 (bias) tensor<4xf32> must have the "
 	    "shape of attribute 'normalized_shape'");
+	ok("%x: tensor<2x3x4x5xf32>, %s: tensor<3xf32>, %o: tensor<3xf32>, "
+	   "%m: tensor<1x3x1x1xf32>, %v: tensor<3xf32>",
+	   "\"ttir.batch_norm_inference\"(%x, %s, %o, %m, %v) <{dimension = 1 "
+	   ": i32, epsilon = 1.0e-05 : f32}> : (tensor<2x3x4x5xf32>, "
+	   "tensor<3xf32>, tensor<3xf32>, tensor<1x3x1x1xf32>, tensor<3xf32>) "
+	   "-> tensor<2x3x4x5xf32>", "tensor<2x3x4x5xf32>");
+	bad("%x: tensor<2x3x4x5xf32>, %s: tensor<3xf32>, %o: tensor<3xf32>, "
+	    "%m: tensor<3xf32>, %v: tensor<4xf32>",
+	    "\"ttir.batch_norm_inference\"(%x, %s, %o, %m, %v) <{dimension = 1 "
+	    ": i32, epsilon = 1.0e-05 : f32}> : (tensor<2x3x4x5xf32>, "
+	    "tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<4xf32>) -> "
+	    "tensor<2x3x4x5xf32>", "tensor<2x3x4x5xf32>",
+	    "'ttir.batch_norm_inference' op operand #4 (variance) tensor<4xf32> "
+	    "must hold the 3 channels of dimension 1");
 	bad(N ", %y: tensor<8xf32>",
 	    "\"ttir.layer_norm\"(%x, %w, %b, %y) <{normalized_shape = "
 	    "array<i64: 8>}> : (tensor<2x4x8xf32>, tensor<8xf32>, tensor<8xf32>,"
@@ -336,6 +350,11 @@ static void test_shapes(void **state)
 	bad(T, "\"ttir.pad\"(%x) <{padding = array<i32: 0, 0, 0, 0, 0, 0>}>"
 	    TIN "tensor<2x1x3xf32>", "tensor<2x1x3xf32>",
 	    "'ttir.pad' op requires attribute 'value' (a float)");
+	ok(T, "\"ttir.reverse\"(%x) <{dimensions = array<i64: 0, 2>}>" TIN
+	   "tensor<2x1x3xf32>", "tensor<2x1x3xf32>");
+	bad(T, "\"ttir.reverse\"(%x) <{dimensions = array<i64: 0, -3>}>" TIN
+	    "tensor<2x1x3xf32>", "tensor<2x1x3xf32>",
+	    "'ttir.reverse' op attribute 'dimensions' names dimension 0 twice");
 	ok(T, "\"ttir.cumsum\"(%x) <{dim = -1 : i64}>" TIN "tensor<2x1x3xf32>",
 	   "tensor<2x1x3xf32>");
 	bad(T, "\"ttir.cumprod\"(%x) <{dim = 3 : i64}>" TIN "tensor<2x1x3xf32>",
