@@ -202,6 +202,12 @@ def test_ttc_ops_json():
     assert {'name': 'transpose_a', 'kind': 'bool',
             'presence': 'default'} in mm['attributes'], mm
     assert ops['ttir.concat']['variadic'] is True
+    # PyBuda's names of TTIR ops, and PyBuda's own ops
+    aliases = {a['name']: a['op'] for a in json.loads(p.stdout)['aliases']}
+    assert aliases['pybuda.matmul'] == 'ttir.linear', aliases
+    assert 'pybuda.matmul' not in ops and 'pybuda.hslice' in ops
+    p = run_ttc('ops')
+    assert 'pybuda.clip              = ttir.clamp_scalar\n' in p.stdout
 
 
 TESTS = [make_case(c, n) for n in TOOLS

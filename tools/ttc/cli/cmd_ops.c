@@ -22,7 +22,8 @@ static void usage(FILE *f)
 		"Usage: ttc ops [--json]\n"
 		"\n"
 		"List the registered ops: name, operands, results, attributes\n"
-		"(kind, and required, optional or default) and a summary.\n"
+		"(kind, and required, optional or default) and a summary; then\n"
+		"the aliases (another dialect's name of an op), as 'alias = op'.\n"
 		"\n"
 		"Options:\n"
 		"      --json  one JSON document: {\"ops\": [{\"name\", "
@@ -30,7 +31,8 @@ static void usage(FILE *f)
 		"              \"operands\", \"variadic\", \"optional_last\", "
 		"\"results\",\n"
 		"              \"attributes\": [{\"name\", \"kind\", "
-		"\"presence\"}]}]}\n"
+		"\"presence\"}]}],\n"
+		"              \"aliases\": [{\"name\", \"op\"}]}\n"
 		"  -h, --help  this help\n"
 		"\n"
 		"Exit status:\n"
@@ -88,9 +90,10 @@ static void text_op(const struct ttc_op_def *d)
 		printf("%s%s%s", i ? ", " : "", d->operands[i],
 		       i + 1 == d->noperands &&
 				       (d->flags & TTC_OPF_VARIADIC) ? "..." :
-		       i + 1 == d->noperands &&
-				       (d->flags & TTC_OPF_OPTIONAL_LAST) ? "?" :
-									    "");
+		       (i + 1 == d->noperands &&
+			(d->flags & TTC_OPF_OPTIONAL_LAST)) ||
+				       (i && (d->flags & TTC_OPF_SEGMENTS)) ?
+			       "?" : "");
 	printf(")");
 	for (unsigned i = 0; i < d->nattrs; i++)
 		printf("%s%s: %s%s", i ? ", " : " {", d->attrs[i].name,
@@ -99,6 +102,28 @@ static void text_op(const struct ttc_op_def *d)
 		       d->attrs[i].presence == TTC_ATTR_OPTIONAL ? "?" :
 								   " = default");
 	printf("%s  %s\n", d->nattrs ? "}" : "", d->summary ? d->summary : "");
+}
+
+/* Second names of ops (PyBuda's): "alias -> op", or JSON entries. */
+static void list_aliases(const ttc_ctx *ctx, bool json)
+{
+	const struct ttc_op_def *d;
+
+	if (json)
+		printf("\n], \"aliases\": [");
+	for (size_t i = 0; i < ttc_op_alias_count(ctx); i++) {
+		const char *name = ttc_op_alias_at(ctx, i, &d);
+
+		if (!json) {
+			printf("%-24s = %s\n", name, d->name);
+			continue;
+		}
+		printf(i ? ",\n  {\"name\": " : "\n  {\"name\": ");
+		json_str(name);
+		printf(", \"op\": ");
+		json_str(d->name);
+		printf("}");
+	}
 }
 
 int cmd_ops(int argc, char **argv)
@@ -141,6 +166,7 @@ int cmd_ops(int argc, char **argv)
 			text_op(ttc_op_def_at(ctx, i));
 		}
 	}
+	list_aliases(ctx, json);
 	if (json)
 		printf("\n]}\n");
 	ttc_ctx_free(ctx);

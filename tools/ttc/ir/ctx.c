@@ -42,6 +42,7 @@ void ttc_ctx_free(ttc_ctx *ctx)
 	ttc_buf_free(&ctx->key);
 	free(ctx->tab);
 	free(ctx->defs);
+	free(ctx->aliases);
 	ttc_arena_release(&ctx->arena);
 	free(ctx);
 }

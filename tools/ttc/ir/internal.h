@@ -44,6 +44,12 @@ struct ttc_intern_entry {
 	const void *obj;
 };
 
+/* A second name of a registered op (ttc_register_alias). */
+struct ttc_alias {
+	const char *name; /* interned */
+	const struct ttc_op_def *def;
+};
+
 struct ttc_ctx {
 	struct ttc_arena arena; /* interned objects */
 	struct ttc_intern_entry *tab;
@@ -54,6 +60,8 @@ struct ttc_ctx {
 	struct ttc_buf errtext;
 	const struct ttc_op_def **defs; /* sorted by name */
 	size_t ndefs, defcap;
+	struct ttc_alias *aliases; /* sorted by name */
+	size_t naliases, aliascap;
 	const ttc_type *common[8]; /* cached i64, f64 ... */
 };
 

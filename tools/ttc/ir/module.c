@@ -183,6 +183,20 @@ ttc_func *ttc_func_new(ttc_module *m, const char *name,
 	return f;
 }
 
+void ttc_func_set_result_types(ttc_func *f, const ttc_type *const *results,
+			       size_t nres)
+{
+	if (!f || (nres && !results))
+		return;
+	struct ttc_arena *a = f->m->arena;
+
+	f->nres = nres;
+	f->res = ttc_arena_alloc(a, nres * sizeof(*f->res));
+	f->res_attrs = ttc_arena_alloc(a, nres * sizeof(*f->res_attrs));
+	for (size_t i = 0; i < nres; i++)
+		f->res[i] = results[i];
+}
+
 ttc_module *ttc_func_module(const ttc_func *f)
 {
 	return f ? f->m : NULL;

@@ -44,8 +44,11 @@ ttc_op *ttc_op_create(ttc_module *m, const char *name,
 	ttc_op *op = ttc_arena_alloc(m->arena, sizeof(*op));
 
 	op->m = m;
+	op->def = ttc_lookup_op(m->ctx, name);
+	/* An alias names the op it stands for: the IR has one spelling. */
+	if (op->def)
+		name = op->def->name;
 	op->name = ttc_intern(m->ctx, name, strlen(name));
-	op->def = ttc_lookup_op(m->ctx, op->name);
 	op->opcap = nops;
 	op->nops = nops;
 	op->ops = ttc_arena_alloc(m->arena, nops * sizeof(*op->ops));

@@ -6,6 +6,8 @@
 
 #include "internal.h"
 
+static size_t find_alias(const ttc_ctx *ctx, const char *name, bool *found);
+
 static size_t find(const ttc_ctx *ctx, const char *name, bool *found)
 {
 	size_t lo = 0, hi = ctx->ndefs;
@@ -34,8 +36,10 @@ int ttc_register_op(ttc_ctx *ctx, const struct ttc_op_def *def)
 	if (!ctx || !def || !def->name)
 		return -EINVAL;
 	size_t at = find(ctx, def->name, &found);
+	bool alias;
 
-	if (found) {
+	find_alias(ctx, def->name, &alias);
+	if (found || alias) {
 		ttc_diag_addf(ctx, "op '%s' is registered twice", def->name);
 		return -EEXIST;
 	}
@@ -51,6 +55,27 @@ int ttc_register_op(ttc_ctx *ctx, const struct ttc_op_def *def)
 	return 0;
 }
 
+static size_t find_alias(const ttc_ctx *ctx, const char *name, bool *found)
+{
+	size_t lo = 0, hi = ctx->naliases;
+
+	*found = false;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(ctx->aliases[mid].name, name);
+
+		if (c == 0) {
+			*found = true;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 const struct ttc_op_def *ttc_lookup_op(const ttc_ctx *ctx, const char *name)
 {
 	bool found;
@@ -59,7 +84,57 @@ const struct ttc_op_def *ttc_lookup_op(const ttc_ctx *ctx, const char *name)
 		return NULL;
 	size_t at = find(ctx, name, &found);
 
-	return found ? ctx->defs[at] : NULL;
+	if (found)
+		return ctx->defs[at];
+	at = find_alias(ctx, name, &found);
+	return found ? ctx->aliases[at].def : NULL;
+}
+
+int ttc_register_alias(ttc_ctx *ctx, const char *alias, const char *target)
+{
+	bool found;
+
+	if (!ctx || !alias || !target)
+		return -EINVAL;
+	const struct ttc_op_def *def = ttc_lookup_op(ctx, target);
+
+	if (!def) {
+		ttc_diag_addf(ctx, "alias '%s' names op '%s', which is not "
+				   "registered", alias, target);
+		return -ENOENT;
+	}
+	size_t at = find_alias(ctx, alias, &found);
+
+	if (found || ttc_lookup_op(ctx, alias)) {
+		ttc_diag_addf(ctx, "op '%s' is registered twice", alias);
+		return -EEXIST;
+	}
+	if (ctx->naliases == ctx->aliascap) {
+		ctx->aliascap = ctx->aliascap ? ctx->aliascap * 2 : 32;
+		ctx->aliases = ttc_xrealloc(ctx->aliases,
+					    ctx->aliascap * sizeof(*ctx->aliases));
+	}
+	memmove(&ctx->aliases[at + 1], &ctx->aliases[at],
+		(ctx->naliases - at) * sizeof(*ctx->aliases));
+	ctx->aliases[at].name = ttc_intern(ctx, alias, strlen(alias));
+	ctx->aliases[at].def = def; /* an alias of an alias is the op */
+	ctx->naliases++;
+	return 0;
+}
+
+size_t ttc_op_alias_count(const ttc_ctx *ctx)
+{
+	return ctx ? ctx->naliases : 0;
+}
+
+const char *ttc_op_alias_at(const ttc_ctx *ctx, size_t i,
+			    const struct ttc_op_def **def)
+{
+	if (!ctx || i >= ctx->naliases)
+		return NULL;
+	if (def)
+		*def = ctx->aliases[i].def;
+	return ctx->aliases[i].name;
 }
 
 size_t ttc_op_def_count(const ttc_ctx *ctx)

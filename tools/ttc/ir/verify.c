@@ -72,6 +72,8 @@ static int check_counts(ttc_op *op)
 		ok = op->nops + 1 >= n;
 	else if (d->flags & TTC_OPF_OPTIONAL_LAST)
 		ok = op->nops + 1 >= n && op->nops <= n;
+	else if (d->flags & TTC_OPF_SEGMENTS)
+		ok = op->nops >= 1 && op->nops <= n;
 	else
 		ok = op->nops == n;
 	if (!ok) {
@@ -84,7 +86,8 @@ static int check_counts(ttc_op *op)
 		ttc_op_error(op, "'%s' op expects %s%u operand%s (%s), got %zu",
 			     op->name,
 			     d->flags & TTC_OPF_VARIADIC	? "at least " :
-			     d->flags & TTC_OPF_OPTIONAL_LAST ? "at most " :
+			     d->flags & (TTC_OPF_OPTIONAL_LAST |
+					 TTC_OPF_SEGMENTS) ? "at most " :
 								  "",
 			     d->flags & TTC_OPF_VARIADIC ? n - 1 : n,
 			     n == 1 && !(d->flags & TTC_OPF_VARIADIC) ? "" : "s",

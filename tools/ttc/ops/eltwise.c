@@ -4,12 +4,14 @@
  * one is one line of the table below.
  */
 #include <errno.h>
+#include <string.h>
 
 #include "shape.h"
 
 static const char *const in1[] = { "input" };
 static const char *const in2[] = { "lhs", "rhs" };
 static const char *const in3[] = { "first", "second", "third" };
+static const char *const clamp_in[] = { "input", "min", "max" };
 
 /* The result has the input's shape and element type. */
 static int infer_unary(struct ttc_infer *in, const ttc_type **out)
@@ -64,6 +66,35 @@ static int infer_where(struct ttc_infer *in, const ttc_type **out)
 	return out[0] ? 0 : -EINVAL;
 }
 
+/* clamp_tensor(input, min, max): input's shape; min and max broadcast
+ * to it. */
+static int infer_clamp_tensor(struct ttc_infer *in, const ttc_type **out)
+{
+	int rc;
+	const ttc_type *t[3];
+	int64_t d[TTC_MAX_RANK];
+	unsigned r;
+	char sb[128], st[128];
+
+	for (size_t i = 0; i < 3; i++)
+		if (!(t[i] = operand_tensor(in, i, &rc)))
+			return rc;
+	for (size_t i = 1; i < 3; i++) {
+		if ((rc = broadcast2(in, t[0], 0, t[i], i, d, &r)))
+			return rc;
+		if (r != t[0]->rank ||
+		    memcmp(d, t[0]->dims, r * sizeof(*d)))
+			return fail(in, "operand #%zu (%s) %s must broadcast "
+					"to operand #0 (input) %s",
+				    i, clamp_in[i],
+				    type_text(t[i], sb, sizeof(sb)),
+				    type_text(t[0], st, sizeof(st)));
+	}
+	out[0] = ttc_tensor_type(in->ctx, t[0]->dims, t[0]->rank, t[0]->elem,
+				 NULL);
+	return 0;
+}
+
 /*
  * Like tt-mlir, elementwise ops do not tie element types together: the
  * operands may differ (si32 + f32) and the result has the declared type
@@ -86,6 +117,17 @@ static int infer_where(struct ttc_infer *in, const ttc_type **out)
 
 static const struct ttc_attr_spec leaky_relu_attrs[] = {
 	{ "parameter", TTC_AK_FLOAT, TTC_ATTR_REQUIRED },
+};
+static const struct ttc_attr_spec selu_attrs[] = {
+	{ "scale", TTC_AK_FLOAT, TTC_ATTR_DEFAULT, "f32", 0, 1.0507009873390197 },
+	{ "alpha", TTC_AK_FLOAT, TTC_ATTR_DEFAULT, "f32", 0, 1.6732635498046875 },
+};
+static const struct ttc_attr_spec gelu_bw_attrs[] = {
+	{ "approximate", TTC_AK_STRING, TTC_ATTR_DEFAULT, NULL, 0, 0, "none" },
+};
+static const struct ttc_attr_spec clamp_attrs[] = {
+	{ "min", TTC_AK_NUMBER, TTC_ATTR_REQUIRED },
+	{ "max", TTC_AK_NUMBER, TTC_ATTR_REQUIRED },
 };
 static const struct ttc_attr_spec typecast_attrs[] = {
 	{ "conservative_folding", TTC_AK_BOOL, TTC_ATTR_DEFAULT },
@@ -137,6 +179,26 @@ const struct ttc_op_def ttc_eltwise_defs[] = {
 	  .operands = in1, .noperands = 1, .nresults = 1,
 	  .flags = TTC_OPF_DPS | TTC_OPF_ELEM_FREE, .attrs = leaky_relu_attrs, .nattrs = 1,
 	  .infer = infer_unary },
+	{ .name = "ttir.selu", .summary = "scale * (x > 0 ? x : alpha * "
+					   "(e^x - 1))",
+	  .operands = in1, .noperands = 1, .nresults = 1,
+	  .flags = TTC_OPF_DPS | TTC_OPF_ELEM_FREE, .attrs = selu_attrs,
+	  .nattrs = 2, .infer = infer_unary },
+	{ .name = "ttir.clamp_scalar", .summary = "min(max(x, min), max)",
+	  .operands = in1, .noperands = 1, .nresults = 1,
+	  .flags = TTC_OPF_DPS | TTC_OPF_ELEM_FREE, .attrs = clamp_attrs,
+	  .nattrs = 2, .infer = infer_unary },
+	{ .name = "ttir.clamp_tensor", .summary = "min(max(x, min), max), "
+						  "elementwise bounds",
+	  .operands = clamp_in, .noperands = 3, .nresults = 1,
+	  .flags = TTC_OPF_DPS | TTC_OPF_ELEM_FREE,
+	  .infer = infer_clamp_tensor },
+	{ .name = "ttir.gelu_bw", .summary = "GELU's gradient: lhs (the "
+					     "incoming gradient) times "
+					     "gelu'(rhs)",
+	  .operands = in2, .noperands = 2, .nresults = 1,
+	  .flags = TTC_OPF_DPS | TTC_OPF_ELEM_FREE, .attrs = gelu_bw_attrs,
+	  .nattrs = 1, .infer = infer_binary },
 	{ .name = "ttir.typecast", .summary = "converts to the result's "
 					      "element type",
 	  .operands = in1, .noperands = 1, .nresults = 1,

@@ -129,7 +129,91 @@ static int infer_linear(struct ttc_infer *in, const ttc_type **out)
 	return 0;
 }
 
+static const char *const dg_in[] = { "lhs", "rhs" };
+static const struct ttc_attr_spec dg_attrs[] = {
+	{ "batch_dims_lhs", TTC_AK_INTS, TTC_ATTR_REQUIRED },
+	{ "contract_dims_lhs", TTC_AK_INTS, TTC_ATTR_REQUIRED },
+	{ "batch_dims_rhs", TTC_AK_INTS, TTC_ATTR_REQUIRED },
+	{ "contract_dims_rhs", TTC_AK_INTS, TTC_ATTR_REQUIRED },
+};
+
+/* A list of distinct dimensions of an operand of rank r, marked in used. */
+static int dim_list(struct ttc_infer *in, const char *attr, unsigned r,
+		    int64_t *v, unsigned *used)
+{
+	int n = attr_ints(in, attr, v, TTC_MAX_RANK, false);
+
+	for (int i = 0; i < n; i++) {
+		if (v[i] < 0 || v[i] >= r || (*used & (1u << v[i])))
+			return fail(in, "attribute '%s' entry %d is %" PRId64
+					": not a dimension of rank %u, or named "
+					"twice",
+				    attr, i, v[i], r);
+		*used |= 1u << v[i];
+	}
+	return n;
+}
+
+/* Pairs of lhs and rhs dimensions that must have equal sizes. */
+static int dims_agree(struct ttc_infer *in, const char *what,
+		      const int64_t *l, const int64_t *r, int n)
+{
+	const ttc_type *a = in->in[0], *b = in->in[1];
+
+	for (int i = 0; i < n; i++)
+		if (a->dims[l[i]] != b->dims[r[i]])
+			return fail(in, "%s dimension %" PRId64 " of operand #0 "
+					"(lhs) is %" PRId64 " but dimension %"
+					PRId64 " of operand #1 (rhs) is %" PRId64,
+				    what, l[i], a->dims[l[i]], r[i],
+				    b->dims[r[i]]);
+	return 0;
+}
+
+/* dot_general (StableHLO's): batch dims, then lhs's free dims, then
+ * rhs's free dims. */
+static int infer_dot_general(struct ttc_infer *in, const ttc_type **out)
+{
+	int rc;
+	const ttc_type *a = operand_tensor(in, 0, &rc), *b;
+	int64_t bl[TTC_MAX_RANK], br[TTC_MAX_RANK], cl[TTC_MAX_RANK],
+		cr[TTC_MAX_RANK], dims[2 * TTC_MAX_RANK];
+	unsigned ul = 0, ur = 0, n = 0;
+	int nb, nbr, nc, ncr;
+
+	if (!a || !(b = operand_tensor(in, 1, &rc)))
+		return rc;
+	if ((nb = dim_list(in, "batch_dims_lhs", a->rank, bl, &ul)) < 0 ||
+	    (nc = dim_list(in, "contract_dims_lhs", a->rank, cl, &ul)) < 0 ||
+	    (nbr = dim_list(in, "batch_dims_rhs", b->rank, br, &ur)) < 0 ||
+	    (ncr = dim_list(in, "contract_dims_rhs", b->rank, cr, &ur)) < 0)
+		return -EINVAL;
+	if (nb != nbr || nc != ncr)
+		return fail(in, "lhs and rhs name %d and %d batch dimensions, "
+				"%d and %d contracting ones; they must match",
+			    nb, nbr, nc, ncr);
+	if ((rc = dims_agree(in, "batch", bl, br, nb)) ||
+	    (rc = dims_agree(in, "contracting", cl, cr, nc)))
+		return rc;
+	for (int i = 0; i < nb; i++)
+		dims[n++] = a->dims[bl[i]];
+	for (unsigned i = 0; i < a->rank; i++)
+		if (!(ul & (1u << i)))
+			dims[n++] = a->dims[i];
+	for (unsigned i = 0; i < b->rank; i++)
+		if (!(ur & (1u << i)))
+			dims[n++] = b->dims[i];
+	out[0] = make_tensor(in, dims, n, a->elem);
+	return out[0] ? 0 : -EINVAL;
+}
+
 const struct ttc_op_def ttc_matmul_defs[] = {
+	{ .name = "ttir.dot_general", .summary = "StableHLO's dot_general: "
+						 "batch, contracting and free "
+						 "dimensions",
+	  .operands = dg_in, .noperands = 2, .nresults = 1,
+	  .flags = TTC_OPF_DPS | TTC_OPF_ELEM_FREE, .attrs = dg_attrs,
+	  .nattrs = 4, .infer = infer_dot_general },
 	{ .name = "ttir.matmul", .summary = "batched matrix product",
 	  .operands = mm_in, .noperands = 2, .nresults = 1,
 	  .flags = TTC_OPF_DPS, .attrs = mm_attrs, .nattrs = 2,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/* Registers the op tables of ops/ in a context. */
+/* Registers the op tables of ops/ in a context, and PyBuda's aliases. */
 #include <errno.h>
 
 #include "ttc/ops.h"
@@ -30,8 +30,15 @@ int ttc_register_ttir_ops(ttc_ctx *ctx)
 	    (rc = register_table(ctx, ttc_matmul_defs, ttc_matmul_count)) ||
 	    (rc = register_table(ctx, ttc_data_defs, ttc_data_count)) ||
 	    (rc = register_table(ctx, ttc_reduce_defs, ttc_reduce_count)) ||
-	    (rc = register_table(ctx, ttc_create_defs, ttc_create_count)))
+	    (rc = register_table(ctx, ttc_create_defs, ttc_create_count)) ||
+	    (rc = register_table(ctx, ttc_nn_defs, ttc_nn_count)) ||
+	    (rc = register_table(ctx, ttc_tm_defs, ttc_tm_count)) ||
+	    (rc = register_table(ctx, ttc_pybuda_defs, ttc_pybuda_count)))
 		return rc;
+	for (size_t i = 0; i < ttc_pybuda_alias_count; i++)
+		if ((rc = ttc_register_alias(ctx, ttc_pybuda_aliases[i][0],
+					     ttc_pybuda_aliases[i][1])))
+			return rc;
 	return 0;
 }
 

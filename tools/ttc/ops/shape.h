@@ -43,6 +43,17 @@ extern const struct ttc_op_def ttc_data_defs[];
 extern const size_t ttc_data_count;
 extern const struct ttc_op_def ttc_reduce_defs[];
 extern const size_t ttc_reduce_count;
+extern const struct ttc_op_def ttc_nn_defs[];
+extern const size_t ttc_nn_count;
+extern const struct ttc_op_def ttc_tm_defs[];
+extern const size_t ttc_tm_count;
+extern const struct ttc_op_def ttc_pybuda_defs[];
+extern const size_t ttc_pybuda_count;
+/* PyBuda's names of TTIR ops: { alias, target } pairs. */
+extern const char *const ttc_pybuda_aliases[][2];
+extern const size_t ttc_pybuda_alias_count;
+/* The number of values arange makes: ceil((end - start) / step), >= 0. */
+int64_t ttc_arange_count(int64_t start, int64_t end, int64_t step);
 extern const struct ttc_op_def ttc_create_defs[];
 extern const size_t ttc_create_count;
 

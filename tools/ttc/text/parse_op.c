@@ -287,8 +287,12 @@ static void drop_dps_output(struct parser *p, const struct ttc_op_def *d,
 	 * an op that loses another the next time it is read. */
 	bool extra = !(d->flags & TTC_OPF_VARIADIC) && o->nuses == max + 1;
 	bool dest = is_empty_op(last) && o->nuses > min;
+	/* Only when what is left is a valid count: else a second parse of
+	 * the printed text would drop one more, and printing would not be
+	 * a fixed point (the fuzzer's find regress-dps-count). */
+	bool fits = (d->flags & TTC_OPF_VARIADIC) || o->nuses - 1 <= max;
 
-	if ((!extra && !dest) || last->type != o->out[0])
+	if ((!extra && !dest) || !fits || last->type != o->out[0])
 		return;
 	/* Only an empty is erased with the operand; a real value stays. */
 	if (last->def && is_empty_op(last))

@@ -261,6 +261,10 @@ TTC_API size_t ttc_func_num_args(const ttc_func *f);
 TTC_API ttc_value *ttc_func_arg(const ttc_func *f, size_t i);
 TTC_API size_t ttc_func_num_results(const ttc_func *f);
 TTC_API const ttc_type *ttc_func_result_type(const ttc_func *f, size_t i);
+/* Replaces the result types (a builder knows them at the end). */
+TTC_API void ttc_func_set_result_types(ttc_func *f,
+				       const ttc_type *const *results,
+				       size_t nres);
 TTC_API const ttc_attr *ttc_func_arg_attrs(const ttc_func *f, size_t i);
 TTC_API void ttc_func_set_arg_attrs(ttc_func *f, size_t i, const ttc_attr *d);
 TTC_API const ttc_loc *ttc_func_arg_loc(const ttc_func *f, size_t i);
@@ -420,6 +424,10 @@ enum {
 	TTC_OPF_TERMINATOR = 1u << 4,
 	/* Results are variadic (func.call); inference is not used. */
 	TTC_OPF_VARIADIC_RESULTS = 1u << 5,
+	/* Operands after the first are each optional (MLIR's
+	 * AttrSizedOperandSegments): the property operandSegmentSizes says
+	 * which are present (layer_norm's weight and bias). */
+	TTC_OPF_SEGMENTS = 1u << 6,
 };
 
 struct ttc_op_def {
@@ -440,7 +448,21 @@ struct ttc_op_def {
 TTC_API int ttc_register_op(ttc_ctx *ctx, const struct ttc_op_def *def);
 TTC_API const struct ttc_op_def *ttc_lookup_op(const ttc_ctx *ctx,
 					       const char *name);
-/* Registered ops sorted by name. */
+/*
+ * A second name for a registered op: the same operation with the same
+ * operands and attributes under another dialect's spelling (PyBuda's
+ * "pybuda.add" is "ttir.add"). Looking the alias up gives target's
+ * definition, and an op created or parsed under the alias is that op,
+ * named by target (the IR has one spelling per operation). -ENOENT when
+ * target is not registered, -EEXIST when alias is taken.
+ */
+TTC_API int ttc_register_alias(ttc_ctx *ctx, const char *alias,
+			       const char *target);
+/* Aliases sorted by name: the alias, and (def not NULL) its op. */
+TTC_API size_t ttc_op_alias_count(const ttc_ctx *ctx);
+TTC_API const char *ttc_op_alias_at(const ttc_ctx *ctx, size_t i,
+				    const struct ttc_op_def **def);
+/* Registered ops sorted by name (aliases not included). */
 TTC_API size_t ttc_op_def_count(const ttc_ctx *ctx);
 TTC_API const struct ttc_op_def *ttc_op_def_at(const ttc_ctx *ctx, size_t i);
 /* An attribute's value in an inference request: property, attribute, or
