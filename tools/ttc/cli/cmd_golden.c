@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: Apache-2.0
+/* ttc golden: run a function of a TTIR module on the CPU goldens and
+ * write its outputs (and with --all every intermediate) as .npy. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ttc/golden.h"
+#include "ttc/ops.h"
+#include "ttc/text.h"
+
+#include "cli.h"
+
+#define MAX_INPUTS 64
+
+struct golden_opts {
+	const char *in, *dir, *func;
+	const char *names[MAX_INPUTS], *paths[MAX_INPUTS];
+	size_t ninputs;
+	bool random, all;
+	unsigned long long seed;
+	enum tt_data_format fmt;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: ttc golden [OPTIONS] FILE\n"
+		"\n"
+		"Run a function of the TTIR module in FILE on the CPU goldens and\n"
+		"write each output as DIR/output_N.npy.\n"
+		"\n"
+		"Options:\n"
+		"  -i, --input NAME=X.npy  the argument NAME (argN, %%argN, N, or\n"
+		"                          the name of its loc(\"...\")) from X.npy\n"
+		"      --random SEED       arguments not given get seeded values\n"
+		"  -o, --output DIR        where to write (default: .)\n"
+		"      --all               also every op's result, as DIR/vN.npy\n"
+		"                          (%%N of 'ttc parse')\n"
+		"      --func NAME         the function to run (default: the first)\n"
+		"      --format FMT        as the device rounds: bf16, fp16,\n"
+		"                          bfp8_b or bfp4_b (default: fp32)\n"
+		"  -h, --help              this help\n"
+		"\n"
+		"Exit status:\n"
+		"  0  success\n"
+		"  1  the input does not parse or verify, an input tensor is\n"
+		"     missing or does not match its argument, an op has no\n"
+		"     golden, or a file cannot be read or written\n"
+		"  2  usage error\n");
+}
+
+static int add_input(struct golden_opts *o, char *arg)
+{
+	char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg || !eq[1])
+		return usage_error("golden", "--input wants NAME=FILE.npy, "
+					     "got '%s'", arg);
+	if (o->ninputs == MAX_INPUTS)
+		return usage_error("golden", "more than %d --input", MAX_INPUTS);
+	*eq = 0;
+	o->names[o->ninputs] = arg;
+	o->paths[o->ninputs++] = eq + 1;
+	return 0;
+}
+
+static int parse_format(struct golden_opts *o, const char *s)
+{
+	if (tt_data_format_parse(s, &o->fmt) ||
+	    (o->fmt != TT_FLOAT32 && o->fmt != TT_FLOAT16 &&
+	     o->fmt != TT_FLOAT16_B && o->fmt != TT_BFP8_B &&
+	     o->fmt != TT_BFP4_B))
+		return usage_error("golden", "unknown --format '%s' (fp32, "
+					     "bf16, fp16, bfp8_b, bfp4_b)", s);
+	return 0;
+}
+
+static int parse_seed(struct golden_opts *o, const char *s)
+{
+	char *end;
+
+	errno = 0;
+	o->seed = strtoull(s, &end, 0);
+	if (!*s || *end || errno || *s == '-')
+		return usage_error("golden", "--random wants a number, got "
+					     "'%s'", s);
+	o->random = true;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct golden_opts *o)
+{
+	enum { O_RANDOM = 256, O_ALL, O_FUNC, O_FORMAT };
+	static const struct option longs[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "random", required_argument, NULL, O_RANDOM },
+		{ "all", no_argument, NULL, O_ALL },
+		{ "func", required_argument, NULL, O_FUNC },
+		{ "format", required_argument, NULL, O_FORMAT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, rc = 0;
+
+	opterr = 0;
+	optind = 1;
+	while (!rc && (c = getopt_long(argc, argv, ":i:o:h", longs, NULL)) != -1) {
+		switch (c) {
+		case 'i': rc = add_input(o, optarg); break;
+		case 'o': o->dir = optarg; break;
+		case O_RANDOM: rc = parse_seed(o, optarg); break;
+		case O_ALL: o->all = true; break;
+		case O_FUNC: o->func = optarg; break;
+		case O_FORMAT: rc = parse_format(o, optarg); break;
+		case 'h':
+			usage(stdout);
+			return -1;
+		case ':':
+			return usage_error("golden", "option '%s' needs a value",
+					   argv[optind - 1]);
+		default:
+			return usage_error("golden", "unknown option '%s'",
+					   argv[optind - 1]);
+		}
+	}
+	if (rc)
+		return rc;
+	if (optind == argc)
+		return usage_error("golden", "no input file given");
+	if (optind + 1 < argc)
+		return usage_error("golden", "one input file only, got '%s' too",
+				   argv[optind + 1]);
+	o->in = argv[optind];
+	return 0;
+}
+
+/* Whether NAME names argument i of f. */
+static bool names_arg(ttc_func *f, size_t i, const char *name)
+{
+	char buf[32];
+	const ttc_loc *l = ttc_func_arg_loc(f, i);
+
+	snprintf(buf, sizeof(buf), "%zu", i);
+	if (!strcmp(name, buf))
+		return true;
+	snprintf(buf, sizeof(buf), "arg%zu", i);
+	if (!strcmp(name, buf) || (name[0] == '%' && !strcmp(name + 1, buf)))
+		return true;
+	return l && ttc_loc_kind(l) == TTC_LOC_NAME &&
+	       !strcmp(ttc_loc_str(l), name);
+}
+
+/* Each argument's tensor from --input or --random; 0 or EXIT_FAIL. */
+static int load_args(ttc_ctx *ctx, ttc_func *f, const struct golden_opts *o,
+		     ttc_tensor **args)
+{
+	size_t n = ttc_func_num_args(f);
+
+	for (size_t k = 0; k < o->ninputs; k++) {
+		size_t i = 0;
+
+		while (i < n && !names_arg(f, i, o->names[k]))
+			i++;
+		if (i == n) {
+			fprintf(stderr, "ttc: --input %s: @%s has no argument "
+					"of that name (it has %zu: arg0 ... or "
+					"their loc names)\n",
+				o->names[k], ttc_func_name(f), n);
+			return EXIT_FAIL;
+		}
+		ttc_tensor_free(args[i]);
+		if (!(args[i] = ttc_tensor_load_npy(ctx, o->paths[k])))
+			return EXIT_FAIL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (args[i])
+			continue;
+		if (!o->random) {
+			fprintf(stderr, "ttc: no --input for argument #%zu "
+					"(arg%zu) of @%s, and no --random\n",
+				i, i, ttc_func_name(f));
+			return EXIT_FAIL;
+		}
+		args[i] = ttc_tensor_random(ctx, ttc_value_type(ttc_func_arg(f, i)),
+					    o->seed + i);
+		if (!args[i])
+			return EXIT_FAIL;
+	}
+	return 0;
+}
+
+struct writer {
+	ttc_ctx *ctx;
+	const char *dir;
+	size_t next; /* %N of the printer: results counted in order */
+};
+
+static int write_npy(struct writer *w, const char *stem, size_t n,
+		     const ttc_tensor *t)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s%zu.npy", w->dir, stem, n);
+	if (ttc_tensor_save_npy(w->ctx, t, path))
+		return -EIO;
+	printf("%s\n", path);
+	return 0;
+}
+
+static int visit(void *arg, const ttc_op *op, size_t result,
+		 const ttc_tensor *t)
+{
+	struct writer *w = arg;
+
+	(void)op, (void)result;
+	return write_npy(w, "v", w->next++, t);
+}
+
+static ttc_func *pick(ttc_module *m, const char *name)
+{
+	if (name)
+		return ttc_module_lookup(m, name);
+	for (size_t i = 0; i < ttc_module_num_items(m); i++) {
+		ttc_func *f = ttc_module_item_func(m, i);
+		ttc_module *sub = ttc_module_item_module(m, i);
+
+		if (f && !ttc_func_is_declaration(f))
+			return f;
+		if (sub && (f = pick(sub, NULL)))
+			return f;
+	}
+	return NULL;
+}
+
+static int run(ttc_ctx *ctx, ttc_module *m, const struct golden_opts *o)
+{
+	ttc_func *f = pick(m, o->func);
+
+	if (!f) {
+		fprintf(stderr, "ttc: %s: no function %s%s to run\n", o->in,
+			o->func ? "@" : "", o->func ? o->func : "");
+		return EXIT_FAIL;
+	}
+	size_t na = ttc_func_num_args(f), nr = ttc_func_num_results(f);
+	ttc_tensor **args = calloc(na + 1, sizeof(*args));
+	ttc_tensor **res = calloc(nr + 1, sizeof(*res));
+	struct writer w = { ctx, o->dir, 0 };
+	struct ttc_golden_opts go = { .fmt = o->fmt,
+				      .visit = o->all ? visit : NULL,
+				      .visit_arg = &w };
+	int rc = !args || !res ? EXIT_FAIL : load_args(ctx, f, o, args);
+
+	if (!rc && ttc_golden_run(f, args, na, res, &go))
+		rc = EXIT_FAIL;
+	for (size_t i = 0; !rc && i < nr; i++)
+		if (write_npy(&w, "output_", i, res[i]))
+			rc = EXIT_FAIL;
+	for (size_t i = 0; i < na && args; i++)
+		ttc_tensor_free(args[i]);
+	for (size_t i = 0; i < nr && res; i++)
+		ttc_tensor_free(res[i]);
+	free(args);
+	free(res);
+	return rc;
+}
+
+int cmd_golden(int argc, char **argv)
+{
+	struct golden_opts o = { .dir = ".", .fmt = TT_FLOAT32 };
+	int rc = parse_args(argc, argv, &o);
+
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	if (mkdir(o.dir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "ttc: %s: %s\n", o.dir, strerror(errno));
+		return EXIT_FAIL;
+	}
+	ttc_ctx *ctx = ttc_ctx_new_ttir();
+	ttc_module *m = ttc_parse_file(ctx, o.in, 0);
+
+	if (!m || ttc_module_verify(m))
+		rc = EXIT_FAIL;
+	else
+		rc = run(ctx, m, &o);
+	fputs(ttc_ctx_error(ctx), stderr);
+	ttc_module_free(m);
+	ttc_ctx_free(ctx);
+	return rc;
+}

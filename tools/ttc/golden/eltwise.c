@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: Apache-2.0
+/* Goldens of the elementwise ops: unary, binary with NumPy broadcasting,
+ * where, leaky_relu, bitcast_convert. */
+#include <string.h>
+
+#include "internal.h"
+
+int golden_unary(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		 ttc_tensor *const *out, char *err, size_t len)
+{
+	scalar1_fn f = eltwise_unary_fn(ttc_op_name(op));
+
+	(void)nin;
+	if (!f)
+		return gfail(err, len, "no scalar function");
+	for (size_t i = 0; i < out[0]->numel; i++)
+		ttc_tensor_set(out[0], i, f(ttc_tensor_get(in[0], i)));
+	return 0;
+}
+
+int golden_leaky_relu(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		      ttc_tensor *const *out, char *err, size_t len)
+{
+	double p = ttc_attr_float(ttc_op_attr(op, "parameter"));
+
+	(void)nin, (void)err, (void)len;
+	for (size_t i = 0; i < out[0]->numel; i++) {
+		double x = ttc_tensor_get(in[0], i);
+
+		ttc_tensor_set(out[0], i, x < 0 ? p * x : x);
+	}
+	return 0;
+}
+
+/* The bits of each element, reinterpreted (the element sizes match, as
+ * the verifier of tt-mlir requires). */
+int golden_bitcast(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		   ttc_tensor *const *out, char *err, size_t len)
+{
+	size_t a = ttc_type_elem_bytes(in[0]->type->elem);
+	size_t b = ttc_type_elem_bytes(out[0]->type->elem);
+
+	(void)op, (void)nin;
+	if (a != b)
+		return gfail(err, len, "bitcast from %zu-byte to %zu-byte "
+				       "elements", a, b);
+	memcpy(out[0]->data, in[0]->data, a * in[0]->numel);
+	return 0;
+}
+
+/* A logical shift right sees the lhs as unsigned of its width. */
+static double as_unsigned(double v, const ttc_type *elem)
+{
+	unsigned w = elem->width;
+	uint64_t u = (uint64_t)(int64_t)v;
+
+	if (w < 64)
+		u &= (UINT64_C(1) << w) - 1;
+	else
+		u >>= 1, u <<= 1; /* keep 2^63 representable below */
+	return (double)u;
+}
+
+int golden_binary(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		  ttc_tensor *const *out, char *err, size_t len)
+{
+	scalar2_fn f = eltwise_binary_fn(ttc_op_name(op));
+	const ttc_type *o = out[0]->type;
+	bool lsr = !strcmp(ttc_op_name(op), "ttir.logical_right_shift") &&
+		   in[0]->type->elem->kind == TTC_TYPE_INT;
+	int64_t idx[TTC_MAX_RANK] = { 0 };
+
+	(void)nin;
+	if (!f)
+		return gfail(err, len, "no scalar function");
+	for (size_t i = 0; i < out[0]->numel; i++) {
+		double a = ttc_tensor_get(in[0], bcast_index(in[0]->type, idx,
+							     o->rank));
+		double b = ttc_tensor_get(in[1], bcast_index(in[1]->type, idx,
+							     o->rank));
+
+		if (lsr)
+			a = as_unsigned(a, in[0]->type->elem);
+		ttc_tensor_set(out[0], i, f(a, b));
+		next_index(idx, o->dims, o->rank);
+	}
+	return 0;
+}
+
+int golden_where(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		 ttc_tensor *const *out, char *err, size_t len)
+{
+	const ttc_type *o = out[0]->type;
+	int64_t idx[TTC_MAX_RANK] = { 0 };
+
+	(void)op, (void)nin, (void)err, (void)len;
+	for (size_t i = 0; i < out[0]->numel; i++) {
+		size_t k = bcast_index(in[0]->type, idx, o->rank);
+		const ttc_tensor *s = ttc_tensor_get(in[0], k) != 0 ? in[1] :
+								      in[2];
+
+		ttc_tensor_set(out[0], i,
+			       ttc_tensor_get(s, bcast_index(s->type, idx,
+							     o->rank)));
+		next_index(idx, o->dims, o->rank);
+	}
+	return 0;
+}

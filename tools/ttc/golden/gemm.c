@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The fp32 matrix product under the matmul golden. Panels of k of at most
+ * TTC_GEMM_KC are multiplied in fp32 (OpenBLAS's sgemm when libttc was
+ * built with it, else a cache-blocked kernel) and summed in double, so
+ * the rounding error grows with TTC_GEMM_KC, not with k, at the speed of
+ * an fp32 product. docs/decisions.md says why.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#ifdef TTC_HAVE_OPENBLAS
+#include <cblas.h>
+
+static void panel(const float *a, const float *b, float *c, size_t m,
+		  size_t n, size_t kc, size_t lda)
+{
+	cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n,
+		    (int)kc, 1.0f, a, (int)lda, b, (int)n, 0.0f, c, (int)n);
+}
+
+const char *ttc_golden_gemm_backend(void)
+{
+	return "openblas";
+}
+#else
+/* Blocks of rows of C kept in cache while a panel of B streams by; the
+ * inner loop over j vectorizes. */
+#define MB 64
+#define NB 256
+
+static void panel(const float *a, const float *b, float *c, size_t m,
+		  size_t n, size_t kc, size_t lda)
+{
+	memset(c, 0, m * n * sizeof(float));
+	for (size_t j0 = 0; j0 < n; j0 += NB) {
+		size_t j1 = j0 + NB < n ? j0 + NB : n;
+
+		for (size_t i0 = 0; i0 < m; i0 += MB) {
+			size_t i1 = i0 + MB < m ? i0 + MB : m;
+
+			for (size_t i = i0; i < i1; i++)
+				for (size_t p = 0; p < kc; p++) {
+					float x = a[i * lda + p];
+					const float *bp = b + p * n;
+					float *cp = c + i * n;
+
+					for (size_t j = j0; j < j1; j++)
+						cp[j] += x * bp[j];
+				}
+		}
+	}
+}
+
+const char *ttc_golden_gemm_backend(void)
+{
+	return "blocked";
+}
+#endif
+
+void ttc_golden_gemm(const float *a, const float *b, float *c, size_t m,
+		     size_t n, size_t k)
+{
+	if (k <= TTC_GEMM_KC) {
+		if (k)
+			panel(a, b, c, m, n, k, k);
+		else
+			memset(c, 0, m * n * sizeof(float));
+		return;
+	}
+	double *acc = calloc(m * n, sizeof(double));
+
+	if (!acc) {
+		/* No room for the wide sums: one fp32 product. */
+		panel(a, b, c, m, n, k, k);
+		return;
+	}
+	for (size_t p = 0; p < k; p += TTC_GEMM_KC) {
+		size_t kc = k - p < TTC_GEMM_KC ? k - p : TTC_GEMM_KC;
+
+		panel(a + p, b + p * n, c, m, n, kc, k);
+		for (size_t i = 0; i < m * n; i++)
+			acc[i] += c[i];
+	}
+	for (size_t i = 0; i < m * n; i++)
+		c[i] = (float)acc[i];
+	free(acc);
+}
