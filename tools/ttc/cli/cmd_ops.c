@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ttc/golden.h"
 #include "ttc/ops.h"
 
 #include "cli.h"
@@ -30,7 +31,8 @@ static void usage(FILE *f)
 		"              \"operands\", \"variadic\", \"optional_last\", "
 		"\"results\",\n"
 		"              \"attributes\": [{\"name\", \"kind\", "
-		"\"presence\"}]}]}\n"
+		"\"presence\"}],\n"
+		"              \"golden\": whether it has a CPU golden}]}\n"
 		"  -h, --help  this help\n"
 		"\n"
 		"Exit status:\n"
@@ -68,10 +70,10 @@ static void json_op(const struct ttc_op_def *d)
 		json_str(d->operands[i]);
 	}
 	printf("], \"variadic\": %s, \"optional_last\": %s, \"results\": %u"
-	       ", \"attributes\": [",
+	       ", \"golden\": %s, \"attributes\": [",
 	       d->flags & TTC_OPF_VARIADIC ? "true" : "false",
 	       d->flags & TTC_OPF_OPTIONAL_LAST ? "true" : "false",
-	       d->nresults);
+	       d->nresults, ttc_golden_lookup(d->name) ? "true" : "false");
 	for (unsigned i = 0; i < d->nattrs; i++) {
 		printf(i ? ", {\"name\": " : "{\"name\": ");
 		json_str(d->attrs[i].name);
@@ -98,7 +100,8 @@ static void text_op(const struct ttc_op_def *d)
 		       d->attrs[i].presence == TTC_ATTR_REQUIRED ? "" :
 		       d->attrs[i].presence == TTC_ATTR_OPTIONAL ? "?" :
 								   " = default");
-	printf("%s  %s\n", d->nattrs ? "}" : "", d->summary ? d->summary : "");
+	printf("%s  %s%s\n", d->nattrs ? "}" : "", d->summary ? d->summary : "",
+	       ttc_golden_lookup(d->name) ? "" : " [no golden]");
 }
 
 int cmd_ops(int argc, char **argv)

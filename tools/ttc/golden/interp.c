@@ -61,7 +61,7 @@ static int check_args(ttc_func *f, ttc_tensor *const *args, size_t nargs)
 		ttc_type_format(t, want, sizeof(want));
 		if (args[i])
 			ttc_type_format(args[i]->type, got, sizeof(got));
-		ttc_diag_addf(ctx, "error: argument #%zu of @%s must be %s, "
+		ttc_diag_addf(ctx, "argument #%zu of @%s must be %s, "
 				   "got %s", i, ttc_func_name(f), want,
 			      args[i] ? got : "nothing");
 		return -EINVAL;
@@ -166,7 +166,8 @@ static int run_call(const ttc_op *op, ttc_tensor **in, size_t nin,
 	for (; m && !f; m = ttc_module_parent(m))
 		f = ttc_module_lookup(m, ttc_attr_str(callee, NULL));
 	if (!f) {
-		ttc_op_error(op, "callee not found");
+		ttc_op_error(op, "'%s' op callee not found",
+			     ttc_op_name(op));
 		return -EINVAL;
 	}
 	return run_func(f, in, nin, out, o);

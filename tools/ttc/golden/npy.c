@@ -26,7 +26,7 @@ static int dtype_of(const ttc_type *e, char *kind, unsigned *size)
 
 static int npy_fail(ttc_ctx *ctx, const char *path, const char *what, int rc)
 {
-	ttc_diag_addf(ctx, "error: %s: %s", path, what);
+	ttc_diag_addf(ctx, "%s: %s", path, what);
 	return rc;
 }
 

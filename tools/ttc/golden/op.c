@@ -25,9 +25,11 @@ static int round_inputs(ttc_ctx *ctx, ttc_tensor *const *in, size_t nin,
 {
 	for (size_t i = 0; i < nin; i++) {
 		copy[i] = ttc_tensor_clone(in[i]);
-		if (!copy[i] || ttc_tensor_round(ctx, copy[i], fmt)) {
+		int rc = copy[i] ? ttc_tensor_round(ctx, copy[i], fmt) : -ENOMEM;
+
+		if (rc) {
 			free_all(copy, i + 1);
-			return -ENOMEM;
+			return rc;
 		}
 	}
 	return 0;
@@ -45,7 +47,8 @@ static int run(const ttc_op *op, ttc_golden_fn fn, ttc_tensor *const *in,
 		if (!(out[i] = ttc_tensor_new(ctx, ttc_value_type(
 						       ttc_op_result(op, i))))) {
 			free_all(out, i);
-			ttc_op_error(op, "result #%zu has no host tensor type", i);
+			ttc_op_error(op, "'%s' op result #%zu has no host "
+					 "tensor type", ttc_op_name(op), i);
 			return -EINVAL;
 		}
 	rc = fn(op, in, nin, out, err, sizeof(err));
@@ -53,8 +56,8 @@ static int run(const ttc_op *op, ttc_golden_fn fn, ttc_tensor *const *in,
 		rc = ttc_tensor_round(ctx, out[i], fmt);
 	if (rc) {
 		free_all(out, nres);
-		ttc_op_error(op, "golden failed: %s", err[0] ? err :
-							      "data format");
+		ttc_op_error(op, "'%s' op golden failed: %s", ttc_op_name(op),
+			     err[0] ? err : "data format");
 	}
 	return rc;
 }
@@ -66,30 +69,33 @@ int ttc_golden_op(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 	int rc;
 
 	if (!fn) {
-		ttc_op_error(op, "'%s' has no golden", ttc_op_name(op));
+		ttc_op_error(op, "'%s' op has no golden", ttc_op_name(op));
 		return -ENOTSUP;
 	}
 	if (nin != ttc_op_num_operands(op)) {
-		ttc_op_error(op, "golden given %zu inputs for %zu operands", nin,
+		ttc_op_error(op, "'%s' op golden given %zu inputs for %zu "
+				 "operands", ttc_op_name(op), nin,
 			     ttc_op_num_operands(op));
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < nin; i++)
 		if (!in[i] || in[i]->numel != (size_t)ttc_type_numel(
 						   ttc_value_type(ttc_op_operand(op, i)))) {
-			ttc_op_error(op, "golden input #%zu does not match the "
-					 "operand's type", i);
+			ttc_op_error(op, "'%s' op golden input #%zu does not "
+					 "match the operand's type",
+				     ttc_op_name(op), i);
 			return -EINVAL;
 		}
 	if (fmt == TT_FLOAT32)
 		return run(op, fn, in, nin, out, fmt);
 	ttc_tensor **copy = calloc(nin + 1, sizeof(*copy));
 
-	if (!copy || round_inputs(ctx_of(op), in, nin, copy, fmt)) {
+	rc = copy ? round_inputs(ctx_of(op), in, nin, copy, fmt) : -ENOMEM;
+	if (rc) {
 		free(copy);
-		ttc_op_error(op, "cannot round the inputs to %s",
-			     tt_data_format_name(fmt));
-		return -ENOMEM;
+		ttc_op_error(op, "'%s' op cannot round the inputs to %s",
+			     ttc_op_name(op), tt_data_format_name(fmt));
+		return rc;
 	}
 	rc = run(op, fn, copy, nin, out, fmt);
 	free_all(copy, nin);

@@ -83,7 +83,7 @@ int ttc_tensor_round(ttc_ctx *ctx, ttc_tensor *t, enum tt_data_format fmt)
 		ttc_tensor_set(t, i, v[i]);
 	free(v);
 	if (rc && ctx)
-		ttc_diag_addf(ctx, "error: cannot round to data format %s: "
+		ttc_diag_addf(ctx, "cannot round to data format %s: "
 				   "goldens round through Float32, Float16, "
 				   "Float16_b, Bfp8_b and Bfp4_b",
 			      tt_data_format_name(fmt));

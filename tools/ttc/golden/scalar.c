@@ -29,7 +29,10 @@ static double f_expm1(double x) { return expm1(x); }
 static double f_floor(double x) { return floor(x); }
 static double f_frac(double x) { return x - trunc(x); }
 static double f_gelu(double x) { return 0.5 * x * (1 + erf(x / sqrt(2))); }
-static double f_hsig(double x) { return fmax(0, fmin(1, x / 6 + 0.5)); }
+static double f_hsig(double x)
+{
+	return isnan(x) ? x : fmax(0, fmin(1, x / 6 + 0.5));
+}
 static double f_isfinite(double x) { return isfinite(x); }
 static double f_log(double x) { return log(x); }
 static double f_log1p(double x) { return log1p(x); }

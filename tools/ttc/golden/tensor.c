@@ -12,7 +12,7 @@ ttc_tensor *ttc_tensor_new(ttc_ctx *ctx, const ttc_type *t)
 	if (!t || !ttc_type_is_tensor(t) ||
 	    (t->elem->kind != TTC_TYPE_INT && t->elem->kind != TTC_TYPE_FLOAT)) {
 		if (ctx)
-			ttc_diag_addf(ctx, "error: a host tensor needs a tensor "
+			ttc_diag_addf(ctx, "a host tensor needs a tensor "
 					   "type of integer or float elements");
 		return NULL;
 	}
