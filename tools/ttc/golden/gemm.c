@@ -6,6 +6,7 @@
  * the rounding error grows with TTC_GEMM_KC, not with k, at the speed of
  * an fp32 product. docs/decisions.md says why.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,31 +61,43 @@ const char *ttc_golden_gemm_backend(void)
 }
 #endif
 
+/* Each panel's product kept apart, then summed in double in one pass
+ * (one pass over memory rather than one per panel). */
+static int gemm_panels(const float *a, const float *b, float *c, size_t m,
+		       size_t n, size_t k)
+{
+	size_t np = (k + TTC_GEMM_KC - 1) / TTC_GEMM_KC, mn = m * n;
+	float *t = np <= SIZE_MAX / sizeof(float) / mn ?
+			   malloc(np * mn * sizeof(float)) : NULL;
+
+	if (!t)
+		return -1;
+	for (size_t p = 0; p < np; p++) {
+		size_t k0 = p * TTC_GEMM_KC;
+		size_t kc = k - k0 < TTC_GEMM_KC ? k - k0 : TTC_GEMM_KC;
+
+		panel(a + k0, b + k0 * n, t + p * mn, m, n, kc, k);
+	}
+	for (size_t i = 0; i < mn; i++) {
+		double sum = 0;
+
+		for (size_t p = 0; p < np; p++)
+			sum += t[p * mn + i];
+		c[i] = (float)sum;
+	}
+	free(t);
+	return 0;
+}
+
 void ttc_golden_gemm(const float *a, const float *b, float *c, size_t m,
 		     size_t n, size_t k)
 {
-	if (k <= TTC_GEMM_KC) {
-		if (k)
-			panel(a, b, c, m, n, k, k);
-		else
-			memset(c, 0, m * n * sizeof(float));
+	if (m == 0 || n == 0)
+		return;
+	if (k == 0) {
+		memset(c, 0, m * n * sizeof(float));
 		return;
 	}
-	double *acc = calloc(m * n, sizeof(double));
-
-	if (!acc) {
-		/* No room for the wide sums: one fp32 product. */
-		panel(a, b, c, m, n, k, k);
-		return;
-	}
-	for (size_t p = 0; p < k; p += TTC_GEMM_KC) {
-		size_t kc = k - p < TTC_GEMM_KC ? k - p : TTC_GEMM_KC;
-
-		panel(a + p, b + p * n, c, m, n, kc, k);
-		for (size_t i = 0; i < m * n; i++)
-			acc[i] += c[i];
-	}
-	for (size_t i = 0; i < m * n; i++)
-		c[i] = (float)acc[i];
-	free(acc);
+	if (k <= TTC_GEMM_KC || gemm_panels(a, b, c, m, n, k))
+		panel(a, b, c, m, n, k, k); /* one panel, or no room for more */
 }

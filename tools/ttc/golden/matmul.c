@@ -31,34 +31,41 @@ static struct mat as_mat(ttc_ctx *ctx, const ttc_type *t, bool is_a,
 	return m;
 }
 
-/* Matrix number bi of x (as m says) into dst, row-major, untransposed. */
-static void load(const ttc_tensor *x, const struct mat *m, size_t bi,
-		 float *dst)
+static bool is_f32(const ttc_tensor *x)
 {
-	size_t base = bi * m->rows * m->cols;
 	const ttc_type *e = x->type->elem;
 
-	if (!m->t && e->kind == TTC_TYPE_FLOAT && e->fk == TTC_F32) {
-		memcpy(dst, (const float *)x->data + base,
-		       m->rows * m->cols * sizeof(float));
-		return;
-	}
+	return e->kind == TTC_TYPE_FLOAT && e->fk == TTC_F32;
+}
+
+/* Matrix number bi of x (as m says), row-major and untransposed: x's own
+ * storage when it is one already, else converted into dst. */
+static const float *load(const ttc_tensor *x, const struct mat *m, size_t bi,
+			 float *dst)
+{
+	size_t base = bi * m->rows * m->cols;
+
+	if (!m->t && is_f32(x))
+		return (const float *)x->data + base;
 	for (size_t i = 0; i < m->rows; i++)
 		for (size_t j = 0; j < m->cols; j++) {
 			size_t k = m->t ? j * m->rows + i : i * m->cols + j;
 
 			dst[i * m->cols + j] = (float)ttc_tensor_get(x, base + k);
 		}
+	return dst;
+}
+
+/* The product's rows: the output's own storage when it is f32. */
+static float *product_at(ttc_tensor *out, size_t base, float *tmp)
+{
+	return is_f32(out) ? (float *)out->data + base : tmp;
 }
 
 static void store(ttc_tensor *out, size_t base, const float *c, size_t n)
 {
-	const ttc_type *e = out->type->elem;
-
-	if (e->kind == TTC_TYPE_FLOAT && e->fk == TTC_F32) {
-		memcpy((float *)out->data + base, c, n * sizeof(float));
-		return;
-	}
+	if (is_f32(out))
+		return; /* computed in place */
 	for (size_t i = 0; i < n; i++)
 		ttc_tensor_set(out, base + i, c[i]);
 }
@@ -87,21 +94,30 @@ int golden_matmul(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 			      ttc_attr_bool(ttc_op_attr(op, "transpose_b")));
 	size_t m = a.rows, n = b.cols, k = a.cols;
 	size_t nb = (size_t)(out[0]->numel / (m * n != 0 ? m * n : 1));
-	float *buf = malloc((m * k + k * n + m * n + 1) * sizeof(float));
+	/* Room for the operands and product that are not f32 as they are. */
+	size_t need = (a.t || !is_f32(in[0]) ? m * k : 0) +
+		      (b.t || !is_f32(in[1]) ? k * n : 0) +
+		      (is_f32(out[0]) ? 0 : m * n);
+	float *buf = malloc((need + 1) * sizeof(float));
 
 	if (!buf)
 		return gfail(err, len, "out of memory");
-	float *fa = buf, *fb = fa + m * k, *fc = fb + k * n;
+	float *fa = buf, *fb = fa + (a.t || !is_f32(in[0]) ? m * k : 0);
+	float *fc = fb + (b.t || !is_f32(in[1]) ? k * n : 0);
 	/* The output's batch dims, to find each operand's matrix. */
 	unsigned orank = out[0]->type->rank;
 	unsigned nbd = orank - (in[0]->type->rank > 1) - (in[1]->type->rank > 1);
 	int64_t idx[TTC_MAX_RANK] = { 0 };
 
 	for (size_t bi = 0; bi < nb && m * n != 0; bi++) {
-		load(in[0], &a, bcast_index(a.batch, idx, nbd), fa);
-		load(in[1], &b, bcast_index(b.batch, idx, nbd), fb);
-		ttc_golden_gemm(fa, fb, fc, m, n, k);
-		store(out[0], bi * m * n, fc, m * n);
+		const float *pa = load(in[0], &a, bcast_index(a.batch, idx, nbd),
+				       fa);
+		const float *pb = load(in[1], &b, bcast_index(b.batch, idx, nbd),
+				       fb);
+		float *pc = product_at(out[0], bi * m * n, fc);
+
+		ttc_golden_gemm(pa, pb, pc, m, n, k);
+		store(out[0], bi * m * n, pc, m * n);
 		next_index(idx, out[0]->type->dims, nbd);
 	}
 	free(buf);
