@@ -39,7 +39,7 @@ static void usage(FILE *f)
 		"      --random SEED       arguments not given get seeded values\n"
 		"  -o, --output DIR        where to write (default: .)\n"
 		"      --all               also every op's result, as DIR/vN.npy\n"
-		"                          (%%N of 'ttc parse')\n"
+		"                          (%%N of 'ttc parse'; vN_I.npy for %%N#I)\n"
 		"      --func NAME         the function to run (default: the first)\n"
 		"      --format FMT        as the device rounds: bf16, fp16,\n"
 		"                          bfp8_b or bfp4_b (default: fp32)\n"
@@ -197,8 +197,17 @@ static int load_args(ttc_ctx *ctx, ttc_func *f, const struct golden_opts *o,
 struct writer {
 	ttc_ctx *ctx;
 	const char *dir;
-	size_t next; /* %N of the printer: results counted in order */
+	const ttc_op *last; /* the op of the last result written */
+	size_t next, num;   /* %N as the printer numbers ops with results */
 };
+
+static int write_path(struct writer *w, const char *path, const ttc_tensor *t)
+{
+	if (ttc_tensor_save_npy(w->ctx, t, path))
+		return -EIO;
+	printf("%s\n", path);
+	return 0;
+}
 
 static int write_npy(struct writer *w, const char *stem, size_t n,
 		     const ttc_tensor *t)
@@ -206,19 +215,23 @@ static int write_npy(struct writer *w, const char *stem, size_t n,
 	char path[4096];
 
 	snprintf(path, sizeof(path), "%s/%s%zu.npy", w->dir, stem, n);
-	if (ttc_tensor_save_npy(w->ctx, t, path))
-		return -EIO;
-	printf("%s\n", path);
-	return 0;
+	return write_path(w, path, t);
 }
 
-static int visit(void *arg, const ttc_op *op, size_t result,
-		 const ttc_tensor *t)
+/* Result r of op as vN.npy, or vN_r.npy for %N#r of a multi-result op. */
+static int visit(void *arg, const ttc_op *op, size_t r, const ttc_tensor *t)
 {
 	struct writer *w = arg;
+	char path[4096];
 
-	(void)op, (void)result;
-	return write_npy(w, "v", w->next++, t);
+	if (op != w->last) {
+		w->last = op;
+		w->num = w->next++;
+	}
+	if (ttc_op_num_results(op) == 1)
+		return write_npy(w, "v", w->num, t);
+	snprintf(path, sizeof(path), "%s/v%zu_%zu.npy", w->dir, w->num, r);
+	return write_path(w, path, t);
 }
 
 static ttc_func *pick(ttc_module *m, const char *name)
@@ -249,7 +262,7 @@ static int run(ttc_ctx *ctx, ttc_module *m, const struct golden_opts *o)
 	size_t na = ttc_func_num_args(f), nr = ttc_func_num_results(f);
 	ttc_tensor **args = calloc(na + 1, sizeof(*args));
 	ttc_tensor **res = calloc(nr + 1, sizeof(*res));
-	struct writer w = { ctx, o->dir, 0 };
+	struct writer w = { ctx, o->dir, NULL, 0, 0 };
 	struct ttc_golden_opts go = { .fmt = o->fmt,
 				      .visit = o->all ? visit : NULL,
 				      .visit_arg = &w };
