@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * The interpreter: runs a function on the goldens, op by op in order
- * (the block is in SSA order, so every operand is ready). Values map to
- * their tensors through a table indexed by the op's position; a tensor
- * is freed once the function is done with it.
+ * (the block is in SSA order, so every operand is ready). An op's results
+ * are found by its position (a hash of op pointers gives it), and freed
+ * after the last op that uses them, so a long function holds only the
+ * tensors still to be used.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -19,7 +20,46 @@ struct frame {
 	ttc_tensor **args;
 	ttc_tensor ***res; /* res[op position][result] */
 	ttc_op **ops;
+	size_t *last;	   /* last[k]: the last position using op k's results */
+	size_t *slot, mask; /* open addressing: op pointer -> position + 1 */
 };
+
+static size_t hash_ptr(const void *p, size_t mask)
+{
+	uintptr_t x = (uintptr_t)p;
+
+	return (size_t)((x >> 4) * 0x9E3779B97F4A7C15ull) & mask;
+}
+
+static int index_ops(struct frame *fr)
+{
+	size_t cap = 16;
+
+	while (cap < 2 * fr->nops)
+		cap *= 2;
+	fr->mask = cap - 1;
+	fr->slot = calloc(cap, sizeof(*fr->slot));
+	if (!fr->slot)
+		return -ENOMEM;
+	for (size_t k = 0; k < fr->nops; k++) {
+		size_t h = hash_ptr(fr->ops[k], fr->mask);
+
+		while (fr->slot[h])
+			h = (h + 1) & fr->mask;
+		fr->slot[h] = k + 1;
+	}
+	return 0;
+}
+
+/* The position of op in the function (it is there: SSA holds). */
+static size_t position(const struct frame *fr, const ttc_op *op)
+{
+	size_t h = hash_ptr(op, fr->mask);
+
+	while (fr->slot[h] && fr->ops[fr->slot[h] - 1] != op)
+		h = (h + 1) & fr->mask;
+	return fr->slot[h] ? fr->slot[h] - 1 : SIZE_MAX;
+}
 
 static ttc_tensor *value_tensor(const struct frame *fr, const ttc_value *v)
 {
@@ -27,10 +67,55 @@ static ttc_tensor *value_tensor(const struct frame *fr, const ttc_value *v)
 
 	if (!def)
 		return fr->args[ttc_value_index(v)];
-	for (size_t i = 0; i < fr->nops; i++)
-		if (fr->ops[i] == def)
-			return fr->res[i][ttc_value_index(v)];
-	return NULL;
+	size_t k = position(fr, def);
+
+	return k == SIZE_MAX || !fr->res[k] ? NULL :
+					      fr->res[k][ttc_value_index(v)];
+}
+
+/* last[k] for every op: where its results are used for the last time
+ * (its own position when they are not used). */
+static void last_uses(struct frame *fr)
+{
+	for (size_t k = 0; k < fr->nops; k++) {
+		ttc_op *op = fr->ops[k];
+
+		fr->last[k] = k;
+		for (size_t r = 0; r < ttc_op_num_results(op); r++)
+			for (ttc_use *u = ttc_value_first_use(ttc_op_result(op, r));
+			     u; u = ttc_use_next(u)) {
+				size_t p = position(fr, ttc_use_op(u));
+
+				if (p != SIZE_MAX && p > fr->last[k])
+					fr->last[k] = p;
+			}
+	}
+}
+
+static void free_results(struct frame *fr, size_t k)
+{
+	if (!fr->res[k])
+		return;
+	for (size_t j = 0; j < ttc_op_num_results(fr->ops[k]); j++)
+		ttc_tensor_free(fr->res[k][j]);
+	free(fr->res[k]);
+	fr->res[k] = NULL;
+}
+
+/* After op k ran: free what no later op needs. */
+static void release(struct frame *fr, size_t k)
+{
+	ttc_op *op = fr->ops[k];
+
+	if (fr->last[k] == k)
+		free_results(fr, k);
+	for (size_t i = 0; i < ttc_op_num_operands(op); i++) {
+		ttc_op *def = ttc_value_def(ttc_op_operand(op, i));
+		size_t p = def ? position(fr, def) : SIZE_MAX;
+
+		if (p != SIZE_MAX && fr->last[p] == k)
+			free_results(fr, p);
+	}
 }
 
 static bool same_type(const ttc_type *a, const ttc_type *b)
@@ -71,14 +156,12 @@ static int check_args(ttc_func *f, ttc_tensor *const *args, size_t nargs)
 
 static void frame_free(struct frame *fr)
 {
-	for (size_t i = 0; i < fr->nops && fr->res; i++) {
-		for (size_t j = 0; fr->res[i] && j < ttc_op_num_results(fr->ops[i]);
-		     j++)
-			ttc_tensor_free(fr->res[i][j]);
-		free(fr->res[i]);
-	}
+	for (size_t i = 0; i < fr->nops && fr->res; i++)
+		free_results(fr, i);
 	free(fr->res);
 	free(fr->ops);
+	free(fr->last);
+	free(fr->slot);
 }
 
 static int run_call(const ttc_op *op, ttc_tensor **in, size_t nin,
@@ -140,16 +223,23 @@ static int run_func(ttc_func *f, ttc_tensor *const *args, size_t nargs,
 	}
 	fr.ops = calloc(fr.nops + 1, sizeof(*fr.ops));
 	fr.res = calloc(fr.nops + 1, sizeof(*fr.res));
-	if (!fr.ops || !fr.res) {
+	fr.last = calloc(fr.nops + 1, sizeof(*fr.last));
+	size_t k = 0;
+
+	for (ttc_op *op = fr.ops ? ttc_func_first_op(f) : NULL; op;
+	     op = ttc_op_next(op))
+		fr.ops[k++] = op;
+	if (!fr.ops || !fr.res || !fr.last || index_ops(&fr)) {
 		frame_free(&fr);
 		return -ENOMEM;
 	}
-	size_t k = 0;
-
-	for (ttc_op *op = ttc_func_first_op(f); op; op = ttc_op_next(op))
-		fr.ops[k++] = op;
-	for (k = 0; !rc && k + 1 < fr.nops; k++)
+	last_uses(&fr);
+	/* The last op is func.return: collect reads its operands. */
+	for (k = 0; !rc && k + 1 < fr.nops; k++) {
 		rc = run_op(&fr, k, o);
+		if (!rc)
+			release(&fr, k);
+	}
 	if (!rc)
 		rc = collect(&fr, fr.ops[fr.nops - 1], results);
 	frame_free(&fr);
