@@ -62,6 +62,9 @@ def ttc_golden(text, inputs, *extra):
         np.save(os.path.join(d, f'in{i}.npy'), x)
         args += ['--input', f'arg{i}={os.path.join(d, f"in{i}.npy")}']
     p = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    # Nothing on stderr when it succeeds (UBSan's reports, under the
+    # sanitizer build, do not change the exit status).
+    assert p.returncode or not p.stderr, p.stderr
     out = os.path.join(d, 'output_0.npy')
     return p, (np.load(out) if p.returncode == 0 else None)
 
@@ -414,6 +417,7 @@ def expect_fail(args, words):
     p = subprocess.run([TTC, 'golden', *args], capture_output=True,
                        text=True, cwd=TMP)
     assert p.returncode == 1, (args, p.returncode, p.stderr)
+    assert 'runtime error' not in p.stderr, p.stderr
     for w in words:
         assert w in p.stderr, (w, p.stderr)
 
