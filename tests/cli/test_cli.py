@@ -163,7 +163,9 @@ def test_ttc_usage_errors():
              (['golden', '--input', 'x', 'f'], 'ttc golden'),
              (['golden', '--random', 'abc', 'f'], 'ttc golden'),
              (['golden', '--format', 'bfp2', 'f'], 'ttc golden'),
-             (['golden', '-o'], 'ttc golden')]
+             (['golden', '-o'], 'ttc golden'),
+             (['golden', '--pcc', 'x', 'f'], 'ttc golden'),
+             (['golden', '--atol', '-1', 'f'], 'ttc golden')]
     for args, hint in cases:
         p = run_ttc(*args)
         expect(p, 2, ' '.join(args))

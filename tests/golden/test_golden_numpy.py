@@ -411,6 +411,56 @@ def test_call_and_intermediates():
     np.testing.assert_allclose(np.load(f'{d}/v0.npy'), e, rtol=1e-6)
     np.testing.assert_allclose(np.load(f'{d}/output_0.npy'), e * e, rtol=1e-6)
     assert os.path.exists(f'{d}/v1.npy'), os.listdir(d)
+    assert sorted(os.listdir(d)) == ['m.mlir', 'output_0.npy', 'v0.npy',
+                                     'v1.npy', 'x.npy'], os.listdir(d)
+
+
+def records(stdout):
+    import json
+    return {r['name']: r for r in map(json.loads, (
+        line for line in stdout.splitlines() if line.startswith('{')))}
+
+
+def test_compare_records():
+    a, b = rand(8, 8), rand(8, 8)
+    want = f32(a.astype(np.float64) @ b)
+    text = module('matmul', [a, b], want)
+    CASE[0] += 1
+    d = os.path.join(TMP, f'c{CASE[0]}')
+    dev = os.path.join(d, 'dev')
+    os.makedirs(dev)
+    with open(os.path.join(d, 'm.mlir'), 'w') as f:
+        f.write(text)
+    np.save(f'{d}/a.npy', a)
+    np.save(f'{d}/b.npy', b)
+    base = [TTC, 'golden', f'{d}/m.mlir', '-i', f'0={d}/a.npy', '-i',
+            f'1={d}/b.npy', '-o', d, '--compare', dev]
+    # A "device" result with bf16 error: PCC passes, allclose does not.
+    np.save(f'{dev}/output_0.npy', bf16(want))
+    p = subprocess.run(base, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    r = records(p.stdout)['output_0']
+    g = np.load(f'{d}/output_0.npy').astype(np.float64).ravel()
+    c = bf16(want).astype(np.float64).ravel()
+    assert r['result'] == 'pass' and r['allclose'] is False, r
+    assert abs(r['pcc'] - np.corrcoef(g, c)[0, 1]) < 1e-9, r
+    assert abs(r['atol'] - np.max(np.abs(g - c))) < 1e-9, r
+    rt = np.max(np.abs(g - c) / np.abs(c))
+    assert abs(r['rtol'] - rt) <= 1e-7 * rt, (r, rt)
+    p = subprocess.run(base + ['--atol', '1e-3'], capture_output=True,
+                       text=True)
+    assert p.returncode == 1 and records(p.stdout)['output_0']['result'] == \
+        'fail', p.stdout
+    # Uncorrelated values fail; a missing or mis-shaped file is named.
+    np.save(f'{dev}/output_0.npy', rand(8, 8))
+    p = subprocess.run(base, capture_output=True, text=True)
+    assert p.returncode == 1 and records(p.stdout)['output_0']['pcc'] < 0.9
+    np.save(f'{dev}/output_0.npy', rand(4, 4))
+    p = subprocess.run(base, capture_output=True, text=True)
+    assert p.returncode == 1 and 'tensor<4x4xf32>' in p.stderr, p.stderr
+    os.remove(f'{dev}/output_0.npy')
+    p = subprocess.run(base, capture_output=True, text=True)
+    assert p.returncode == 1 and 'no ' + dev in p.stderr, p.stderr
 
 
 def expect_fail(args, words):

@@ -13,11 +13,13 @@
 #include "ttc/text.h"
 
 #include "cli.h"
+#include "golden_compare.h"
 
 #define MAX_INPUTS 64
 
 struct golden_opts {
-	const char *in, *dir, *func;
+	const char *in, *dir, *func, *compare;
+	struct ttc_compare_want want;
 	const char *names[MAX_INPUTS], *paths[MAX_INPUTS];
 	size_t ninputs;
 	bool random, all;
@@ -43,13 +45,20 @@ static void usage(FILE *f)
 		"      --func NAME         the function to run (default: the first)\n"
 		"      --format FMT        as the device rounds: bf16, fp16,\n"
 		"                          bfp8_b or bfp4_b (default: fp32)\n"
+		"      --compare DIR       compare each output (and with --all each\n"
+		"                          result found there) with DIR/NAME.npy:\n"
+		"                          one JSON record per tensor on stdout\n"
+		"      --pcc X             the PCC a comparison needs (0.99)\n"
+		"      --atol X, --rtol X  also require allclose with these\n"
+		"                          (1e-8, 1e-5 when only one is given)\n"
 		"  -h, --help              this help\n"
 		"\n"
 		"Exit status:\n"
 		"  0  success\n"
 		"  1  the input does not parse or verify, an input tensor is\n"
 		"     missing or does not match its argument, an op has no\n"
-		"     golden, or a file cannot be read or written\n"
+		"     golden, a file cannot be read or written, or a\n"
+		"     comparison failed\n"
 		"  2  usage error\n");
 }
 
@@ -92,9 +101,21 @@ static int parse_seed(struct golden_opts *o, const char *s)
 	return 0;
 }
 
+static int parse_number(const char *opt, const char *s, double *v)
+{
+	char *end;
+
+	*v = strtod(s, &end);
+	if (!*s || *end || !(*v >= 0))
+		return usage_error("golden", "%s wants a number >= 0, got '%s'",
+				   opt, s);
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct golden_opts *o)
 {
-	enum { O_RANDOM = 256, O_ALL, O_FUNC, O_FORMAT };
+	enum { O_RANDOM = 256, O_ALL, O_FUNC, O_FORMAT, O_COMPARE, O_PCC,
+	       O_ATOL, O_RTOL };
 	static const struct option longs[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "output", required_argument, NULL, 'o' },
@@ -102,6 +123,10 @@ static int parse_args(int argc, char **argv, struct golden_opts *o)
 		{ "all", no_argument, NULL, O_ALL },
 		{ "func", required_argument, NULL, O_FUNC },
 		{ "format", required_argument, NULL, O_FORMAT },
+		{ "compare", required_argument, NULL, O_COMPARE },
+		{ "pcc", required_argument, NULL, O_PCC },
+		{ "atol", required_argument, NULL, O_ATOL },
+		{ "rtol", required_argument, NULL, O_RTOL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -117,6 +142,16 @@ static int parse_args(int argc, char **argv, struct golden_opts *o)
 		case O_ALL: o->all = true; break;
 		case O_FUNC: o->func = optarg; break;
 		case O_FORMAT: rc = parse_format(o, optarg); break;
+		case O_COMPARE: o->compare = optarg; break;
+		case O_PCC: rc = parse_number("--pcc", optarg, &o->want.pcc); break;
+		case O_ATOL:
+			rc = parse_number("--atol", optarg, &o->want.atol);
+			o->want.check_allclose = true;
+			break;
+		case O_RTOL:
+			rc = parse_number("--rtol", optarg, &o->want.rtol);
+			o->want.check_allclose = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return -1;
@@ -196,42 +231,53 @@ static int load_args(ttc_ctx *ctx, ttc_func *f, const struct golden_opts *o,
 
 struct writer {
 	ttc_ctx *ctx;
+	const struct golden_opts *o;
+	int failed; /* comparisons that failed */
 	const char *dir;
 	const ttc_op *last; /* the op of the last result written */
 	size_t next, num;   /* %N as the printer numbers ops with results */
 };
 
-static int write_path(struct writer *w, const char *path, const ttc_tensor *t)
+/* Writes DIR/NAME.npy, and compares it when asked (required: an output,
+ * which must have its counterpart). */
+static int write_named(struct writer *w, const char *name,
+		       const ttc_tensor *t, bool required)
 {
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s.npy", w->dir, name);
 	if (ttc_tensor_save_npy(w->ctx, t, path))
 		return -EIO;
 	printf("%s\n", path);
+	if (w->o->compare)
+		w->failed += golden_compare(w->ctx, w->o->compare, name, t,
+					    &w->o->want, required);
 	return 0;
 }
 
 static int write_npy(struct writer *w, const char *stem, size_t n,
-		     const ttc_tensor *t)
+		     const ttc_tensor *t, bool required)
 {
-	char path[4096];
+	char name[64];
 
-	snprintf(path, sizeof(path), "%s/%s%zu.npy", w->dir, stem, n);
-	return write_path(w, path, t);
+	snprintf(name, sizeof(name), "%s%zu", stem, n);
+	return write_named(w, name, t, required);
 }
 
 /* Result r of op as vN.npy, or vN_r.npy for %N#r of a multi-result op. */
 static int visit(void *arg, const ttc_op *op, size_t r, const ttc_tensor *t)
 {
 	struct writer *w = arg;
-	char path[4096];
+	char name[64];
 
 	if (op != w->last) {
 		w->last = op;
 		w->num = w->next++;
 	}
 	if (ttc_op_num_results(op) == 1)
-		return write_npy(w, "v", w->num, t);
-	snprintf(path, sizeof(path), "%s/v%zu_%zu.npy", w->dir, w->num, r);
-	return write_path(w, path, t);
+		return write_npy(w, "v", w->num, t, false);
+	snprintf(name, sizeof(name), "v%zu_%zu", w->num, r);
+	return write_named(w, name, t, false);
 }
 
 static ttc_func *pick(ttc_module *m, const char *name)
@@ -262,7 +308,7 @@ static int run(ttc_ctx *ctx, ttc_module *m, const struct golden_opts *o)
 	size_t na = ttc_func_num_args(f), nr = ttc_func_num_results(f);
 	ttc_tensor **args = calloc(na + 1, sizeof(*args));
 	ttc_tensor **res = calloc(nr + 1, sizeof(*res));
-	struct writer w = { ctx, o->dir, NULL, 0, 0 };
+	struct writer w = { .ctx = ctx, .o = o, .dir = o->dir };
 	struct ttc_golden_opts go = { .fmt = o->fmt,
 				      .visit = o->all ? visit : NULL,
 				      .visit_arg = &w };
@@ -271,8 +317,10 @@ static int run(ttc_ctx *ctx, ttc_module *m, const struct golden_opts *o)
 	if (!rc && ttc_golden_run(f, args, na, res, &go))
 		rc = EXIT_FAIL;
 	for (size_t i = 0; !rc && i < nr; i++)
-		if (write_npy(&w, "output_", i, res[i]))
+		if (write_npy(&w, "output_", i, res[i], true))
 			rc = EXIT_FAIL;
+	if (!rc && w.failed)
+		rc = EXIT_FAIL;
 	for (size_t i = 0; i < na && args; i++)
 		ttc_tensor_free(args[i]);
 	for (size_t i = 0; i < nr && res; i++)
@@ -284,7 +332,8 @@ static int run(ttc_ctx *ctx, ttc_module *m, const struct golden_opts *o)
 
 int cmd_golden(int argc, char **argv)
 {
-	struct golden_opts o = { .dir = ".", .fmt = TT_FLOAT32 };
+	struct golden_opts o = { .dir = ".", .fmt = TT_FLOAT32,
+				 .want = ttc_compare_defaults() };
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc)

@@ -260,7 +260,11 @@ static int run_call(const ttc_op *op, ttc_tensor **in, size_t nin,
 			     ttc_op_name(op));
 		return -EINVAL;
 	}
-	return run_func(f, in, nin, out, o);
+	/* The visitor sees the caller's values; the callee's are its own. */
+	struct ttc_golden_opts inner = *o;
+
+	inner.visit = NULL;
+	return run_func(f, in, nin, out, &inner);
 }
 
 int ttc_golden_run(ttc_func *f, ttc_tensor *const *args, size_t nargs,

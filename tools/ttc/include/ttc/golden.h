@@ -108,7 +108,9 @@ TTC_API const char *ttc_golden_gemm_backend(void);
 
 /* ---- the interpreter ------------------------------------------------------- */
 
-/* Called for every result of every op, in order (the intermediates). */
+/* Called for every result of every op of the function run, in order (the
+ * intermediates; not those inside the functions it calls). A non-zero
+ * return stops the run with it. */
 typedef int (*ttc_golden_visit_fn)(void *arg, const ttc_op *op,
 				   size_t result, const ttc_tensor *t);
 
