@@ -227,6 +227,12 @@ def test_typecast_and_bitcast():
     assert p.returncode == 0, p.stderr
     np.testing.assert_array_equal(got, bf16(x))  # bf16 written as f32
     check('bitcast_convert', [x], x.view(np.int32))
+    # A bf16 argument from an f32 array, rounded; the result is bf16 too.
+    y = rand(5)
+    text = module('neg', [y], y).replace('xf32>', 'xbf16>')
+    p, got = ttc_golden(text, [y])
+    assert p.returncode == 0, p.stderr
+    np.testing.assert_array_equal(got, -bf16(y))
 
 
 def mm_ref(a, b, ta=False, tb=False):

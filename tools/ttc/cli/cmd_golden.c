@@ -190,6 +190,27 @@ static bool names_arg(ttc_func *f, size_t i, const char *name)
 	       !strcmp(ttc_loc_str(l), name);
 }
 
+/* NumPy has no bfloat16: an f32 array for a bf16 argument of its shape
+ * is rounded to it. Anything else is left for the interpreter's check. */
+static ttc_tensor *as_arg(ttc_ctx *ctx, ttc_tensor *t, const ttc_type *want)
+{
+	const ttc_type *e = ttc_type_elem(want);
+
+	if (ttc_type_kind(e) != TTC_TYPE_FLOAT ||
+	    ttc_type_float_kind(e) != TTC_BF16 ||
+	    ttc_type_elem(t->type) != ttc_float_type(ctx, TTC_F32) ||
+	    ttc_type_rank(t->type) != ttc_type_rank(want) ||
+	    memcmp(ttc_type_dims(t->type), ttc_type_dims(want),
+		   ttc_type_rank(want) * sizeof(int64_t)))
+		return t;
+	ttc_tensor *b = ttc_tensor_new(ctx, want);
+
+	for (size_t i = 0; b && i < t->numel; i++)
+		ttc_tensor_set(b, i, ttc_tensor_get(t, i));
+	ttc_tensor_free(t);
+	return b;
+}
+
 /* Each argument's tensor from --input or --random; 0 or EXIT_FAIL. */
 static int load_args(ttc_ctx *ctx, ttc_func *f, const struct golden_opts *o,
 		     ttc_tensor **args)
@@ -209,7 +230,11 @@ static int load_args(ttc_ctx *ctx, ttc_func *f, const struct golden_opts *o,
 			return EXIT_FAIL;
 		}
 		ttc_tensor_free(args[i]);
-		if (!(args[i] = ttc_tensor_load_npy(ctx, o->paths[k])))
+		args[i] = ttc_tensor_load_npy(ctx, o->paths[k]);
+		if (args[i])
+			args[i] = as_arg(ctx, args[i],
+					 ttc_value_type(ttc_func_arg(f, i)));
+		if (!args[i])
 			return EXIT_FAIL;
 	}
 	for (size_t i = 0; i < n; i++) {
