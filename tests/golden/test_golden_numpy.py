@@ -181,6 +181,11 @@ def test_integer_ops():
     check('bitwise_or', [a, b], a | b)
     check('bitwise_xor', [a, b], a ^ b)
     check('bitwise_not', [a], ~a)
+    t = RNG.uniform(size=(5,)) < 0.5
+    check('bitwise_not', [t], ~t)
+    u = RNG.integers(0, 255, size=(6,), dtype=np.uint8)
+    check('bitwise_not', [u], ~u)
+    check('add', [u, u], u + u)
     check('logical_left_shift', [a, b], np.left_shift(a, b))
     check('right_shift', [a, b], np.right_shift(a, b))
     check('logical_right_shift', [a, b],

@@ -9,10 +9,15 @@ int golden_unary(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 		 ttc_tensor *const *out, char *err, size_t len)
 {
 	scalar1_fn f = eltwise_unary_fn(ttc_op_name(op));
+	const ttc_type *e = in[0]->type->elem;
 
 	(void)nin;
 	if (!f)
 		return gfail(err, len, "no scalar function");
+	/* ~ of a boolean is its negation, as in NumPy and PyTorch. */
+	if (e->kind == TTC_TYPE_INT && e->width == 1 &&
+	    !strcmp(ttc_op_name(op), "ttir.bitwise_not"))
+		f = eltwise_unary_fn("ttir.logical_not");
 	for (size_t i = 0; i < out[0]->numel; i++)
 		ttc_tensor_set(out[0], i, f(ttc_tensor_get(in[0], i)));
 	return 0;
