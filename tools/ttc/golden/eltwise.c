@@ -53,6 +53,17 @@ int golden_bitcast(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 	return 0;
 }
 
+/* Element i of the output's flat order in x: the same index when x has
+ * the output's elements (broadcasting only repeats), else through the
+ * multi-index. */
+static double at(const ttc_tensor *x, size_t i, const int64_t *idx,
+		 const ttc_tensor *out)
+{
+	if (x->numel == out->numel)
+		return ttc_tensor_get(x, i);
+	return ttc_tensor_get(x, bcast_index(x->type, idx, out->type->rank));
+}
+
 /* A logical shift right sees the lhs as unsigned of its width. */
 static double as_unsigned(double v, const ttc_type *elem)
 {
@@ -79,10 +90,8 @@ int golden_binary(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 	if (!f)
 		return gfail(err, len, "no scalar function");
 	for (size_t i = 0; i < out[0]->numel; i++) {
-		double a = ttc_tensor_get(in[0], bcast_index(in[0]->type, idx,
-							     o->rank));
-		double b = ttc_tensor_get(in[1], bcast_index(in[1]->type, idx,
-							     o->rank));
+		double a = at(in[0], i, idx, out[0]);
+		double b = at(in[1], i, idx, out[0]);
 
 		if (lsr)
 			a = as_unsigned(a, in[0]->type->elem);
@@ -100,13 +109,10 @@ int golden_where(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 
 	(void)op, (void)nin, (void)err, (void)len;
 	for (size_t i = 0; i < out[0]->numel; i++) {
-		size_t k = bcast_index(in[0]->type, idx, o->rank);
-		const ttc_tensor *s = ttc_tensor_get(in[0], k) != 0 ? in[1] :
-								      in[2];
+		const ttc_tensor *s = at(in[0], i, idx, out[0]) != 0 ? in[1] :
+								       in[2];
 
-		ttc_tensor_set(out[0], i,
-			       ttc_tensor_get(s, bcast_index(s->type, idx,
-							     o->rank)));
+		ttc_tensor_set(out[0], i, at(s, i, idx, out[0]));
 		next_index(idx, o->dims, o->rank);
 	}
 	return 0;

@@ -27,6 +27,8 @@ void strides_of(const ttc_type *t, int64_t *st)
 
 size_t bcast_index(const ttc_type *src, const int64_t *idx, unsigned orank)
 {
+	if (src->rank == 0)
+		return 0;
 	int64_t st[TTC_MAX_RANK];
 	size_t off = 0;
 	unsigned lead = orank - src->rank;
