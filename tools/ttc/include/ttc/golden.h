@@ -8,10 +8,11 @@
  *   element type's dense storage (as ttc_dense_attr stores them: f32 as
  *   float, bf16/f16 as their 16 bits, i1 as a byte, integers in their
  *   width). Goldens read every element as a double, compute in double
- *   (sums, dot products, softmax accumulate in double) and store each
- *   result rounded to the result's element type, so an f32 result is
- *   the correctly rounded fp32 value wherever a single operation makes
- *   it. f32 x f32 matmul takes a fast fp32 path (see ttc_golden_gemm).
+ *   (reductions and softmax accumulate in double) and store each result
+ *   rounded to the result's element type, so an f32 result is the
+ *   correctly rounded fp32 value wherever a single operation makes it.
+ *   matmul and linear multiply in fp32 panels of k summed in double
+ *   (ttc_golden_gemm).
  * - Conventions of ttc/common.h: failures return NULL or a negative errno
  *   and leave a diagnostic in the context naming the op, input or file.
  */
