@@ -142,7 +142,8 @@ def test_ttc_version_and_help():
     p = run_ttc('--version')
     expect(p, 0, 'ttc --version')
     assert p.stdout == f'ttc {VERSION}\n' and p.stderr == '', p
-    for args in (['--help'], ['parse', '--help'], ['ops', '--help']):
+    for args in (['--help'], ['parse', '--help'], ['ops', '--help'],
+                 ['golden', '--help']):
         p = run_ttc(*args)
         expect(p, 0, ' '.join(args))
         assert re.search(r'[Ee]xit status', p.stdout), p.stdout
@@ -157,7 +158,14 @@ def test_ttc_usage_errors():
              (['parse', '--no-such-option', 'x'], 'ttc parse'),
              (['parse'], 'ttc parse'), (['parse', 'a', 'b'], 'ttc parse'),
              (['parse', '-o'], 'ttc parse'), (['ops', '--bogus'], 'ttc ops'),
-             (['ops', 'extra'], 'ttc ops')]
+             (['ops', 'extra'], 'ttc ops'),
+             (['golden'], 'ttc golden'), (['golden', 'a', 'b'], 'ttc golden'),
+             (['golden', '--input', 'x', 'f'], 'ttc golden'),
+             (['golden', '--random', 'abc', 'f'], 'ttc golden'),
+             (['golden', '--format', 'bfp2', 'f'], 'ttc golden'),
+             (['golden', '-o'], 'ttc golden'),
+             (['golden', '--pcc', 'x', 'f'], 'ttc golden'),
+             (['golden', '--atol', '-1', 'f'], 'ttc golden')]
     for args, hint in cases:
         p = run_ttc(*args)
         expect(p, 2, ' '.join(args))

@@ -18,5 +18,6 @@ int usage_error(const char *cmd, const char *fmt, ...)
 
 int cmd_parse(int argc, char **argv);
 int cmd_ops(int argc, char **argv);
+int cmd_golden(int argc, char **argv);
 
 #endif /* TTC_CLI_H */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ttc/golden.h"
 #include "ttc/ops.h"
 
 #include "cli.h"
@@ -31,7 +32,8 @@ static void usage(FILE *f)
 		"              \"operands\", \"variadic\", \"optional_last\", "
 		"\"results\",\n"
 		"              \"attributes\": [{\"name\", \"kind\", "
-		"\"presence\"}]}],\n"
+		"\"presence\"}],\n"
+		"              \"golden\": whether it has a CPU golden}],\n"
 		"              \"aliases\": [{\"name\", \"op\"}]}\n"
 		"  -h, --help  this help\n"
 		"\n"
@@ -70,10 +72,10 @@ static void json_op(const struct ttc_op_def *d)
 		json_str(d->operands[i]);
 	}
 	printf("], \"variadic\": %s, \"optional_last\": %s, \"results\": %u"
-	       ", \"attributes\": [",
+	       ", \"golden\": %s, \"attributes\": [",
 	       d->flags & TTC_OPF_VARIADIC ? "true" : "false",
 	       d->flags & TTC_OPF_OPTIONAL_LAST ? "true" : "false",
-	       d->nresults);
+	       d->nresults, ttc_golden_lookup(d->name) ? "true" : "false");
 	for (unsigned i = 0; i < d->nattrs; i++) {
 		printf(i ? ", {\"name\": " : "{\"name\": ");
 		json_str(d->attrs[i].name);
@@ -101,7 +103,8 @@ static void text_op(const struct ttc_op_def *d)
 		       d->attrs[i].presence == TTC_ATTR_REQUIRED ? "" :
 		       d->attrs[i].presence == TTC_ATTR_OPTIONAL ? "?" :
 								   " = default");
-	printf("%s  %s\n", d->nattrs ? "}" : "", d->summary ? d->summary : "");
+	printf("%s  %s%s\n", d->nattrs ? "}" : "", d->summary ? d->summary : "",
+	       ttc_golden_lookup(d->name) ? "" : " [no golden]");
 }
 
 /* Second names of ops (PyBuda's): "alias -> op", or JSON entries. */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * ttc: the model compiler's command line. Subcommands: parse (read,
- * verify and print TTIR), ops (the op registry). docs/ttc.md.
+ * verify and print TTIR), ops (the op registry), golden (run a module
+ * on the CPU goldens). docs/ttc.md.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@ static void usage(FILE *f)
 		"Commands:\n"
 		"  parse FILE     read TTIR, verify it and print it back\n"
 		"  ops            list the registered ops\n"
+		"  golden FILE    run a module on the CPU goldens, write .npy\n"
 		"\n"
 		"'ttc COMMAND --help' describes each.\n"
 		"\n"
@@ -63,6 +65,8 @@ int main(int argc, char **argv)
 		return cmd_parse(argc - 1, argv + 1);
 	if (!strcmp(c, "ops"))
 		return cmd_ops(argc - 1, argv + 1);
+	if (!strcmp(c, "golden"))
+		return cmd_golden(argc - 1, argv + 1);
 	if (c[0] == '-')
 		return usage_error(NULL, "unknown option '%s'", c);
 	return usage_error(NULL, "unknown command '%s'", c);

@@ -1,0 +1,525 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Every op's golden against NumPy (tests/golden/README.md).
+
+For each case this script writes a one-op TTIR module and random inputs
+(.npy), runs `ttc golden` on them and compares its output with the value
+NumPy computes here, at test time: no stored expectations. Run by Debian's
+/usr/bin/python3 (python3-numpy). TAP on stdout; TTC names the program.
+"""
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
+import tap  # noqa: E402
+
+TTC = os.environ['TTC']
+TMP = tempfile.mkdtemp(prefix='ttc-golden-')
+RNG = np.random.default_rng(26)
+# Edge values every unary op meets besides random ones.
+EDGES = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 1e30,
+                  -1e30, 1e-30], dtype=np.float32)
+ELEM = {np.dtype(np.float32): 'f32', np.dtype(np.float64): 'f64',
+        np.dtype(np.float16): 'f16', np.dtype(np.int32): 'i32',
+        np.dtype(np.int64): 'i64', np.dtype(np.bool_): 'i1',
+        np.dtype(np.uint8): 'ui8'}
+CASE = [0]
+
+
+def ttype(shape, dtype):
+    dims = ''.join(f'{d}x' for d in shape)
+    return f'tensor<{dims}{ELEM[np.dtype(dtype)]}>'
+
+
+def module(op, inputs, out, props='', result_dtype=None):
+    """The TTIR of one op on arguments shaped as inputs (arrays)."""
+    args = ', '.join(f'%arg{i}: {ttype(x.shape, x.dtype)}'
+                     for i, x in enumerate(inputs))
+    ins = ', '.join(ttype(x.shape, x.dtype) for x in inputs)
+    opnds = ', '.join(f'%arg{i}' for i in range(len(inputs)))
+    rt = ttype(out.shape, result_dtype or out.dtype)
+    p = f' <{{{props}}}>' if props else ''
+    return (f'module {{\n  func.func @main({args}) -> {rt} {{\n'
+            f'    %0 = "ttir.{op}"({opnds}){p} : ({ins}) -> {rt}\n'
+            f'    return %0 : {rt}\n  }}\n}}\n')
+
+
+def ttc_golden(text, inputs, *extra):
+    """Runs ttc golden; the completed process and the output (or None)."""
+    CASE[0] += 1
+    d = os.path.join(TMP, f'c{CASE[0]}')
+    os.makedirs(d)
+    path = os.path.join(d, 'm.mlir')
+    with open(path, 'w') as f:
+        f.write(text)
+    args = [TTC, 'golden', path, '-o', d, *extra]
+    for i, x in enumerate(inputs):
+        np.save(os.path.join(d, f'in{i}.npy'), x)
+        args += ['--input', f'arg{i}={os.path.join(d, f"in{i}.npy")}']
+    p = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    # Nothing on stderr when it succeeds (UBSan's reports, under the
+    # sanitizer build, do not change the exit status).
+    assert p.returncode or not p.stderr, p.stderr
+    out = os.path.join(d, 'output_0.npy')
+    return p, (np.load(out) if p.returncode == 0 else None)
+
+
+def check(op, inputs, want, props='', rtol=1e-5, atol=1e-6, *extra):
+    """ttc golden of op on inputs must equal want (NaN equal to NaN)."""
+    want = np.asarray(want)
+    p, got = ttc_golden(module(op, inputs, want, props), inputs, *extra)
+    assert p.returncode == 0, f'{op}: ttc golden failed:\n{p.stderr}'
+    assert got.shape == want.shape, f'{op}: shape {got.shape} != {want.shape}'
+    assert got.dtype == want.dtype, f'{op}: dtype {got.dtype} != {want.dtype}'
+    if want.dtype.kind == 'f':
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=atol,
+                                   equal_nan=True, err_msg=op)
+    else:
+        np.testing.assert_array_equal(got, want, err_msg=op)
+
+
+def rand(*shape, dtype=np.float32, lo=-2.0, hi=2.0):
+    return RNG.uniform(lo, hi, size=shape).astype(dtype)
+
+
+def f32(x):
+    return np.asarray(x).astype(np.float32)
+
+
+def erf(x):
+    return np.vectorize(math.erf, otypes=[np.float64])(x)
+
+
+def softplus(x):
+    return np.where(x > 20, x, np.log1p(np.exp(np.minimum(x, 20))))
+
+
+UNARY = {
+    'abs': np.abs, 'acos': np.arccos, 'asin': np.arcsin, 'asinh': np.arcsinh,
+    'atan': np.arctan, 'cbrt': np.cbrt, 'ceil': np.ceil, 'cos': np.cos,
+    'erf': erf, 'erfc': np.vectorize(math.erfc, otypes=[np.float64]),
+    'exp': np.exp, 'exp2': np.exp2, 'expm1': np.expm1, 'floor': np.floor,
+    'frac': lambda x: x - np.trunc(x),
+    'gelu': lambda x: 0.5 * x * (1 + erf(x / math.sqrt(2))),
+    'hardsigmoid': lambda x: np.clip(x / 6 + 0.5, 0, 1),
+    'log': np.log, 'log1p': np.log1p,
+    'mish': lambda x: x * np.tanh(softplus(x)), 'neg': np.negative,
+    'reciprocal': lambda x: 1 / x, 'relu': lambda x: np.maximum(x, 0),
+    'relu6': lambda x: np.where(np.isnan(x), x, np.clip(x, 0, 6)),
+    'rsqrt': lambda x: 1 / np.sqrt(x), 'sigmoid': lambda x: 1 / (1 + np.exp(-x)),
+    'sign': np.sign, 'silu': lambda x: x / (1 + np.exp(-x)), 'sin': np.sin,
+    'softsign': lambda x: x / (1 + np.abs(x)), 'sqrt': np.sqrt,
+    'square': np.square, 'tan': np.tan, 'tanh': np.tanh, 'trunc': np.trunc,
+}
+PREDICATES = {'isfinite': np.isfinite, 'signbit': np.signbit,
+              'logical_not': np.logical_not}
+
+
+def test_unary_ops_with_edge_values():
+    x = np.concatenate([rand(14), EDGES]).reshape(4, 6)
+    for name, fn in UNARY.items():
+        with np.errstate(all='ignore'):
+            want = f32(fn(x.astype(np.float64)))
+        check(name, [x], want)
+    for name, fn in PREDICATES.items():
+        check(name, [x], fn(x))
+
+
+def test_unary_ranks_0_and_1():
+    for x in (np.float32(0.5).reshape(()), rand(1), rand(7)):
+        check('exp', [x], f32(np.exp(x.astype(np.float64))))
+        check('relu', [x], f32(np.maximum(x, 0)))
+
+
+BINARY = {
+    'add': np.add, 'subtract': np.subtract, 'multiply': np.multiply,
+    'div': np.divide, 'maximum': np.maximum, 'minimum': np.minimum,
+    'pow': np.power, 'remainder': np.remainder, 'atan2': np.arctan2,
+}
+COMPARE = {'eq': np.equal, 'ne': np.not_equal, 'gt': np.greater,
+           'ge': np.greater_equal, 'lt': np.less, 'le': np.less_equal,
+           'logical_and': np.logical_and, 'logical_or': np.logical_or,
+           'logical_xor': np.logical_xor}
+SHAPES = [((2, 3), (2, 3)), ((2, 3), (3,)), ((4, 1, 3), (2, 1)),
+          ((), (2, 3)), ((), ()), ((1,), (5,))]
+
+
+def test_binary_ops_broadcasting():
+    for sa, sb in SHAPES:
+        a, b = rand(*sa), rand(*sb)
+        a.flat[0] = 0  # a zero for div, pow, comparisons
+        for name, fn in BINARY.items():
+            with np.errstate(all='ignore'):
+                want = f32(fn(a.astype(np.float64), b.astype(np.float64)))
+            check(name, [a, b], want)
+        c = np.where(RNG.uniform(size=sb) < 0.5, b, 0).astype(np.float32)
+        for name, fn in COMPARE.items():
+            check(name, [a, c], fn(a, c))
+        check('eq', [a, a[...]], np.equal(a, a))
+
+
+def test_binary_edge_values():
+    a = np.repeat(EDGES, len(EDGES))
+    b = np.tile(EDGES, len(EDGES))
+    for name, fn in BINARY.items():
+        with np.errstate(all='ignore'):
+            want = f32(fn(a.astype(np.float64), b.astype(np.float64)))
+        check(name, [a, b], want)
+    for name, fn in COMPARE.items():
+        check(name, [a, b], fn(a, b))
+
+
+def test_integer_ops():
+    a = RNG.integers(-1000, 1000, size=(3, 4), dtype=np.int32)
+    b = RNG.integers(0, 31, size=(4,), dtype=np.int32)
+    check('bitwise_and', [a, b], a & b)
+    check('bitwise_or', [a, b], a | b)
+    check('bitwise_xor', [a, b], a ^ b)
+    check('bitwise_not', [a], ~a)
+    t = RNG.uniform(size=(5,)) < 0.5
+    check('bitwise_not', [t], ~t)
+    u = RNG.integers(0, 255, size=(6,), dtype=np.uint8)
+    check('bitwise_not', [u], ~u)
+    check('add', [u, u], u + u)
+    check('logical_left_shift', [a, b], np.left_shift(a, b))
+    check('right_shift', [a, b], np.right_shift(a, b))
+    check('logical_right_shift', [a, b],
+          np.right_shift(a.view(np.uint32), b.astype(np.uint32)).view(np.int32))
+    check('add', [a, b], a + b)
+    check('multiply', [a, b], a * b)
+    check('remainder', [a, b + 1], np.remainder(a, b + 1))
+    check('maximum', [a, b], np.maximum(a, b))
+    check('neg', [a], -a)
+    check('abs', [a], np.abs(a))
+
+
+def test_where_and_leaky_relu():
+    c = RNG.uniform(size=(2, 1, 3)) < 0.5
+    a, b = rand(4, 3), rand(3)
+    check('where', [c, a, b], np.where(c, a, b))
+    cf = c.astype(np.float32)
+    check('where', [cf, a, b], np.where(cf != 0, a, b))
+    x = np.concatenate([rand(10), EDGES])
+    check('leaky_relu', [x], f32(np.where(x < 0, np.float32(0.1) * x, x)),
+          'parameter = 1.000000e-01 : f32')
+
+
+def bf16(x):
+    """Round to nearest even bfloat16 (as float32)."""
+    u = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    u = (u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000
+    return u.astype(np.uint32).view(np.float32)
+
+
+def test_typecast_and_bitcast():
+    x = np.array([1.5, -1.5, 2.7, -2.7, 0, 1e6, 3.3e4], dtype=np.float32)
+    check('typecast', [x], np.trunc(x).astype(np.int32))
+    i = RNG.integers(-100, 100, size=(5,), dtype=np.int32)
+    check('typecast', [i], i.astype(np.float32))
+    with np.errstate(over='ignore'):
+        check('typecast', [x], x.astype(np.float16))
+    text = module('typecast', [x], x).replace(
+        '-> tensor<7xf32>', '-> tensor<7xbf16>').replace(
+        'return %0 : tensor<7xf32>', 'return %0 : tensor<7xbf16>').replace(
+        '@main(%arg0: tensor<7xf32>) -> tensor<7xf32>',
+        '@main(%arg0: tensor<7xf32>) -> tensor<7xbf16>')
+    p, got = ttc_golden(text, [x])
+    assert p.returncode == 0, p.stderr
+    np.testing.assert_array_equal(got, bf16(x))  # bf16 written as f32
+    check('bitcast_convert', [x], x.view(np.int32))
+    # A bf16 argument from an f32 array, rounded; the result is bf16 too.
+    y = rand(5)
+    text = module('neg', [y], y).replace('xf32>', 'xbf16>')
+    p, got = ttc_golden(text, [y])
+    assert p.returncode == 0, p.stderr
+    np.testing.assert_array_equal(got, -bf16(y))
+
+
+def mm_ref(a, b, ta=False, tb=False):
+    a, b = a.astype(np.float64), b.astype(np.float64)
+    if ta:
+        a = np.swapaxes(a, -1, -2)
+    if tb:
+        b = np.swapaxes(b, -1, -2)
+    return f32(np.matmul(a, b))
+
+
+def test_matmul():
+    cases = [((3, 4), (4, 5), False, False), ((4, 3), (4, 5), True, False),
+             ((3, 4), (5, 4), False, True), ((4, 3), (5, 4), True, True),
+             ((2, 3, 4), (4, 5), False, False),
+             ((2, 1, 3, 4), (3, 4, 5), False, False),
+             ((4,), (4, 5), False, False), ((3, 4), (4,), False, False),
+             ((4,), (4,), False, False), ((2, 600), (600, 3), False, False),
+             ((1, 1), (1, 1), False, False)]
+    for sa, sb, ta, tb in cases:
+        a, b = rand(*sa), rand(*sb)
+        props = ', '.join(p for p, on in (('transpose_a = true', ta),
+                                          ('transpose_b = true', tb)) if on)
+        check('matmul', [a, b], mm_ref(a, b, ta, tb), props, 1e-5, 1e-5)
+    a, b, bias = rand(2, 3, 4), rand(4, 5), rand(5)
+    check('linear', [a, b, bias], f32(mm_ref(a, b) + bias), '', 1e-5, 1e-5)
+    a, b = rand(3, 4), rand(5, 4)
+    check('linear', [a, b], mm_ref(a, b, False, True), 'transpose_b = true',
+          1e-5, 1e-5)
+
+
+def ints(name, v):
+    return f'{name} = [' + ', '.join(f'{x} : i32' for x in v) + ']'
+
+
+def test_data_movement():
+    x = rand(2, 3, 4)
+    check('reshape', [x], x.reshape(4, 6), ints('shape', [4, 6]))
+    check('transpose', [x], np.swapaxes(x, -1, 0),
+          'dim0 = -1 : si32, dim1 = 0 : si32')
+    check('permute', [x], np.transpose(x, (2, 0, 1)),
+          'permutation = array<i64: 2, 0, 1>')
+    y = rand(1, 3, 1)
+    check('broadcast', [y], np.broadcast_to(y, (2, 3, 4)).copy(),
+          'broadcast_dimensions = array<i64: 2, 1, 4>')
+    z = rand(2, 3, 2)
+    w = rand(2, 3, 1)
+    text = module('concat', [x, z, w], np.concatenate([x, z, w], -1),
+                  'dim = -1 : si32')
+    p, got = ttc_golden(text, [x, z, w])
+    assert p.returncode == 0, p.stderr
+    np.testing.assert_array_equal(got, np.concatenate([x, z, w], -1))
+    check('concat', [x, x], np.concatenate([x, x], 0), 'dim = 0 : si32')
+    props = ', '.join([ints('begins', [0, -2, 3]), ints('ends', [2, 3, 0]),
+                       ints('step', [1, 1, -2])])
+    check('slice_static', [x], x[0:2, -2:3, 3:0:-2], props)
+    props = ', '.join([ints('begins', [1, 0, 0]), ints('ends', [2, 3, 4]),
+                       ints('step', [1, 2, 3])])
+    check('slice_static', [x], x[1:2, 0:3:2, 0:4:3], props)
+
+
+REDUCE = {'sum': np.sum, 'mean': np.mean, 'max': np.max, 'min': np.min,
+          'prod': np.prod}
+
+
+def reduce_props(dims, keep):
+    p = f'keep_dim = {"true" if keep else "false"}'
+    return p + (', ' + ints('dim_arg', dims) if dims is not None else '')
+
+
+def test_reductions():
+    x = rand(2, 3, 4)
+    x[1, 2, 3] = np.nan
+    for dims in ([1], [-1], [0, 2], None):
+        for keep in (True, False):
+            ax = tuple(dims) if dims is not None else None
+            for name, fn in REDUCE.items():
+                want = f32(fn(x.astype(np.float64), axis=ax, keepdims=keep))
+                check(name, [x], want, reduce_props(dims, keep))
+    y = rand(3, 5)
+    y[0, 1] = y[0, 4] = 5  # first of equal maxima
+    want = np.argmax(y, axis=1).astype(np.int32)
+    check('argmax', [y], want, reduce_props([1], False))
+    want = np.argmax(y, axis=0, keepdims=True).astype(np.int32)
+    check('argmax', [y], want, reduce_props([0], True))
+    b = (RNG.uniform(size=(3, 4)) < 0.7).astype(np.float32)
+    check('reduce_and', [b], np.all(b != 0, axis=1), reduce_props([1], False))
+    check('reduce_or', [b], np.any(b != 0, axis=0), reduce_props([0], False))
+    s = np.float32(3).reshape(())
+    check('sum', [s], s, reduce_props(None, False))
+
+
+def softmax(x, d):
+    x = x.astype(np.float64)
+    e = np.exp(x - np.max(x, axis=d, keepdims=True))
+    return f32(e / np.sum(e, axis=d, keepdims=True))
+
+
+def test_softmax():
+    x = rand(3, 4, 5, lo=-30, hi=30)
+    for d in (-1, 0, 1):
+        check('softmax', [x], softmax(x, d), f'dimension = {d} : si32')
+    check('softmax', [x], softmax(x, -1),
+          'dimension = -1 : si32, numericStable = true')
+
+
+def run_noarg(op, props, rt):
+    text = (f'module {{\n  func.func @main() -> {rt} {{\n'
+            f'    %0 = "ttir.{op}"() <{{{props}}}> : () -> {rt}\n'
+            f'    return %0 : {rt}\n  }}\n}}\n')
+    p, got = ttc_golden(text, [])
+    assert p.returncode == 0, p.stderr
+    return got
+
+
+def test_creation_ops():
+    got = run_noarg('constant', 'value = dense<[[1.5, -2.0], [3.0, 4.25]]> : '
+                    'tensor<2x2xf32>', 'tensor<2x2xf32>')
+    np.testing.assert_array_equal(got, [[1.5, -2.0], [3.0, 4.25]])
+    got = run_noarg('constant', 'value = dense<7> : tensor<3xi32>',
+                    'tensor<3xi32>')
+    np.testing.assert_array_equal(got, np.full(3, 7, np.int32))
+    got = run_noarg('full', 'shape = array<i32: 2, 3>, fill_value = 2.5 : f32',
+                    'tensor<2x3xf32>')
+    np.testing.assert_array_equal(got, np.full((2, 3), 2.5, np.float32))
+    got = run_noarg('full', 'shape = array<i32: 4>, fill_value = -3 : i32',
+                    'tensor<4xi32>')
+    np.testing.assert_array_equal(got, np.full(4, -3, np.int32))
+    got = run_noarg('zeros', 'shape = array<i32: 2>', 'tensor<2xf32>')
+    np.testing.assert_array_equal(got, np.zeros(2, np.float32))
+    got = run_noarg('ones', 'shape = array<i32: 1, 2>', 'tensor<1x2xf32>')
+    np.testing.assert_array_equal(got, np.ones((1, 2), np.float32))
+    text = ('module {\n  func.func @main() -> tensor<2x2xf32> {\n'
+            '    %0 = ttir.empty() : tensor<2x2xf32>\n'
+            '    return %0 : tensor<2x2xf32>\n  }\n}\n')
+    p, got = ttc_golden(text, [])
+    assert p.returncode == 0 and got.shape == (2, 2), p.stderr
+
+
+def test_device_rounding():
+    a, b = rand(64, 64), rand(64)
+    for fmt, rnd in (('bf16', bf16),
+                     ('fp16', lambda v: f32(np.asarray(v).astype(np.float16)))):
+        p, got = ttc_golden(module('add', [a, b], a), [a, b], '--format', fmt)
+        assert p.returncode == 0, p.stderr
+        want = rnd(rnd(a).astype(np.float64) + rnd(b))
+        np.testing.assert_array_equal(got, want, err_msg=fmt)
+    for fmt, bits in (('bfp8_b', 7), ('bfp4_b', 3)):
+        p, got = ttc_golden(module('add', [a, b], a), [a, b], '--format', fmt)
+        assert p.returncode == 0, p.stderr
+        # Each value keeps `bits` bits of mantissa below its row's shared
+        # exponent: the error is under 2 ulps of the largest of 16.
+        exact = (a + b).reshape(-1, 16)
+        scale = 2.0 ** np.ceil(np.log2(np.abs(exact).max(axis=1)))
+        err = np.abs(got.reshape(-1, 16) - exact).max(axis=1)
+        assert (err <= 4 * scale * 2.0 ** -bits).all(), (fmt, err / scale)
+
+
+def test_call_and_intermediates():
+    text = ('module {\n'
+            '  func.func private @sq(%arg0: tensor<3xf32>) -> tensor<3xf32> {\n'
+            '    %0 = "ttir.multiply"(%arg0, %arg0) : (tensor<3xf32>, '
+            'tensor<3xf32>) -> tensor<3xf32>\n'
+            '    return %0 : tensor<3xf32>\n  }\n'
+            '  func.func @main(%arg0: tensor<3xf32> loc("x")) -> '
+            'tensor<3xf32> {\n'
+            '    %0 = "ttir.exp"(%arg0) : (tensor<3xf32>) -> tensor<3xf32>\n'
+            '    %1 = func.call @sq(%0) : (tensor<3xf32>) -> tensor<3xf32>\n'
+            '    return %1 : tensor<3xf32>\n  }\n}\n')
+    x = rand(3)
+    CASE[0] += 1
+    d = os.path.join(TMP, f'c{CASE[0]}')
+    os.makedirs(d)
+    np.save(os.path.join(d, 'x.npy'), x)
+    with open(os.path.join(d, 'm.mlir'), 'w') as f:
+        f.write(text)
+    p = subprocess.run([TTC, 'golden', os.path.join(d, 'm.mlir'), '--func',
+                        'main', '--input', f'x={d}/x.npy', '-o', d, '--all'],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    e = f32(np.exp(x.astype(np.float64)))
+    np.testing.assert_allclose(np.load(f'{d}/v0.npy'), e, rtol=1e-6)
+    np.testing.assert_allclose(np.load(f'{d}/output_0.npy'), e * e, rtol=1e-6)
+    assert os.path.exists(f'{d}/v1.npy'), os.listdir(d)
+    assert sorted(os.listdir(d)) == ['m.mlir', 'output_0.npy', 'v0.npy',
+                                     'v1.npy', 'x.npy'], os.listdir(d)
+
+
+def records(stdout):
+    import json
+    return {r['name']: r for r in map(json.loads, (
+        line for line in stdout.splitlines() if line.startswith('{')))}
+
+
+def test_compare_records():
+    a, b = rand(8, 8), rand(8, 8)
+    want = f32(a.astype(np.float64) @ b)
+    text = module('matmul', [a, b], want)
+    CASE[0] += 1
+    d = os.path.join(TMP, f'c{CASE[0]}')
+    dev = os.path.join(d, 'dev')
+    os.makedirs(dev)
+    with open(os.path.join(d, 'm.mlir'), 'w') as f:
+        f.write(text)
+    np.save(f'{d}/a.npy', a)
+    np.save(f'{d}/b.npy', b)
+    base = [TTC, 'golden', f'{d}/m.mlir', '-i', f'0={d}/a.npy', '-i',
+            f'1={d}/b.npy', '-o', d, '--compare', dev]
+    # A "device" result with bf16 error: PCC passes, allclose does not.
+    np.save(f'{dev}/output_0.npy', bf16(want))
+    p = subprocess.run(base, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    r = records(p.stdout)['output_0']
+    g = np.load(f'{d}/output_0.npy').astype(np.float64).ravel()
+    c = bf16(want).astype(np.float64).ravel()
+    assert r['result'] == 'pass' and r['allclose'] is False, r
+    assert abs(r['pcc'] - np.corrcoef(g, c)[0, 1]) < 1e-9, r
+    assert abs(r['atol'] - np.max(np.abs(g - c))) < 1e-9, r
+    rt = np.max(np.abs(g - c) / np.abs(c))
+    assert abs(r['rtol'] - rt) <= 1e-7 * rt, (r, rt)
+    p = subprocess.run(base + ['--atol', '1e-3'], capture_output=True,
+                       text=True)
+    assert p.returncode == 1 and records(p.stdout)['output_0']['result'] == \
+        'fail', p.stdout
+    # Uncorrelated values fail; a missing or mis-shaped file is named.
+    np.save(f'{dev}/output_0.npy', rand(8, 8))
+    p = subprocess.run(base, capture_output=True, text=True)
+    assert p.returncode == 1 and records(p.stdout)['output_0']['pcc'] < 0.9
+    np.save(f'{dev}/output_0.npy', rand(4, 4))
+    p = subprocess.run(base, capture_output=True, text=True)
+    assert p.returncode == 1 and 'tensor<4x4xf32>' in p.stderr, p.stderr
+    os.remove(f'{dev}/output_0.npy')
+    p = subprocess.run(base, capture_output=True, text=True)
+    assert p.returncode == 1 and 'no ' + dev in p.stderr, p.stderr
+
+
+def expect_fail(args, words):
+    p = subprocess.run([TTC, 'golden', *args], capture_output=True,
+                       text=True, cwd=TMP)
+    assert p.returncode == 1, (args, p.returncode, p.stderr)
+    assert 'runtime error' not in p.stderr, p.stderr
+    for w in words:
+        assert w in p.stderr, (w, p.stderr)
+
+
+def test_bad_inputs_named():
+    d = os.path.join(TMP, 'bad')
+    os.makedirs(d)
+    a = rand(2, 3)
+    m = os.path.join(d, 'm.mlir')
+    with open(m, 'w') as f:
+        f.write(module('add', [a, a], a))
+    np.save(f'{d}/good.npy', a)
+    np.save(f'{d}/shape.npy', rand(3, 2))
+    np.save(f'{d}/dtype.npy', a.astype(np.float64))
+    np.save(f'{d}/c64.npy', a.astype(np.complex64))
+    with open(f'{d}/junk.npy', 'wb') as f:
+        f.write(b'not an npy file')
+    g = f'arg1={d}/good.npy'
+    expect_fail([m, '-o', d, '--input', f'arg0={d}/shape.npy', '--input', g],
+                ['argument #0', 'tensor<2x3xf32>', 'tensor<3x2xf32>'])
+    expect_fail([m, '-o', d, '--input', f'arg0={d}/dtype.npy', '--input', g],
+                ['argument #0', 'tensor<2x3xf64>'])
+    expect_fail([m, '-o', d, '--input', g], ['no --input for argument #0',
+                                             'arg0'])
+    expect_fail([m, '-o', d, '--input', f'nope={d}/good.npy'],
+                ['--input nope', 'no argument of that name'])
+    expect_fail([m, '-o', d, '--input', f'arg0={d}/missing.npy'],
+                ['missing.npy', 'No such file'])
+    expect_fail([m, '-o', d, '--input', f'arg0={d}/junk.npy', '--input', g],
+                ['junk.npy', 'not a .npy file'])
+    expect_fail([m, '-o', d, '--input', f'arg0={d}/c64.npy', '--input', g],
+                ['c64.npy', 'unsupported'])
+    expect_fail([m, '-o', d, '--func', 'other', '--random', '1'],
+                ['no function @other'])
+    expect_fail([os.path.join(d, 'none.mlir'), '--random', '1'],
+                ['none.mlir'])
+    p = subprocess.run([TTC, 'golden', m, '-o', d, '--random', '7'],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+
+
+if __name__ == '__main__':
+    sys.exit(tap.run(tap.cases_of(globals(), sys.argv[1:]),
+                     cleanup=lambda: shutil.rmtree(TMP, ignore_errors=True)))

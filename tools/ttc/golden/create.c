@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+/* Goldens of the ops that make tensors: constant, full, zeros, ones,
+ * empty (zeros: its contents are undefined, zeros are one choice). */
+#include <string.h>
+
+#include "internal.h"
+
+int golden_constant(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		    ttc_tensor *const *out, char *err, size_t len)
+{
+	const ttc_attr *v = ttc_op_attr(op, "value");
+
+	(void)in, (void)nin;
+	if (!v || ttc_attr_kind(v) != TTC_ATTR_DENSE)
+		return gfail(err, len, "attribute 'value' is not dense "
+				       "elements (dense_resource has no data)");
+	for (size_t i = 0; i < out[0]->numel; i++)
+		ttc_tensor_set(out[0], i, ttc_attr_dense_get(v, i));
+	return 0;
+}
+
+int golden_fill(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		ttc_tensor *const *out, char *err, size_t len)
+{
+	const char *n = ttc_op_name(op);
+	double v = 0;
+
+	(void)in, (void)nin, (void)err, (void)len;
+	if (!strcmp(n, "ttir.ones")) {
+		v = 1;
+	} else if (!strcmp(n, "ttir.full")) {
+		const ttc_attr *a = ttc_op_attr(op, "fill_value");
+
+		v = ttc_attr_kind(a) == TTC_ATTR_INT ? (double)ttc_attr_int(a) :
+						       ttc_attr_float(a);
+	}
+	for (size_t i = 0; i < out[0]->numel; i++)
+		ttc_tensor_set(out[0], i, v);
+	return 0;
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: Apache-2.0
+/* Goldens of data movement: reshape, transpose, permute, broadcast,
+ * concat, slice_static. Each maps an output index to an input index. */
+#include <string.h>
+
+#include "internal.h"
+
+/* out[i] = in[src(i)] for every output multi-index, by a mapping that
+ * sets the input multi-index from the output's. */
+typedef void (*map_fn)(const ttc_op *op, const int64_t *oidx,
+		       int64_t *iidx, const void *arg);
+
+static void gather(const ttc_op *op, const ttc_tensor *in, ttc_tensor *out,
+		   map_fn map, const void *arg)
+{
+	int64_t oidx[TTC_MAX_RANK] = { 0 }, iidx[TTC_MAX_RANK], st[TTC_MAX_RANK];
+
+	strides_of(in->type, st);
+	for (size_t i = 0; i < out->numel; i++) {
+		size_t k = 0;
+
+		map(op, oidx, iidx, arg);
+		for (unsigned d = 0; d < in->type->rank; d++)
+			k += (size_t)(iidx[d] * st[d]);
+		ttc_tensor_set(out, i, ttc_tensor_get(in, k));
+		next_index(oidx, out->type->dims, out->type->rank);
+	}
+}
+
+int golden_reshape(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		   ttc_tensor *const *out, char *err, size_t len)
+{
+	(void)op, (void)nin, (void)err, (void)len;
+	if (in[0]->type->elem == out[0]->type->elem) {
+		memcpy(out[0]->data, in[0]->data,
+		       in[0]->numel * ttc_type_elem_bytes(in[0]->type->elem));
+		return 0;
+	}
+	for (size_t i = 0; i < out[0]->numel; i++)
+		ttc_tensor_set(out[0], i, ttc_tensor_get(in[0], i));
+	return 0;
+}
+
+/* perm[d]: the input dimension of output dimension d. */
+static void map_perm(const ttc_op *op, const int64_t *o, int64_t *i,
+		     const void *arg)
+{
+	const int64_t *perm = arg;
+
+	(void)op;
+	for (unsigned d = 0; d < TTC_MAX_RANK && perm[d] >= 0; d++)
+		i[perm[d]] = o[d];
+}
+
+static int run_perm(const ttc_op *op, ttc_tensor *const *in,
+		    ttc_tensor *const *out, int64_t *perm)
+{
+	unsigned r = in[0]->type->rank;
+
+	for (unsigned d = r; d < TTC_MAX_RANK; d++)
+		perm[d] = -1;
+	gather(op, in[0], out[0], map_perm, perm);
+	return 0;
+}
+
+int golden_transpose(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		     ttc_tensor *const *out, char *err, size_t len)
+{
+	unsigned r = in[0]->type->rank;
+	int64_t perm[TTC_MAX_RANK];
+	unsigned a = norm_dim_of(ttc_attr_int(ttc_op_attr(op, "dim0")), r);
+	unsigned b = norm_dim_of(ttc_attr_int(ttc_op_attr(op, "dim1")), r);
+
+	(void)nin, (void)err, (void)len;
+	for (unsigned d = 0; d < r; d++)
+		perm[d] = d;
+	perm[a] = b;
+	perm[b] = a;
+	return run_perm(op, in, out, perm);
+}
+
+int golden_permute(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		   ttc_tensor *const *out, char *err, size_t len)
+{
+	int64_t perm[TTC_MAX_RANK];
+
+	(void)nin;
+	if (op_ints(op, "permutation", perm) != (int)in[0]->type->rank)
+		return gfail(err, len, "bad permutation");
+	return run_perm(op, in, out, perm);
+}
+
+int golden_broadcast(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		     ttc_tensor *const *out, char *err, size_t len)
+{
+	const ttc_type *o = out[0]->type;
+	int64_t idx[TTC_MAX_RANK] = { 0 };
+
+	(void)op, (void)nin, (void)err, (void)len;
+	for (size_t i = 0; i < out[0]->numel; i++) {
+		ttc_tensor_set(out[0], i,
+			       ttc_tensor_get(in[0], bcast_index(in[0]->type,
+								 idx, o->rank)));
+		next_index(idx, o->dims, o->rank);
+	}
+	return 0;
+}
+
+int golden_concat(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		  ttc_tensor *const *out, char *err, size_t len)
+{
+	const ttc_type *o = out[0]->type;
+	unsigned d = norm_dim_of(ttc_attr_int(ttc_op_attr(op, "dim")), o->rank);
+	int64_t st[TTC_MAX_RANK], base = 0;
+
+	(void)err, (void)len;
+	strides_of(o, st);
+	for (size_t t = 0; t < nin; t++) {
+		int64_t idx[TTC_MAX_RANK] = { 0 };
+
+		for (size_t i = 0; i < in[t]->numel; i++) {
+			size_t k = 0;
+
+			for (unsigned j = 0; j < o->rank; j++)
+				k += (size_t)((idx[j] + (j == d ? base : 0)) *
+					      st[j]);
+			ttc_tensor_set(out[0], k, ttc_tensor_get(in[t], i));
+			next_index(idx, in[t]->type->dims, o->rank);
+		}
+		base += in[t]->type->dims[d];
+	}
+	return 0;
+}
+
+struct slice { int64_t begin[TTC_MAX_RANK], step[TTC_MAX_RANK]; };
+
+static void map_slice(const ttc_op *op, const int64_t *o, int64_t *i,
+		      const void *arg)
+{
+	const struct slice *s = arg;
+
+	(void)op;
+	for (unsigned d = 0; d < TTC_MAX_RANK; d++)
+		i[d] = s->begin[d] + o[d] * s->step[d];
+}
+
+/* Python's start of a slice: negative from the end, clamped. */
+static int64_t slice_begin(int64_t b, int64_t step, int64_t n)
+{
+	if (b < 0)
+		b += n;
+	if (step > 0)
+		return b < 0 ? 0 : b > n ? n : b;
+	return b < 0 ? -1 : b > n - 1 ? n - 1 : b;
+}
+
+int golden_slice(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		 ttc_tensor *const *out, char *err, size_t len)
+{
+	struct slice s = { { 0 }, { 0 } };
+	unsigned r = in[0]->type->rank;
+
+	(void)nin;
+	if (op_ints(op, "begins", s.begin) != (int)r ||
+	    op_ints(op, "step", s.step) != (int)r)
+		return gfail(err, len, "bad begins or step");
+	for (unsigned d = 0; d < r; d++)
+		s.begin[d] = slice_begin(s.begin[d], s.step[d],
+					 in[0]->type->dims[d]);
+	gather(op, in[0], out[0], map_slice, &s);
+	return 0;
+}

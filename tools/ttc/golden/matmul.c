@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+/* Goldens of matmul and linear: batched (batch dims broadcast), rank-1
+ * operands as NumPy's matmul treats them, transpose_a/b, linear's bias. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* An operand as a stack of rows x cols matrices. */
+struct mat {
+	const ttc_type *batch; /* the batch dims as a tensor type */
+	size_t rows, cols;
+	bool t;
+};
+
+static struct mat as_mat(ttc_ctx *ctx, const ttc_type *t, bool is_a,
+			 bool transpose)
+{
+	struct mat m = { .t = transpose && t->rank > 1 };
+	unsigned r = t->rank;
+
+	if (r == 1) {
+		m.rows = is_a ? 1 : (size_t)t->dims[0];
+		m.cols = is_a ? (size_t)t->dims[0] : 1;
+	} else {
+		m.rows = (size_t)t->dims[r - 2 + m.t];
+		m.cols = (size_t)t->dims[r - 1 - m.t];
+	}
+	m.batch = ttc_tensor_type(ctx, t->dims, r > 2 ? r - 2 : 0, t->elem,
+				  NULL);
+	return m;
+}
+
+static bool is_f32(const ttc_tensor *x)
+{
+	const ttc_type *e = x->type->elem;
+
+	return e->kind == TTC_TYPE_FLOAT && e->fk == TTC_F32;
+}
+
+/* Matrix number bi of x (as m says), row-major and untransposed: x's own
+ * storage when it is one already, else converted into dst. */
+static const float *load(const ttc_tensor *x, const struct mat *m, size_t bi,
+			 float *dst)
+{
+	size_t base = bi * m->rows * m->cols;
+
+	if (!m->t && is_f32(x))
+		return (const float *)x->data + base;
+	for (size_t i = 0; i < m->rows; i++)
+		for (size_t j = 0; j < m->cols; j++) {
+			size_t k = m->t ? j * m->rows + i : i * m->cols + j;
+
+			dst[i * m->cols + j] = (float)ttc_tensor_get(x, base + k);
+		}
+	return dst;
+}
+
+/* The product's rows: the output's own storage when it is f32. */
+static float *product_at(ttc_tensor *out, size_t base, float *tmp)
+{
+	return is_f32(out) ? (float *)out->data + base : tmp;
+}
+
+static void store(ttc_tensor *out, size_t base, const float *c, size_t n)
+{
+	if (is_f32(out))
+		return; /* computed in place */
+	for (size_t i = 0; i < n; i++)
+		ttc_tensor_set(out, base + i, c[i]);
+}
+
+static void add_bias(const ttc_tensor *bias, ttc_tensor *out)
+{
+	const ttc_type *o = out->type;
+	int64_t idx[TTC_MAX_RANK] = { 0 };
+
+	for (size_t i = 0; i < out->numel; i++) {
+		double b = ttc_tensor_get(bias, bcast_index(bias->type, idx,
+							    o->rank));
+
+		ttc_tensor_set(out, i, ttc_tensor_get(out, i) + b);
+		next_index(idx, o->dims, o->rank);
+	}
+}
+
+int golden_matmul(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		  ttc_tensor *const *out, char *err, size_t len)
+{
+	ttc_ctx *ctx = ttc_module_ctx(ttc_func_module(ttc_op_func(op)));
+	struct mat a = as_mat(ctx, in[0]->type, true,
+			      ttc_attr_bool(ttc_op_attr(op, "transpose_a")));
+	struct mat b = as_mat(ctx, in[1]->type, false,
+			      ttc_attr_bool(ttc_op_attr(op, "transpose_b")));
+	size_t m = a.rows, n = b.cols, k = a.cols;
+	size_t nb = (size_t)(out[0]->numel / (m * n != 0 ? m * n : 1));
+	/* Room for the operands and product that are not f32 as they are. */
+	size_t need = (a.t || !is_f32(in[0]) ? m * k : 0) +
+		      (b.t || !is_f32(in[1]) ? k * n : 0) +
+		      (is_f32(out[0]) ? 0 : m * n);
+	float *buf = malloc((need + 1) * sizeof(float));
+
+	if (!buf)
+		return gfail(err, len, "out of memory");
+	float *fa = buf, *fb = fa + (a.t || !is_f32(in[0]) ? m * k : 0);
+	float *fc = fb + (b.t || !is_f32(in[1]) ? k * n : 0);
+	/* The output's batch dims, to find each operand's matrix. */
+	unsigned orank = out[0]->type->rank;
+	unsigned nbd = orank - (in[0]->type->rank > 1) - (in[1]->type->rank > 1);
+	int64_t idx[TTC_MAX_RANK] = { 0 };
+
+	for (size_t bi = 0; bi < nb && m * n != 0; bi++) {
+		const float *pa = load(in[0], &a, bcast_index(a.batch, idx, nbd),
+				       fa);
+		const float *pb = load(in[1], &b, bcast_index(b.batch, idx, nbd),
+				       fb);
+		float *pc = product_at(out[0], bi * m * n, fc);
+
+		ttc_golden_gemm(pa, pb, pc, m, n, k);
+		store(out[0], bi * m * n, pc, m * n);
+		next_index(idx, out[0]->type->dims, nbd);
+	}
+	free(buf);
+	if (nin > 2 && in[2])
+		add_bias(in[2], out[0]);
+	return 0;
+}

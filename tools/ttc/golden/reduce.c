@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: Apache-2.0
+/* Goldens of the reductions and softmax, accumulated in double. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+enum red { R_SUM, R_MEAN, R_MAX, R_MIN, R_PROD, R_ARGMAX, R_AND, R_OR };
+
+static int kind_of(const char *name, enum red *k)
+{
+	static const char *const names[] = {
+		"ttir.sum", "ttir.mean", "ttir.max", "ttir.min", "ttir.prod",
+		"ttir.argmax", "ttir.reduce_and", "ttir.reduce_or",
+	};
+
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i])) {
+			*k = (enum red)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static double start(enum red k)
+{
+	switch (k) {
+	case R_MAX:
+	case R_ARGMAX:
+		return -INFINITY;
+	case R_MIN:
+		return INFINITY;
+	case R_PROD:
+	case R_AND:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Folds x (at position pos of the reduced dimensions) into acc; arg
+ * holds argmax's position. NaN wins max, min and argmax (first one). */
+static void fold(enum red k, double *acc, double *arg, double x, size_t pos,
+		 bool first)
+{
+	switch (k) {
+	case R_SUM:
+	case R_MEAN:
+		*acc += x;
+		break;
+	case R_PROD:
+		*acc *= x;
+		break;
+	case R_MAX:
+	case R_MIN:
+		if (isnan(x) || (!isnan(*acc) && (k == R_MAX ? x > *acc : x < *acc)))
+			*acc = x;
+		break;
+	case R_ARGMAX:
+		if (first || (!isnan(*acc) && (isnan(x) || x > *acc))) {
+			*acc = x;
+			*arg = (double)pos;
+		}
+		break;
+	case R_AND:
+		*acc = *acc != 0 && x != 0;
+		break;
+	case R_OR:
+		*acc = *acc != 0 || x != 0;
+		break;
+	}
+}
+
+/* Which dimensions reduce (dim_arg, or all when absent). */
+static void reduced_dims(const ttc_op *op, unsigned rank, bool *red)
+{
+	int64_t dl[TTC_MAX_RANK];
+	int n = op_ints(op, "dim_arg", dl);
+
+	for (unsigned i = 0; i < rank; i++)
+		red[i] = n < 0;
+	for (int i = 0; i < n; i++)
+		red[norm_dim_of(dl[i], rank)] = true;
+}
+
+int golden_reduce(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		  ttc_tensor *const *out, char *err, size_t len)
+{
+	const ttc_type *t = in[0]->type;
+	bool red[TTC_MAX_RANK];
+	int64_t idx[TTC_MAX_RANK] = { 0 }, ost[TTC_MAX_RANK], rst[TTC_MAX_RANK];
+	int64_t o = 1, r = 1;
+	enum red k;
+
+	(void)nin;
+	if (kind_of(ttc_op_name(op), &k))
+		return gfail(err, len, "not a reduction");
+	reduced_dims(op, t->rank, red);
+	/* Strides of the kept dims in the output, of the reduced ones in
+	 * argmax's flat position. */
+	for (unsigned i = t->rank; i-- > 0;) {
+		ost[i] = red[i] ? 0 : o;
+		rst[i] = red[i] ? r : 0;
+		o *= red[i] ? 1 : t->dims[i];
+		r *= red[i] ? t->dims[i] : 1;
+	}
+	size_t nout = out[0]->numel;
+	double *acc = malloc(2 * (nout + 1) * sizeof(double)), *arg = acc + nout;
+	bool *seen = calloc(nout + 1, 1);
+
+	if (!acc || !seen) {
+		free(acc);
+		free(seen);
+		return gfail(err, len, "out of memory");
+	}
+	for (size_t i = 0; i < nout; i++)
+		acc[i] = start(k), arg[i] = 0;
+	for (size_t i = 0; i < in[0]->numel; i++) {
+		size_t oi = 0, pos = 0;
+
+		for (unsigned d = 0; d < t->rank; d++) {
+			oi += (size_t)(idx[d] * ost[d]);
+			pos += (size_t)(idx[d] * rst[d]);
+		}
+		fold(k, &acc[oi], &arg[oi], ttc_tensor_get(in[0], i), pos,
+		     !seen[oi]);
+		seen[oi] = true;
+		next_index(idx, t->dims, t->rank);
+	}
+	for (size_t i = 0; i < nout; i++)
+		ttc_tensor_set(out[0], i, k == R_ARGMAX ? arg[i] :
+				  k == R_MEAN ? acc[i] / (double)r : acc[i]);
+	free(acc);
+	free(seen);
+	return 0;
+}
+
+/* softmax along one dimension: e^(x - max) / sum, in double. */
+int golden_softmax(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		   ttc_tensor *const *out, char *err, size_t len)
+{
+	const ttc_type *t = in[0]->type;
+	unsigned d = norm_dim_of(ttc_attr_int(ttc_op_attr(op, "dimension")),
+				 t->rank);
+	int64_t st[TTC_MAX_RANK];
+	size_t n = (size_t)t->dims[d];
+
+	(void)nin, (void)err, (void)len;
+	strides_of(t, st);
+	size_t inner = (size_t)st[d];
+
+	for (size_t base = 0; base < in[0]->numel; base++) {
+		/* base walks the first element of each row along d. */
+		if ((base / inner) % n)
+			continue;
+		double m = -INFINITY, s = 0;
+
+		for (size_t j = 0; j < n; j++)
+			m = fmax(m, ttc_tensor_get(in[0], base + j * inner));
+		for (size_t j = 0; j < n; j++)
+			s += exp(ttc_tensor_get(in[0], base + j * inner) - m);
+		for (size_t j = 0; j < n; j++)
+			ttc_tensor_set(out[0], base + j * inner,
+				       exp(ttc_tensor_get(in[0], base + j * inner) - m) / s);
+	}
+	return 0;
+}
