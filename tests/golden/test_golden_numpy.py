@@ -520,6 +520,129 @@ def test_bad_inputs_named():
     assert p.returncode == 0, p.stderr
 
 
+def arr(name, v):
+    if not v:
+        return f'{name} = array<i64>'
+    return f'{name} = array<i64: ' + ', '.join(map(str, v)) + '>'
+
+
+def test_squeeze_unsqueeze_reverse():
+    x = rand(2, 1, 3)
+    check('squeeze', [x], x.reshape(2, 3), 'dim = 1 : si32')
+    check('squeeze', [x], x.reshape(2, 3), 'dim = -2 : si32')
+    check('unsqueeze', [x], x[None], 'dim = 0 : si32')
+    check('unsqueeze', [x], x[..., None], 'dim = -1 : si32')
+    check('unsqueeze', [x], x[:, :, None], 'dim = 2 : si32')
+    y = rand(2, 3, 4)
+    check('reverse', [y], y[::-1, :, ::-1], arr('dimensions', [0, -1]))
+    check('reverse', [y], y[:, ::-1], arr('dimensions', [1]))
+    check('reverse', [y], y, arr('dimensions', []))
+    i = np.arange(6, dtype=np.int32).reshape(2, 3)
+    check('reverse', [i], i[:, ::-1], arr('dimensions', [1]))
+
+
+def test_repeat_and_interleave():
+    x = rand(2, 3)
+    check('repeat', [x], np.tile(x, (3, 2)), arr('repeat_dimensions', [3, 2]))
+    check('repeat', [x], x, arr('repeat_dimensions', [1, 1]))
+    y = rand(2, 1, 3)
+    check('repeat', [y], np.tile(y, (1, 4, 1)),
+          arr('repeat_dimensions', [1, 4, 1]))
+    for dim in (0, 1, -1):
+        check('repeat_interleave', [x], np.repeat(x, 3, axis=dim),
+              f'repeats = 3 : ui32, dim = {dim} : si32')
+    check('repeat_interleave', [y], np.repeat(y, 2, axis=1),
+          'repeats = 2 : ui32, dim = 1 : si32')
+
+
+def test_pad():
+    x = rand(2, 3)
+    check('pad', [x], np.pad(x, ((1, 0), (2, 3)), constant_values=1.5),
+          arr('padding', [1, 0, 2, 3]) + ', value = 1.5 : f32')
+    check('pad', [x], np.pad(x, ((0, 0), (0, 0))),
+          arr('padding', [0, 0, 0, 0]) + ', value = 0.0 : f32')
+    # Negative padding crops (torch.nn.functional.pad).
+    want = np.pad(x, ((0, 2), (0, 0)), constant_values=-7)[:, 1:2]
+    check('pad', [x], want, arr('padding', [0, 2, -1, -1]) +
+          ', value = -7.0 : f32')
+    i = np.arange(4, dtype=np.int32)
+    check('pad', [i], np.pad(i, (2, 1), constant_values=9),
+          arr('padding', [2, 1]) + ', value = 9.0 : f32')
+
+
+def test_clamp():
+    x = np.concatenate([rand(14), EDGES]).reshape(4, 6)
+    want = np.where(np.isnan(x), x, np.minimum(np.maximum(x, -0.5), 1.25))
+    check('clamp_scalar', [x], f32(want), 'min = -0.5 : f32, max = 1.25 : f32')
+    # min > max: every value is max (torch.clamp).
+    check('clamp_scalar', [x], f32(np.where(np.isnan(x), x, -1.0)),
+          'min = 1.0 : f32, max = -1.0 : f32')
+    i = np.arange(-5, 5, dtype=np.int32)
+    check('clamp_scalar', [i], np.clip(i, -2, 3), 'min = -2 : i32, max = 3 : i32')
+    lo, hi = rand(4, 1, lo=-1, hi=0), rand(6, lo=0, hi=1)
+    want = np.where(np.isnan(x), x, np.minimum(np.maximum(x, lo), hi))
+    check('clamp_tensor', [x, lo, hi], f32(want))
+
+
+def test_selu_and_gelu_bw():
+    x = np.concatenate([rand(14, lo=-4, hi=4), EDGES]).reshape(4, 6)
+    xd = x.astype(np.float64)
+    with np.errstate(all='ignore'):
+        s, a = 1.0507009873390197, 1.6732635498046875
+        want = s * (np.maximum(xd, 0) + np.minimum(a * np.expm1(xd), 0))
+        want = np.where(np.isnan(xd), xd, want)
+        check('selu', [x], f32(want))
+        want = 2.0 * (np.maximum(xd, 0) + np.minimum(0.5 * np.expm1(xd), 0))
+        want = np.where(np.isnan(xd), xd, want)
+        check('selu', [x], f32(want), 'scale = 2.0 : f32, alpha = 0.5 : f32')
+    x = rand(3, 4, lo=-4, hi=4)
+    g = rand(4)
+    xd = x.astype(np.float64)
+    cdf = 0.5 * (1 + erf(xd / math.sqrt(2)))
+    pdf = np.exp(-xd * xd / 2) / math.sqrt(2 * math.pi)
+    check('gelu_bw', [g, x], f32(g * (cdf + xd * pdf)))
+    check('gelu_bw', [g, x], f32(g * (cdf + xd * pdf)),
+          'approximate = "none"')
+    k, c = math.sqrt(2 / math.pi), 0.044715
+    t = np.tanh(k * (xd + c * xd ** 3))
+    d = 0.5 * (1 + t) + 0.5 * xd * (1 - t * t) * k * (1 + 3 * c * xd * xd)
+    check('gelu_bw', [g, x], f32(g * d), 'approximate = "tanh"')
+    # The derivative by a central difference of gelu, as a cross-check.
+    h = 1e-5
+    gelu = lambda v: 0.5 * v * (1 + erf(v / math.sqrt(2)))  # noqa: E731
+    num = (gelu(xd + h) - gelu(xd - h)) / (2 * h)
+    np.testing.assert_allclose(cdf + xd * pdf, num, rtol=1e-6, atol=1e-8)
+    p, _ = ttc_golden(module('gelu_bw', [g, x], x, 'approximate = "nope"'),
+                      [g, x])
+    assert p.returncode != 0
+
+
+def test_arange():
+    for start, end, step, shape, dim, dt in (
+            (0, 5, 1, (5,), 0, np.float32), (2, 11, 3, (2, 3), 1, np.float32),
+            (5, -3, -2, (4, 2), 0, np.int32), (-4, 4, 4, (1, 2, 3), 1,
+                                               np.float32)):
+        v = np.arange(start, end, step).astype(dt)
+        b = [1] * len(shape)
+        b[dim] = shape[dim]
+        want = np.broadcast_to(v.reshape(b), shape).copy()
+        check('arange', [], want, f'start = {start} : si64, end = {end} : '
+              f'si64, step = {step} : si64, arange_dimension = {dim} : i64')
+
+
+def test_cumsum_cumprod():
+    x = rand(3, 4, 2, lo=0.5, hi=1.5)
+    for dim in (0, 1, 2, -1):
+        xd = x.astype(np.float64)
+        check('cumsum', [x], f32(np.cumsum(xd, axis=dim)), f'dim = {dim} : i64')
+        check('cumprod', [x], f32(np.cumprod(xd, axis=dim)),
+              f'dim = {dim} : i64')
+    i = np.arange(1, 7, dtype=np.int32).reshape(2, 3)
+    check('cumsum', [i], np.cumsum(i, axis=1, dtype=np.int32), 'dim = 1 : i64')
+    check('cumprod', [i], np.cumprod(i, axis=0, dtype=np.int32),
+          'dim = 0 : i64')
+
+
 if __name__ == '__main__':
     sys.exit(tap.run(tap.cases_of(globals(), sys.argv[1:]),
                      cleanup=lambda: shutil.rmtree(TMP, ignore_errors=True)))

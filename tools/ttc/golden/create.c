@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Goldens of the ops that make tensors: constant, full, zeros, ones,
- * empty (zeros: its contents are undefined, zeros are one choice). */
+ * empty (zeros: its contents are undefined, zeros are one choice),
+ * arange. */
+#include <inttypes.h>
 #include <string.h>
 
 #include "internal.h"
@@ -36,5 +38,27 @@ int golden_fill(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 	}
 	for (size_t i = 0; i < out[0]->numel; i++)
 		ttc_tensor_set(out[0], i, v);
+	return 0;
+}
+
+/* arange: start + i * step along arange_dimension, the same along the
+ * other dimensions. */
+int golden_arange(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		  ttc_tensor *const *out, char *err, size_t len)
+{
+	const ttc_type *t = out[0]->type;
+	int64_t d = ttc_attr_int(ttc_op_attr(op, "arange_dimension"));
+	int64_t s = ttc_attr_int(ttc_op_attr(op, "start"));
+	int64_t step = ttc_attr_int(ttc_op_attr(op, "step"));
+	int64_t idx[TTC_MAX_RANK] = { 0 };
+
+	(void)in, (void)nin;
+	if (d < 0 || d >= (int64_t)t->rank)
+		return gfail(err, len, "arange_dimension %" PRId64
+				       " is not a dimension", d);
+	for (size_t i = 0; i < out[0]->numel; i++) {
+		ttc_tensor_set(out[0], i, (double)(s + idx[d] * step));
+		next_index(idx, t->dims, t->rank);
+	}
 	return 0;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Goldens of data movement: reshape, transpose, permute, broadcast,
- * concat, slice_static. Each maps an output index to an input index. */
+ * concat, slice_static, reverse, repeat, repeat_interleave, pad, and the
+ * running cumsum, cumprod. Most map an output index to an input index. */
 #include <string.h>
 
 #include "internal.h"
@@ -168,5 +169,147 @@ int golden_slice(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 		s.begin[d] = slice_begin(s.begin[d], s.step[d],
 					 in[0]->type->dims[d]);
 	gather(op, in[0], out[0], map_slice, &s);
+	return 0;
+}
+
+/* squeeze and unsqueeze keep the elements in order: golden_reshape. */
+
+struct dims_arg {
+	const int64_t *dims;	/* the input's */
+	int64_t k[TTC_MAX_RANK];	/* per dimension: flip, factor, ... */
+};
+
+/* reverse: k[d] != 0 flips dimension d. */
+static void map_reverse(const ttc_op *op, const int64_t *o, int64_t *i,
+			const void *arg)
+{
+	const struct dims_arg *a = arg;
+
+	(void)op;
+	for (unsigned d = 0; d < TTC_MAX_RANK; d++)
+		i[d] = a->k[d] ? a->dims[d] - 1 - o[d] : o[d];
+}
+
+int golden_reverse(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		   ttc_tensor *const *out, char *err, size_t len)
+{
+	struct dims_arg a = { in[0]->type->dims, { 0 } };
+	unsigned r = in[0]->type->rank;
+	int64_t v[TTC_MAX_RANK];
+	int n = op_ints(op, "dimensions", v);
+
+	(void)nin;
+	if (n < 0)
+		return gfail(err, len, "bad dimensions");
+	for (int j = 0; j < n; j++)
+		a.k[norm_dim_of(v[j], r)] = 1;
+	gather(op, in[0], out[0], map_reverse, &a);
+	return 0;
+}
+
+/* repeat: the input tiled, output index modulo the input's size. */
+static void map_repeat(const ttc_op *op, const int64_t *o, int64_t *i,
+		       const void *arg)
+{
+	const struct dims_arg *a = arg;
+
+	(void)op;
+	for (unsigned d = 0; d < TTC_MAX_RANK; d++)
+		i[d] = a->k[d] ? o[d] % a->dims[d] : 0;
+}
+
+int golden_repeat(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		  ttc_tensor *const *out, char *err, size_t len)
+{
+	struct dims_arg a = { in[0]->type->dims, { 0 } };
+
+	(void)nin, (void)err, (void)len;
+	for (unsigned d = 0; d < in[0]->type->rank; d++)
+		a.k[d] = 1;
+	gather(op, in[0], out[0], map_repeat, &a);
+	return 0;
+}
+
+/* repeat_interleave: k[d] is the repeat count of dimension d (1 for the
+ * others). */
+static void map_interleave(const ttc_op *op, const int64_t *o, int64_t *i,
+			   const void *arg)
+{
+	const struct dims_arg *a = arg;
+
+	(void)op;
+	for (unsigned d = 0; d < TTC_MAX_RANK; d++)
+		i[d] = o[d] / a->k[d];
+}
+
+int golden_repeat_interleave(const ttc_op *op, ttc_tensor *const *in,
+			     size_t nin, ttc_tensor *const *out, char *err,
+			     size_t len)
+{
+	struct dims_arg a = { in[0]->type->dims, { 0 } };
+	unsigned r = in[0]->type->rank;
+
+	(void)nin, (void)err, (void)len;
+	for (unsigned d = 0; d < TTC_MAX_RANK; d++)
+		a.k[d] = 1;
+	a.k[norm_dim_of(ttc_attr_int(ttc_op_attr(op, "dim")), r)] =
+		ttc_attr_int(ttc_op_attr(op, "repeats"));
+	gather(op, in[0], out[0], map_interleave, &a);
+	return 0;
+}
+
+/* pad: padding is [low, high] per dimension (negative crops); the
+ * positions outside the input get value. */
+int golden_pad(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+	       ttc_tensor *const *out, char *err, size_t len)
+{
+	const ttc_type *t = in[0]->type;
+	int64_t p[2 * TTC_MAX_RANK], o[TTC_MAX_RANK] = { 0 }, st[TTC_MAX_RANK];
+	const ttc_attr *pa = ttc_op_attr(op, "padding");
+	double v = ttc_attr_float(ttc_op_attr(op, "value"));
+
+	(void)nin;
+	if (!pa || ttc_attr_ints(pa, p, 2 * TTC_MAX_RANK) != 2 * (int)t->rank)
+		return gfail(err, len, "bad padding");
+	strides_of(t, st);
+	for (size_t i = 0; i < out[0]->numel; i++) {
+		size_t k = 0;
+		bool inside = true;
+
+		for (unsigned d = 0; d < t->rank && inside; d++) {
+			int64_t j = o[d] - p[2 * d];
+
+			inside = j >= 0 && j < t->dims[d];
+			k += (size_t)(j * st[d]);
+		}
+		ttc_tensor_set(out[0], i, inside ? ttc_tensor_get(in[0], k) : v);
+		next_index(o, out[0]->type->dims, out[0]->type->rank);
+	}
+	return 0;
+}
+
+/* cumsum, cumprod: running sum or product along dim, in double. */
+int golden_running(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		   ttc_tensor *const *out, char *err, size_t len)
+{
+	const ttc_type *t = in[0]->type;
+	unsigned d = norm_dim_of(ttc_attr_int(ttc_op_attr(op, "dim")), t->rank);
+	bool prod = !strcmp(ttc_op_name(op), "ttir.cumprod");
+	int64_t o[TTC_MAX_RANK] = { 0 }, st[TTC_MAX_RANK];
+
+	(void)nin, (void)err, (void)len;
+	strides_of(t, st);
+	for (size_t i = 0; i < out[0]->numel; i++) {
+		double acc = prod ? 1 : 0;
+		size_t base = i - (size_t)(o[d] * st[d]);
+
+		for (int64_t j = 0; j <= o[d]; j++) {
+			double x = ttc_tensor_get(in[0], base + (size_t)(j * st[d]));
+
+			acc = prod ? acc * x : acc + x;
+		}
+		ttc_tensor_set(out[0], i, acc);
+		next_index(o, t->dims, t->rank);
+	}
 	return 0;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Goldens of the elementwise ops: unary, binary with NumPy broadcasting,
- * where, leaky_relu, bitcast_convert. */
+ * where, leaky_relu, bitcast_convert, clamp_scalar, clamp_tensor, selu,
+ * gelu_bw. */
+#include <math.h>
 #include <string.h>
 
 #include "internal.h"
@@ -113,6 +115,89 @@ int golden_where(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 								       in[2];
 
 		ttc_tensor_set(out[0], i, at(s, i, idx, out[0]));
+		next_index(idx, o->dims, o->rank);
+	}
+	return 0;
+}
+
+/* torch.clamp: NaN stays NaN; with min > max every value is max. */
+static double clamp(double x, double lo, double hi)
+{
+	if (isnan(x))
+		return x;
+	return fmin(fmax(x, lo), hi);
+}
+
+int golden_clamp(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		 ttc_tensor *const *out, char *err, size_t len)
+{
+	const ttc_type *o = out[0]->type;
+	bool scalar = nin == 1;
+	double lo = ttc_attr_float(ttc_op_attr(op, "min"));
+	double hi = ttc_attr_float(ttc_op_attr(op, "max"));
+	int64_t idx[TTC_MAX_RANK] = { 0 };
+
+	(void)err, (void)len;
+	for (size_t i = 0; i < out[0]->numel; i++) {
+		if (!scalar) {
+			lo = at(in[1], i, idx, out[0]);
+			hi = at(in[2], i, idx, out[0]);
+		}
+		ttc_tensor_set(out[0], i, clamp(ttc_tensor_get(in[0], i), lo, hi));
+		next_index(idx, o->dims, o->rank);
+	}
+	return 0;
+}
+
+/* selu: scale * (max(x, 0) + min(alpha * (e^x - 1), 0)). */
+int golden_selu(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		ttc_tensor *const *out, char *err, size_t len)
+{
+	double s = ttc_attr_float(ttc_op_attr(op, "scale"));
+	double a = ttc_attr_float(ttc_op_attr(op, "alpha"));
+
+	(void)nin, (void)err, (void)len;
+	for (size_t i = 0; i < out[0]->numel; i++) {
+		double x = ttc_tensor_get(in[0], i);
+
+		ttc_tensor_set(out[0], i, x > 0 ? s * x :
+					   isnan(x) ? x : s * a * expm1(x));
+	}
+	return 0;
+}
+
+/* gelu'(x): erf form (approximate "none") or tanh form ("tanh"). */
+static double gelu_grad(double x, bool tanh_form)
+{
+	if (tanh_form) {
+		const double k = sqrt(2 / M_PI), c = 0.044715;
+		double u = k * (x + c * x * x * x), t = tanh(u);
+
+		return 0.5 * (1 + t) +
+		       0.5 * x * (1 - t * t) * k * (1 + 3 * c * x * x);
+	}
+	return 0.5 * (1 + erf(x / sqrt(2))) +
+	       x * exp(-0.5 * x * x) / sqrt(2 * M_PI);
+}
+
+/* gelu_bw(grad, x): grad * gelu'(x), broadcasting. */
+int golden_gelu_bw(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		   ttc_tensor *const *out, char *err, size_t len)
+{
+	const ttc_type *o = out[0]->type;
+	const char *ap = ttc_attr_str(ttc_op_attr(op, "approximate"), NULL);
+	bool tf = ap && !strcmp(ap, "tanh");
+	int64_t idx[TTC_MAX_RANK] = { 0 };
+
+	(void)nin;
+	if (ap && !tf && strcmp(ap, "none"))
+		return gfail(err, len, "approximate \"%s\" (\"none\" or "
+				       "\"tanh\")", ap);
+	for (size_t i = 0; i < out[0]->numel; i++) {
+		double g = at(in[0], i, idx, out[0]);
+		double x = at(in[1], i, idx, out[0]);
+
+		ttc_tensor_set(out[0], i, g * gelu_grad(x, tf));
 		next_index(idx, o->dims, o->rank);
 	}
 	return 0;

@@ -72,5 +72,23 @@ int golden_constant(const ttc_op *, ttc_tensor *const *, size_t,
 		    ttc_tensor *const *, char *, size_t);
 int golden_fill(const ttc_op *, ttc_tensor *const *, size_t,
 		ttc_tensor *const *, char *, size_t);
+int golden_reverse(const ttc_op *, ttc_tensor *const *, size_t,
+		ttc_tensor *const *, char *, size_t);
+int golden_repeat(const ttc_op *, ttc_tensor *const *, size_t,
+		ttc_tensor *const *, char *, size_t);
+int golden_repeat_interleave(const ttc_op *, ttc_tensor *const *, size_t,
+		ttc_tensor *const *, char *, size_t);
+int golden_pad(const ttc_op *, ttc_tensor *const *, size_t,
+		ttc_tensor *const *, char *, size_t);
+int golden_running(const ttc_op *, ttc_tensor *const *, size_t,
+		ttc_tensor *const *, char *, size_t);
+int golden_clamp(const ttc_op *, ttc_tensor *const *, size_t,
+		ttc_tensor *const *, char *, size_t);
+int golden_selu(const ttc_op *, ttc_tensor *const *, size_t,
+		ttc_tensor *const *, char *, size_t);
+int golden_gelu_bw(const ttc_op *, ttc_tensor *const *, size_t,
+		ttc_tensor *const *, char *, size_t);
+int golden_arange(const ttc_op *, ttc_tensor *const *, size_t,
+		ttc_tensor *const *, char *, size_t);
 
 #endif /* TTC_GOLDEN_INTERNAL_H */
