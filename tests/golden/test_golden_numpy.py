@@ -643,6 +643,78 @@ def test_cumsum_cumprod():
           'dim = 0 : i64')
 
 
+def pcheck(op, inputs, want, props=''):
+    """check for a pybuda.* op."""
+    want = np.asarray(want)
+    text = module(op, inputs, want, props).replace('"ttir.', '"pybuda.')
+    p, got = ttc_golden(text, inputs)
+    assert p.returncode == 0, f'{op}: ttc golden failed:\n{p.stderr}'
+    assert got.shape == want.shape, f'{op}: shape {got.shape} != {want.shape}'
+    assert got.dtype == want.dtype, f'{op}: dtype {got.dtype} != {want.dtype}'
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6,
+                               equal_nan=True, err_msg=op)
+
+
+def test_pybuda_movement():
+    x = rand(2, 3, 4, 6)
+    # hslice: C in `slices` pieces; piece s of plane z goes to z*slices+s.
+    want = x.reshape(2, 3, 4, 3, 2).transpose(0, 1, 3, 2, 4).reshape(
+        2, 9, 4, 2)
+    pcheck('hslice', [x], want, 'slices = 3 : i32')
+    pcheck('hstack', [want], x, 'slices = 3 : i32')
+    # hstack of every plane (slices -1, the default).
+    y = rand(3, 2, 5)
+    pcheck('hstack', [y], np.concatenate(list(y), axis=1)[None])
+    pcheck('vslice', [x], x.reshape(2, 6, 2, 6), 'slices = 2 : i32')
+    pcheck('vstack', [x], x.reshape(2, 1, 12, 6), 'slices = 3 : i32')
+    a, b = rand(2, 3), rand(2, 3)
+    for dim in (0, 1, -1):
+        d = dim % 2
+        pcheck('binary_stack', [a, b], np.stack([a, b], d + 1).reshape(
+            [2 * n if i == d else n for i, n in enumerate(a.shape)]),
+            f'dim = {dim} : i32')
+    pcheck('buffer', [a], a)
+    pcheck('identity', [a], a)
+    pcheck('identity', [a], a[:, None], 'unsqueeze = "unsqueeze", '
+           'unsqueeze_dim = 1 : i32')
+    z = rand(3, 10)
+    pcheck('index', [z], z[:, 2:9:3], 'dim = 1 : i32, start = 2 : i32, '
+           'stop = 9 : i32, stride = 3 : i32')
+    pcheck('index', [z], z[:, -2:-1], 'dim = -1 : i32, start = -2 : i32')
+    pcheck('index', [z], z[1:], 'dim = 0 : i32, start = 1 : i32, '
+           'stop = 3 : i32')
+    # select: [start, length] from each block of stride elements.
+    pcheck('select', [z], z[:, [1, 2, 6, 7]], 'dim = 1 : i32, '
+           'index = [1 : i32, 2 : i32], stride = 5 : i32')
+    pcheck('select', [z], z[:, 4:5], 'dim = 1 : i32, index = 4 : i32')
+    pcheck('select', [z], z[:, 3:10], 'dim = 1 : i32, '
+           'index = [3 : i32, 7 : i32]')
+
+
+def test_pybuda_values():
+    x = rand(3, 4, 5)
+    xd = x.astype(np.float64)
+    for dim in (0, 1, -1):
+        pcheck('reduce_sum', [x], f32(xd.sum(dim, keepdims=True)),
+               f'dim = {dim} : i32')
+        pcheck('reduce_avg', [x], f32(xd.mean(dim, keepdims=True)),
+               f'dim = {dim} : i32')
+        pcheck('argmax', [x], f32(np.expand_dims(np.argmax(x, dim), dim)),
+               f'dim = {dim} : i32')
+    pcheck('argmax', [x], f32(np.argmax(x)).reshape(1, 1, 1))
+    # The first of equal maxima.
+    t = np.array([[1, 3, 3], [2, 2, 0]], np.float32)
+    pcheck('argmax', [t], f32([[1], [0]]), 'dim = 1 : i32')
+    pcheck('constant', [], f32([2.5]), 'constant = 2.5 : f32')
+    pcheck('constant', [], f32([-3]), 'constant = -3 : i32')
+    h = np.array([-2, -0.0, 0, 3, np.inf, -np.inf, np.nan, 1e-30],
+                 np.float32).reshape(2, 4)
+    v = rand(4)
+    # torch.heaviside: rhs where lhs == 0, else lhs > 0 (0 for NaN).
+    want = np.where(h == 0, v, (h > 0).astype(np.float32))
+    pcheck('heaviside', [h, v], f32(want))
+
+
 if __name__ == '__main__':
     sys.exit(tap.run(tap.cases_of(globals(), sys.argv[1:]),
                      cleanup=lambda: shutil.rmtree(TMP, ignore_errors=True)))

@@ -62,3 +62,15 @@ int golden_arange(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 	}
 	return 0;
 }
+
+/* pybuda.constant: one element, the attribute constant. */
+int golden_pybuda_constant(const ttc_op *op, ttc_tensor *const *in,
+			   size_t nin, ttc_tensor *const *out, char *err,
+			   size_t len)
+{
+	(void)in, (void)nin, (void)err, (void)len;
+	for (size_t i = 0; i < out[0]->numel; i++)
+		ttc_tensor_set(out[0], i,
+			       ttc_attr_float(ttc_op_attr(op, "constant")));
+	return 0;
+}

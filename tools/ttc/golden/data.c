@@ -313,3 +313,125 @@ int golden_running(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 	}
 	return 0;
 }
+
+/* pybuda.binary_stack: lhs and rhs interleaved along dim (torch.stack
+ * at dim + 1, flattened): even positions from lhs, odd from rhs. */
+int golden_binary_stack(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+			ttc_tensor *const *out, char *err, size_t len)
+{
+	const ttc_type *t = in[0]->type;
+	unsigned d = norm_dim_of(ttc_attr_int(ttc_op_attr(op, "dim")), t->rank);
+	int64_t o[TTC_MAX_RANK] = { 0 }, st[TTC_MAX_RANK];
+
+	(void)nin, (void)err, (void)len;
+	strides_of(t, st);
+	for (size_t i = 0; i < out[0]->numel; i++) {
+		size_t k = 0;
+
+		for (unsigned j = 0; j < t->rank; j++)
+			k += (size_t)((j == d ? o[j] / 2 : o[j]) * st[j]);
+		ttc_tensor_set(out[0], i, ttc_tensor_get(in[o[d] % 2], k));
+		next_index(o, out[0]->type->dims, t->rank);
+	}
+	return 0;
+}
+
+/* pybuda.hslice: C in slices, slice s of Z plane z to plane
+ * z * slices + s; hstack is its inverse. k[0]: slices; k[1]: 1 for
+ * hstack. */
+static void map_hmove(const ttc_op *op, const int64_t *o, int64_t *i,
+		      const void *arg)
+{
+	const struct dims_arg *a = arg;
+	unsigned r = (unsigned)a->k[2], z = r - 3, c = r - 1;
+	int64_t s = a->k[0];
+
+	(void)op;
+	memcpy(i, o, r * sizeof(*i));
+	if (!a->k[1]) {
+		int64_t w = a->dims[c] / s;	/* the output's C */
+
+		i[z] = o[z] / s;
+		i[c] = o[z] % s * w + o[c];
+	} else {
+		int64_t w = a->dims[c];		/* the input's C */
+
+		i[z] = o[z] * s + o[c] / w;
+		i[c] = o[c] % w;
+	}
+}
+
+int golden_zmove(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		 ttc_tensor *const *out, char *err, size_t len)
+{
+	const char *n = ttc_op_name(op);
+	const ttc_type *t = in[0]->type;
+	struct dims_arg a = { t->dims, { 0 } };
+
+	(void)nin;
+	if (t->rank < 3)
+		return gfail(err, len, "rank %u (3 or more)", t->rank);
+	/* vslice and vstack split or join R and Z in C order: a reshape. */
+	if (!strcmp(n, "pybuda.vslice") || !strcmp(n, "pybuda.vstack"))
+		return golden_reshape(op, in, nin, out, err, len);
+	a.k[0] = ttc_attr_int(ttc_op_attr(op, "slices"));
+	a.k[1] = !strcmp(n, "pybuda.hstack");
+	a.k[2] = t->rank;
+	if (a.k[1] && a.k[0] == -1)
+		a.k[0] = t->dims[t->rank - 3];
+	gather(op, in[0], out[0], map_hmove, &a);
+	return 0;
+}
+
+/* pybuda.index: start:stop:stride along dim (stop absent: one). */
+int golden_pybuda_index(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+			ttc_tensor *const *out, char *err, size_t len)
+{
+	const ttc_type *t = in[0]->type;
+	unsigned d = norm_dim_of(ttc_attr_int(ttc_op_attr(op, "dim")), t->rank);
+	struct slice s = { { 0 }, { 0 } };
+	int64_t b = ttc_attr_int(ttc_op_attr(op, "start"));
+
+	(void)nin, (void)err, (void)len;
+	for (unsigned j = 0; j < t->rank; j++)
+		s.step[j] = 1;
+	s.begin[d] = b < 0 ? b + t->dims[d] : b;
+	s.step[d] = ttc_attr_int(ttc_op_attr(op, "stride"));
+	gather(op, in[0], out[0], map_slice, &s);
+	return 0;
+}
+
+/* pybuda.select: from each block of stride elements along dim (the
+ * whole dimension for stride 0), [start, start + length). k[0]: dim,
+ * k[1]: block, k[2]: start, k[3]: length. */
+static void map_select(const ttc_op *op, const int64_t *o, int64_t *i,
+		       const void *arg)
+{
+	const struct dims_arg *a = arg;
+	unsigned d = (unsigned)a->k[0];
+
+	(void)op;
+	memcpy(i, o, TTC_MAX_RANK * sizeof(*i));
+	i[d] = o[d] / a->k[3] * a->k[1] + a->k[2] + o[d] % a->k[3];
+}
+
+int golden_select(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		  ttc_tensor *const *out, char *err, size_t len)
+{
+	const ttc_type *t = in[0]->type;
+	struct dims_arg a = { t->dims, { 0 } };
+	const ttc_attr *ix = ttc_op_attr(op, "index");
+	int64_t v[2] = { 0, 1 }, st = ttc_attr_int(ttc_op_attr(op, "stride"));
+
+	(void)nin;
+	if (ttc_attr_kind(ix) == TTC_ATTR_INT)
+		v[0] = ttc_attr_int(ix);
+	else if (ttc_attr_ints(ix, v, 2) != 2)
+		return gfail(err, len, "bad index");
+	a.k[0] = norm_dim_of(ttc_attr_int(ttc_op_attr(op, "dim")), t->rank);
+	a.k[1] = st ? st : t->dims[a.k[0]];
+	a.k[2] = v[0];
+	a.k[3] = v[1];
+	gather(op, in[0], out[0], map_select, &a);
+	return 0;
+}

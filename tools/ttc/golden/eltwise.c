@@ -202,3 +202,22 @@ int golden_gelu_bw(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 	}
 	return 0;
 }
+
+/* pybuda.heaviside (torch.heaviside): rhs where lhs is 0, else
+ * lhs > 0 (0 for NaN). */
+int golden_heaviside(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		     ttc_tensor *const *out, char *err, size_t len)
+{
+	const ttc_type *o = out[0]->type;
+	int64_t idx[TTC_MAX_RANK] = { 0 };
+
+	(void)op, (void)nin, (void)err, (void)len;
+	for (size_t i = 0; i < out[0]->numel; i++) {
+		double x = at(in[0], i, idx, out[0]);
+
+		ttc_tensor_set(out[0], i, x == 0 ? at(in[1], i, idx, out[0]) :
+						   x > 0);
+		next_index(idx, o->dims, o->rank);
+	}
+	return 0;
+}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-/* Goldens of the reductions and softmax, accumulated in double. */
+/* Goldens of the reductions (PyBuda's too) and softmax, accumulated in
+ * double. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -164,6 +165,47 @@ int golden_softmax(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 		for (size_t j = 0; j < n; j++)
 			ttc_tensor_set(out[0], base + j * inner,
 				       exp(ttc_tensor_get(in[0], base + j * inner) - m) / s);
+	}
+	return 0;
+}
+
+/* pybuda.reduce_sum, reduce_avg, argmax: along dim, kept as 1 (argmax
+ * without dim: over every element, its flat position). */
+int golden_pybuda_reduce(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+			 ttc_tensor *const *out, char *err, size_t len)
+{
+	const ttc_type *t = in[0]->type;
+	const char *n = ttc_op_name(op);
+	const ttc_attr *da = ttc_op_attr(op, "dim");
+	enum red k = !strcmp(n, "pybuda.argmax") ? R_ARGMAX :
+		     !strcmp(n, "pybuda.reduce_avg") ? R_MEAN : R_SUM;
+	int64_t o[TTC_MAX_RANK] = { 0 }, st[TTC_MAX_RANK], cnt, step;
+	unsigned d = 0;
+
+	(void)nin, (void)err, (void)len;
+	strides_of(t, st);
+	if (da) {
+		d = norm_dim_of(ttc_attr_int(da), t->rank);
+		cnt = t->dims[d];
+		step = st[d];
+	} else {
+		cnt = (int64_t)in[0]->numel;
+		step = 1;
+	}
+	for (size_t i = 0; i < out[0]->numel; i++) {
+		size_t base = 0;
+		double acc = start(k), arg = 0;
+
+		for (unsigned j = 0; da && j < t->rank; j++)
+			base += (size_t)(o[j] * st[j]);
+		for (int64_t j = 0; j < cnt; j++)
+			fold(k, &acc, &arg, ttc_tensor_get(in[0], base +
+							   (size_t)(j * step)),
+			     (size_t)j, j == 0);
+		if (k == R_MEAN)
+			acc /= (double)cnt;
+		ttc_tensor_set(out[0], i, k == R_ARGMAX ? arg : acc);
+		next_index(o, out[0]->type->dims, out[0]->type->rank);
 	}
 	return 0;
 }

@@ -187,10 +187,6 @@ static void test_device_rounding(void **state)
  * the test as surely as a new op without a golden (docs/compiler.md).
  */
 static const char *const golden_pending[] = {
-	"pybuda.argmax", "pybuda.binary_stack", "pybuda.buffer",
-	"pybuda.constant", "pybuda.heaviside", "pybuda.hslice", "pybuda.hstack",
-	"pybuda.identity", "pybuda.index", "pybuda.reduce_avg",
-	"pybuda.reduce_sum", "pybuda.select", "pybuda.vslice", "pybuda.vstack",
 	"ttir.avg_pool2d", "ttir.batch_norm_inference", "ttir.conv2d",
 	"ttir.conv_transpose2d", "ttir.dot_general", "ttir.embedding",
 	"ttir.gather", "ttir.layer_norm", "ttir.max_pool2d", "ttir.rms_norm",
