@@ -715,6 +715,90 @@ def test_pybuda_values():
     pcheck('heaviside', [h, v], f32(want))
 
 
+def norm_ref(x, shape, w=None, b=None, eps=1e-5, rms=False):
+    axes = tuple(range(x.ndim - len(shape), x.ndim))
+    xd = x.astype(np.float64)
+    mean = 0 if rms else xd.mean(axes, keepdims=True)
+    var = ((xd - mean) ** 2).mean(axes, keepdims=True)
+    y = (xd - mean) / np.sqrt(var + eps)
+    if w is not None:
+        y = y * w
+    if b is not None:
+        y = y + b
+    return f32(y)
+
+
+def test_layer_and_rms_norm():
+    x = rand(2, 3, 8, lo=-3, hi=5)
+    w, b = rand(8), rand(8)
+    for op, rms in (('layer_norm', False), ('rms_norm', True)):
+        ns = arr('normalized_shape', [8])
+        check(op, [x], norm_ref(x, [8], rms=rms), ns)
+        check(op, [x, w, b], norm_ref(x, [8], w, b, rms=rms),
+              ns + ', operandSegmentSizes = array<i32: 1, 1, 1>')
+        check(op, [x, w, b], norm_ref(x, [8], w, b, rms=rms), ns)
+        check(op, [x, b], norm_ref(x, [8], None, b, rms=rms),
+              ns + ', operandSegmentSizes = array<i32: 1, 0, 1>')
+        check(op, [x, w], norm_ref(x, [8], w, rms=rms),
+              ns + ', operandSegmentSizes = array<i32: 1, 1, 0>')
+        w2 = rand(3, 8)
+        check(op, [x, w2], norm_ref(x, [3, 8], w2, eps=0.5, rms=rms),
+              arr('normalized_shape', [3, 8]) + ', epsilon = 0.5 : f32')
+        # A constant row: variance 0, epsilon keeps it finite.
+        c = np.full((2, 4), 3.0, np.float32)
+        check(op, [c], norm_ref(c, [4], rms=rms), arr('normalized_shape', [4]))
+
+
+def test_batch_norm_inference():
+    x = rand(2, 3, 4, 5)
+    for dim in (1, 3, -1):
+        n = x.shape[dim]
+        sc, off, mu = rand(n), rand(n), rand(n)
+        var = rand(n, lo=0.1, hi=2)
+        shp = [1] * 4
+        shp[dim] = n
+        r = lambda v: v.astype(np.float64).reshape(shp)  # noqa: E731
+        want = (x - r(mu)) / np.sqrt(r(var) + 1e-3) * r(sc) + r(off)
+        check('batch_norm_inference', [x, sc, off, mu, var], f32(want),
+              f'epsilon = 1.0e-03 : f32, dimension = {dim} : i32')
+
+
+def test_embedding():
+    w = rand(5, 3)
+    # Out-of-range indices clamp to the first or last row (tt-mlir).
+    idx = np.array([[0, 4, 2], [7, -3, 1]], np.int32)
+    want = w[np.clip(idx, 0, 4)]
+    check('embedding', [idx, w], want)
+    # Float indices truncate first; weight with leading dims of 1.
+    fidx = np.array([1.9, 0.2, 3.999, -0.5, 99.0], np.float32)
+    w4 = rand(1, 1, 5, 2)
+    check('embedding', [fidx, w4], w4[0, 0][[1, 0, 3, 0, 4]])
+    i64 = np.array([3], np.int64)
+    check('embedding', [i64, w], w[[3]])
+
+
+def test_gather():
+    x = rand(3, 4)
+    for dim in (0, 1, -1):
+        n = x.shape[dim]
+        idx = RNG.integers(0, n, size=(2, 3)).astype(np.int64)
+        # torch.gather: index may be smaller than input outside dim.
+        sub = x[tuple(slice(None) if a == dim % 2 else slice(0, k)
+                      for a, k in enumerate(idx.shape))]
+        check('gather', [x, idx], np.take_along_axis(sub, idx, dim),
+              f'dim = {dim} : i32')
+    idx = np.array([[0, 3, 3, 1, 2]], np.int32)
+    check('gather', [x, idx], np.take_along_axis(x[:1], idx, 1),
+          'dim = 1 : i32')
+    # An index outside the dimension fails (torch.gather raises).
+    for bad in (4, -1):
+        idx = np.array([[0, bad]], np.int64)
+        p, _ = ttc_golden(module('gather', [x, idx], x[:1, :2],
+                                 'dim = 1 : i32'), [x, idx])
+        assert p.returncode == 1 and 'outside [0, 4)' in p.stderr, p.stderr
+        assert 'runtime error' not in p.stderr, p.stderr
+
+
 if __name__ == '__main__':
     sys.exit(tap.run(tap.cases_of(globals(), sys.argv[1:]),
                      cleanup=lambda: shutil.rmtree(TMP, ignore_errors=True)))

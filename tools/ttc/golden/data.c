@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Goldens of data movement: reshape, transpose, permute, broadcast,
- * concat, slice_static, reverse, repeat, repeat_interleave, pad, and the
- * running cumsum, cumprod. Most map an output index to an input index. */
+ * concat, slice_static, reverse, repeat, repeat_interleave, pad,
+ * embedding, gather, PyBuda's, and the running cumsum, cumprod. Most map
+ * an output index to an input index. */
+#include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "internal.h"
@@ -433,5 +436,58 @@ int golden_select(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 	a.k[2] = v[0];
 	a.k[3] = v[1];
 	gather(op, in[0], out[0], map_select, &a);
+	return 0;
+}
+
+/* embedding: row input[i] of weight [..., vocabulary, width] for each
+ * index, as tt-mlir's golden: the index truncated to an integer and
+ * clamped to [0, vocabulary - 1]. */
+int golden_embedding(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		     ttc_tensor *const *out, char *err, size_t len)
+{
+	const ttc_type *w = in[1]->type;
+	int64_t v = w->dims[w->rank - 2], width = w->dims[w->rank - 1];
+
+	(void)op, (void)nin;
+	if (v < 1)
+		return gfail(err, len, "weight has no rows");
+	for (size_t i = 0; i < in[0]->numel; i++) {
+		double x = trunc(ttc_tensor_get(in[0], i));
+		int64_t r = isnan(x) || x < 0 ? 0 : x > (double)(v - 1) ? v - 1 :
+								(int64_t)x;
+
+		for (int64_t j = 0; j < width; j++)
+			ttc_tensor_set(out[0], i * (size_t)width + (size_t)j,
+				       ttc_tensor_get(in[1], (size_t)(r * width +
+								      j)));
+	}
+	return 0;
+}
+
+/* gather (torch.gather): out[..i..] = input[..index[..i..]..] along dim.
+ * An index outside [0, size) fails, as torch.gather does. */
+int golden_gather(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		  ttc_tensor *const *out, char *err, size_t len)
+{
+	const ttc_type *t = in[0]->type;
+	unsigned d = norm_dim_of(ttc_attr_int(ttc_op_attr(op, "dim")), t->rank);
+	int64_t o[TTC_MAX_RANK] = { 0 }, st[TTC_MAX_RANK];
+
+	(void)nin;
+	strides_of(t, st);
+	for (size_t i = 0; i < out[0]->numel; i++) {
+		double x = ttc_tensor_get(in[1], i);
+		size_t k = 0;
+
+		if (!(x >= 0 && x < (double)t->dims[d]) || x != trunc(x))
+			return gfail(err, len, "index %g at position %zu is "
+					       "outside [0, %" PRId64 ") of "
+					       "dimension %u", x, i,
+				     t->dims[d], d);
+		for (unsigned j = 0; j < t->rank; j++)
+			k += (size_t)((j == d ? (int64_t)x : o[j]) * st[j]);
+		ttc_tensor_set(out[0], i, ttc_tensor_get(in[0], k));
+		next_index(o, out[0]->type->dims, t->rank);
+	}
 	return 0;
 }

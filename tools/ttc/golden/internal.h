@@ -104,5 +104,13 @@ int golden_heaviside(const ttc_op *, ttc_tensor *const *, size_t,
 		ttc_tensor *const *, char *, size_t);
 int golden_pybuda_constant(const ttc_op *, ttc_tensor *const *, size_t,
 		ttc_tensor *const *, char *, size_t);
+int golden_norm(const ttc_op *, ttc_tensor *const *, size_t,
+		ttc_tensor *const *, char *, size_t);
+int golden_batch_norm(const ttc_op *, ttc_tensor *const *, size_t,
+		ttc_tensor *const *, char *, size_t);
+int golden_embedding(const ttc_op *, ttc_tensor *const *, size_t,
+		ttc_tensor *const *, char *, size_t);
+int golden_gather(const ttc_op *, ttc_tensor *const *, size_t,
+		ttc_tensor *const *, char *, size_t);
 
 #endif /* TTC_GOLDEN_INTERNAL_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-/* Goldens of the reductions (PyBuda's too) and softmax, accumulated in
- * double. */
+/* Goldens of the reductions (PyBuda's too), softmax and the norms,
+ * accumulated in double. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -206,6 +206,82 @@ int golden_pybuda_reduce(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 			acc /= (double)cnt;
 		ttc_tensor_set(out[0], i, k == R_ARGMAX ? arg : acc);
 		next_index(o, out[0]->type->dims, out[0]->type->rank);
+	}
+	return 0;
+}
+
+/* layer_norm, rms_norm over the trailing normalized_shape, in double
+ * (torch's biased variance); weight and bias are optional
+ * (operandSegmentSizes says which are there, else they come in order). */
+int golden_norm(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		ttc_tensor *const *out, char *err, size_t len)
+{
+	const ttc_tensor *w = NULL, *b = NULL;
+	const ttc_attr *seg = ttc_op_attr(op, "operandSegmentSizes");
+	bool rms = !strcmp(ttc_op_name(op), "ttir.rms_norm");
+	double eps = ttc_attr_float(ttc_op_attr(op, "epsilon"));
+	int64_t ns[TTC_MAX_RANK], sv[3];
+	int n = op_ints(op, "normalized_shape", ns);
+	size_t m = 1;
+
+	if (n < 1 || n > (int)in[0]->type->rank)
+		return gfail(err, len, "bad normalized_shape");
+	if (seg && ttc_attr_ints(seg, sv, 3) == 3) {
+		w = sv[1] ? in[1] : NULL;
+		b = sv[2] ? in[sv[1] ? 2 : 1] : NULL;
+	} else {
+		w = nin > 1 ? in[1] : NULL;
+		b = nin > 2 ? in[2] : NULL;
+	}
+	for (int k = 0; k < n; k++)
+		m *= (size_t)ns[k];
+	for (size_t r = 0; m && r < in[0]->numel / m; r++) {
+		double mean = 0, var = 0;
+
+		for (size_t j = 0; j < m; j++)
+			mean += ttc_tensor_get(in[0], r * m + j);
+		mean = rms ? 0 : mean / (double)m;
+		for (size_t j = 0; j < m; j++) {
+			double d = ttc_tensor_get(in[0], r * m + j) - mean;
+
+			var += d * d;
+		}
+		double inv = 1 / sqrt(var / (double)m + eps);
+
+		for (size_t j = 0; j < m; j++) {
+			double y = (ttc_tensor_get(in[0], r * m + j) - mean) *
+				   inv;
+
+			if (w)
+				y *= ttc_tensor_get(w, j);
+			if (b)
+				y += ttc_tensor_get(b, j);
+			ttc_tensor_set(out[0], r * m + j, y);
+		}
+	}
+	return 0;
+}
+
+/* batch_norm_inference: per channel c of dimension, (x - mean[c]) /
+ * sqrt(variance[c] + epsilon) * scale[c] + offset[c]. */
+int golden_batch_norm(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		      ttc_tensor *const *out, char *err, size_t len)
+{
+	const ttc_type *t = in[0]->type;
+	unsigned d = norm_dim_of(ttc_attr_int(ttc_op_attr(op, "dimension")),
+				 t->rank);
+	double eps = ttc_attr_float(ttc_op_attr(op, "epsilon"));
+	int64_t o[TTC_MAX_RANK] = { 0 };
+
+	(void)nin, (void)err, (void)len;
+	for (size_t i = 0; i < out[0]->numel; i++) {
+		size_t c = (size_t)o[d];
+		double x = ttc_tensor_get(in[0], i) - ttc_tensor_get(in[3], c);
+
+		x /= sqrt(ttc_tensor_get(in[4], c) + eps);
+		ttc_tensor_set(out[0], i, x * ttc_tensor_get(in[1], c) +
+					  ttc_tensor_get(in[2], c));
+		next_index(o, t->dims, t->rank);
 	}
 	return 0;
 }

@@ -187,9 +187,8 @@ static void test_device_rounding(void **state)
  * the test as surely as a new op without a golden (docs/compiler.md).
  */
 static const char *const golden_pending[] = {
-	"ttir.avg_pool2d", "ttir.batch_norm_inference", "ttir.conv2d",
-	"ttir.conv_transpose2d", "ttir.dot_general", "ttir.embedding",
-	"ttir.gather", "ttir.layer_norm", "ttir.max_pool2d", "ttir.rms_norm",
+	"ttir.avg_pool2d", "ttir.conv2d", "ttir.conv_transpose2d",
+	"ttir.dot_general", "ttir.max_pool2d",
 };
 
 static bool pending(const char *name)
