@@ -799,6 +799,45 @@ def test_gather():
         assert 'runtime error' not in p.stderr, p.stderr
 
 
+def dot_general_ref(a, b, bl, cl, br, cr):
+    """By einsum: batch dims, lhs's free dims, rhs's free dims."""
+    la = [chr(97 + i) for i in range(a.ndim)]
+    lb = [chr(110 + i) for i in range(b.ndim)]
+    for x, y in zip(bl + cl, br + cr):
+        lb[y] = la[x]
+    fa = [la[d] for d in range(a.ndim) if d not in bl + cl]
+    fb = [lb[d] for d in range(b.ndim) if d not in br + cr]
+    spec = (''.join(la) + ',' + ''.join(lb) + '->' +
+            ''.join(la[d] for d in bl) + ''.join(fa) + ''.join(fb))
+    return f32(np.einsum(spec, a.astype(np.float64), b.astype(np.float64)))
+
+
+def test_dot_general():
+    cases = (
+        # a batched matmul
+        ((2, 3, 4), (2, 4, 5), [0], [2], [0], [1]),
+        # batch and contracting dims out of order, two contracting dims
+        ((4, 2, 3, 5), (3, 5, 2, 6), [1], [2, 3], [2], [0, 1]),
+        # no batch dims: a tensordot; no contracting dims: outer product
+        ((3, 4), (4, 2), [], [1], [], [0]),
+        ((3,), (2, 2), [], [], [], []),
+        # everything contracted: a rank-0 result
+        ((3, 2), (3, 2), [], [0, 1], [], [0, 1]),
+    )
+    for sa, sb, bl, cl, br, cr in cases:
+        a, b = rand(*sa), rand(*sb)
+        props = ', '.join([arr('batch_dims_lhs', bl),
+                           arr('contract_dims_lhs', cl),
+                           arr('batch_dims_rhs', br),
+                           arr('contract_dims_rhs', cr)])
+        check('dot_general', [a, b], dot_general_ref(a, b, bl, cl, br, cr),
+              props)
+    i = np.arange(6, dtype=np.int32).reshape(2, 3)
+    check('dot_general', [i, i.T.copy()], i @ i.T,
+          ', '.join([arr('batch_dims_lhs', []), arr('contract_dims_lhs', [1]),
+                     arr('batch_dims_rhs', []), arr('contract_dims_rhs', [0])]))
+
+
 if __name__ == '__main__':
     sys.exit(tap.run(tap.cases_of(globals(), sys.argv[1:]),
                      cleanup=lambda: shutil.rmtree(TMP, ignore_errors=True)))

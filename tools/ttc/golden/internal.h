@@ -112,5 +112,7 @@ int golden_embedding(const ttc_op *, ttc_tensor *const *, size_t,
 		ttc_tensor *const *, char *, size_t);
 int golden_gather(const ttc_op *, ttc_tensor *const *, size_t,
 		ttc_tensor *const *, char *, size_t);
+int golden_dot_general(const ttc_op *, ttc_tensor *const *, size_t,
+		ttc_tensor *const *, char *, size_t);
 
 #endif /* TTC_GOLDEN_INTERNAL_H */

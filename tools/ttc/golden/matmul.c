@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Goldens of matmul and linear: batched (batch dims broadcast), rank-1
- * operands as NumPy's matmul treats them, transpose_a/b, linear's bias. */
+ * operands as NumPy's matmul treats them, transpose_a/b, linear's bias;
+ * dot_general. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,5 +124,76 @@ int golden_matmul(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 	free(buf);
 	if (nin > 2 && in[2])
 		add_bias(in[2], out[0]);
+	return 0;
+}
+
+/* The dimensions of rank r in neither list a nor b, ascending. */
+static int free_dims(unsigned r, const int64_t *a, int na, const int64_t *b,
+		     int nb, int64_t *out)
+{
+	unsigned used = 0;
+	int n = 0;
+
+	for (int i = 0; i < na; i++)
+		used |= 1u << a[i];
+	for (int i = 0; i < nb; i++)
+		used |= 1u << b[i];
+	for (unsigned d = 0; d < r; d++)
+		if (!(used & (1u << d)))
+			out[n++] = d;
+	return n;
+}
+
+/* dot_general (StableHLO's): the result's dims are the batch dims, lhs's
+ * free dims, rhs's free dims; each value sums the products over the
+ * contracting dims in double. */
+int golden_dot_general(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		       ttc_tensor *const *out, char *err, size_t len)
+{
+	const ttc_type *a = in[0]->type, *b = in[1]->type;
+	int64_t bl[TTC_MAX_RANK], cl[TTC_MAX_RANK], br[TTC_MAX_RANK],
+		cr[TTC_MAX_RANK], fl[TTC_MAX_RANK], fr[TTC_MAX_RANK];
+	int64_t cd[TTC_MAX_RANK], sa[TTC_MAX_RANK], sb[TTC_MAX_RANK];
+	int64_t o[TTC_MAX_RANK] = { 0 };
+	int nb = op_ints(op, "batch_dims_lhs", bl);
+	int nc = op_ints(op, "contract_dims_lhs", cl);
+
+	(void)nin;
+	if (nb < 0 || nc < 0 || op_ints(op, "batch_dims_rhs", br) != nb ||
+	    op_ints(op, "contract_dims_rhs", cr) != nc)
+		return gfail(err, len, "bad batch or contracting dimensions");
+	int nfl = free_dims(a->rank, bl, nb, cl, nc, fl);
+
+	free_dims(b->rank, br, nb, cr, nc, fr);
+	for (int k = 0; k < nc; k++)
+		cd[k] = a->dims[cl[k]];
+	strides_of(a, sa);
+	strides_of(b, sb);
+	for (size_t i = 0; i < out[0]->numel; i++) {
+		int64_t base_a = 0, base_b = 0, c[TTC_MAX_RANK] = { 0 };
+		double acc = 0;
+		unsigned j = 0;
+
+		for (int k = 0; k < nb; k++, j++) {
+			base_a += o[j] * sa[bl[k]];
+			base_b += o[j] * sb[br[k]];
+		}
+		for (int k = 0; k < nfl; k++, j++)
+			base_a += o[j] * sa[fl[k]];
+		for (; j < out[0]->type->rank; j++)
+			base_b += o[j] * sb[fr[j - nb - nfl]];
+		do {
+			int64_t ka = base_a, kb = base_b;
+
+			for (int k = 0; k < nc; k++) {
+				ka += c[k] * sa[cl[k]];
+				kb += c[k] * sb[cr[k]];
+			}
+			acc += ttc_tensor_get(in[0], (size_t)ka) *
+			       ttc_tensor_get(in[1], (size_t)kb);
+		} while (next_index(c, cd, (unsigned)nc));
+		ttc_tensor_set(out[0], i, acc);
+		next_index(o, out[0]->type->dims, out[0]->type->rank);
+	}
 	return 0;
 }
