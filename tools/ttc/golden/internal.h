@@ -25,6 +25,12 @@ bool next_index(int64_t *idx, const int64_t *dims, unsigned rank);
 unsigned norm_dim_of(int64_t d, unsigned rank);
 /* An integer-list attribute of op into v[TTC_MAX_RANK]; count or -1. */
 int op_ints(const ttc_op *op, const char *name, int64_t *v);
+/* A (height, width) attribute (one integer for both) into v[2]; -1 when
+ * it is neither. */
+int op_hw(const ttc_op *op, const char *name, int64_t *v);
+/* padding (one integer, [h, w] or [top, left, bottom, right]) into
+ * p[4] = top, left, bottom, right; -1 when it is none of them. */
+int op_padding(const ttc_op *op, int64_t *p);
 
 /* One entry of the golden table (table.c): the golden and, for the
  * elementwise ops that share one golden, their scalar function. */
@@ -113,6 +119,10 @@ int golden_embedding(const ttc_op *, ttc_tensor *const *, size_t,
 int golden_gather(const ttc_op *, ttc_tensor *const *, size_t,
 		ttc_tensor *const *, char *, size_t);
 int golden_dot_general(const ttc_op *, ttc_tensor *const *, size_t,
+		ttc_tensor *const *, char *, size_t);
+int golden_pool(const ttc_op *, ttc_tensor *const *, size_t,
+		ttc_tensor *const *, char *, size_t);
+int golden_conv(const ttc_op *, ttc_tensor *const *, size_t,
 		ttc_tensor *const *, char *, size_t);
 
 #endif /* TTC_GOLDEN_INTERNAL_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Goldens of matmul and linear: batched (batch dims broadcast), rank-1
  * operands as NumPy's matmul treats them, transpose_a/b, linear's bias;
- * dot_general. */
+ * dot_general, conv2d, conv_transpose2d. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -195,5 +195,114 @@ int golden_dot_general(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 		ttc_tensor_set(out[0], i, acc);
 		next_index(o, out[0]->type->dims, out[0]->type->rank);
 	}
+	return 0;
+}
+
+/* The layout attributes of a convolution (which dim is N, H, W, C). */
+static void conv_layout(const ttc_op *op, unsigned *l)
+{
+	static const char *const names[] = { "batch_dim", "height_dim",
+					     "width_dim", "channel_dim" };
+
+	for (int i = 0; i < 4; i++)
+		l[i] = (unsigned)ttc_attr_int(ttc_op_attr(op, names[i]));
+}
+
+static size_t at4(const ttc_type *t, const unsigned *l, int64_t n, int64_t h,
+		  int64_t w, int64_t c)
+{
+	int64_t st[4], v[4];
+
+	strides_of(t, st);
+	v[l[0]] = n, v[l[1]] = h, v[l[2]] = w, v[l[3]] = c;
+	return (size_t)(v[0] * st[0] + v[1] * st[1] + v[2] * st[2] +
+			v[3] * st[3]);
+}
+
+/*
+ * conv2d: weight (O, C/groups, KH, KW); conv_transpose2d: weight
+ * (C, O/groups, KH, KW), each input tap scattered to output position
+ * i * stride - pad + k * dilation. Padding is [top, left, bottom,
+ * right]; bias, when given, one value per output channel. Sums in double.
+ */
+int golden_conv(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		ttc_tensor *const *out, char *err, size_t len)
+{
+	const ttc_type *x = in[0]->type, *wt = in[1]->type, *o = out[0]->type;
+	bool tr = !strcmp(ttc_op_name(op), "ttir.conv_transpose2d");
+	int64_t s[2], d[2], p[4], g = ttc_attr_int(ttc_op_attr(op, "groups"));
+	unsigned l[4];
+
+	if (ttc_op_attr(op, "flattened_compat_info"))
+		return gfail(err, len, "a flattened convolution "
+				       "(flattened_compat_info) has no golden");
+	if (x->rank != 4 || wt->rank != 4 || o->rank != 4 || g < 1 ||
+	    op_hw(op, "stride", s) || op_hw(op, "dilation", d) ||
+	    op_padding(op, p))
+		return gfail(err, len, "bad operands or attributes");
+	conv_layout(op, l);
+	int64_t n = x->dims[l[0]], ih = x->dims[l[1]], iw = x->dims[l[2]];
+	int64_t ic = x->dims[l[3]], oh = o->dims[l[1]], ow = o->dims[l[2]];
+	int64_t oc = o->dims[l[3]], kh = wt->dims[2], kw = wt->dims[3];
+	int64_t icg = ic / g, ocg = oc / g;
+	double *acc = calloc(out[0]->numel ? out[0]->numel : 1, sizeof(*acc));
+
+	if (!acc)
+		return gfail(err, len, "out of memory");
+	/* Every (input tap, weight tap) pair adds to one output value. */
+	for (int64_t b = 0; b < n; b++)
+		for (int64_t y = 0; y < (tr ? ih : oh); y++)
+			for (int64_t xx = 0; xx < (tr ? iw : ow); xx++)
+				for (int64_t a = 0; a < kh; a++)
+					for (int64_t e = 0; e < kw; e++) {
+		/* the tap's position on the other side */
+		int64_t yy = y * s[0] - p[0] + a * d[0];
+		int64_t xz = xx * s[1] - p[1] + e * d[1];
+		int64_t hh = tr ? oh : ih, ww = tr ? ow : iw;
+
+		if (yy < 0 || yy >= hh || xz < 0 || xz >= ww)
+			continue;
+		for (int64_t co = 0; co < oc; co++) {
+			int64_t gi = co / ocg;
+
+			for (int64_t ci = 0; ci < icg; ci++) {
+				int64_t c = gi * icg + ci;
+				double wv, xv;
+				size_t oi;
+
+				if (tr) {
+					/* weight (C, O/g, KH, KW) */
+					wv = ttc_tensor_get(in[1], (size_t)(
+						((c * ocg + co % ocg) * kh + a) *
+						kw + e));
+					xv = ttc_tensor_get(in[0],
+						at4(x, l, b, y, xx, c));
+					oi = at4(o, l, b, yy, xz, co);
+				} else {
+					wv = ttc_tensor_get(in[1], (size_t)(
+						((co * icg + ci) * kh + a) * kw +
+						e));
+					xv = ttc_tensor_get(in[0],
+						at4(x, l, b, yy, xz, c));
+					oi = at4(o, l, b, y, xx, co);
+				}
+				acc[oi] += wv * xv;
+			}
+		}
+					}
+	for (size_t i = 0; i < out[0]->numel; i++) {
+		int64_t idx[4] = { 0 };
+		size_t r = i;
+
+		for (unsigned j = 4; j-- > 0;) {
+			idx[j] = (int64_t)(r % (size_t)o->dims[j]);
+			r /= (size_t)o->dims[j];
+		}
+		double bv = nin > 2 ? ttc_tensor_get(in[2],
+						     (size_t)idx[l[3]]) : 0;
+
+		ttc_tensor_set(out[0], i, acc[i] + bv);
+	}
+	free(acc);
 	return 0;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-/* Goldens of the reductions (PyBuda's too), softmax and the norms,
- * accumulated in double. */
+/* Goldens of the reductions (PyBuda's too), softmax, the norms and the
+ * pools, accumulated in double. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -282,6 +282,63 @@ int golden_batch_norm(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 		ttc_tensor_set(out[0], i, x * ttc_tensor_get(in[1], c) +
 					  ttc_tensor_get(in[2], c));
 		next_index(o, t->dims, t->rank);
+	}
+	return 0;
+}
+
+/* max_pool2d, avg_pool2d over NHWC windows: kernel k, stride s,
+ * dilation d, padding [top, left, bottom, right]. max ignores padding
+ * (NaN wins); avg divides by the taps inside the input, or with
+ * count_include_pad by those inside the padded input (PyTorch's rule:
+ * taps past the padding, with ceil_mode, never count). */
+int golden_pool(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		ttc_tensor *const *out, char *err, size_t len)
+{
+	const ttc_type *t = in[0]->type, *o = out[0]->type;
+	bool avg = !strcmp(ttc_op_name(op), "ttir.avg_pool2d");
+	bool incl = avg && ttc_attr_bool(ttc_op_attr(op, "count_include_pad"));
+	int64_t k[2], s[2], d[2], p[4], idx[4] = { 0 };
+
+	(void)nin;
+	if (ttc_op_attr(op, "flattened_compat_info"))
+		return gfail(err, len, "a flattened pool (flattened_compat_info) "
+				       "has no golden");
+	if (t->rank != 4 || op_hw(op, "kernel", k) || op_hw(op, "stride", s) ||
+	    op_hw(op, "dilation", d) || op_padding(op, p))
+		return gfail(err, len, "bad kernel, stride, dilation or padding");
+	for (size_t i = 0; i < out[0]->numel; i++) {
+		double acc = avg ? 0 : -INFINITY;
+		int64_t cnt = 0;
+
+		for (int64_t a = 0; a < k[0]; a++) {
+			int64_t y = idx[1] * s[0] - p[0] + a * d[0];
+
+			for (int64_t b = 0; b < k[1]; b++) {
+				int64_t x = idx[2] * s[1] - p[1] + b * d[1];
+				bool in_x = y >= 0 && y < t->dims[1] && x >= 0 &&
+					    x < t->dims[2];
+
+				if (incl && y < t->dims[1] + p[2] &&
+				    x < t->dims[2] + p[3])
+					cnt++;
+				if (!in_x)
+					continue;
+				double v = ttc_tensor_get(in[0], (size_t)(
+					((idx[0] * t->dims[1] + y) * t->dims[2] +
+					 x) * t->dims[3] + idx[3]));
+
+				if (!incl)
+					cnt++;
+				if (avg)
+					acc += v;
+				else if (isnan(v) || (!isnan(acc) && v > acc))
+					acc = v;
+			}
+		}
+		if (avg)
+			acc = cnt ? acc / (double)cnt : NAN;
+		ttc_tensor_set(out[0], i, acc);
+		next_index(idx, o->dims, 4);
 	}
 	return 0;
 }

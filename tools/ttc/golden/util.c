@@ -67,3 +67,29 @@ int op_ints(const ttc_op *op, const char *name, int64_t *v)
 	}
 	return ttc_attr_ints(a, v, TTC_MAX_RANK);
 }
+
+int op_hw(const ttc_op *op, const char *name, int64_t *v)
+{
+	int64_t t[TTC_MAX_RANK];
+	int n = op_ints(op, name, t);
+
+	if (n == 1)
+		t[1] = t[0];
+	else if (n != 2)
+		return -1;
+	v[0] = t[0];
+	v[1] = t[1];
+	return 0;
+}
+
+int op_padding(const ttc_op *op, int64_t *p)
+{
+	int64_t t[TTC_MAX_RANK];
+	int n = op_ints(op, "padding", t);
+
+	if (n != 1 && n != 2 && n != 4)
+		return -1;
+	for (int i = 0; i < 4; i++)
+		p[i] = n == 1 ? t[0] : n == 2 ? t[i % 2] : t[i];
+	return 0;
+}
