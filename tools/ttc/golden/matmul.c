@@ -219,90 +219,108 @@ static size_t at4(const ttc_type *t, const unsigned *l, int64_t n, int64_t h,
 			v[3] * st[3]);
 }
 
+/* A convolution's operands and sizes (see golden_conv). */
+struct conv {
+	ttc_tensor *const *in;
+	const ttc_type *x, *o;
+	unsigned l[4];	  /* the layout: which dim is N, H, W, C */
+	bool tr;	  /* conv_transpose2d */
+	int64_t kh, kw, icg, ocg;
+	double *acc;	  /* the output's sums */
+};
+
+/* One (input tap, weight tap) pair at batch b: position (y, x) of the
+ * side the loops run over (conv2d's output, conv_transpose2d's input)
+ * and (yy, xx) of the other, weight tap (a, e); every channel pair of a
+ * group adds to one output value. */
+static void conv_tap(const struct conv *c, int64_t b, int64_t y, int64_t x,
+		     int64_t yy, int64_t xx, int64_t a, int64_t e)
+{
+	int64_t oc = c->o->dims[c->l[3]];
+
+	for (int64_t co = 0; co < oc; co++) {
+		int64_t gi = co / c->ocg;
+
+		for (int64_t ci = 0; ci < c->icg; ci++) {
+			int64_t ch = gi * c->icg + ci;
+			/* conv2d's weight (O, C/g, KH, KW), the transposed
+			 * one's (C, O/g, KH, KW) */
+			int64_t wi = c->tr ? ch * c->ocg + co % c->ocg :
+					     co * c->icg + ci;
+			double wv = ttc_tensor_get(c->in[1], (size_t)(
+				(wi * c->kh + a) * c->kw + e));
+			size_t xi = c->tr ? at4(c->x, c->l, b, y, x, ch) :
+					    at4(c->x, c->l, b, yy, xx, ch);
+			size_t oi = c->tr ? at4(c->o, c->l, b, yy, xx, co) :
+					    at4(c->o, c->l, b, y, x, co);
+
+			c->acc[oi] += wv * ttc_tensor_get(c->in[0], xi);
+		}
+	}
+}
+
 /*
  * conv2d: weight (O, C/groups, KH, KW); conv_transpose2d: weight
- * (C, O/groups, KH, KW), each input tap scattered to output position
- * i * stride - pad + k * dilation. Padding is [top, left, bottom,
- * right]; bias, when given, one value per output channel. Sums in double.
+ * (C, O/groups, KH, KW). Both pair position (y, x) with (y * stride -
+ * pad + k * dilation) on the other side: conv2d's output with its
+ * input, conv_transpose2d's input with its output (each input tap
+ * scattered). Padding is [top, left, bottom, right]; bias, when given,
+ * one value per output channel. Sums in double.
  */
 int golden_conv(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 		ttc_tensor *const *out, char *err, size_t len)
 {
-	const ttc_type *x = in[0]->type, *wt = in[1]->type, *o = out[0]->type;
-	bool tr = !strcmp(ttc_op_name(op), "ttir.conv_transpose2d");
+	struct conv c = { .in = in, .x = in[0]->type, .o = out[0]->type };
+	const ttc_type *wt = in[1]->type;
 	int64_t s[2], d[2], p[4], g = ttc_attr_int(ttc_op_attr(op, "groups"));
-	unsigned l[4];
 
+	c.tr = !strcmp(ttc_op_name(op), "ttir.conv_transpose2d");
 	if (ttc_op_attr(op, "flattened_compat_info"))
 		return gfail(err, len, "a flattened convolution "
 				       "(flattened_compat_info) has no golden");
-	if (x->rank != 4 || wt->rank != 4 || o->rank != 4 || g < 1 ||
+	if (c.x->rank != 4 || wt->rank != 4 || c.o->rank != 4 || g < 1 ||
 	    op_hw(op, "stride", s) || op_hw(op, "dilation", d) ||
 	    op_padding(op, p))
 		return gfail(err, len, "bad operands or attributes");
-	conv_layout(op, l);
-	int64_t n = x->dims[l[0]], ih = x->dims[l[1]], iw = x->dims[l[2]];
-	int64_t ic = x->dims[l[3]], oh = o->dims[l[1]], ow = o->dims[l[2]];
-	int64_t oc = o->dims[l[3]], kh = wt->dims[2], kw = wt->dims[3];
-	int64_t icg = ic / g, ocg = oc / g;
-	double *acc = calloc(out[0]->numel ? out[0]->numel : 1, sizeof(*acc));
+	conv_layout(op, c.l);
+	/* (h, w): the side the loops run over; (hh, ww): the other. */
+	const ttc_type *run = c.tr ? c.x : c.o, *other = c.tr ? c.o : c.x;
+	int64_t n = c.x->dims[c.l[0]];
+	int64_t h = run->dims[c.l[1]], w = run->dims[c.l[2]];
+	int64_t hh = other->dims[c.l[1]], ww = other->dims[c.l[2]];
 
-	if (!acc)
+	c.kh = wt->dims[2];
+	c.kw = wt->dims[3];
+	c.icg = c.x->dims[c.l[3]] / g;
+	c.ocg = c.o->dims[c.l[3]] / g;
+	c.acc = calloc(out[0]->numel ? out[0]->numel : 1, sizeof(*c.acc));
+	if (!c.acc)
 		return gfail(err, len, "out of memory");
-	/* Every (input tap, weight tap) pair adds to one output value. */
 	for (int64_t b = 0; b < n; b++)
-		for (int64_t y = 0; y < (tr ? ih : oh); y++)
-			for (int64_t xx = 0; xx < (tr ? iw : ow); xx++)
-				for (int64_t a = 0; a < kh; a++)
-					for (int64_t e = 0; e < kw; e++) {
-		/* the tap's position on the other side */
-		int64_t yy = y * s[0] - p[0] + a * d[0];
-		int64_t xz = xx * s[1] - p[1] + e * d[1];
-		int64_t hh = tr ? oh : ih, ww = tr ? ow : iw;
+		for (int64_t y = 0; y < h; y++)
+			for (int64_t x = 0; x < w; x++)
+				for (int64_t a = 0; a < c.kh; a++) {
+					int64_t yy = y * s[0] - p[0] + a * d[0];
 
-		if (yy < 0 || yy >= hh || xz < 0 || xz >= ww)
-			continue;
-		for (int64_t co = 0; co < oc; co++) {
-			int64_t gi = co / ocg;
+					for (int64_t e = 0; e < c.kw; e++) {
+						int64_t xx = x * s[1] - p[1] +
+							     e * d[1];
 
-			for (int64_t ci = 0; ci < icg; ci++) {
-				int64_t c = gi * icg + ci;
-				double wv, xv;
-				size_t oi;
-
-				if (tr) {
-					/* weight (C, O/g, KH, KW) */
-					wv = ttc_tensor_get(in[1], (size_t)(
-						((c * ocg + co % ocg) * kh + a) *
-						kw + e));
-					xv = ttc_tensor_get(in[0],
-						at4(x, l, b, y, xx, c));
-					oi = at4(o, l, b, yy, xz, co);
-				} else {
-					wv = ttc_tensor_get(in[1], (size_t)(
-						((co * icg + ci) * kh + a) * kw +
-						e));
-					xv = ttc_tensor_get(in[0],
-						at4(x, l, b, yy, xz, c));
-					oi = at4(o, l, b, y, xx, co);
-				}
-				acc[oi] += wv * xv;
-			}
-		}
+						if (yy >= 0 && yy < hh &&
+						    xx >= 0 && xx < ww)
+							conv_tap(&c, b, y, x,
+								 yy, xx, a, e);
 					}
+				}
+	int64_t idx[4] = { 0 };
+
 	for (size_t i = 0; i < out[0]->numel; i++) {
-		int64_t idx[4] = { 0 };
-		size_t r = i;
-
-		for (unsigned j = 4; j-- > 0;) {
-			idx[j] = (int64_t)(r % (size_t)o->dims[j]);
-			r /= (size_t)o->dims[j];
-		}
 		double bv = nin > 2 ? ttc_tensor_get(in[2],
-						     (size_t)idx[l[3]]) : 0;
+						     (size_t)idx[c.l[3]]) : 0;
 
-		ttc_tensor_set(out[0], i, acc[i] + bv);
+		ttc_tensor_set(out[0], i, c.acc[i] + bv);
+		next_index(idx, c.o->dims, 4);
 	}
-	free(acc);
+	free(c.acc);
 	return 0;
 }
