@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ttc/ops.h"
+#include "tmpdir.h"
 #include "ttc/text.h"
 
 #define NOPS 100000
@@ -122,14 +123,17 @@ int main(void)
 {
 	size_t len;
 	char *text = generate(&len);
-	char path[] = "/tmp/bench-ttir-XXXXXX";
-	int fd = mkstemp(path);
+	char dir[256], path[300];
+	FILE *f = NULL;
 
-	if (fd < 0 || write(fd, text, len) != (ssize_t)len) {
-		perror("bench-ttir");
+	if (test_mkdtemp(dir, sizeof(dir), "bench-ttir")) {
+		snprintf(path, sizeof(path), "%s/module.mlir", dir);
+		f = fopen(path, "w");
+	}
+	if (!f || fwrite(text, 1, len, f) != len || fclose(f)) {
+		perror("bench-ttir: the generated module");
 		return 1;
 	}
-	close(fd);
 	double a = ours(text, len);
 	double mb = (double)len / 1e6;
 
@@ -147,6 +151,7 @@ int main(void)
 			       "ratio=%.2f vs=mlir-opt-15\n", mb / a, b / a);
 	}
 	unlink(path);
+	rmdir(dir);
 	free(text);
 	return 0;
 }

@@ -11,6 +11,7 @@
 
 #include "ttc/golden.h"
 
+#include "tmpdir.h"
 #include "ttc_testutil.h"
 
 static struct ttc_compare cmp(const double *g, const double *c, size_t n)
@@ -95,11 +96,10 @@ static void test_tensors_and_npy(void **state)
 	(void)state;
 	ttc_ctx *ctx = ttc_ctx_new_ttir();
 	int64_t d[3] = { 2, 3, 4 };
-	char path[] = "/tmp/ttc-golden-XXXXXX.npy";
-	int fd = mkstemps(path, 4);
+	char dir[256], path[300];
 
-	assert_true(fd >= 0);
-	close(fd);
+	assert_non_null(test_mkdtemp(dir, sizeof(dir), "ttc-golden"));
+	snprintf(path, sizeof(path), "%s/t.npy", dir);
 	/* Every rank 0..3, f32, i1, si8, ui16, i64, bf16, f64. */
 	const ttc_type *elems[] = {
 		ttc_float_type(ctx, TTC_F32), ttc_int_type(ctx, 1, TTC_SIGNLESS),
@@ -143,6 +143,7 @@ static void test_tensors_and_npy(void **state)
 	ttc_ctx_clear_diags(ctx);
 	assert_null(ttc_tensor_load_npy(ctx, path));
 	assert_non_null(strstr(ttc_ctx_error(ctx), path));
+	rmdir(dir);
 	ttc_ctx_free(ctx);
 }
 
