@@ -153,30 +153,16 @@ bool tt_kprint_core_on(const struct tt_kprint_sel *sel, struct tt_xy logical)
 	return false;
 }
 
-/* TT_DPRINT_CORES, else TT_METAL_DPRINT_CORES; both set must agree. */
-static int cores_setting(const char **spec, const char **var)
-{
-	const char *ours = getenv(VAR), *metal = getenv(METAL_VAR);
-
-	*var = ours && *ours ? VAR : METAL_VAR;
-	*spec = ours && *ours ? ours : metal;
-	if (ours && *ours && metal && *metal && strcmp(ours, metal))
-		return tt_error(-EINVAL,
-				"%s='%s' and %s='%s' disagree: set one of them",
-				VAR, ours, METAL_VAR, metal);
-	return 0;
-}
-
 int tt_kprint_select(struct tt_device *dev, struct tt_kprint_sel *sel)
 {
 	const char *spec, *var;
 	unsigned w = 0, h = 0;
-	int ret = cores_setting(&spec, &var);
+	int ret = tt_env_synonym(VAR, METAL_VAR, &spec, &var);
 
 	memset(sel, 0, sizeof(*sel));
 	if (ret)
 		return ret;
-	if (!spec || !*spec) {
+	if (!spec) {
 		sel->on = sel->all = tt_kprint_enabled();
 		return 0;
 	}
