@@ -21,41 +21,6 @@
 #define TILE_BYTES 2048u /* 32 x 32 bfloat16 */
 #define VALUES (TILES * TT_TILE_ELEMS)
 
-static tt_buffer *dram_tiles(tt_device *dev)
-{
-	struct tt_buffer_config cfg = {
-		.device = dev,
-		.size = TILES * TILE_BYTES,
-		.page_size = TILE_BYTES,
-		.type = TT_BUFFER_DRAM,
-	};
-	tt_buffer *buf;
-
-	EX_TRY(tt_create_buffer(&cfg, &buf));
-	return buf;
-}
-
-static void double_buffered_cb(tt_program *prog,
-			       const struct tt_core_range_set *core,
-			       unsigned index)
-{
-	struct tt_circular_buffer_config cfg = tt_circular_buffer_config(
-		2 * TILE_BYTES, index, TT_FLOAT16_B, TILE_BYTES);
-	tt_cb_handle cb;
-
-	EX_TRY(tt_create_circular_buffer(prog, core, &cfg, &cb));
-}
-
-/* n bfloat16 values in [lo, hi), the same on every run. */
-static void fill(uint16_t *v, size_t n, uint32_t seed, float lo, float hi)
-{
-	for (size_t i = 0; i < n; i++) {
-		seed = seed * 1664525u + 1013904223u;
-		v[i] = tt_float_to_bf16(lo +
-					(hi - lo) * (seed >> 8) / 16777216.0f);
-	}
-}
-
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -90,14 +55,14 @@ int main(int argc, char **argv)
 		ex_die("out of memory");
 	ex_open_device(&dev);
 	EX_TRY(tt_device_command_queue(dev, 0, &cq));
-	da = dram_tiles(dev);
-	db = dram_tiles(dev);
-	dc = dram_tiles(dev);
+	da = ex_dram_tiles(dev, TILES, TILE_BYTES);
+	db = ex_dram_tiles(dev, TILES, TILE_BYTES);
+	dc = ex_dram_tiles(dev, TILES, TILE_BYTES);
 
 	EX_TRY(tt_create_program(&prog));
-	double_buffered_cb(prog, &core, 0);
-	double_buffered_cb(prog, &core, 1);
-	double_buffered_cb(prog, &core, 16);
+	ex_double_buffered_cb(prog, &core, 0, TILE_BYTES);
+	ex_double_buffered_cb(prog, &core, 1, TILE_BYTES);
+	ex_double_buffered_cb(prog, &core, 16, TILE_BYTES);
 	EX_TRY(tt_create_kernel(prog, ex_kernel("eltwise_add/reader.c"), &core,
 				&rcfg, &reader));
 	EX_TRY(tt_create_kernel(prog, ex_kernel("custom_sfpi_add/compute.c"),
@@ -115,8 +80,8 @@ int main(int argc, char **argv)
 	EX_TRY(tt_set_runtime_args(prog, writer, xy, wargs, 3));
 	EX_TRY(tt_set_common_runtime_args(prog, compute, &tiles, 1));
 
-	fill(a, VALUES, 1, -8.0f, 8.0f);
-	fill(b, VALUES, 2, -8.0f, 8.0f);
+	ex_fill_bf16_range(a, VALUES, 1, -8.0f, 8.0f);
+	ex_fill_bf16_range(b, VALUES, 2, -8.0f, 8.0f);
 	t0 = ex_now_ms();
 	EX_TRY(tt_enqueue_write_buffer(cq, da, a, false));
 	EX_TRY(tt_enqueue_write_buffer(cq, db, b, false));

@@ -27,31 +27,6 @@
 #define EDGE0 0.25f
 #define EDGE1 2.0f
 
-static tt_buffer *dram_tiles(tt_device *dev)
-{
-	struct tt_buffer_config cfg = {
-		.device = dev,
-		.size = TILES * TILE_BYTES,
-		.page_size = TILE_BYTES,
-		.type = TT_BUFFER_DRAM,
-	};
-	tt_buffer *buf;
-
-	EX_TRY(tt_create_buffer(&cfg, &buf));
-	return buf;
-}
-
-static void double_buffered_cb(tt_program *prog,
-			       const struct tt_core_range_set *core,
-			       unsigned index)
-{
-	struct tt_circular_buffer_config cfg = tt_circular_buffer_config(
-		2 * TILE_BYTES, index, TT_FLOAT16_B, TILE_BYTES);
-	tt_cb_handle cb;
-
-	EX_TRY(tt_create_circular_buffer(prog, core, &cfg, &cb));
-}
-
 static uint32_t float_bits(float f)
 {
 	uint32_t u;
@@ -107,12 +82,12 @@ int main(int argc, char **argv)
 		ex_die("out of memory");
 	ex_open_device(&dev);
 	EX_TRY(tt_device_command_queue(dev, 0, &cq));
-	dx = dram_tiles(dev);
-	dy = dram_tiles(dev);
+	dx = ex_dram_tiles(dev, TILES, TILE_BYTES);
+	dy = ex_dram_tiles(dev, TILES, TILE_BYTES);
 
 	EX_TRY(tt_create_program(&prog));
-	double_buffered_cb(prog, &core, 0);
-	double_buffered_cb(prog, &core, 16);
+	ex_double_buffered_cb(prog, &core, 0, TILE_BYTES);
+	ex_double_buffered_cb(prog, &core, 16, TILE_BYTES);
 	EX_TRY(tt_create_kernel(prog, ex_kernel("eltwise_exp/reader.c"), &core,
 				&rcfg, &reader));
 	EX_TRY(tt_create_kernel(prog,

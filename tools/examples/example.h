@@ -195,6 +195,45 @@ static inline void ex_fill_bf16(float *p, size_t n, uint32_t seed)
 	}
 }
 
+/* n bfloat16 values in [lo, hi), the same on every run for one seed. */
+static inline void ex_fill_bf16_range(uint16_t *v, size_t n, uint32_t seed,
+				      float lo, float hi)
+{
+	for (size_t i = 0; i < n; i++) {
+		seed = seed * 1664525u + 1013904223u;
+		v[i] = tt_float_to_bf16(lo +
+					(hi - lo) * (seed >> 8) / 16777216.0f);
+	}
+}
+
+/* A DRAM buffer of `tiles` tiles of tile_bytes, one tile per page. */
+static inline tt_buffer *ex_dram_tiles(tt_device *dev, uint32_t tiles,
+				       uint32_t tile_bytes)
+{
+	struct tt_buffer_config cfg = {
+		.device = dev,
+		.size = (uint64_t)tiles * tile_bytes,
+		.page_size = tile_bytes,
+		.type = TT_BUFFER_DRAM,
+	};
+	tt_buffer *buf;
+
+	EX_TRY(tt_create_buffer(&cfg, &buf));
+	return buf;
+}
+
+/* Two bfloat16 tiles of tile_bytes at CB index `index` of core. */
+static inline void ex_double_buffered_cb(tt_program *prog,
+					 const struct tt_core_range_set *core,
+					 unsigned index, uint32_t tile_bytes)
+{
+	struct tt_circular_buffer_config cfg = tt_circular_buffer_config(
+		2 * tile_bytes, index, TT_FLOAT16_B, tile_bytes);
+	tt_cb_handle cb;
+
+	EX_TRY(tt_create_circular_buffer(prog, core, &cfg, &cb));
+}
+
 static inline double ex_now_ms(void)
 {
 	struct timespec ts;
