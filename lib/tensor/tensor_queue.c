@@ -143,6 +143,7 @@ int tt_tensor_queue_create(tt_device *dev, const struct tt_shape *shape,
 				"tt_tensor_queue_create: out of memory");
 	q->dev = dev;
 	q->depth = depth;
+	q->wrap = tt_tq_wrap(depth);
 	q->placement = placement;
 	ret = init_geometry(q, shape, fmt);
 	if (!ret)
@@ -257,12 +258,14 @@ int tt_tensor_queue_state(tt_tensor_queue *q, struct tt_tensor_queue_state *st)
 		return tt_error(-EINVAL, "tt_tensor_queue_state: %s is NULL",
 				q ? "state" : "queue");
 	ret = tt_tensor_queue_hdr_read(q, &h);
+	if (!ret)
+		ret = tt_tensor_queue_hdr_check(q, &h, "tt_tensor_queue_state");
 	if (ret)
 		return ret;
 	st->depth = q->depth;
 	st->wr = h.wr;
 	st->rd = h.rd;
-	st->occupancy = h.wr - h.rd;
+	st->occupancy = tt_tq_fill(h.wr, h.rd, q->wrap);
 	st->broken = h.broken;
 	st->device_producer = h.prod_bell != 0;
 	st->device_consumer = h.cons_bell != 0;
@@ -290,4 +293,12 @@ int tt_tensor_queue_reset(tt_tensor_queue *q)
 	tt_tensor_queue_wake(q, TT_TQ_WR_OFF);
 	tt_tensor_queue_wake(q, TT_TQ_RD_OFF);
 	return ret;
+}
+
+int tt_tensor_queue_set_counters(struct tt_tensor_queue *q, uint32_t wr,
+				 uint32_t rd)
+{
+	int ret = tt_tensor_queue_hdr_write32(q, TT_TQ_WR_OFF, wr);
+
+	return ret ? ret : tt_tensor_queue_hdr_write32(q, TT_TQ_RD_OFF, rd);
 }

@@ -19,6 +19,7 @@ struct tt_tensor_queue {
 	enum tt_data_format fmt;
 	enum tt_queue_placement placement;
 	unsigned depth;
+	uint32_t wrap;	   /* the counters' wrap point, tt_tq_wrap(depth) */
 	size_t entry_size; /* tiles * tile size */
 	size_t slot_size;  /* entry_size aligned to TT_TQ_SLOT_ALIGN */
 	size_t total;	   /* header + slots */
@@ -41,6 +42,12 @@ struct tt_tensor_queue {
 /* ---- header access (tensor_queue_io.c) ---- */
 
 TT_HIDDEN int tt_tensor_queue_hdr_read(struct tt_tensor_queue *q, struct tt_tq_header *h);
+/* 0, or -EPROTO naming the queue and the value when h's counters are out
+ * of range (>= wrap) or count more than depth entries: nothing the
+ * device or the other process wrote is trusted. */
+TT_HIDDEN int tt_tensor_queue_hdr_check(struct tt_tensor_queue *q,
+					const struct tt_tq_header *h,
+					const char *call);
 TT_HIDDEN int tt_tensor_queue_hdr_write32(struct tt_tensor_queue *q, uint32_t off,
 				uint32_t val);
 /* Write val at word `off` of the bell at NOC address bell (kernel's L1). */
@@ -54,5 +61,13 @@ TT_HIDDEN int tt_tensor_queue_mark_broken(struct tt_tensor_queue *q, uint32_t re
 /* -EPIPE with a message naming who broke the queue. */
 TT_HIDDEN int tt_tensor_queue_broken_error(struct tt_tensor_queue *q, uint32_t reason,
 				 const char *call);
+
+/* ---- tests only (tensor_queue.c) ---- */
+
+/* Store wr and rd in the header as given, unchecked, before either side
+ * starts: the unit tests place the counters next to the wrap point, or
+ * out of range as a hostile device would. Not part of the API. */
+TT_HIDDEN int tt_tensor_queue_set_counters(struct tt_tensor_queue *q, uint32_t wr,
+				 uint32_t rd);
 
 #endif /* TT_LIB_TENSOR_QUEUE_INTERNAL_H */

@@ -27,6 +27,26 @@
  * raises the host interrupt; a host process wakes only futex sleepers). */
 #define TQ_POLL_MS 1
 
+int tt_tensor_queue_hdr_check(struct tt_tensor_queue *q,
+			      const struct tt_tq_header *h, const char *call)
+{
+	uint32_t fill;
+
+	if (h->wr >= q->wrap || h->rd >= q->wrap)
+		return tt_error(-EPROTO,
+				"%s: %s: bad header: %s %u is not below %u, "
+				"where the counters wrap",
+				call, q->name, h->wr >= q->wrap ? "wr" : "rd",
+				h->wr >= q->wrap ? h->wr : h->rd, q->wrap);
+	fill = tt_tq_fill(h->wr, h->rd, q->wrap);
+	if (fill > q->depth)
+		return tt_error(-EPROTO,
+				"%s: %s: bad header: wr %u and rd %u count %u "
+				"entries, more than depth %u",
+				call, q->name, h->wr, h->rd, fill, q->depth);
+	return 0;
+}
+
 static uint32_t *hword(struct tt_tensor_queue *q, uint32_t off)
 {
 	return (uint32_t *)(void *)(q->mem + off);
@@ -132,7 +152,8 @@ struct tq_wait {
 static bool ready(const struct tt_tensor_queue *q, const struct tt_tq_header *h,
 		  bool entry)
 {
-	return entry ? h->wr != h->rd : h->wr - h->rd < q->depth;
+	return entry ? h->wr != h->rd
+		     : tt_tq_fill(h->wr, h->rd, q->wrap) < q->depth;
 }
 
 /* Is the host process at the other end gone? A zombie counts as alive
@@ -181,6 +202,9 @@ static int tq_wait(struct tt_tensor_queue *q, struct tq_wait *w,
 			return ret;
 		if (h->broken)
 			return tt_tensor_queue_broken_error(q, h->broken, w->call);
+		ret = tt_tensor_queue_hdr_check(q, h, w->call);
+		if (ret)
+			return ret;
 		if (ready(q, h, w->entry))
 			return 0;
 		if (w->timeout_ms == TT_TQ_NONBLOCK)
@@ -260,6 +284,8 @@ static int publish(struct tt_tensor_queue *q, bool producer, uint32_t val)
 	return ret;
 }
 
+/* Entry n's slot; continuous across the wrap, as the wrap point is a
+ * multiple of depth (hw/tqueue.h). n < wrap: tq_wait checked it. */
 static uint64_t slot_off(const struct tt_tensor_queue *q, uint32_t n)
 {
 	return TT_TQ_HEADER_SIZE + (uint64_t)(n % q->depth) * q->slot_size;
@@ -317,7 +343,7 @@ int tt_tensor_queue_push(tt_tensor_queue *q, const tt_tensor *t, int timeout_ms)
 	if (!ret)
 		ret = fill_slot(q, t, slot_off(q, h.wr));
 	if (!ret)
-		ret = publish(q, true, h.wr + 1);
+		ret = publish(q, true, tt_tq_next(h.wr, q->wrap));
 	return ret;
 }
 
@@ -403,6 +429,6 @@ int tt_tensor_queue_pop(tt_tensor_queue *q)
 		return tt_error(-EINVAL, "%s: queue is NULL", call);
 	ret = wait_for(q, true, TT_TQ_NONBLOCK, call, &h);
 	if (!ret)
-		ret = publish(q, false, h.rd + 1);
+		ret = publish(q, false, tt_tq_next(h.rd, q->wrap));
 	return ret;
 }

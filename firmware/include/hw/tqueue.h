@@ -7,9 +7,17 @@
  * `depth` slots of `slot_size` bytes. Slot k holds entry number n when
  * n % depth == k; an entry is one tensor in tile layout.
  *
- * wr counts entries pushed and rd entries popped, both free running
- * 32-bit counters: the queue is empty when wr == rd and full when
- * wr - rd == depth. Only the producer writes wr, only the consumer rd.
+ * wr counts entries pushed and rd entries popped, both 32-bit counters
+ * that wrap at W = tt_tq_wrap(depth), the largest multiple of depth below
+ * 2^32 (after W - 1 comes 0), so that entry n's slot n % depth stays
+ * continuous across the wrap for every depth, powers of two or not
+ * (wrapping at 2^32, depth 3 would put the entries W - 1 and W in slot 0).
+ * The queue holds tt_tq_fill(wr, rd, W) entries (wr - rd modulo W): empty
+ * when wr == rd, full at depth. Both sides step a counter with tt_tq_next
+ * and count with tt_tq_fill. A counter >= W, or a fill above depth, is a
+ * corrupt or hostile header: the host refuses it (-EPROTO, naming the
+ * queue and the value), a kernel stops at tq_open (ttk_fatal).
+ * Only the producer writes wr, only the consumer rd.
  * A producer writes the entry, makes it visible (barrier / release), then
  * stores wr; a consumer loads wr, reads the entry, then stores rd.
  *
@@ -18,7 +26,9 @@
  * word's NOC address in cons_bell (consumer) or prod_bell (producer).
  * The other side, after storing wr (rd), reads the peer's bell and, if it
  * is not 0, also writes the new counter to it. A bell is two words: the
- * counter, and a broken word (non-zero once the queue is broken). Both
+ * counter, and a broken word (non-zero once the queue is broken); a
+ * kernel starts its bell's counter at TT_TQ_BELL_NONE, which is never a
+ * counter (W <= 0xFFFFFFFF), so that 0 is not mistaken for one. Both
  * sides store their counter first and read the other's bell (or counter)
  * second, so a bell registered concurrently with a push is either written
  * by the pusher or sees the new counter when it registers.
@@ -37,7 +47,8 @@
 #include <stdint.h>
 
 #define TT_TQ_MAGIC 0x51455454u /* "TTEQ" */
-#define TT_TQ_VERSION 1u
+/* 2: counters wrap at tt_tq_wrap(depth) instead of 2^32. */
+#define TT_TQ_VERSION 2u
 #define TT_TQ_HEADER_SIZE 64u
 /* Slot sizes are multiples of this (DRAM and NOC alignment). */
 #define TT_TQ_SLOT_ALIGN 64u
@@ -84,6 +95,30 @@ enum tt_tq_broken {
 /* A kernel's bell, in its L1 (NOC address published in the header). */
 #define TT_TQ_BELL_COUNT_OFF 0u
 #define TT_TQ_BELL_BROKEN_OFF 4u
+/* A bell's counter before the other side first rings it. */
+#define TT_TQ_BELL_NONE 0xFFFFFFFFu
+
+/*
+ * The counting both sides share (host and rv32im kernels: 32-bit
+ * arithmetic only; tt_tq_wrap divides once, a handle keeps the result).
+ * depth is 1..65536, so W >= 0xFFFF0000 and W - 1 < TT_TQ_BELL_NONE.
+ */
+static inline uint32_t tt_tq_wrap(uint32_t depth)
+{
+	return 0xFFFFFFFFu / depth * depth;
+}
+
+/* The counter after n (n < wrap). */
+static inline uint32_t tt_tq_next(uint32_t n, uint32_t wrap)
+{
+	return n + 1 == wrap ? 0 : n + 1;
+}
+
+/* Entries between rd and wr: wr - rd modulo wrap (both < wrap). */
+static inline uint32_t tt_tq_fill(uint32_t wr, uint32_t rd, uint32_t wrap)
+{
+	return wr >= rd ? wr - rd : wrap - rd + wr;
+}
 
 /* Runtime arguments a kernel's queue handle is made from, as
  * tt_tensor_queue_kernel_args fills them. */

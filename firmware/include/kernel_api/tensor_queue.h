@@ -52,6 +52,7 @@ typedef struct tq {
 	uint32_t stage[16];
 	uint64_t hdr; /* NOC address of the header */
 	uint32_t depth, slot_size;
+	uint32_t wrap;	       /* tt_tq_wrap(depth), computed once */
 	uint32_t wr, rd;       /* this side's counter is current */
 	uint32_t peer_at_open; /* the other side's counter at tq_open */
 	uint32_t role;
@@ -74,20 +75,47 @@ static inline void ttk_tq_write(tq_t *q, uint32_t off, uint32_t len)
 	noc_async_write_barrier();
 }
 
-/* The other side's counter as far as we know it (the later of its value
- * at open and the last one rung on the bell). */
+/* Entries in the queue if the producer's counter is wr and the
+ * consumer's rd. */
+static inline uint32_t ttk_tq_fill(const tq_t *q, uint32_t wr, uint32_t rd)
+{
+	return tt_tq_fill(wr, rd, q->wrap);
+}
+
+/* The other side's counter as far as we know it: the later of its value
+ * at open and the last one rung on the bell. "Later" is judged against
+ * our own counter, which the peer's is never more than depth away from
+ * (the consumer's wr is 0..depth entries ahead of rd, the producer's rd
+ * 0..depth behind wr), so it holds across the wrap; a bell not rung yet
+ * (TT_TQ_BELL_NONE) or out of range counts as not rung. */
 static inline uint32_t ttk_tq_peer(const tq_t *q)
 {
-	uint32_t b = q->bell[TT_TQ_BELL_COUNT_OFF / 4];
+	uint32_t b = q->bell[TT_TQ_BELL_COUNT_OFF / 4], a = q->peer_at_open;
+	uint32_t fa, fb;
 
-	return (int32_t)(b - q->peer_at_open) > 0 ? b : q->peer_at_open;
+	if (b >= q->wrap)
+		return a;
+	if (q->role == TQ_CONSUMER) { /* wr: more entries is later */
+		fa = ttk_tq_fill(q, a, q->rd);
+		fb = ttk_tq_fill(q, b, q->rd);
+		if (fb > q->depth)
+			return a;
+		return fa > q->depth || fb > fa ? b : a;
+	}
+	/* rd: fewer entries is later */
+	fa = ttk_tq_fill(q, q->wr, a);
+	fb = ttk_tq_fill(q, q->wr, b);
+	if (fb > q->depth)
+		return a;
+	return fa > q->depth || fb < fa ? b : a;
 }
 
 static inline bool ttk_tq_ready(const tq_t *q)
 {
 	uint32_t peer = ttk_tq_peer(q);
 
-	return q->role == TQ_CONSUMER ? peer != q->rd : q->wr - peer < q->depth;
+	return q->role == TQ_CONSUMER ? peer != q->rd
+				      : ttk_tq_fill(q, q->wr, peer) < q->depth;
 }
 
 static inline void tq_open(tq_t *q, uint32_t arg, enum tq_role role)
@@ -105,13 +133,16 @@ static inline void tq_open(tq_t *q, uint32_t arg, enum tq_role role)
 	q->role = role;
 	for (int i = 0; i < 4; i++)
 		q->bell[i] = 0;
+	q->bell[TT_TQ_BELL_COUNT_OFF / 4] = TT_TQ_BELL_NONE;
 	ttk_tq_read_header(q);
 	if (h->magic != TT_TQ_MAGIC || h->version != TT_TQ_VERSION ||
-	    h->depth != q->depth || h->slot_size != q->slot_size)
+	    h->depth != q->depth || !q->depth ||
+	    h->slot_size != q->slot_size)
 		ttk_fatal("tensor queue at 0x%x: bad header (magic 0x%x depth "
 			  "%u slot %u)",
 			  (unsigned)q->hdr, (unsigned)h->magic,
 			  (unsigned)h->depth, (unsigned)h->slot_size);
+	q->wrap = tt_tq_wrap(q->depth); /* depth >= 1: the header said so */
 	/* Publish the bell, then read the peer's counter: a push that
 	 * missed the bell is seen here (hw/tqueue.h). */
 	q->stage[0] = (uint32_t)bell;
@@ -126,6 +157,13 @@ static inline void tq_open(tq_t *q, uint32_t arg, enum tq_role role)
 					 : TT_TQ_PROD_PID_OFF,
 		     4);
 	ttk_tq_read_header(q);
+	/* Nothing in the header is trusted (hw/tqueue.h). */
+	if (h->wr >= q->wrap || h->rd >= q->wrap ||
+	    ttk_tq_fill(q, h->wr, h->rd) > q->depth)
+		ttk_fatal("tensor queue at 0x%x: bad header: wr %u rd %u "
+			  "(depth %u, counters wrap at %u)",
+			  (unsigned)q->hdr, (unsigned)h->wr, (unsigned)h->rd,
+			  (unsigned)q->depth, (unsigned)q->wrap);
 	q->wr = h->wr;
 	q->rd = h->rd;
 	q->peer_at_open = role == TQ_CONSUMER ? h->wr : h->rd;
@@ -187,6 +225,7 @@ static inline int tq_wait_free(tq_t *q, uint32_t timeout_us)
 	return ttk_tq_wait(q, timeout_us);
 }
 
+/* Entry n's slot: continuous across the wrap (a multiple of depth). */
 static inline uint64_t ttk_tq_slot(const tq_t *q, uint32_t n)
 {
 	return q->hdr + TT_TQ_HEADER_SIZE + (n % q->depth) * q->slot_size;
@@ -233,14 +272,14 @@ static inline void ttk_tq_publish(tq_t *q, uint32_t off, uint32_t val,
 static inline void tq_pop(tq_t *q)
 {
 	noc_async_read_barrier(); /* the entry is read before it is freed */
-	q->rd++;
+	q->rd = tt_tq_next(q->rd, q->wrap);
 	ttk_tq_publish(q, TT_TQ_RD_OFF, q->rd, TT_TQ_PROD_BELL_OFF);
 }
 
 static inline void tq_push(tq_t *q)
 {
 	noc_async_write_barrier(); /* the entry lands before wr says so */
-	q->wr++;
+	q->wr = tt_tq_next(q->wr, q->wrap);
 	ttk_tq_publish(q, TT_TQ_WR_OFF, q->wr, TT_TQ_CONS_BELL_OFF);
 }
 

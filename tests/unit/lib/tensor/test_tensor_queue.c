@@ -10,7 +10,16 @@
  * consumer thread stream through a queue of depth 2; a producer or
  * consumer process killed mid-stream leaves its host-memory queue broken,
  * not hanging;
- * bad arguments are refused with a message naming them.
+ * bad arguments are refused with a message naming them; the counters
+ * wrap at the largest multiple of the depth below 2^32 (depths 1, 3, 7,
+ * 8 and 65535, started just below the wrap point, entries in order with
+ * their contents, full and empty across the wrap) and a header whose
+ * counters are out of range is refused.
+ *
+ * Fixtures: every queue, tensor, thread and child process a case makes is
+ * recorded in its fixture, and the per-case teardown releases what is
+ * left, so a case that fails half-way does not leak a DMA buffer into
+ * tt_device_close and the other cases still run.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -24,15 +33,65 @@
 
 #include <cmocka.h>
 
+#include "lib/tensor/tensor_queue_internal.h"
 #include "testcases.h"
 #include "testutil.h"
 
 #define SHAPE TT_SHAPE(2, 33, 40) /* 2 x 2 x 2 = 8 tiles, padded */
 
+#define MAX_HELD 16
+
 struct fix {
 	tt_device *dev;
 	enum tt_queue_placement placement;
+	/* What the running case holds, released by unpick. */
+	tt_tensor_queue *queues[MAX_HELD];
+	tt_tensor *tensors[MAX_HELD];
+	pthread_t threads[2];
+	bool thread_live[2];
+	pid_t child;
 };
+
+static struct fix *cur; /* the running case's fixture */
+
+static tt_tensor_queue *hold_queue(tt_tensor_queue *q)
+{
+	for (int i = 0; i < MAX_HELD; i++)
+		if (!cur->queues[i])
+			return cur->queues[i] = q;
+	fail_msg("more than %d queues held", MAX_HELD);
+	return q;
+}
+
+static tt_tensor *hold(tt_tensor *t)
+{
+	for (int i = 0; i < MAX_HELD; i++)
+		if (!cur->tensors[i])
+			return cur->tensors[i] = t;
+	fail_msg("more than %d tensors held", MAX_HELD);
+	return t;
+}
+
+/* Free a tensor made by hold() (or NULL). */
+static void drop(tt_tensor *t)
+{
+	for (int i = 0; t && i < MAX_HELD; i++)
+		if (cur->tensors[i] == t)
+			cur->tensors[i] = NULL;
+	tt_tensor_free(t);
+}
+
+static void start_thread(int i, void *(*fn)(void *), void *arg)
+{
+	assert_int_equal(pthread_create(&cur->threads[i], NULL, fn, arg), 0);
+	cur->thread_live[i] = true;
+}
+
+static void join_thread(int i)
+{
+	cur->thread_live[i] = false;
+	assert_int_equal(pthread_join(cur->threads[i], NULL), 0);
+}
 
 static tt_device *ttsim_dev, *embedded_dev;
 static char rundir[128];
@@ -54,18 +113,26 @@ static double now_ms(void)
 
 /* Row-major Float32 tensor of SHAPE whose values are exact in bf16 and
  * differ with n. */
-static tt_tensor *entry(unsigned n)
+static tt_tensor *make_entry(unsigned n)
 {
 	tt_tensor *t;
 	float *p;
 
-	assert_int_equal(
-		tt_tensor_create(&SHAPE, TT_FLOAT32, TT_TENSOR_ROW_MAJOR, &t),
-		0);
+	if (tt_tensor_create(&SHAPE, TT_FLOAT32, TT_TENSOR_ROW_MAJOR, &t))
+		return NULL;
 	p = tt_tensor_data(t);
 	for (size_t i = 0; i < tt_tensor_volume(t); i++)
 		p[i] = (float)((n * 7 + i) % 251) - 125.0f;
 	return t;
+}
+
+/* make_entry, held by the case. */
+static tt_tensor *entry(unsigned n)
+{
+	tt_tensor *t = make_entry(n);
+
+	assert_non_null(t);
+	return hold(t);
 }
 
 static void check_entry(const tt_tensor *t, unsigned n)
@@ -84,7 +151,7 @@ static tt_tensor_queue *make_queue(struct fix *f, unsigned depth)
 	assert_int_equal(tt_tensor_queue_create(f->dev, &SHAPE, TT_FLOAT16_B,
 						depth, f->placement, &q),
 			 0);
-	return q;
+	return hold_queue(q);
 }
 
 static void push(tt_tensor_queue *q, unsigned n, int timeout_ms)
@@ -92,7 +159,7 @@ static void push(tt_tensor_queue *q, unsigned n, int timeout_ms)
 	tt_tensor *t = entry(n);
 
 	assert_int_equal(tt_tensor_queue_push(q, t, timeout_ms), 0);
-	tt_tensor_free(t);
+	drop(t);
 }
 
 /* Read the head into Float32 row-major, check it is entry n, pop. */
@@ -103,9 +170,10 @@ static void pop_check(tt_tensor_queue *q, unsigned n, int timeout_ms)
 	assert_int_equal(
 		tt_tensor_create(&SHAPE, TT_FLOAT32, TT_TENSOR_ROW_MAJOR, &t),
 		0);
+	hold(t);
 	assert_int_equal(tt_tensor_queue_read(q, t, timeout_ms), 0);
 	check_entry(t, n);
-	tt_tensor_free(t);
+	drop(t);
 	assert_int_equal(tt_tensor_queue_pop(q), 0);
 }
 
@@ -134,7 +202,6 @@ static void test_create_geometry(void **state)
 	assert_int_equal(args[3], 4);
 	assert_int_equal(args[4], 8 * 2048);
 	assert_int_equal(args[1], (uint32_t)tt_tensor_queue_noc_addr(q));
-	tt_tensor_queue_free(q);
 }
 
 /* 3 slots, 40 entries in an uneven rhythm: the ring wraps 13 times. */
@@ -158,7 +225,6 @@ static void test_wrap_around(void **state)
 	assert_int_equal(tt_tensor_queue_state(q, &st), 0);
 	assert_int_equal(st.wr, 40);
 	assert_int_equal(st.rd, 40);
-	tt_tensor_queue_free(q);
 }
 
 /* get returns the head as a tiled tensor in the queue's format, and does
@@ -170,19 +236,21 @@ static void test_get_peeks(void **state)
 
 	push(q, 5, TT_TQ_NONBLOCK);
 	assert_int_equal(tt_tensor_queue_get(q, TT_TQ_NONBLOCK, &a), 0);
+	hold(a);
 	assert_int_equal(tt_tensor_queue_get(q, TT_TQ_NONBLOCK, &b), 0);
+	hold(b);
 	assert_int_equal(tt_tensor_format(a), TT_FLOAT16_B);
 	assert_int_equal(tt_tensor_layout(a), TT_TENSOR_TILED);
 	assert_memory_equal(tt_tensor_data(a), tt_tensor_data(b),
 			    tt_tensor_size(a));
 	assert_int_equal(tt_tensor_to(a, TT_FLOAT32, TT_TENSOR_ROW_MAJOR, &rm),
 			 0);
+	hold(rm);
 	check_entry(rm, 5);
 	assert_int_equal(tt_tensor_queue_pop(q), 0);
-	tt_tensor_free(rm);
-	tt_tensor_free(a);
-	tt_tensor_free(b);
-	tt_tensor_queue_free(q);
+	drop(rm);
+	drop(a);
+	drop(b);
 }
 
 static void test_full_and_empty(void **state)
@@ -203,8 +271,7 @@ static void test_full_and_empty(void **state)
 	/* The message names the queue. */
 	expect_error(tt_tensor_queue_push(q, t, TT_TQ_NONBLOCK), -EAGAIN,
 		     "queue [2,33,40] Float16_b x2");
-	tt_tensor_free(t);
-	tt_tensor_queue_free(q);
+	drop(t);
 }
 
 static void test_timeouts(void **state)
@@ -223,8 +290,7 @@ static void test_timeouts(void **state)
 		     "no free slot within 60 ms");
 	dt = now_ms() - t0;
 	assert_true(dt >= 59 && dt < 2000);
-	tt_tensor_free(t);
-	tt_tensor_queue_free(q);
+	drop(t);
 }
 
 static void test_broken_and_reset(void **state)
@@ -248,8 +314,7 @@ static void test_broken_and_reset(void **state)
 	assert_int_equal(st.occupancy, 0);
 	push(q, 7, TT_TQ_NONBLOCK);
 	pop_check(q, 7, TT_TQ_NONBLOCK);
-	tt_tensor_free(t);
-	tt_tensor_queue_free(q);
+	drop(t);
 }
 
 struct waiter {
@@ -273,18 +338,19 @@ static void *wait_forever(void *arg)
  * from another thread, promptly. */
 static void test_break_wakes_waiter(void **state)
 {
-	struct waiter w = {.q = make_queue(*state, 2)};
-	pthread_t th;
+	/* Static: the thread may outlive a failed case (unpick joins it). */
+	static struct waiter w;
+
+	w = (struct waiter){.q = make_queue(*state, 2)};
 	double t0;
 
-	assert_int_equal(pthread_create(&th, NULL, wait_forever, &w), 0);
+	start_thread(0, wait_forever, &w);
 	usleep(50000);
 	t0 = now_ms();
 	assert_int_equal(tt_tensor_queue_break(w.q), 0);
-	assert_int_equal(pthread_join(th, NULL), 0);
+	join_thread(0);
 	assert_int_equal(w.ret, -EPIPE);
 	assert_true(w.woke_ms - t0 < 1000);
-	tt_tensor_queue_free(w.q);
 }
 
 struct producer {
@@ -298,9 +364,9 @@ static void *produce(void *arg)
 	struct producer *p = arg;
 
 	for (unsigned i = 0; i < p->n && !p->ret; i++) {
-		tt_tensor *t = entry(i);
+		tt_tensor *t = make_entry(i);
 
-		p->ret = tt_tensor_queue_push(p->q, t, 10000);
+		p->ret = t ? tt_tensor_queue_push(p->q, t, 10000) : -ENOMEM;
 		tt_tensor_free(t);
 	}
 	return NULL;
@@ -310,15 +376,15 @@ static void *produce(void *arg)
  * waits for the other many times. */
 static void test_threads_stream(void **state)
 {
-	struct producer p = {.q = make_queue(*state, 2), .n = 150};
-	pthread_t th;
+	static struct producer p;
 
-	assert_int_equal(pthread_create(&th, NULL, produce, &p), 0);
+	p = (struct producer){.q = make_queue(*state, 2), .n = 150};
+
+	start_thread(0, produce, &p);
 	for (unsigned i = 0; i < p.n; i++)
 		pop_check(p.q, i, 10000);
-	assert_int_equal(pthread_join(th, NULL), 0);
+	join_thread(0);
 	assert_int_equal(p.ret, 0);
-	tt_tensor_queue_free(p.q);
 }
 
 /*
@@ -342,6 +408,7 @@ static void test_killed_producer(void **state)
 	t = entry(0);
 	pid = fork();
 	assert_true(pid >= 0);
+	cur->child = pid;
 	if (pid == 0) {
 		/* Push until killed; the queue fills, then each push waits. */
 		for (;;)
@@ -352,6 +419,7 @@ static void test_killed_producer(void **state)
 		pop_check(q, 0, 10000);
 	kill(pid, SIGKILL);
 	assert_int_equal(waitpid(pid, &st, 0), pid);
+	cur->child = 0;
 	assert_true(WIFSIGNALED(st));
 	/* Up to depth entries may still be there; then the break. */
 	for (unsigned i = 0;; i++) {
@@ -366,8 +434,7 @@ static void test_killed_producer(void **state)
 	}
 	expect_error(tt_tensor_queue_pop(q), -EPIPE,
 		     "because the process at the other end exited");
-	tt_tensor_free(t);
-	tt_tensor_queue_free(q);
+	drop(t);
 }
 
 /*
@@ -387,6 +454,7 @@ static void test_killed_consumer(void **state)
 	t = entry(0);
 	pid = fork();
 	assert_true(pid >= 0);
+	cur->child = pid;
 	if (pid == 0) {
 		/* Pop two entries, then wait for a third until killed. */
 		for (unsigned i = 0;; i++)
@@ -398,14 +466,14 @@ static void test_killed_consumer(void **state)
 		assert_int_equal(tt_tensor_queue_push(q, t, 10000), 0);
 	kill(pid, SIGKILL);
 	assert_int_equal(waitpid(pid, &st, 0), pid);
+	cur->child = 0;
 	assert_true(WIFSIGNALED(st));
 	/* 6 pushed, 2 popped: the queue is full, the next push waits. */
 	ret = tt_tensor_queue_push(q, t, TT_TQ_FOREVER);
 	expect_error(ret, -EPIPE, "the consumer process");
 	expect_error(tt_tensor_queue_push(q, t, TT_TQ_NONBLOCK), -EPIPE,
 		     "because the process at the other end exited");
-	tt_tensor_free(t);
-	tt_tensor_queue_free(q);
+	drop(t);
 }
 
 static void test_bad_arguments(void **state)
@@ -438,21 +506,175 @@ static void test_bad_arguments(void **state)
 	assert_int_equal(
 		tt_tensor_create(&other, TT_FLOAT32, TT_TENSOR_ROW_MAJOR, &t),
 		0);
+	hold(t);
 	expect_error(tt_tensor_queue_push(q, t, TT_TQ_NONBLOCK), -EINVAL,
 		     "[2,33,41] Float32 row-major does not fit");
 	expect_error(tt_tensor_queue_read(q, t, TT_TQ_NONBLOCK), -EINVAL,
 		     "does not fit");
 	expect_error(tt_tensor_queue_push(q, NULL, 0), -EINVAL,
 		     "tensor is NULL");
-	tt_tensor_free(t);
+	drop(t);
 	t = entry(0);
 	expect_error(tt_tensor_queue_push(q, t, -5), -EINVAL,
 		     "timeout -5 ms is negative");
 	expect_error(tt_tensor_queue_get(q, 0, NULL), -EINVAL, "out is NULL");
 	expect_error(tt_tensor_queue_pop(NULL), -EINVAL, "queue is NULL");
-	tt_tensor_free(t);
-	tt_tensor_queue_free(q);
+	drop(t);
 	tt_tensor_queue_free(NULL);
+}
+
+/* ---- counters at the wrap point ---- */
+
+/* Where the counters of a queue of depth d wrap (hw/tqueue.h), computed
+ * here independently of the library. */
+static uint32_t wrap_of(uint32_t d)
+{
+	return (uint32_t)(0xFFFFFFFFull / d * d);
+}
+
+#define SMALL TT_SHAPE(32, 32) /* one UInt8 tile: 1 KiB slots */
+
+static tt_tensor_queue *make_small(struct fix *f, unsigned depth)
+{
+	tt_tensor_queue *q;
+
+	assert_int_equal(tt_tensor_queue_create(f->dev, &SMALL, TT_UINT8,
+						depth, f->placement, &q),
+			 0);
+	return hold_queue(q);
+}
+
+static uint8_t small_byte(unsigned n, size_t i)
+{
+	return (uint8_t)((n * 131u + i * 7u) % 251u);
+}
+
+static void push_small(tt_tensor_queue *q, unsigned n)
+{
+	tt_tensor *t;
+	uint8_t *p;
+
+	assert_int_equal(tt_tensor_create(&SMALL, TT_UINT8, TT_TENSOR_TILED,
+					  &t),
+			 0);
+	hold(t);
+	p = tt_tensor_data(t);
+	for (size_t i = 0; i < tt_tensor_size(t); i++)
+		p[i] = small_byte(n, i);
+	assert_int_equal(tt_tensor_queue_push(q, t, TT_TQ_NONBLOCK), 0);
+	drop(t);
+}
+
+static void pop_small(tt_tensor_queue *q, unsigned n)
+{
+	tt_tensor *t;
+	const uint8_t *p;
+
+	assert_int_equal(tt_tensor_queue_get(q, TT_TQ_NONBLOCK, &t), 0);
+	hold(t);
+	p = tt_tensor_data(t);
+	for (size_t i = 0; i < tt_tensor_size(t); i++)
+		if (p[i] != small_byte(n, i))
+			fail_msg("entry %u byte %zu: %u, not %u", n, i, p[i],
+				 small_byte(n, i));
+	drop(t);
+	assert_int_equal(tt_tensor_queue_pop(q), 0);
+}
+
+static void expect_counters(tt_tensor_queue *q, uint32_t wr, uint32_t rd,
+			    uint32_t occupancy)
+{
+	struct tt_tensor_queue_state st;
+
+	assert_int_equal(tt_tensor_queue_state(q, &st), 0);
+	assert_int_equal(st.wr, wr);
+	assert_int_equal(st.rd, rd);
+	assert_int_equal(st.occupancy, occupancy);
+}
+
+/*
+ * Depth d, counters started just below the wrap point W: entries
+ * streamed two ahead across the wrap, then the queue filled exactly to
+ * full across the wrap (a further push is refused) and emptied in order. Every
+ * entry comes back in order with its contents. Depth 65535 starts with
+ * d - 3 entries already counted (their slots unchecked) and skips them
+ * before popping, so that 3 pushes fill it.
+ */
+static void wrap_case(struct fix *f, uint32_t d)
+{
+	tt_tensor_queue *q = make_small(f, d);
+	uint32_t w = wrap_of(d), pre = d > 16 ? d - 3 : 0, mine = d - pre;
+	uint32_t rd0 = w - pre - (mine + 1) / 2, wr0 = rd0 + pre;
+	uint32_t lag = d < 2 ? d : 2, wr;
+	tt_tensor *t;
+
+	/* Two ahead (one for depth 1) across the wrap. */
+	assert_int_equal(tt_tensor_queue_set_counters(q, w - 3, w - 3), 0);
+	for (unsigned n = 0; n < 10; n++) {
+		push_small(q, 100 + n);
+		if (n + 1 >= lag)
+			pop_small(q, 100 + n + 1 - lag);
+	}
+	for (unsigned n = 10 + 1 - lag; n < 10; n++)
+		pop_small(q, 100 + n);
+	expect_counters(q, 7, 7, 0);
+
+	/* Exactly full across the wrap, then empty. */
+	assert_int_equal(tt_tensor_queue_set_counters(q, wr0, rd0), 0);
+	for (unsigned n = 0; n < mine; n++)
+		push_small(q, n);
+	wr = mine / 2; /* wr0 + mine - w */
+	expect_counters(q, wr, rd0, d);
+	assert_int_equal(
+		tt_tensor_create(&SMALL, TT_UINT8, TT_TENSOR_TILED, &t), 0);
+	hold(t);
+	expect_error(tt_tensor_queue_push(q, t, TT_TQ_NONBLOCK), -EAGAIN,
+		     "is full");
+	drop(t);
+	if (pre) /* skip the entries counted but never pushed */
+		assert_int_equal(tt_tensor_queue_set_counters(q, wr, wr0), 0);
+	for (unsigned n = 0; n < mine; n++)
+		pop_small(q, n);
+	expect_counters(q, wr, wr, 0);
+}
+
+static void test_counter_wrap(void **state)
+{
+	static const uint32_t depths[] = {3, 1, 7, 8, 65535};
+
+	for (unsigned i = 0; i < sizeof(depths) / sizeof(depths[0]); i++)
+		wrap_case(*state, depths[i]);
+}
+
+/* A header whose counters a device (or a peer) left out of range is
+ * refused with a message naming the queue and the value. */
+static void test_hostile_counters(void **state)
+{
+	tt_tensor_queue *q = make_queue(*state, 4);
+	struct tt_tensor_queue_state st;
+	tt_tensor *t = entry(0), *out = NULL;
+	uint32_t w = wrap_of(4);
+
+	assert_int_equal(tt_tensor_queue_set_counters(q, w, 0), 0);
+	expect_error(tt_tensor_queue_push(q, t, TT_TQ_NONBLOCK), -EPROTO,
+		     "queue [2,33,40] Float16_b x4: bad header: wr 4294967292");
+	expect_error(tt_tensor_queue_state(q, &st), -EPROTO, "wr 4294967292");
+	assert_int_equal(tt_tensor_queue_set_counters(q, 1, 0xFFFFFFFFu), 0);
+	expect_error(tt_tensor_queue_get(q, TT_TQ_NONBLOCK, &out), -EPROTO,
+		     "bad header: rd 4294967295");
+	assert_null(out);
+	/* In range, but 5 entries in 4 slots. */
+	assert_int_equal(tt_tensor_queue_set_counters(q, 2, w - 3), 0);
+	expect_error(tt_tensor_queue_read(q, t, TT_TQ_NONBLOCK), -EPROTO,
+		     "wr 2 and rd 4294967289 count 5 entries");
+	expect_error(tt_tensor_queue_pop(q), -EPROTO, "more than depth 4");
+	expect_error(tt_tensor_queue_push(q, t, TT_TQ_FOREVER), -EPROTO,
+		     "count 5 entries");
+	/* A reset makes it usable again. */
+	assert_int_equal(tt_tensor_queue_reset(q), 0);
+	push(q, 3, TT_TQ_NONBLOCK);
+	pop_check(q, 3, TT_TQ_NONBLOCK);
+	drop(t);
 }
 
 /* ---- transports and placements ---- */
@@ -504,14 +726,44 @@ static int pick(void **state)
 
 	f->dev = k >> 1 ? ttsim_dev : embedded_dev;
 	f->placement = (k & 1) ? TT_QUEUE_HOST : TT_QUEUE_DRAM;
-	*state = f;
+	*state = cur = f;
+	return 0;
+}
+
+/* Per-case teardown, also after a failed case: the child killed, the
+ * queues broken (a waiting thread returns), the threads joined, then
+ * every tensor and queue freed. */
+static int unpick(void **state)
+{
+	struct fix *f = *state;
+
+	if (f->child > 0) {
+		kill(f->child, SIGKILL);
+		waitpid(f->child, NULL, 0);
+		f->child = 0;
+	}
+	for (int i = 0; i < MAX_HELD; i++)
+		if (f->queues[i])
+			tt_tensor_queue_break(f->queues[i]);
+	for (int i = 0; i < 2; i++)
+		if (f->thread_live[i]) {
+			pthread_join(f->threads[i], NULL);
+			f->thread_live[i] = false;
+		}
+	for (int i = 0; i < MAX_HELD; i++) {
+		tt_tensor_free(f->tensors[i]);
+		f->tensors[i] = NULL;
+		tt_tensor_queue_free(f->queues[i]);
+		f->queues[i] = NULL;
+	}
+	cur = NULL;
 	return 0;
 }
 
 /* Initial state k: bit 1 ttsim, bit 0 host placement. */
 #define CASE(fn, k, where)                                                     \
 	{                                                                      \
-#fn "_" where, fn, pick, NULL, (void *)(uintptr_t)(k)          \
+#fn "_" where, fn, pick, unpick, (void *)(uintptr_t)(k)        \
 	}
 #define BOTH(fn, b) CASE(fn, (b), "dram"), CASE(fn, (b) + 1, "host")
 #define ALL(b)                                                                 \
@@ -522,7 +774,8 @@ static int pick(void **state)
 		BOTH(test_threads_stream, b),                                  \
 		CASE(test_killed_producer, (b) + 1, "host"),                   \
 		CASE(test_killed_consumer, (b) + 1, "host"),                   \
-		BOTH(test_bad_arguments, b)
+		BOTH(test_bad_arguments, b), BOTH(test_counter_wrap, b),       \
+		BOTH(test_hostile_counters, b)
 
 int main(void)
 {

@@ -10,6 +10,15 @@
  * host breaking it under a waiting kernel, and a producer kernel that
  * dies mid-stream (its hart halts): the host consumer times out instead
  * of hanging, and after it breaks the queue every call fails with -EPIPE.
+ * Counters placed just below the wrap point (depths 1, 3, 7, 8, 65535):
+ * a kernel consumes what the host pushed, and the host what a kernel
+ * produced, filling the queue exactly to full across the wrap, every
+ * entry in order with its contents.
+ *
+ * Fixtures: every queue, program and tensor a case makes is recorded in
+ * its fixture; the per-case teardown breaks the queues (a waiting kernel
+ * returns), waits for the programs and frees everything, also after a
+ * failed case, so the other cases still run.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -21,6 +30,7 @@
 
 #include <cmocka.h>
 
+#include "lib/tensor/tensor_queue_internal.h"
 #include "testutil.h"
 
 #define SHAPE TT_SHAPE(32, 64) /* 2 UInt32 tiles: 8 KiB */
@@ -29,12 +39,54 @@
 
 enum { CONSUME = 1, PRODUCE = 2, PRODUCE_HALT = 3, BREAK = 4 };
 
+#define MAX_HELD 8
+
 struct fix {
 	tt_device *dev;
 	enum tt_queue_placement placement;
 	tt_command_queue *cq;
 	tt_buffer *l1; /* results and scratch, same address on every core */
+	/* What the running case holds, released by unpick. */
+	tt_tensor_queue *queues[MAX_HELD];
+	tt_program *programs[MAX_HELD];
+	tt_tensor *tensors[MAX_HELD];
 };
+
+static struct fix *cur; /* the running case's fixture */
+
+#define HOLD(arr, x)                                                           \
+	do {                                                                   \
+		int i_ = 0;                                                    \
+		while (i_ < MAX_HELD && cur->arr[i_])                          \
+			i_++;                                                  \
+		if (i_ == MAX_HELD)                                            \
+			fail_msg("more than %d " #arr " held", MAX_HELD);      \
+		cur->arr[i_] = (x);                                            \
+	} while (0)
+
+static tt_tensor *hold(tt_tensor *t)
+{
+	HOLD(tensors, t);
+	return t;
+}
+
+/* Free a tensor made by hold() (or NULL). */
+static void drop(tt_tensor *t)
+{
+	for (int i = 0; t && i < MAX_HELD; i++)
+		if (cur->tensors[i] == t)
+			cur->tensors[i] = NULL;
+	tt_tensor_free(t);
+}
+
+static tt_program *new_program(void)
+{
+	tt_program *p;
+
+	assert_int_equal(tt_create_program(&p), 0);
+	HOLD(programs, p);
+	return p;
+}
 
 static tt_device *devs[2];
 static char rundir[128];
@@ -62,8 +114,9 @@ static uint32_t results_addr(struct fix *f)
 }
 
 /* One kernel on logical core (x, 0) in mode, on queue q. */
-static void add_kernel(struct fix *f, tt_program *p, unsigned x, uint32_t mode,
-		       tt_tensor_queue *q, uint32_t count, uint32_t timeout_us)
+static void add_kernel_bytes(struct fix *f, tt_program *p, unsigned x,
+			     uint32_t mode, tt_tensor_queue *q, uint32_t count,
+			     uint32_t timeout_us, uint32_t bytes)
 {
 	struct tt_core_range_set core = tt_core_range_set_of_core(x, 0);
 	uint32_t a[1 + TT_TQ_KERNEL_ARGS + 5];
@@ -77,9 +130,15 @@ static void add_kernel(struct fix *f, tt_program *p, unsigned x, uint32_t mode,
 	a[7] = results_addr(f);
 	a[8] = results_addr(f) + 4096; /* scratch: one entry */
 	a[9] = timeout_us;
-	a[10] = ENTRY_BYTES;
+	a[10] = bytes;
 	assert_int_equal(tt_set_runtime_args(p, k, (struct tt_xy){x, 0}, a, 11),
 			 0);
+}
+
+static void add_kernel(struct fix *f, tt_program *p, unsigned x, uint32_t mode,
+		       tt_tensor_queue *q, uint32_t count, uint32_t timeout_us)
+{
+	add_kernel_bytes(f, p, x, mode, q, count, timeout_us, ENTRY_BYTES);
 }
 
 static void results(struct fix *f, unsigned x, uint32_t *out, unsigned n)
@@ -96,6 +155,7 @@ static tt_tensor_queue *make_queue(struct fix *f, unsigned depth)
 	assert_int_equal(tt_tensor_queue_create(f->dev, &SHAPE, TT_UINT32,
 						depth, f->placement, &q),
 			 0);
+	HOLD(queues, q);
 	return q;
 }
 
@@ -107,6 +167,7 @@ static tt_tensor *host_entry(uint32_t n, uint32_t *sum)
 
 	assert_int_equal(
 		tt_tensor_create(&SHAPE, TT_UINT32, TT_TENSOR_TILED, &t), 0);
+	hold(t);
 	w = tt_tensor_data(t);
 	*sum = 0;
 	for (uint32_t i = 0; i < ENTRY_BYTES / 4; i++)
@@ -134,21 +195,19 @@ static void test_device_consumer(void **state)
 	tt_program *p;
 
 	clear_results(f, 0);
-	assert_int_equal(tt_create_program(&p), 0);
+	p = new_program();
 	add_kernel(f, p, 0, CONSUME, q, N, 0);
 	assert_int_equal(tt_enqueue_program(f->cq, p, false), 0);
 	for (uint32_t n = 0; n < N; n++) {
 		tt_tensor *t = host_entry(n, &sums[n]);
 
 		assert_int_equal(tt_tensor_queue_push(q, t, 10000), 0);
-		tt_tensor_free(t);
+		drop(t);
 	}
 	assert_int_equal(tt_finish(f->cq), 0);
 	results(f, 0, got, 1 + N);
 	assert_int_equal(got[0], 0);
 	assert_memory_equal(&got[1], sums, sizeof(sums));
-	tt_program_free(p);
-	tt_tensor_queue_free(q);
 }
 
 static void check_produced(const tt_tensor *t, uint32_t n)
@@ -167,15 +226,16 @@ static void test_device_producer(void **state)
 	struct tt_tensor_queue_state st;
 	tt_program *p;
 
-	assert_int_equal(tt_create_program(&p), 0);
+	p = new_program();
 	add_kernel(f, p, 0, PRODUCE, q, N, 0);
 	assert_int_equal(tt_enqueue_program(f->cq, p, false), 0);
 	for (uint32_t n = 0; n < N; n++) {
 		tt_tensor *t;
 
 		assert_int_equal(tt_tensor_queue_get(q, 10000, &t), 0);
+		hold(t);
 		check_produced(t, n);
-		tt_tensor_free(t);
+		drop(t);
 		assert_int_equal(tt_tensor_queue_pop(q), 0);
 	}
 	assert_int_equal(tt_finish(f->cq), 0);
@@ -183,8 +243,6 @@ static void test_device_producer(void **state)
 	assert_int_equal(tt_tensor_queue_state(q, &st), 0);
 	assert_false(st.device_producer);
 	assert_int_equal(st.wr, N);
-	tt_program_free(p);
-	tt_tensor_queue_free(q);
 }
 
 /* Producer on core (0,0), consumer on core (1,0): bells both ways. */
@@ -196,7 +254,7 @@ static void test_device_to_device(void **state)
 	tt_program *p;
 
 	clear_results(f, 1);
-	assert_int_equal(tt_create_program(&p), 0);
+	p = new_program();
 	add_kernel(f, p, 0, PRODUCE, q, N, 0);
 	add_kernel(f, p, 1, CONSUME, q, N, 0);
 	assert_int_equal(tt_enqueue_program(f->cq, p, true), 0);
@@ -209,8 +267,6 @@ static void test_device_to_device(void **state)
 			want += n * 1000003u + i;
 		assert_int_equal(got[1 + n], want);
 	}
-	tt_program_free(p);
-	tt_tensor_queue_free(q);
 }
 
 /* A kernel waiting 20 ms on an empty queue times out. */
@@ -222,13 +278,11 @@ static void test_kernel_timeout(void **state)
 	tt_program *p;
 
 	clear_results(f, 0);
-	assert_int_equal(tt_create_program(&p), 0);
+	p = new_program();
 	add_kernel(f, p, 0, CONSUME, q, 1, 20000);
 	assert_int_equal(tt_enqueue_program(f->cq, p, true), 0);
 	results(f, 0, got, 1);
 	assert_int_equal((int32_t)got[0], -110);
-	tt_program_free(p);
-	tt_tensor_queue_free(q);
 }
 
 /* A kernel breaks the queue: the host producer is told who did. */
@@ -241,16 +295,14 @@ static void test_kernel_breaks(void **state)
 	uint32_t sum;
 	tt_tensor *t = host_entry(0, &sum);
 
-	assert_int_equal(tt_create_program(&p), 0);
+	p = new_program();
 	add_kernel(f, p, 0, BREAK, q, 0, 0);
 	assert_int_equal(tt_enqueue_program(f->cq, p, true), 0);
 	expect_error(tt_tensor_queue_push(q, t, TT_TQ_FOREVER), -EPIPE,
 		     "by a device kernel");
 	assert_int_equal(tt_tensor_queue_state(q, &st), 0);
 	assert_int_equal(st.broken, 2);
-	tt_tensor_free(t);
-	tt_program_free(p);
-	tt_tensor_queue_free(q);
+	drop(t);
 }
 
 /* The host breaks the queue under a kernel waiting forever: the kernel
@@ -264,7 +316,7 @@ static void test_host_breaks_kernel_wait(void **state)
 	tt_program *p;
 
 	clear_results(f, 0);
-	assert_int_equal(tt_create_program(&p), 0);
+	p = new_program();
 	add_kernel(f, p, 0, CONSUME, q, 1, 0);
 	assert_int_equal(tt_enqueue_program(f->cq, p, false), 0);
 	/* Break once the kernel has registered (its bell is set). */
@@ -279,8 +331,6 @@ static void test_host_breaks_kernel_wait(void **state)
 	assert_int_equal(tt_finish(f->cq), 0);
 	results(f, 0, got, 1);
 	assert_int_equal((int32_t)got[0], -32);
-	tt_program_free(p);
-	tt_tensor_queue_free(q);
 }
 
 /*
@@ -296,15 +346,16 @@ static void test_producer_dies(void **state)
 	tt_program *p;
 	tt_tensor *t;
 
-	assert_int_equal(tt_create_program(&p), 0);
+	p = new_program();
 	/* A core of its own per case: the halted hart stays halted. */
 	add_kernel(f, p, 2 + f->placement, PRODUCE_HALT, q, 3, 0);
 	tt_command_queue_set_timeout(f->cq, 5000);
 	assert_int_equal(tt_enqueue_program(f->cq, p, false), 0);
 	for (uint32_t n = 0; n < 3; n++) {
 		assert_int_equal(tt_tensor_queue_get(q, 10000, &t), 0);
+		hold(t);
 		check_produced(t, n);
-		tt_tensor_free(t);
+		drop(t);
 		assert_int_equal(tt_tensor_queue_pop(q), 0);
 	}
 	expect_error(tt_tensor_queue_get(q, 100, &t), -ETIMEDOUT,
@@ -313,8 +364,188 @@ static void test_producer_dies(void **state)
 	assert_int_equal(tt_tensor_queue_break(q), 0);
 	expect_error(tt_tensor_queue_get(q, TT_TQ_FOREVER, &t), -EPIPE,
 		     "is broken");
-	tt_program_free(p);
-	tt_tensor_queue_free(q);
+}
+
+/* ---- counters at the wrap point ---- */
+
+#define SMALL TT_SHAPE(32, 32) /* one UInt8 tile: 1 KiB slots */
+#define SMALL_BYTES 1024u
+#define EXTRA 6u /* entries streamed past the full queue */
+
+static const uint32_t wrap_depths[] = {1, 3, 7, 8, 65535};
+
+/* Where the counters of a queue of depth d wrap (hw/tqueue.h), computed
+ * here independently of the library. */
+static uint32_t wrap_of(uint32_t d)
+{
+	return (uint32_t)(0xFFFFFFFFull / d * d);
+}
+
+static tt_tensor_queue *make_small(struct fix *f, unsigned depth)
+{
+	tt_tensor_queue *q;
+
+	assert_int_equal(tt_tensor_queue_create(f->dev, &SMALL, TT_UINT8,
+						depth, f->placement, &q),
+			 0);
+	HOLD(queues, q);
+	return q;
+}
+
+static void expect_counters(tt_tensor_queue *q, uint32_t wr, uint32_t rd,
+			    uint32_t occupancy)
+{
+	struct tt_tensor_queue_state st;
+
+	assert_int_equal(tt_tensor_queue_state(q, &st), 0);
+	assert_int_equal(st.wr, wr);
+	assert_int_equal(st.rd, rd);
+	assert_int_equal(st.occupancy, occupancy);
+}
+
+/* Counters for depth d so that m = min(d, 4) pushes fill the queue
+ * across the wrap: d - m entries already counted (never pushed; the
+ * consumer skips them), rd0 = W - (d - m) - ceil(m / 2). */
+struct wrap_plan {
+	uint32_t w, pre, m, rd0, wr0, wr_full;
+};
+
+static struct wrap_plan plan_for(uint32_t d)
+{
+	struct wrap_plan p = {.w = wrap_of(d), .m = d < 4 ? d : 4};
+
+	p.pre = d - p.m;
+	p.rd0 = p.w - p.pre - (p.m + 1) / 2;
+	p.wr0 = p.rd0 + p.pre;
+	p.wr_full = p.m / 2; /* wr0 + m - W */
+	return p;
+}
+
+/* Tiled UInt8 entry n: its 256 words n * 7 + i; their sum. */
+static tt_tensor *small_entry(uint32_t n, uint32_t *sum)
+{
+	tt_tensor *t;
+	uint32_t *w;
+
+	assert_int_equal(
+		tt_tensor_create(&SMALL, TT_UINT8, TT_TENSOR_TILED, &t), 0);
+	hold(t);
+	w = tt_tensor_data(t);
+	*sum = 0;
+	for (uint32_t i = 0; i < SMALL_BYTES / 4; i++)
+		*sum += w[i] = n * 7 + i;
+	return t;
+}
+
+/*
+ * Host producer, kernel consumer: the host fills the queue exactly to
+ * full across the wrap (one more push is refused), skips the entries
+ * only counted, then a kernel consumes the m entries and EXTRA more the
+ * host pushes while it runs; the sums it reports are those pushed.
+ */
+static void wrap_consumer(struct fix *f, uint32_t d)
+{
+	tt_tensor_queue *q = make_small(f, d);
+	struct wrap_plan pl = plan_for(d);
+	uint32_t n_all = pl.m + EXTRA, sums[4 + EXTRA], got[1 + 4 + EXTRA];
+	tt_program *p;
+	tt_tensor *t;
+	uint32_t sum;
+
+	assert_int_equal(tt_tensor_queue_set_counters(q, pl.wr0, pl.rd0), 0);
+	for (uint32_t n = 0; n < pl.m; n++) {
+		t = small_entry(n, &sums[n]);
+		assert_int_equal(tt_tensor_queue_push(q, t, TT_TQ_NONBLOCK), 0);
+		drop(t);
+	}
+	expect_counters(q, pl.wr_full, pl.rd0, d);
+	t = small_entry(99, &sum);
+	expect_error(tt_tensor_queue_push(q, t, TT_TQ_NONBLOCK), -EAGAIN,
+		     "is full");
+	drop(t);
+	if (pl.pre)
+		assert_int_equal(
+			tt_tensor_queue_set_counters(q, pl.wr_full, pl.wr0), 0);
+	clear_results(f, 0);
+	p = new_program();
+	add_kernel_bytes(f, p, 0, CONSUME, q, n_all, 0, SMALL_BYTES);
+	assert_int_equal(tt_enqueue_program(f->cq, p, false), 0);
+	for (uint32_t n = pl.m; n < n_all; n++) {
+		t = small_entry(n, &sums[n]);
+		assert_int_equal(tt_tensor_queue_push(q, t, 10000), 0);
+		drop(t);
+	}
+	assert_int_equal(tt_finish(f->cq), 0);
+	results(f, 0, got, 1 + n_all);
+	assert_int_equal(got[0], 0);
+	for (uint32_t n = 0; n < n_all; n++)
+		if (got[1 + n] != sums[n])
+			fail_msg("depth %u: entry %u summed 0x%x, not 0x%x", d,
+				 n, got[1 + n], sums[n]);
+	expect_counters(q, pl.wr_full + EXTRA, pl.wr_full + EXTRA, 0);
+}
+
+static void test_wrap_device_consumer(void **state)
+{
+	for (unsigned i = 0; i < sizeof(wrap_depths) / 4; i++)
+		wrap_consumer(*state, wrap_depths[i]);
+}
+
+/*
+ * Kernel producer, host consumer: the kernel fills the queue exactly to
+ * full across the wrap (the host waits to see it full), the host skips
+ * the entries only counted, then takes the m entries and EXTRA more in
+ * order with their contents.
+ */
+static void wrap_producer(struct fix *f, uint32_t d)
+{
+	tt_tensor_queue *q = make_small(f, d);
+	struct wrap_plan pl = plan_for(d);
+	uint32_t n_all = pl.m + EXTRA;
+	struct tt_tensor_queue_state st = {0};
+	tt_program *p;
+	tt_tensor *t;
+
+	assert_int_equal(tt_tensor_queue_set_counters(q, pl.wr0, pl.rd0), 0);
+	p = new_program();
+	add_kernel_bytes(f, p, 0, PRODUCE, q, n_all, 0, SMALL_BYTES);
+	assert_int_equal(tt_enqueue_program(f->cq, p, false), 0);
+	for (int i = 0; i < 5000; i++) {
+		assert_int_equal(tt_tensor_queue_state(q, &st), 0);
+		if (st.occupancy == d)
+			break;
+		usleep(1000);
+	}
+	assert_int_equal(st.occupancy, d);
+	assert_int_equal(st.wr, pl.wr_full);
+	assert_int_equal(st.rd, pl.rd0);
+	/* The kernel waits for a free slot: still full a moment later. */
+	usleep(20000);
+	expect_counters(q, pl.wr_full, pl.rd0, d);
+	if (pl.pre) /* the kernel, blocked, does not write wr meanwhile */
+		assert_int_equal(
+			tt_tensor_queue_set_counters(q, pl.wr_full, pl.wr0), 0);
+	for (uint32_t n = 0; n < n_all; n++) {
+		const uint32_t *w;
+
+		assert_int_equal(tt_tensor_queue_get(q, 10000, &t), 0);
+		hold(t);
+		w = tt_tensor_data(t);
+		for (uint32_t i = 0; i < SMALL_BYTES / 4; i++)
+			if (w[i] != n * 1000003u + i)
+				fail_msg("depth %u: entry %u word %u: 0x%x", d,
+					 n, i, w[i]);
+		drop(t);
+		assert_int_equal(tt_tensor_queue_pop(q), 0);
+	}
+	assert_int_equal(tt_finish(f->cq), 0);
+	expect_counters(q, pl.wr_full + EXTRA, pl.wr_full + EXTRA, 0);
+}
+
+static void test_wrap_device_producer(void **state)
+{
+	for (unsigned i = 0; i < sizeof(wrap_depths) / 4; i++)
+		wrap_producer(*state, wrap_depths[i]);
 }
 
 /* ---- transports and placements ---- */
@@ -374,15 +605,32 @@ static int pick(void **state)
 	    tt_create_buffer(&c, &f->l1))
 		return -1;
 	tt_command_queue_set_timeout(f->cq, 20000);
-	*state = f;
+	*state = cur = f;
 	return 0;
 }
 
+/* Per-case teardown, also after a failed case: the queues broken (a
+ * kernel waiting on one returns), the programs waited for, then every
+ * program, tensor, queue and the L1 buffer freed. */
 static int unpick(void **state)
 {
 	struct fix *f = *state;
 
+	for (int i = 0; i < MAX_HELD; i++)
+		if (f->queues[i])
+			tt_tensor_queue_break(f->queues[i]);
+	tt_finish(f->cq);
+	for (int i = 0; i < MAX_HELD; i++) {
+		tt_program_free(f->programs[i]);
+		f->programs[i] = NULL;
+		tt_tensor_free(f->tensors[i]);
+		f->tensors[i] = NULL;
+		tt_tensor_queue_free(f->queues[i]);
+		f->queues[i] = NULL;
+	}
 	tt_buffer_free(f->l1);
+	f->l1 = NULL;
+	cur = NULL;
 	return 0;
 }
 
@@ -397,7 +645,8 @@ static int unpick(void **state)
 		BOTH(test_device_to_device, b), BOTH(test_kernel_timeout, b),  \
 		BOTH(test_kernel_breaks, b),                                   \
 		BOTH(test_host_breaks_kernel_wait, b),                         \
-		BOTH(test_producer_dies, b)
+		BOTH(test_producer_dies, b), BOTH(test_wrap_device_consumer, b), \
+		BOTH(test_wrap_device_producer, b)
 
 int main(void)
 {
