@@ -67,7 +67,7 @@ TT_HIDDEN int tt_tensor_queue_broken_error(struct tt_tensor_queue *q, uint32_t r
 /* Store wr and rd in the header as given, unchecked, before either side
  * starts: the unit tests place the counters next to the wrap point, or
  * out of range as a hostile device would. Not part of the API. */
-TT_HIDDEN int tt_tensor_queue_set_counters(struct tt_tensor_queue *q, uint32_t wr,
-				 uint32_t rd);
+TT_HIDDEN int tt_tensor_queue_set_counters(struct tt_tensor_queue *q,
+					   uint32_t wr, uint32_t rd);
 
 #endif /* TT_LIB_TENSOR_QUEUE_INTERNAL_H */

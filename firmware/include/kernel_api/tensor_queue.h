@@ -136,8 +136,7 @@ static inline void tq_open(tq_t *q, uint32_t arg, enum tq_role role)
 	q->bell[TT_TQ_BELL_COUNT_OFF / 4] = TT_TQ_BELL_NONE;
 	ttk_tq_read_header(q);
 	if (h->magic != TT_TQ_MAGIC || h->version != TT_TQ_VERSION ||
-	    h->depth != q->depth || !q->depth ||
-	    h->slot_size != q->slot_size)
+	    h->depth != q->depth || !q->depth || h->slot_size != q->slot_size)
 		ttk_fatal("tensor queue at 0x%x: bad header (magic 0x%x depth "
 			  "%u slot %u)",
 			  (unsigned)q->hdr, (unsigned)h->magic,

@@ -23,6 +23,11 @@
  * progress, within 20 ms) fail with -EPIPE and a message saying who
  * broke it; tt_tensor_queue_reset starts the queue over, empty.
  *
+ * Hostile headers. The counters in the queue's header are written by the
+ * other side (a device kernel, another process): when they are out of
+ * range or count more than depth entries, push, get, read, pop and state
+ * fail with -EPROTO naming the queue and the value (docs/queues.md).
+ *
  * Errors: 0 or a negative errno, with tt_last_error() naming the queue
  * ("DRAM queue [1,1,32,1024] Float16_b x4") and the fault.
  *
@@ -94,8 +99,9 @@ TT_API int tt_tensor_queue_pop(tt_tensor_queue *q);
 
 struct tt_tensor_queue_state {
 	unsigned depth;
-	unsigned occupancy; /* wr - rd */
-	uint32_t wr, rd;    /* free-running counters */
+	unsigned occupancy; /* wr - rd, modulo the wrap point */
+	uint32_t wr, rd;    /* counters, wrapping at the largest multiple of
+			     * depth below 2^32 (docs/queues.md) */
 	unsigned broken;    /* 0, else 1 host, 2 kernel, 3 peer process gone */
 	bool device_producer, device_consumer; /* a kernel's bell is set */
 };

@@ -534,13 +534,21 @@ static uint32_t wrap_of(uint32_t d)
 
 #define SMALL TT_SHAPE(32, 32) /* one UInt8 tile: 1 KiB slots */
 
+/* NULL only on kmd when the guest's kernel has no 64 MiB of contiguous
+ * DMA memory for a host queue of depth 65535 (dma_alloc_coherent). */
 static tt_tensor_queue *make_small(struct fix *f, unsigned depth)
 {
 	tt_tensor_queue *q;
+	int ret = tt_tensor_queue_create(f->dev, &SMALL, TT_UINT8, depth,
+					 f->placement, &q);
 
-	assert_int_equal(tt_tensor_queue_create(f->dev, &SMALL, TT_UINT8,
-						depth, f->placement, &q),
-			 0);
+	if (ret == -ENOMEM && test_on_kmd() && f->placement == TT_QUEUE_HOST) {
+		print_message("# depth %u: no DMA buffer of %zu bytes on kmd, "
+			      "not tested\n",
+			      depth, (size_t)depth * 1024);
+		return NULL;
+	}
+	assert_int_equal(ret, 0);
 	return hold_queue(q);
 }
 
@@ -554,9 +562,8 @@ static void push_small(tt_tensor_queue *q, unsigned n)
 	tt_tensor *t;
 	uint8_t *p;
 
-	assert_int_equal(tt_tensor_create(&SMALL, TT_UINT8, TT_TENSOR_TILED,
-					  &t),
-			 0);
+	assert_int_equal(
+		tt_tensor_create(&SMALL, TT_UINT8, TT_TENSOR_TILED, &t), 0);
 	hold(t);
 	p = tt_tensor_data(t);
 	for (size_t i = 0; i < tt_tensor_size(t); i++)
@@ -608,6 +615,8 @@ static void wrap_case(struct fix *f, uint32_t d)
 	uint32_t lag = d < 2 ? d : 2, wr;
 	tt_tensor *t;
 
+	if (!q)
+		return;
 	/* Two ahead (one for depth 1) across the wrap. */
 	assert_int_equal(tt_tensor_queue_set_counters(q, w - 3, w - 3), 0);
 	for (unsigned n = 0; n < 10; n++) {

@@ -385,8 +385,8 @@ static tt_tensor_queue *make_small(struct fix *f, unsigned depth)
 {
 	tt_tensor_queue *q;
 
-	assert_int_equal(tt_tensor_queue_create(f->dev, &SMALL, TT_UINT8,
-						depth, f->placement, &q),
+	assert_int_equal(tt_tensor_queue_create(f->dev, &SMALL, TT_UINT8, depth,
+						f->placement, &q),
 			 0);
 	HOLD(queues, q);
 	return q;
@@ -645,7 +645,8 @@ static int unpick(void **state)
 		BOTH(test_device_to_device, b), BOTH(test_kernel_timeout, b),  \
 		BOTH(test_kernel_breaks, b),                                   \
 		BOTH(test_host_breaks_kernel_wait, b),                         \
-		BOTH(test_producer_dies, b), BOTH(test_wrap_device_consumer, b), \
+		BOTH(test_producer_dies, b),                                   \
+		BOTH(test_wrap_device_consumer, b),                            \
 		BOTH(test_wrap_device_producer, b)
 
 int main(void)
