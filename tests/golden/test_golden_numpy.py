@@ -863,7 +863,9 @@ def pool_ref(x, k, s, d, p, ceil, avg, incl=True):
 
     def extent(size, lo, hi, k, s, d):
         span = size + lo + hi - d * (k - 1) - 1
-        return (-(-span // s) if ceil else span // s) + 1
+        n = (-(-span // s) if ceil else span // s) + 1
+        # PyTorch drops a last window that would start in the padding.
+        return n - 1 if ceil and n > 1 and (n - 1) * s >= size + lo else n
     oh, ow = extent(h, t, b, kh, sh, dh), extent(w, l, r, kw, sw, dw)
     out = np.zeros((n, oh, ow, c))
     xd = x.astype(np.float64)
@@ -900,7 +902,8 @@ def pool_props(k, s, d, p, ceil, incl=None):
 POOLS = (  # kernel, stride, dilation, padding, ceil_mode
     (2, 2, 1, 0, False), ([3, 2], [1, 2], 1, [1, 0], False),
     (3, 2, 1, [1, 0, 0, 1], True), (2, 1, [2, 1], 1, False),
-    ([3, 3], 2, 1, 1, True), (1, 1, 1, 0, False))
+    ([3, 3], 2, 1, 1, True), (1, 1, 1, 0, False),
+    (2, 2, 1, 1, True))  # ceil's last window would start in the padding
 
 
 def test_max_pool2d():

@@ -159,15 +159,19 @@ static int rank4(struct ttc_infer *in, size_t i, const ttc_type **t)
 }
 
 /* One output extent of a window of k (dilated by d) sliding by s over
- * x plus padding lo, hi; ceil rounds the last partial window up. */
+ * x plus padding lo, hi; ceil rounds the last partial window up, but (as
+ * PyTorch) never keeps a last window that starts in the high padding. */
 static int64_t window_out(int64_t x, int64_t lo, int64_t hi, int64_t k,
 			  int64_t s, int64_t d, bool ceil)
 {
-	int64_t span = x + lo + hi - d * (k - 1) - 1;
+	int64_t span = x + lo + hi - d * (k - 1) - 1, n;
 
 	if (span < 0)
 		return 0;
-	return (ceil ? (span + s - 1) / s : span / s) + 1;
+	n = (ceil ? (span + s - 1) / s : span / s) + 1;
+	if (ceil && n > 1 && (n - 1) * s >= x + lo)
+		n--;
+	return n;
 }
 
 /* Window attributes shared by convolutions and pools. */
@@ -304,7 +308,10 @@ static int infer_conv_t(struct ttc_infer *in, const ttc_type **out)
 				"dimension 0",
 			    type_text(wt, sw, sizeof(sw)), c,
 			    type_text(x, sx, sizeof(sx)));
-	if ((rc = check_groups(in, c, wt->dims[1], &g)))
+	/* The weight holds O / groups output channels: only the input
+	 * channels must divide by groups. */
+	g = ttc_attr_int(ttc_infer_attr(in, "groups"));
+	if ((rc = check_groups(in, c, wt->dims[1] * (g > 0 ? g : 1), &g)))
 		return rc;
 	int64_t o = wt->dims[1] * g;
 

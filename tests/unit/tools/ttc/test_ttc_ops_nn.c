@@ -59,6 +59,15 @@ static void test_conv2d(void **state)
 						     "array<i32: 1, 1>", "1 : i32")
 	   " : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>, tensor<1x1x1x4xf32>)"
 	   " -> tensor<1x4x4x4xf32>", "tensor<1x4x4x4xf32>");
+	/* 4-value padding is [top, left, bottom, right], as in tt-mlir's
+	 * conv2d_assymetric_padding test: 32 + 1 + 2 - 2 = 33 high,
+	 * 32 + 3 + 4 - 2 = 37 wide */
+	ok("%x: tensor<1x32x32x64xbf16>, %w: tensor<128x64x3x3xbf16>",
+	   "\"ttir.conv2d\"(%x, %w) " CONV_ATTRS("1 : i32",
+						  "array<i32: 1, 3, 2, 4>",
+						  "1 : i32", "1 : i32")
+	   " : (tensor<1x32x32x64xbf16>, tensor<128x64x3x3xbf16>) -> "
+	   "tensor<1x33x37x128xbf16>", "tensor<1x33x37x128xbf16>");
 	/* NCHW through the layout attributes, dilation 2: 8 - 4 - 1 + 1 */
 	ok("%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>",
 	   "\"ttir.conv2d\"(%x, %w) <{stride = 1 : i32, padding = 0 : i32, "
@@ -143,6 +152,13 @@ static void test_conv_transpose2d(void **state)
 	   ": i32, output_padding = 1 : i32, dilation = 1 : i32, groups = 1 : "
 	   "i32}> : (tensor<1x8x8x4xf32>, tensor<4x2x3x3xf32>) -> "
 	   "tensor<1x18x18x2xf32>", "tensor<1x18x18x2xf32>");
+	/* groups 2 with 3 output channels per group: O = 6 (only the input
+	 * channels must divide by groups) */
+	ok("%x: tensor<1x8x8x4xf32>, %w: tensor<4x3x1x1xf32>",
+	   "\"ttir.conv_transpose2d\"(%x, %w) <{stride = 1 : i32, padding = 0 "
+	   ": i32, output_padding = 0 : i32, dilation = 1 : i32, groups = 2 : "
+	   "i32}> : (tensor<1x8x8x4xf32>, tensor<4x3x1x1xf32>) -> "
+	   "tensor<1x8x8x6xf32>", "tensor<1x8x8x6xf32>");
 	bad("%x: tensor<1x8x8x3xf32>, %w: tensor<4x2x3x3xf32>",
 	    "\"ttir.conv_transpose2d\"(%x, %w) <{stride = 1 : i32, padding = 0 "
 	    ": i32, output_padding = 0 : i32, dilation = 1 : i32, groups = 1 : "
@@ -178,6 +194,12 @@ static void test_pools(void **state)
 	ok(P, "\"ttir.avg_pool2d\"(%x) " POOL("3 : i32", "2 : i32", "0 : i32",
 					     "false") "tensor<1x3x3x4xf32>",
 	   "tensor<1x3x3x4xf32>");
+	/* ceil_mode never keeps a last window starting in the padding
+	 * (PyTorch): bottom/right padding 1, 8 + 1 - 2 = 7, 7 / 2 rounded up
+	 * + 1 = 5, but window 4 would start at 8, in the padding: 4 */
+	ok(P, "\"ttir.max_pool2d\"(%x) " POOL("2 : i32", "2 : i32",
+					     "array<i32: 0, 0, 1, 1>", "true")
+	   "tensor<1x4x4x4xf32>", "tensor<1x4x4x4xf32>");
 	/* [top, left, bottom, right] = [1, 0, 0, 0]: height 9 - 2 + 1 */
 	ok(P, "\"ttir.max_pool2d\"(%x) " POOL("2 : i32", "1 : i32",
 					     "array<i32: 1, 0, 0, 0>", "false")
