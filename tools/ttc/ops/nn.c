@@ -161,8 +161,8 @@ static int rank4(struct ttc_infer *in, size_t i, const ttc_type **t)
 /* One output extent of a window of k (dilated by d) sliding by s over
  * x plus padding lo, hi; ceil rounds the last partial window up, but (as
  * PyTorch) never keeps a last window that starts in the high padding. */
-static int64_t window_out(int64_t x, int64_t lo, int64_t hi, int64_t k,
-			  int64_t s, int64_t d, bool ceil)
+int64_t ttc_window_out(int64_t x, int64_t lo, int64_t hi, int64_t k,
+		       int64_t s, int64_t d, bool ceil)
 {
 	int64_t span = x + lo + hi - d * (k - 1) - 1, n;
 
@@ -193,9 +193,9 @@ static int window_attrs(struct ttc_infer *in, struct window *w)
 static int window_hw(struct ttc_infer *in, const struct window *w,
 		     int64_t h, int64_t wd, bool ceil, int64_t *out)
 {
-	out[0] = window_out(h, w->p[0], w->p[2], w->k[0], w->s[0], w->d[0],
+	out[0] = ttc_window_out(h, w->p[0], w->p[2], w->k[0], w->s[0], w->d[0],
 			    ceil);
-	out[1] = window_out(wd, w->p[1], w->p[3], w->k[1], w->s[1], w->d[1],
+	out[1] = ttc_window_out(wd, w->p[1], w->p[3], w->k[1], w->s[1], w->d[1],
 			    ceil);
 	if (out[0] < 1 || out[1] < 1)
 		return fail(in, "window %" PRId64 "x%" PRId64 " (dilation "
