@@ -668,6 +668,18 @@ static void test_pybuda_nn(void **state)
 	    "tensor<2x8xf32>",
 	    "'pybuda.gelu' op attribute 'approximate' must be \"none\" or "
 	    "\"tanh\"");
+	/* bitcast_convert keeps the width (tt-mlir's negative test) */
+	ok("%x: tensor<4xf32>", "\"ttir.bitcast_convert\"(%x) : "
+	   "(tensor<4xf32>) -> tensor<4xui32>", "tensor<4xui32>");
+	bad("%x: tensor<4xf32>", "\"ttir.bitcast_convert\"(%x) : "
+	    "(tensor<4xf32>) -> tensor<4xui16>", "tensor<4xui16>",
+	    "'ttir.bitcast_convert' op operand #0 (input) has 32-bit elements "
+	    "but result #0 16-bit ones: a bitcast keeps the width");
+	/* vector . vector is a tensor<1>, as tt-mlir's
+	 * permute_slice_after_matmul test writes it */
+	ok("%a: tensor<4096xbf16>, %b: tensor<4096xbf16>",
+	   "\"ttir.matmul\"(%a, %b) : (tensor<4096xbf16>, tensor<4096xbf16>) "
+	   "-> tensor<1xbf16>", "tensor<1xbf16>");
 	bad("%x: tensor<2x8xf32>", "\"pybuda.softmax\"(%x) <{dim = 2 : i32}> "
 	    ": (tensor<2x8xf32>) -> tensor<2x8xf32>", "tensor<2x8xf32>",
 	    "'pybuda.softmax' op attribute 'dim' is 2, out of range for rank "
