@@ -389,7 +389,7 @@ static void test_example(void **state)
 
 	out[n] = 0;
 	assert_int_equal(WEXITSTATUS(pclose(p)), 0);
-	/* nine sections, each a module that reads back */
+	/* ten sections, each a module that reads back */
 	ttc_ctx *c = ttc_ctx_new_ttir();
 	int modules = 0;
 
@@ -405,7 +405,7 @@ static void test_example(void **state)
 		ttc_module_free(m);
 		s = next ? next + 9 : NULL;
 	}
-	assert_int_equal(modules, 9);
+	assert_int_equal(modules, 10);
 	ttc_ctx_free(c);
 }
 
