@@ -13,6 +13,7 @@
 #include "tt/hart.h"
 #include "tt/mgmt.h"
 #include "tt/noc.h"
+#include "tt/npy.h"
 #include "tt/ops.h"
 #include "tt/program.h"
 #include "tt/program_desc.h"

@@ -159,7 +159,8 @@ static int header_shape(const struct source *s, const struct tt_npy_header *h,
 				"%s: rank %u is not supported: rank 1 to 4",
 				s->name, h->rank);
 	shape->rank = h->rank;
-	memcpy(shape->dims, h->dims, sizeof(shape->dims));
+	for (unsigned i = 0; i < h->rank; i++)
+		shape->dims[i] = h->dims[i];
 	for (unsigned i = 0; i < h->rank; i++)
 		if (!h->dims[i])
 			return tt_error(-ENOTSUP,
@@ -366,7 +367,8 @@ int tt_tensor_save_npy(const tt_tensor *t, const char *path)
 	ret = npy_form(t, dt, &rm);
 	if (ret)
 		return ret;
-	hlen = tt_npy_format_header(hdr, dt->descr, &t->shape);
+	hlen = tt_npy_format_header(hdr, dt->descr, t->shape.dims,
+				    t->shape.rank);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	ret = fd < 0 ? -errno : tt_write_all(fd, hdr, hlen);
 	if (!ret)

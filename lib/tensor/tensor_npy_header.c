@@ -172,7 +172,7 @@ static int parse_shape(struct cur *c, struct tt_npy_header *h)
 		ret = parse_dim(c, h->rank, &v);
 		if (ret)
 			return ret;
-		if (h->rank < TT_TENSOR_MAX_RANK)
+		if (h->rank < TT_NPY_MAX_RANK)
 			h->dims[h->rank] = v;
 		h->rank++;
 		comma = eat(c, ',');
@@ -280,8 +280,12 @@ int tt_npy_parse_dict(const char *dict, size_t hlen, struct tt_npy_header *h,
 	struct cur c = {dict, dict, dict + hlen, err, err_len};
 	unsigned seen = 0;
 	char d[48];
-	int ret = check_bytes(&c);
+	int ret;
 
+	if (!dict || !h)
+		return tt_error(-EINVAL, "tt_npy_parse_dict: %s is NULL",
+				dict ? "h" : "dict");
+	ret = check_bytes(&c);
 	if (ret)
 		return ret;
 	if (!eat(&c, '{'))
@@ -314,6 +318,9 @@ int tt_npy_preamble(const uint8_t *buf, size_t len, uint64_t file_size,
 	size_t lbytes;
 	uint32_t hlen;
 
+	if (!buf || !h)
+		return tt_error(-EINVAL, "tt_npy_preamble: %s is NULL",
+				buf ? "h" : "buf");
 	if (!is_magic_prefix(buf, len))
 		return fail(err, err_len, -EBADMSG,
 			    "bad magic: not a .npy file (it does not start "
@@ -352,18 +359,25 @@ int tt_npy_preamble(const uint8_t *buf, size_t len, uint64_t file_size,
 }
 
 size_t tt_npy_format_header(char *buf, const char *descr,
-			    const struct tt_shape *shape)
+			    const uint64_t *dims, unsigned rank)
 {
 	char *dict = buf + 10;
 	size_t n, pad, hlen;
 
+	if (!buf || !descr || (rank && !dims))
+		return (size_t)tt_error(0, "tt_npy_format_header: %s is NULL",
+					!buf ? "buf" : !descr ? "descr" : "dims");
+	if (rank > TT_NPY_MAX_RANK)
+		return (size_t)tt_error(0, "tt_npy_format_header: rank %u is "
+					   "over %d",
+					rank, TT_NPY_MAX_RANK);
 	n = (size_t)sprintf(
 		dict, "{'descr': '%s', 'fortran_order': False, 'shape': (",
 		descr);
-	for (unsigned i = 0; i < shape->rank; i++)
+	for (unsigned i = 0; i < rank; i++)
 		n += (size_t)sprintf(dict + n, "%s%llu", i ? ", " : "",
-				     (unsigned long long)shape->dims[i]);
-	n += (size_t)sprintf(dict + n, "%s), }", shape->rank == 1 ? "," : "");
+				     (unsigned long long)dims[i]);
+	n += (size_t)sprintf(dict + n, "%s), }", rank == 1 ? "," : "");
 	/* Pad with blanks so the data starts 64-byte aligned, as NumPy. */
 	pad = (64 - (10 + n + 1) % 64) % 64;
 	memset(dict + n, ' ', pad);

@@ -1,32 +1,45 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""libtt.so exports its API and nothing else.
+"""A shared library exports its API and nothing else.
 
-Usage: check_exports.py LIBTT_SO INCLUDE_DIR
+Usage: check_exports.py [--api MACRO] [--def-prefix P] LIB HEADER_DIR
+
+libtt.so's API is declared TT_API in lib/include/tt/*.h; libttc.so's
+TTC_API in tools/ttc/include/ttc/*.h, plus one function per line
+NAME(op) of its *.def lists (P + op, ttc_ for the builder's ops).
 
 Cases (TAP):
-  1. every name `nm -D --defined-only` lists is declared TT_API in
-     INCLUDE_DIR/tt/*.h (no chip-model or common/ internals leak);
-  2. every TT_API declaration is exported.
+  1. there are declarations and exported names;
+  2. every name `nm -D --defined-only` lists is declared with MACRO in
+     HEADER_DIR/*.h (no chip-model or common/ internals leak);
+  3. every declaration is exported.
 """
+import argparse
 import glob
 import os
 import re
 import subprocess
 import sys
 
-# The declared name is the last identifier before the first '(' after
-# TT_API (declarations may span lines).
-DECL = re.compile(r'\bTT_API\b([^;(]*?)\b([A-Za-z_]\w*)\s*\(', re.S)
 
-
-def declared(include_dir):
+def declared(header_dir, macro, def_prefix):
+    # The declared name is the last identifier before the first '(' after
+    # the macro (declarations may span lines).
+    decl = re.compile(r'\b' + macro + r'\b([^;(]*?)\b([A-Za-z_]\w*)\s*\(',
+                      re.S)
     names = set()
-    for h in sorted(glob.glob(os.path.join(include_dir, 'tt', '*.h'))):
+    for h in sorted(glob.glob(os.path.join(header_dir, '*.h'))):
         text = open(h, encoding='utf-8').read()
         text = re.sub(r'/\*.*?\*/', ' ', text, flags=re.S)
-        text = re.sub(r'#define[^\n]*', ' ', text)
-        names.update(m.group(2) for m in DECL.finditer(text))
+        # macros, continuation lines included
+        text = re.sub(r'#define(?:[^\n]*\\\n)*[^\n]*', ' ', text)
+        names.update(m.group(2) for m in decl.finditer(text))
+    for d in sorted(glob.glob(os.path.join(header_dir, '*.def'))):
+        if def_prefix is None:
+            continue
+        text = open(d, encoding='utf-8').read()
+        names.update(def_prefix + m.group(1) for m in
+                     re.finditer(r'^\w+\((\w+)\)', text, re.M))
     return names
 
 
@@ -52,17 +65,24 @@ def case(i, good, name, extra):
 
 
 def main():
-    lib, inc = sys.argv[1], sys.argv[2]
-    api, syms = declared(inc), exported(lib)
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--api', default='TT_API', help='the export macro')
+    ap.add_argument('--def-prefix', help='prefix of the names *.def lists')
+    ap.add_argument('lib')
+    ap.add_argument('header_dir')
+    a = ap.parse_args()
+    api = declared(a.header_dir, a.api, a.def_prefix)
+    syms = exported(a.lib)
+    lib = os.path.basename(a.lib)
     print('1..3')
-    ok = case(1, bool(api) and bool(syms),
-              f'{len(api)} TT_API declarations, {len(syms)} exported names', [])
+    ok = case(1, bool(api) and bool(syms), f'{len(api)} {a.api} '
+              f'declarations, {len(syms)} exported names', [])
     leaked = syms - api
-    ok &= case(2, not leaked,
-               f'{lib} exports only TT_API names ({len(leaked)} others)', leaked)
+    ok &= case(2, not leaked, f'{lib} exports only {a.api} names '
+               f'({len(leaked)} others)', leaked)
     missing = api - syms
-    ok &= case(3, not missing,
-               f'every TT_API declaration is exported ({len(missing)} not)', missing)
+    ok &= case(3, not missing, f'every {a.api} declaration is exported '
+               f'({len(missing)} not)', missing)
     return 0 if ok else 1
 
 

@@ -261,7 +261,10 @@ def test_matmul():
         a, b = rand(*sa), rand(*sb)
         props = ', '.join(p for p, on in (('transpose_a = true', ta),
                                           ('transpose_b = true', tb)) if on)
-        check('matmul', [a, b], mm_ref(a, b, ta, tb), props, 1e-5, 1e-5)
+        want = mm_ref(a, b, ta, tb)
+        # vector . vector is a tensor<1> (TTIR has no scalars)
+        check('matmul', [a, b], want.reshape(want.shape or (1,)), props,
+              1e-5, 1e-5)
     a, b, bias = rand(2, 3, 4), rand(4, 5), rand(5)
     check('linear', [a, b, bias], f32(mm_ref(a, b) + bias), '', 1e-5, 1e-5)
     a, b = rand(3, 4), rand(5, 4)
@@ -863,7 +866,9 @@ def pool_ref(x, k, s, d, p, ceil, avg, incl=True):
 
     def extent(size, lo, hi, k, s, d):
         span = size + lo + hi - d * (k - 1) - 1
-        return (-(-span // s) if ceil else span // s) + 1
+        n = (-(-span // s) if ceil else span // s) + 1
+        # PyTorch drops a last window that would start in the padding.
+        return n - 1 if ceil and n > 1 and (n - 1) * s >= size + lo else n
     oh, ow = extent(h, t, b, kh, sh, dh), extent(w, l, r, kw, sw, dw)
     out = np.zeros((n, oh, ow, c))
     xd = x.astype(np.float64)
@@ -900,7 +905,8 @@ def pool_props(k, s, d, p, ceil, incl=None):
 POOLS = (  # kernel, stride, dilation, padding, ceil_mode
     (2, 2, 1, 0, False), ([3, 2], [1, 2], 1, [1, 0], False),
     (3, 2, 1, [1, 0, 0, 1], True), (2, 1, [2, 1], 1, False),
-    ([3, 3], 2, 1, 1, True), (1, 1, 1, 0, False))
+    ([3, 3], 2, 1, 1, True), (1, 1, 1, 0, False),
+    (2, 2, 1, 1, True))  # ceil's last window would start in the padding
 
 
 def test_max_pool2d():
@@ -1015,6 +1021,113 @@ def test_conv_transpose2d():
             check('conv_transpose2d', ins, want,
                   conv_props(s, p, d, g, ', ' + attr_hw('output_padding',
                                                          op)), 1e-5, 1e-5)
+
+
+def same4(x_hw, k, s, d):
+    """PyBuda's "same" padding as [top, left, bottom, right]: ceil(x / s)
+    comes out, the odd pixel of padding goes high."""
+    lo, hi = [], []
+    for x, kk, ss, dd in zip(x_hw, hw(k), hw(s), hw(d)):
+        out = -(-x // ss)
+        total = max((out - 1) * ss + dd * (kk - 1) + 1 - x, 0)
+        lo.append(total // 2)
+        hi.append(total - total // 2)
+    return [lo[0], lo[1], hi[0], hi[1]]
+
+
+def nchw(x):
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+
+
+def test_pybuda_convolutions():
+    # NCHW; padding absent ("same"), an integer, or [left, right, top,
+    # bottom]; channel_last keeps NHWC.
+    x, w = rand(1, 7, 6, 4), rand(6, 2, 3, 2)
+    for s, p, d in ((1, None, 1), (2, None, 1), (1, 1, [2, 1]),
+                    ([2, 1], [0, 2, 1, 0], 1)):
+        if p is None:
+            p4, props = same4((7, 6), (3, 2), s, d), []
+        elif isinstance(p, int):
+            p4, props = p, [f'padding = {p} : i32']
+        else:
+            p4 = [p[2], p[0], p[3], p[1]]
+            props = [attr_hw('padding', p)]
+        props += [attr_hw('stride', s), attr_hw('dilation', d),
+                  'groups = 2 : i32']
+        b = rand(6)
+        want = conv_ref(x, w, b, s, p4, d, 2)
+        pcheck('conv2d', [nchw(x), w, b], f32(nchw(want)), ', '.join(props))
+        pcheck('conv2d', [x, w, b], f32(want),
+               ', '.join(props + ['channel_last = true']))
+    # transposed, NCHW, explicit padding
+    x, w = rand(1, 3, 4, 2), rand(2, 3, 2, 3)
+    want = conv_t_ref(x, w, None, 2, [1, 0, 0, 1], 0, 1, 1)
+    pcheck('conv2d_transpose', [nchw(x), w], f32(nchw(want)),
+           'stride = 2 : i32, padding = array<i32: 0, 1, 1, 0>')
+
+
+def test_pybuda_pools():
+    x = rand(2, 7, 6, 3)
+    for k, s, p, ceil in ((2, 2, 0, False), (3, 1, None, False),
+                          (3, 2, [1, 0, 0, 1], True)):
+        if p is None:
+            p4, props = same4((7, 6), k, s, 1), []
+        elif isinstance(p, int):
+            p4, props = p, [f'padding = {p} : i32']
+        else:
+            p4 = [p[2], p[0], p[3], p[1]]
+            props = [attr_hw('padding', p)]
+        props += [f'kernel_size = {k} : i32', f'stride = {s} : i32',
+                  f'ceil_mode = {"true" if ceil else "false"}']
+        want = pool_ref(x, k, s, 1, p4, ceil, False)
+        pcheck('max_pool2d', [nchw(x)], nchw(want), ', '.join(props))
+        want = pool_ref(x, k, s, 1, p4, ceil, True)
+        pcheck('avg_pool2d', [nchw(x)], nchw(want), ', '.join(props))
+        want = pool_ref(x, k, s, 1, p4, ceil, True, False)
+        pcheck('avg_pool2d', [x], want, ', '.join(
+            props + ['count_include_pad = false', 'channel_last = true']))
+    # divisor_override divides every window's sum by one number.
+    sums = pool_ref(x, 2, 2, 1, 0, False, True) * 4
+    pcheck('avg_pool2d', [nchw(x)], f32(nchw(sums) / 3),
+           'kernel_size = 2 : i32, stride = 2 : i32, padding = 0 : i32, '
+           'divisor_override = 3 : i32')
+
+
+def test_pybuda_nn_values():
+    x = rand(2, 3, 5, lo=-3, hi=3)
+    xd = x.astype(np.float64)
+    for dim in (0, -1):
+        e = np.exp(xd - xd.max(dim, keepdims=True))
+        pcheck('softmax', [x], f32(e / e.sum(dim, keepdims=True)),
+               f'dim = {dim} : i32')
+    w, b = rand(5), rand(5)
+    pcheck('layernorm', [x, w, b], norm_ref(x, [5], w, b))
+    pcheck('layernorm', [x, w, b], norm_ref(x, [5], w, b, eps=0.25),
+           'epsilon = 0.25 : f32')
+    y = rand(2, 3, 2)
+    pcheck('concatenate', [x, y, x], np.concatenate([x, y, x], -1),
+           'axis = -1 : i32')
+    for mode, np_mode in (('constant', 'constant'), ('replicate', 'edge'),
+                          ('reflect', 'reflect')):
+        want = np.pad(x, ((0, 0), (0, 2), (1, 3)), mode=np_mode)
+        pcheck('pad', [x], want, 'pad = array<i32: 1, 3, 0, 2>, '
+               f'mode = "{mode}"')
+        want = np.pad(x, ((0, 0), (2, 1), (0, 0)), mode=np_mode)
+        pcheck('pad', [x], want, 'pad = array<i32: 2, 1>, '
+               f'mode = "{mode}", channel_last = true')
+    r = np.array([-1, 0, 0.25, 0.5, 0.75, 2, np.nan], np.float32)
+    pcheck('relu', [r], np.maximum(r, 0))
+    # PyBuda's definitions: x times its mask (NaN stays NaN).
+    with np.errstate(invalid='ignore'):
+        pcheck('relu', [r], r * (r >= 0.5), 'threshold = 0.5 : f32')
+        capped = 0.5 * (r >= 0.5) + r * ~(r >= 0.5)
+        pcheck('relu', [r], f32(capped * (capped >= 0)),
+               'threshold = 0.5 : f32, mode = "max"')
+    pcheck('gelu', [x], f32(0.5 * xd * (1 + erf(xd / math.sqrt(2)))))
+    k = math.sqrt(2 / math.pi)
+    pcheck('gelu', [x], f32(0.5 * xd * (1 + np.tanh(k * (xd + 0.044715 *
+                                                         xd ** 3)))),
+           'approximate = "tanh"')
 
 
 def test_flattened_window_ops_fail():

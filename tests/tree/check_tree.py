@@ -108,6 +108,7 @@ PUBLIC_LAYER = {
     'program.h': 'lib/program', 'program_desc.h': 'lib/program',
     'queue.h': 'lib/dispatch',
     'tensor.h': 'lib/tensor', 'tensor_queue.h': 'lib/tensor',
+    'npy.h': 'lib/tensor',
     'backend.h': 'lib/backend',
     'ops.h': 'lib/ops',
 }

@@ -92,8 +92,8 @@ static ttc_builder *multiple_returns(ttc_ctx *ctx)
 }
 
 /* "set inputs/outputs": inputs with data (zeros and ones; then seeded
- * random ones, as torch.randn). The data stays with the builder for the
- * goldens. */
+ * random ones, as torch.randn). The library's goldens compute every op
+ * as it is built; the section checks add_result's against the sum. */
 static ttc_builder *inputs_with_data(ttc_ctx *ctx)
 {
 	ttc_builder *b = ttc_builder_new(ctx, NULL);
@@ -104,12 +104,53 @@ static ttc_builder *inputs_with_data(ttc_ctx *ctx)
 	for (size_t i = 0; i < 32 * 32; i++)
 		ones[i] = 1.0f;
 	ttc_builder_func(b, "test_with_mixed_init", t, 2, in);
-	if (ttc_builder_set_data(b, in[0], zeros, sizeof(zeros)) ||
+	if (ttc_builder_use_goldens(b, TT_FLOAT32) ||
+	    ttc_builder_set_data(b, in[0], zeros, sizeof(zeros)) ||
 	    ttc_builder_set_data(b, in[1], ones, sizeof(ones)) ||
 	    ttc_builder_set_random(b, in[1], 2026))
 		return ttc_builder_free(b), NULL;
 	ttc_value *add_result = ttc_add(b, in[0], in[1]);
+	const float *x = ttc_builder_data(b, in[0], NULL);
+	const float *y = ttc_builder_data(b, in[1], NULL);
+	const float *g = ttc_builder_data(b, add_result, NULL);
 
+	for (size_t i = 0; g && i < 32 * 32; i++)
+		if (g[i] != x[i] + y[i])
+			g = NULL;
+	if (!g) {
+		fprintf(stderr, EX_NAME ": add_result's golden is not in0 + "
+				"in1\n");
+		return ttc_builder_free(b), NULL;
+	}
+	ttc_builder_return(b, &add_result, 1);
+	return b;
+}
+
+/* "set inputs/outputs with custom goldens": seeded inputs (torch.randn's
+ * place), then add_result's golden given by hand (set_operand_goldens):
+ * the given bytes replace the computed ones in the golden map. */
+static ttc_builder *custom_goldens(ttc_ctx *ctx)
+{
+	ttc_builder *b = ttc_builder_new(ctx, NULL);
+	const ttc_type *t[] = { t32x32(b), t32x32(b) };
+	ttc_value *in[2];
+	static float sum[32 * 32];
+
+	ttc_builder_func(b, "test_with_mixed_init", t, 2, in);
+	if (ttc_builder_use_goldens(b, TT_FLOAT32) ||
+	    ttc_builder_set_random(b, in[0], 1) ||
+	    ttc_builder_set_random(b, in[1], 2))
+		return ttc_builder_free(b), NULL;
+	const float *x = ttc_builder_data(b, in[0], NULL);
+	const float *y = ttc_builder_data(b, in[1], NULL);
+
+	for (size_t i = 0; i < 32 * 32; i++)
+		sum[i] = x[i] + y[i];
+	ttc_value *add_result = ttc_add(b, in[0], in[1]);
+
+	if (ttc_builder_set_data(b, add_result, sum, sizeof(sum)) ||
+	    ttc_builder_golden_count(b) != 1)
+		return ttc_builder_free(b), NULL;
 	ttc_builder_return(b, &add_result, 1);
 	return b;
 }
@@ -190,6 +231,7 @@ static const struct {
 	{ "add op attributes", op_attributes, 0 },
 	{ "multiple returns", multiple_returns, 0 },
 	{ "set inputs/outputs", inputs_with_data, 0 },
+	{ "set inputs/outputs with custom goldens", custom_goldens, 0 },
 	{ "change output dtype for mixed precision", mixed_precision, 0 },
 	{ "build multiple functions", multiple_functions, 0 },
 	{ "build nested functions", nested_functions, 0 },

@@ -516,6 +516,15 @@ static uint8_t bytes[64];
 	X(dt_read, tt_device_tensor_read,                                      \
 	  I(tt_device_tensor_read(NULL, f->cq, f->t)))
 
+/* ---- tt/npy.h ---- */
+#define NPY_CASES(X)                                                           \
+	X(npy_pre, tt_npy_preamble,                                            \
+	  I(tt_npy_preamble(NULL, 12, 64, NULL, NULL, 0)))                     \
+	X(npy_dict, tt_npy_parse_dict,                                         \
+	  I(tt_npy_parse_dict(NULL, 8, NULL, NULL, 0)))                        \
+	X(npy_fmt, tt_npy_format_header,                                       \
+	  Z(tt_npy_format_header(NULL, "<f4", NULL, 0)))
+
 /* ---- tt/tensor_queue.h ---- */
 #define TENSOR_QUEUE_CASES(X)                                                  \
 	X(tq_create, tt_tensor_queue_create,                                   \
@@ -659,7 +668,8 @@ static const struct tt_unary_fn ufn = { TT_UNARY_EXP, 0, 0 };
 #define ALL_CASES(X)                                                           \
 	DEVICE_CASES(X) NOC_CASES(X) DMA_CASES(X) HART_CASES(X) MGMT_CASES(X)  \
 	TELEMETRY_CASES(X) CORE_CASES(X) DATAFORMAT_CASES(X) BUFFER_CASES(X)   \
-	PROGRAM_CASES(X) QUEUE_CASES(X) TENSOR_CASES(X) TENSOR_QUEUE_CASES(X)  \
+	PROGRAM_CASES(X) QUEUE_CASES(X) TENSOR_CASES(X) NPY_CASES(X)           \
+	TENSOR_QUEUE_CASES(X)                                                  \
 	BACKEND_CASES(X) OPS_CASES(X)
 
 ALL_CASES(RUNNER)
@@ -716,6 +726,7 @@ TABLE_TEST(buffer, BUFFER_CASES)
 TABLE_TEST(program, PROGRAM_CASES)
 TABLE_TEST(queue, QUEUE_CASES)
 TABLE_TEST(tensor, TENSOR_CASES)
+TABLE_TEST(npy, NPY_CASES)
 TABLE_TEST(tensor_queue, TENSOR_QUEUE_CASES)
 TABLE_TEST(backend_api, BACKEND_CASES)
 TABLE_TEST(ops, OPS_CASES)
@@ -793,6 +804,7 @@ int main(void)
 		cmocka_unit_test(test_program),
 		cmocka_unit_test(test_queue),
 		cmocka_unit_test(test_tensor),
+		cmocka_unit_test(test_npy),
 		cmocka_unit_test(test_tensor_queue),
 		cmocka_unit_test(test_backend_api),
 		cmocka_unit_test(test_ops),

@@ -169,6 +169,11 @@ int ttc_builder_call(ttc_builder *b, const char *callee,
 	if (!op || ttc_op_verify(op) || ttc_func_append(b->open[b->nopen - 1],
 							 op))
 		return -EINVAL;
+	if (ttc_builder_run_golden(b, op)) {
+		ttc_op_detach(op);
+		ttc_op_erase(op);
+		return -EINVAL;
+	}
 	for (size_t i = 0; outs && i < nres; i++)
 		outs[i] = ttc_op_result(op, i);
 	return 0;

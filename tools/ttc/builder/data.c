@@ -24,8 +24,10 @@ static struct ttc_bdata *find(const ttc_builder *b, const ttc_value *v)
 
 void ttc_builder_free_data(ttc_builder *b)
 {
-	for (size_t i = 0; i < b->ndata; i++)
+	for (size_t i = 0; i < b->ndata; i++) {
 		free(b->data[i].data);
+		free(b->data[i].name);
+	}
 	free(b->data);
 	b->data = NULL;
 	b->ndata = b->datacap = 0;
@@ -59,8 +61,11 @@ int ttc_builder_set_data(ttc_builder *b, const ttc_value *v,
 			b->data = ttc_xrealloc(b->data,
 					       b->datacap * sizeof(*b->data));
 		}
-		d = &b->data[b->ndata++];
+		d = &b->data[b->ndata];
 		*d = (struct ttc_bdata){ .v = v };
+		if (ttc_value_def(v))
+			ttc_builder_name_entry(b, d);
+		b->ndata++;
 	}
 	free(d->data);
 	d->data = ttc_xmalloc(nbytes ? nbytes : 1);

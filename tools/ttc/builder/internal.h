@@ -13,6 +13,7 @@ struct ttc_bdata {
 	const ttc_value *v;
 	void *data;
 	size_t nbytes;
+	char *name; /* its name in the golden map; NULL for an argument */
 };
 
 struct ttc_builder {
@@ -39,5 +40,7 @@ void ttc_builder_reset_next(ttc_builder *b);
 /* Calls the golden hook for op when all its operands have data. */
 int ttc_builder_run_golden(ttc_builder *b, const ttc_op *op);
 void ttc_builder_free_data(ttc_builder *b);
+/* Names an op result's first data in the golden map (golden.c). */
+void ttc_builder_name_entry(ttc_builder *b, struct ttc_bdata *d);
 
 #endif /* TTC_BUILDER_INTERNAL_H */

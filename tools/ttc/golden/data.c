@@ -114,7 +114,10 @@ int golden_concat(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 		  ttc_tensor *const *out, char *err, size_t len)
 {
 	const ttc_type *o = out[0]->type;
-	unsigned d = norm_dim_of(ttc_attr_int(ttc_op_attr(op, "dim")), o->rank);
+	/* ttir.concat's dim, pybuda.concatenate's axis */
+	const ttc_attr *da = ttc_op_attr(op, "dim");
+	unsigned d = norm_dim_of(ttc_attr_int(da ? da : ttc_op_attr(op, "axis")),
+				 o->rank);
 	int64_t st[TTC_MAX_RANK], base = 0;
 
 	(void)err, (void)len;

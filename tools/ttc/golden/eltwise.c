@@ -166,6 +166,14 @@ int golden_selu(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 	return 0;
 }
 
+double golden_gelu_scalar(double x, bool tanh_form)
+{
+	if (tanh_form)
+		return 0.5 * x *
+		       (1 + tanh(sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+	return 0.5 * x * (1 + erf(x / sqrt(2)));
+}
+
 /* gelu'(x): erf form (approximate "none") or tanh form ("tanh"). */
 static double gelu_grad(double x, bool tanh_form)
 {

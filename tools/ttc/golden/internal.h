@@ -125,4 +125,43 @@ int golden_pool(const ttc_op *, ttc_tensor *const *, size_t,
 int golden_conv(const ttc_op *, ttc_tensor *const *, size_t,
 		ttc_tensor *const *, char *, size_t);
 
+/* A convolution's window and layout (l: which dim is N, H, W, C),
+ * padding [top, left, bottom, right]; tr: transposed. */
+struct golden_conv_params {
+	int64_t s[2], d[2], p[4], g;
+	unsigned l[4];
+	bool tr;
+};
+int golden_conv_core(const struct golden_conv_params *cp,
+		     ttc_tensor *const *in, size_t nin,
+		     ttc_tensor *const *out, char *err, size_t len);
+/* A pool's window and layout; avg divides by divisor when it is not 0,
+ * else by the taps counted (incl: those in the padding too). */
+struct golden_pool_params {
+	int64_t k[2], s[2], d[2], p[4];
+	unsigned l[4];
+	bool avg, incl;
+	double divisor;
+};
+int golden_pool_core(const struct golden_pool_params *pp,
+		     ttc_tensor *const *in, ttc_tensor *const *out);
+
+void golden_norm_rows(const ttc_tensor *x, const ttc_tensor *w,
+		      const ttc_tensor *b, size_t m, double eps, bool rms,
+		      ttc_tensor *out);
+/* Scalar GELU: erf form, or the tanh approximation. */
+double golden_gelu_scalar(double x, bool tanh_form);
+int golden_pybuda_conv(const ttc_op *, ttc_tensor *const *, size_t,
+		ttc_tensor *const *, char *, size_t);
+int golden_pybuda_pool(const ttc_op *, ttc_tensor *const *, size_t,
+		ttc_tensor *const *, char *, size_t);
+int golden_pybuda_layernorm(const ttc_op *, ttc_tensor *const *, size_t,
+		ttc_tensor *const *, char *, size_t);
+int golden_pybuda_pad(const ttc_op *, ttc_tensor *const *, size_t,
+		ttc_tensor *const *, char *, size_t);
+int golden_pybuda_relu(const ttc_op *, ttc_tensor *const *, size_t,
+		ttc_tensor *const *, char *, size_t);
+int golden_pybuda_gelu(const ttc_op *, ttc_tensor *const *, size_t,
+		ttc_tensor *const *, char *, size_t);
+
 #endif /* TTC_GOLDEN_INTERNAL_H */

@@ -219,14 +219,14 @@ static size_t at4(const ttc_type *t, const unsigned *l, int64_t n, int64_t h,
 			v[3] * st[3]);
 }
 
-/* A convolution's operands and sizes (see golden_conv). */
+/* A convolution's operands and sizes (see golden_conv_core). */
 struct conv {
 	ttc_tensor *const *in;
 	const ttc_type *x, *o;
-	unsigned l[4];	  /* the layout: which dim is N, H, W, C */
-	bool tr;	  /* conv_transpose2d */
+	const unsigned *l; /* the layout: which dim is N, H, W, C */
+	bool tr;	   /* transposed */
 	int64_t kh, kw, icg, ocg;
-	double *acc;	  /* the output's sums */
+	double *acc; /* the output's sums */
 };
 
 /* One (input tap, weight tap) pair at batch b: position (y, x) of the
@@ -260,29 +260,23 @@ static void conv_tap(const struct conv *c, int64_t b, int64_t y, int64_t x,
 }
 
 /*
- * conv2d: weight (O, C/groups, KH, KW); conv_transpose2d: weight
- * (C, O/groups, KH, KW). Both pair position (y, x) with (y * stride -
- * pad + k * dilation) on the other side: conv2d's output with its
- * input, conv_transpose2d's input with its output (each input tap
- * scattered). Padding is [top, left, bottom, right]; bias, when given,
- * one value per output channel. Sums in double.
+ * A convolution: weight (O, C/groups, KH, KW), or transposed (C,
+ * O/groups, KH, KW). Both pair position (y, x) with (y * stride - pad +
+ * k * dilation) on the other side: conv2d's output with its input,
+ * conv_transpose2d's input with its output (each input tap scattered).
+ * bias, when given, holds one value per output channel. Sums in double.
  */
-int golden_conv(const ttc_op *op, ttc_tensor *const *in, size_t nin,
-		ttc_tensor *const *out, char *err, size_t len)
+int golden_conv_core(const struct golden_conv_params *cp,
+		     ttc_tensor *const *in, size_t nin,
+		     ttc_tensor *const *out, char *err, size_t len)
 {
-	struct conv c = { .in = in, .x = in[0]->type, .o = out[0]->type };
+	struct conv c = { .in = in, .x = in[0]->type, .o = out[0]->type,
+			  .l = cp->l, .tr = cp->tr };
 	const ttc_type *wt = in[1]->type;
-	int64_t s[2], d[2], p[4], g = ttc_attr_int(ttc_op_attr(op, "groups"));
+	const int64_t *s = cp->s, *d = cp->d, *p = cp->p;
 
-	c.tr = !strcmp(ttc_op_name(op), "ttir.conv_transpose2d");
-	if (ttc_op_attr(op, "flattened_compat_info"))
-		return gfail(err, len, "a flattened convolution "
-				       "(flattened_compat_info) has no golden");
-	if (c.x->rank != 4 || wt->rank != 4 || c.o->rank != 4 || g < 1 ||
-	    op_hw(op, "stride", s) || op_hw(op, "dilation", d) ||
-	    op_padding(op, p))
+	if (c.x->rank != 4 || wt->rank != 4 || c.o->rank != 4 || cp->g < 1)
 		return gfail(err, len, "bad operands or attributes");
-	conv_layout(op, c.l);
 	/* (h, w): the side the loops run over; (hh, ww): the other. */
 	const ttc_type *run = c.tr ? c.x : c.o, *other = c.tr ? c.o : c.x;
 	int64_t n = c.x->dims[c.l[0]];
@@ -291,8 +285,8 @@ int golden_conv(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 
 	c.kh = wt->dims[2];
 	c.kw = wt->dims[3];
-	c.icg = c.x->dims[c.l[3]] / g;
-	c.ocg = c.o->dims[c.l[3]] / g;
+	c.icg = c.x->dims[c.l[3]] / cp->g;
+	c.ocg = c.o->dims[c.l[3]] / cp->g;
 	c.acc = calloc(out[0]->numel ? out[0]->numel : 1, sizeof(*c.acc));
 	if (!c.acc)
 		return gfail(err, len, "out of memory");
@@ -323,4 +317,24 @@ int golden_conv(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 	}
 	free(c.acc);
 	return 0;
+}
+
+/* conv2d, conv_transpose2d: padding [top, left, bottom, right], the
+ * layout from the *_dim attributes. */
+int golden_conv(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		ttc_tensor *const *out, char *err, size_t len)
+{
+	struct golden_conv_params cp = {
+		.g = ttc_attr_int(ttc_op_attr(op, "groups")),
+		.tr = !strcmp(ttc_op_name(op), "ttir.conv_transpose2d"),
+	};
+
+	if (ttc_op_attr(op, "flattened_compat_info"))
+		return gfail(err, len, "a flattened convolution "
+				       "(flattened_compat_info) has no golden");
+	if (op_hw(op, "stride", cp.s) || op_hw(op, "dilation", cp.d) ||
+	    op_padding(op, cp.p))
+		return gfail(err, len, "bad operands or attributes");
+	conv_layout(op, cp.l);
+	return golden_conv_core(&cp, in, nin, out, err, len);
 }

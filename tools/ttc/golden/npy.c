@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * .npy files of any rank 0..8 and the element types of the IR. libtt's
- * reader keeps to its tensors (rank 1..4, no empty arrays, no 64-bit or
- * boolean dtypes), which goldens need, hence this small one.
+ * .npy files of any rank 0..8 and the element types of the IR: libtt's
+ * header code (tt/npy.h) reads and writes the header; the elements are
+ * ours, as libtt's tensors hold neither rank 0 or more than 4 nor 64-bit
+ * and boolean dtypes.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "tt/npy.h"
 
 #include "internal.h"
 
@@ -32,36 +36,21 @@ static int npy_fail(ttc_ctx *ctx, const char *path, const char *what, int rc)
 
 int ttc_tensor_save_npy(ttc_ctx *ctx, const ttc_tensor *t, const char *path)
 {
-	char kind, hdr[512], shape[256] = "";
+	char kind, descr[8], hdr[TT_NPY_WRITE_MAX];
 	unsigned size, rank = t->type->rank;
-	const int64_t *d = t->type->dims;
-	size_t off = 0;
+	uint64_t dims[TTC_MAX_RANK];
 
 	dtype_of(t->type->elem, &kind, &size);
+	snprintf(descr, sizeof(descr), "%c%c%u", size == 1 ? '|' : '<', kind,
+		 size);
 	for (unsigned i = 0; i < rank; i++)
-		off += (size_t)snprintf(shape + off, sizeof(shape) - off,
-					"%lld,%s", (long long)d[i],
-					rank > 1 && i + 1 < rank ? " " : "");
-	if (rank > 1)
-		shape[off - 1] = 0; /* (2, 3) rather than (2, 3,) */
-	int n = snprintf(hdr + 10, sizeof(hdr) - 10,
-			 "{'descr': '%c%c%u', 'fortran_order': False, "
-			 "'shape': (%s), }",
-			 size == 1 ? '|' : '<', kind, size, shape);
-	size_t total = 10 + (size_t)n + 1;
-	size_t pad = (64 - total % 64) % 64;
-
-	memset(hdr + 10 + n, ' ', pad);
-	hdr[10 + n + pad] = '\n';
-	memcpy(hdr, "\x93NUMPY\x01\x00", 8);
-	hdr[8] = (char)((n + pad + 1) & 0xff);
-	hdr[9] = (char)((n + pad + 1) >> 8);
-
+		dims[i] = (uint64_t)t->type->dims[i];
+	size_t total = tt_npy_format_header(hdr, descr, dims, rank);
 	FILE *f = fopen(path, "wb");
 
 	if (!f)
 		return npy_fail(ctx, path, strerror(errno), -errno);
-	bool ok = fwrite(hdr, 1, total + pad, f) == total + pad;
+	bool ok = total && fwrite(hdr, 1, total, f) == total;
 	/* bf16 has no dtype: written as f32, exactly. */
 	for (size_t i = 0; ok && i < t->numel && kind == 'f' && size == 4 &&
 			   t->type->elem->fk == TTC_BF16; i++) {
@@ -75,22 +64,6 @@ int ttc_tensor_save_npy(ttc_ctx *ctx, const ttc_tensor *t, const char *path)
 	if (fclose(f) || !ok)
 		return npy_fail(ctx, path, "cannot write", -EIO);
 	return 0;
-}
-
-/* The value of 'key' in the header dictionary, or NULL. */
-static const char *field(const char *h, const char *key)
-{
-	const char *p = strstr(h, key);
-
-	if (!p)
-		return NULL;
-	p = strchr(p + strlen(key), ':');
-	if (!p)
-		return NULL;
-	p++;
-	while (*p == ' ')
-		p++;
-	return p;
 }
 
 /* The element type of a dtype string ("<f4"), or NULL. */
@@ -114,26 +87,6 @@ static const ttc_type *elem_of(ttc_ctx *ctx, const char *d, bool *swap)
 	return NULL;
 }
 
-static int parse_shape(const char *p, int64_t *dims, unsigned *rank)
-{
-	*rank = 0;
-	if (!p || *p != '(')
-		return -1;
-	p++;
-	while (*p && *p != ')') {
-		char *end;
-		long long v = strtoll(p, &end, 10);
-
-		if (end == p || v < 0 || *rank == TTC_MAX_RANK)
-			return -1;
-		dims[(*rank)++] = v;
-		p = end;
-		while (*p == ',' || *p == ' ')
-			p++;
-	}
-	return *p == ')' ? 0 : -1;
-}
-
 static void swap_bytes(void *data, size_t n, unsigned size)
 {
 	unsigned char *b = data;
@@ -147,69 +100,61 @@ static void swap_bytes(void *data, size_t n, unsigned size)
 		}
 }
 
-/* The header's text after the magic (malloc'd), or NULL. */
-static char *read_header(FILE *f)
+/* The header through libtt's reader: 0, or a diagnostic naming the
+ * file. */
+static int read_header(ttc_ctx *ctx, const char *path, FILE *f,
+		       struct tt_npy_header *h)
 {
-	unsigned char pre[12];
-	size_t hlen;
+	uint8_t pre[TT_NPY_PREAMBLE_MAX];
+	char err[256], *dict;
+	struct stat st;
+	size_t n = fread(pre, 1, sizeof(pre), f), hlen;
+	int rc;
 
-	if (fread(pre, 1, 8, f) != 8 || memcmp(pre, "\x93NUMPY", 6))
-		return NULL;
-	if (pre[6] == 1) {
-		if (fread(pre + 8, 1, 2, f) != 2)
-			return NULL;
-		hlen = pre[8] | (size_t)pre[9] << 8;
-	} else if (pre[6] == 2 || pre[6] == 3) {
-		if (fread(pre + 8, 1, 4, f) != 4)
-			return NULL;
-		hlen = pre[8] | (size_t)pre[9] << 8 | (size_t)pre[10] << 16 |
-		       (size_t)pre[11] << 24;
-		if (hlen > (1u << 20))
-			return NULL;
-	} else {
-		return NULL;
-	}
-	char *h = malloc(hlen + 1);
-
-	if (h && fread(h, 1, hlen, f) != hlen) {
-		free(h);
-		return NULL;
-	}
-	if (h)
-		h[hlen] = 0;
-	return h;
+	if (fstat(fileno(f), &st))
+		return npy_fail(ctx, path, strerror(errno), -errno);
+	rc = tt_npy_preamble(pre, n, (uint64_t)st.st_size, h, err, sizeof(err));
+	if (rc)
+		return npy_fail(ctx, path, err, rc);
+	hlen = h->data_offset - (h->major == 1 ? 10 : 12);
+	dict = malloc(hlen + 1);
+	if (!dict)
+		return npy_fail(ctx, path, "out of memory", -ENOMEM);
+	rc = fseek(f, (long)(h->data_offset - hlen), SEEK_SET) ||
+			     fread(dict, 1, hlen, f) != hlen ?
+		     -EBADMSG :
+		     0;
+	if (!rc && (rc = tt_npy_parse_dict(dict, hlen, h, err, sizeof(err))))
+		npy_fail(ctx, path, err, rc);
+	else if (rc)
+		npy_fail(ctx, path, "truncated header", rc);
+	free(dict);
+	return rc;
 }
 
 static ttc_tensor *load(ttc_ctx *ctx, const char *path, FILE *f)
 {
-	char *h = read_header(f);
-	const char *descr, *fo;
+	struct tt_npy_header h;
 	int64_t dims[TTC_MAX_RANK];
-	unsigned rank;
 	bool swap;
 
-	if (!h) {
-		npy_fail(ctx, path, "not a .npy file (bad magic or header)",
-			 -EBADMSG);
+	if (read_header(ctx, path, f, &h))
 		return NULL;
-	}
-	descr = field(h, "'descr'");
-	fo = field(h, "'fortran_order'");
-	const ttc_type *e = descr && *descr == '\'' ?
-				    elem_of(ctx, descr + 1, &swap) : NULL;
+	const ttc_type *e = elem_of(ctx, h.descr, &swap);
 
-	if (!e || !fo || strncmp(fo, "False", 5) ||
-	    parse_shape(field(h, "'shape'"), dims, &rank)) {
+	if (!e || h.fortran_order || h.rank > TTC_MAX_RANK) {
 		char msg[160];
 
-		snprintf(msg, sizeof(msg), "unsupported .npy header %.100s "
-			 "(dtypes f2 f4 f8 b1 iN uN, C order, rank <= 8)", h);
+		snprintf(msg, sizeof(msg), "unsupported: dtype '%s', %s order, "
+			 "rank %u (dtypes f2 f4 f8 b1 iN uN, C order, rank <= "
+			 "%d)", h.descr, h.fortran_order ? "Fortran" : "C",
+			 h.rank, TTC_MAX_RANK);
 		npy_fail(ctx, path, msg, -ENOTSUP);
-		free(h);
 		return NULL;
 	}
-	free(h);
-	ttc_tensor *t = ttc_tensor_new(ctx, ttc_tensor_type(ctx, dims, rank,
+	for (unsigned i = 0; i < h.rank; i++)
+		dims[i] = (int64_t)h.dims[i];
+	ttc_tensor *t = ttc_tensor_new(ctx, ttc_tensor_type(ctx, dims, h.rank,
 							     e, NULL));
 	size_t size = ttc_type_elem_bytes(e);
 

@@ -143,7 +143,9 @@ int golden_softmax(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 		   ttc_tensor *const *out, char *err, size_t len)
 {
 	const ttc_type *t = in[0]->type;
-	unsigned d = norm_dim_of(ttc_attr_int(ttc_op_attr(op, "dimension")),
+	/* ttir.softmax's dimension, pybuda.softmax's dim */
+	const ttc_attr *da = ttc_op_attr(op, "dimension");
+	unsigned d = norm_dim_of(ttc_attr_int(da ? da : ttc_op_attr(op, "dim")),
 				 t->rank);
 	int64_t st[TTC_MAX_RANK];
 	size_t n = (size_t)t->dims[d];
@@ -210,9 +212,41 @@ int golden_pybuda_reduce(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 	return 0;
 }
 
-/* layer_norm, rms_norm over the trailing normalized_shape, in double
- * (torch's biased variance); weight and bias are optional
- * (operandSegmentSizes says which are there, else they come in order). */
+/* Normalizes x in rows of m values (the last m of each row of the
+ * tensor), in double (torch's biased variance); w and b (NULL: none)
+ * hold m values each. */
+void golden_norm_rows(const ttc_tensor *x, const ttc_tensor *w,
+		      const ttc_tensor *b, size_t m, double eps, bool rms,
+		      ttc_tensor *out)
+{
+	for (size_t r = 0; m && r < x->numel / m; r++) {
+		double mean = 0, var = 0;
+
+		for (size_t j = 0; j < m; j++)
+			mean += ttc_tensor_get(x, r * m + j);
+		mean = rms ? 0 : mean / (double)m;
+		for (size_t j = 0; j < m; j++) {
+			double d = ttc_tensor_get(x, r * m + j) - mean;
+
+			var += d * d;
+		}
+		double inv = 1 / sqrt(var / (double)m + eps);
+
+		for (size_t j = 0; j < m; j++) {
+			double y = (ttc_tensor_get(x, r * m + j) - mean) * inv;
+
+			if (w)
+				y *= ttc_tensor_get(w, j);
+			if (b)
+				y += ttc_tensor_get(b, j);
+			ttc_tensor_set(out, r * m + j, y);
+		}
+	}
+}
+
+/* layer_norm, rms_norm over the trailing normalized_shape; weight and
+ * bias are optional (operandSegmentSizes says which are there, else they
+ * come in order). */
 int golden_norm(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 		ttc_tensor *const *out, char *err, size_t len)
 {
@@ -235,30 +269,7 @@ int golden_norm(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 	}
 	for (int k = 0; k < n; k++)
 		m *= (size_t)ns[k];
-	for (size_t r = 0; m && r < in[0]->numel / m; r++) {
-		double mean = 0, var = 0;
-
-		for (size_t j = 0; j < m; j++)
-			mean += ttc_tensor_get(in[0], r * m + j);
-		mean = rms ? 0 : mean / (double)m;
-		for (size_t j = 0; j < m; j++) {
-			double d = ttc_tensor_get(in[0], r * m + j) - mean;
-
-			var += d * d;
-		}
-		double inv = 1 / sqrt(var / (double)m + eps);
-
-		for (size_t j = 0; j < m; j++) {
-			double y = (ttc_tensor_get(in[0], r * m + j) - mean) *
-				   inv;
-
-			if (w)
-				y *= ttc_tensor_get(w, j);
-			if (b)
-				y += ttc_tensor_get(b, j);
-			ttc_tensor_set(out[0], r * m + j, y);
-		}
-	}
+	golden_norm_rows(in[0], w, b, m, eps, rms, out[0]);
 	return 0;
 }
 
@@ -268,7 +279,9 @@ int golden_batch_norm(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 		      ttc_tensor *const *out, char *err, size_t len)
 {
 	const ttc_type *t = in[0]->type;
-	unsigned d = norm_dim_of(ttc_attr_int(ttc_op_attr(op, "dimension")),
+	/* ttir.softmax's dimension, pybuda.softmax's dim */
+	const ttc_attr *da = ttc_op_attr(op, "dimension");
+	unsigned d = norm_dim_of(ttc_attr_int(da ? da : ttc_op_attr(op, "dim")),
 				 t->rank);
 	double eps = ttc_attr_float(ttc_op_attr(op, "epsilon"));
 	int64_t o[TTC_MAX_RANK] = { 0 };
@@ -286,59 +299,89 @@ int golden_batch_norm(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 	return 0;
 }
 
-/* max_pool2d, avg_pool2d over NHWC windows: kernel k, stride s,
- * dilation d, padding [top, left, bottom, right]. max ignores padding
- * (NaN wins); avg divides by the taps inside the input, or with
- * count_include_pad by those inside the padded input (PyTorch's rule:
- * taps past the padding, with ceil_mode, never count). */
-int golden_pool(const ttc_op *op, ttc_tensor *const *in, size_t nin,
-		ttc_tensor *const *out, char *err, size_t len)
+/* The flat index of (n, h, w, c) in a 4-D tensor of layout l. */
+static size_t pool_at(const ttc_type *t, const unsigned *l, const int64_t *v)
+{
+	int64_t st[4], at = 0;
+
+	strides_of(t, st);
+	for (int i = 0; i < 4; i++)
+		at += v[i] * st[l[i]];
+	return (size_t)at;
+}
+
+/* A pool over windows k, stride s, dilation d, padding [top, left,
+ * bottom, right]. max ignores padding (NaN wins); avg divides by the
+ * divisor if one is given, else by the taps inside the input, or with
+ * incl by those inside the padded input (PyTorch's rule: taps past the
+ * padding, with ceil_mode, never count). */
+int golden_pool_core(const struct golden_pool_params *pp,
+		     ttc_tensor *const *in, ttc_tensor *const *out)
 {
 	const ttc_type *t = in[0]->type, *o = out[0]->type;
-	bool avg = !strcmp(ttc_op_name(op), "ttir.avg_pool2d");
-	bool incl = avg && ttc_attr_bool(ttc_op_attr(op, "count_include_pad"));
-	int64_t k[2], s[2], d[2], p[4], idx[4] = { 0 };
+	const unsigned *l = pp->l;
+	int64_t idx[4] = { 0 }, v[4];
+	int64_t th = t->dims[l[1]], tw = t->dims[l[2]];
 
-	(void)nin;
-	if (ttc_op_attr(op, "flattened_compat_info"))
-		return gfail(err, len, "a flattened pool (flattened_compat_info) "
-				       "has no golden");
-	if (t->rank != 4 || op_hw(op, "kernel", k) || op_hw(op, "stride", s) ||
-	    op_hw(op, "dilation", d) || op_padding(op, p))
-		return gfail(err, len, "bad kernel, stride, dilation or padding");
 	for (size_t i = 0; i < out[0]->numel; i++) {
-		double acc = avg ? 0 : -INFINITY;
+		double acc = pp->avg ? 0 : -INFINITY;
 		int64_t cnt = 0;
 
-		for (int64_t a = 0; a < k[0]; a++) {
-			int64_t y = idx[1] * s[0] - p[0] + a * d[0];
+		/* idx runs over the output in memory order; v is (n, h, w,
+		 * c) of it, then of each tap. */
+		v[0] = idx[l[0]], v[3] = idx[l[3]];
+		for (int64_t a = 0; a < pp->k[0]; a++) {
+			int64_t y = idx[l[1]] * pp->s[0] - pp->p[0] + a * pp->d[0];
 
-			for (int64_t b = 0; b < k[1]; b++) {
-				int64_t x = idx[2] * s[1] - p[1] + b * d[1];
-				bool in_x = y >= 0 && y < t->dims[1] && x >= 0 &&
-					    x < t->dims[2];
+			for (int64_t b = 0; b < pp->k[1]; b++) {
+				int64_t x = idx[l[2]] * pp->s[1] - pp->p[1] +
+					    b * pp->d[1];
+				bool in_x = y >= 0 && y < th && x >= 0 && x < tw;
 
-				if (incl && y < t->dims[1] + p[2] &&
-				    x < t->dims[2] + p[3])
+				if (pp->incl && y < th + pp->p[2] &&
+				    x < tw + pp->p[3])
 					cnt++;
 				if (!in_x)
 					continue;
-				double v = ttc_tensor_get(in[0], (size_t)(
-					((idx[0] * t->dims[1] + y) * t->dims[2] +
-					 x) * t->dims[3] + idx[3]));
+				v[1] = y, v[2] = x;
+				double e = ttc_tensor_get(in[0],
+							  pool_at(t, l, v));
 
-				if (!incl)
+				if (!pp->incl)
 					cnt++;
-				if (avg)
-					acc += v;
-				else if (isnan(v) || (!isnan(acc) && v > acc))
-					acc = v;
+				if (pp->avg)
+					acc += e;
+				else if (isnan(e) || (!isnan(acc) && e > acc))
+					acc = e;
 			}
 		}
-		if (avg)
-			acc = cnt ? acc / (double)cnt : NAN;
+		if (pp->avg)
+			acc = pp->divisor ? acc / pp->divisor :
+			      cnt	  ? acc / (double)cnt :
+					    NAN;
 		ttc_tensor_set(out[0], i, acc);
 		next_index(idx, o->dims, 4);
 	}
 	return 0;
+}
+
+/* max_pool2d, avg_pool2d over NHWC windows. */
+int golden_pool(const ttc_op *op, ttc_tensor *const *in, size_t nin,
+		ttc_tensor *const *out, char *err, size_t len)
+{
+	struct golden_pool_params pp = {
+		.l = { 0, 1, 2, 3 },
+		.avg = !strcmp(ttc_op_name(op), "ttir.avg_pool2d"),
+	};
+
+	(void)nin;
+	pp.incl = pp.avg && ttc_attr_bool(ttc_op_attr(op, "count_include_pad"));
+	if (ttc_op_attr(op, "flattened_compat_info"))
+		return gfail(err, len, "a flattened pool (flattened_compat_info) "
+				       "has no golden");
+	if (in[0]->type->rank != 4 || op_hw(op, "kernel", pp.k) ||
+	    op_hw(op, "stride", pp.s) || op_hw(op, "dilation", pp.d) ||
+	    op_padding(op, pp.p))
+		return gfail(err, len, "bad kernel, stride, dilation or padding");
+	return golden_pool_core(&pp, in, out);
 }

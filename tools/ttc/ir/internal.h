@@ -63,6 +63,13 @@ struct ttc_ctx {
 	struct ttc_alias *aliases; /* sorted by name */
 	size_t naliases, aliascap;
 	const ttc_type *common[8]; /* cached i64, f64 ... */
+	/* Scalar types by kind, and the tensor types met last: the parser
+	 * asks for the same few types over and over, and a lookup here costs
+	 * no key and no hash. */
+	const ttc_type *float_types[TTC_F64 + 1];
+	const ttc_type *int_types[65][3]; /* [width][signedness] */
+#define TTC_TENSOR_CACHE 64
+	const ttc_type *tensor_cache[TTC_TENSOR_CACHE];
 };
 
 uint64_t ttc_hash(const void *p, size_t n);

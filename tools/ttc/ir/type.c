@@ -47,11 +47,14 @@ static const ttc_type *intern_type(ttc_ctx *ctx, const ttc_type *proto)
 const ttc_type *ttc_int_type(ttc_ctx *ctx, unsigned width,
 			     enum ttc_signedness sign)
 {
-	if (!ctx || width == 0 || width > 64)
+	if (!ctx || width == 0 || width > 64 || (unsigned)sign > 2)
 		return NULL;
+	const ttc_type **c = &ctx->int_types[width][sign];
 	ttc_type p = { .kind = TTC_TYPE_INT, .width = width, .sign = sign };
 
-	return intern_type(ctx, &p);
+	if (!*c)
+		*c = intern_type(ctx, &p);
+	return *c;
 }
 
 const ttc_type *ttc_float_type(ttc_ctx *ctx, enum ttc_float_kind k)
@@ -62,7 +65,9 @@ const ttc_type *ttc_float_type(ttc_ctx *ctx, enum ttc_float_kind k)
 		return NULL;
 	ttc_type p = { .kind = TTC_TYPE_FLOAT, .fk = k, .width = widths[k] };
 
-	return intern_type(ctx, &p);
+	if (!ctx->float_types[k])
+		ctx->float_types[k] = intern_type(ctx, &p);
+	return ctx->float_types[k];
 }
 
 const ttc_type *ttc_index_type(ttc_ctx *ctx)
@@ -116,10 +121,22 @@ const ttc_type *ttc_tensor_type(ttc_ctx *ctx, const int64_t *dims,
 			return NULL;
 		}
 	}
+	/* The cache is checked field by field; interning decides on a miss. */
+	uint64_t mix = (uint64_t)(uintptr_t)elem >> 4 ^ rank * 0x9e37u;
+
+	for (unsigned i = 0; i < rank; i++)
+		mix = mix * 31 + (uint64_t)dims[i];
+	const ttc_type **c = &ctx->tensor_cache[mix % TTC_TENSOR_CACHE];
+
+	if (*c && (*c)->rank == rank && (*c)->elem == elem &&
+	    (*c)->enc == encoding &&
+	    (!rank || !memcmp((*c)->dims, dims, rank * sizeof(*dims))))
+		return *c;
 	ttc_type p = { .kind = TTC_TYPE_TENSOR, .rank = rank, .dims = dims,
 		       .elem = elem, .enc = encoding };
 
-	return intern_type(ctx, &p);
+	*c = intern_type(ctx, &p);
+	return *c;
 }
 
 const ttc_type *ttc_tensor_type_with_elem(ttc_ctx *ctx, const ttc_type *t,

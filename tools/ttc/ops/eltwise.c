@@ -4,6 +4,7 @@
  * one is one line of the table below.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "shape.h"
@@ -95,6 +96,28 @@ static int infer_clamp_tensor(struct ttc_infer *in, const ttc_type **out)
 	return 0;
 }
 
+/* bitcast_convert: the bits stay, so the element widths must match
+ * (tt-mlir's verifier). */
+static int verify_bitcast(const ttc_op *op, char *err, size_t len)
+{
+	const ttc_type *a = ttc_value_type(ttc_op_operand(op, 0));
+	const ttc_type *r = ttc_value_type(ttc_op_result(op, 0));
+	unsigned wa, wr;
+
+	if (!ttc_type_is_tensor(a) || !ttc_type_is_tensor(r))
+		return 0;
+	wa = ttc_type_width(ttc_type_elem(a));
+	wr = ttc_type_width(ttc_type_elem(r));
+	if (wa != wr) {
+		snprintf(err, len, "operand #0 (input) has %u-bit elements but "
+				   "result #0 %u-bit ones: a bitcast keeps the "
+				   "width",
+			 wa, wr);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /*
  * Like tt-mlir, elementwise ops do not tie element types together: the
  * operands may differ (si32 + f32) and the result has the declared type
@@ -139,8 +162,11 @@ const struct ttc_op_def ttc_eltwise_defs[] = {
 	UNARY("asin", "arc sine"),
 	UNARY("asinh", "inverse hyperbolic sine"),
 	UNARY("atan", "arc tangent"),
-	UNARY_F("bitcast_convert", "reinterprets the bits as the result's "
-				   "element type", TTC_OPF_ELEM_FREE),
+	{ .name = "ttir.bitcast_convert", .summary = "reinterprets the bits "
+	  "as the result's element type (of the same width)", .operands = in1,
+	  .noperands = 1, .nresults = 1,
+	  .flags = TTC_OPF_DPS | TTC_OPF_ELEM_FREE, .infer = infer_unary,
+	  .verify = verify_bitcast },
 	UNARY("bitwise_not", "~x"),
 	UNARY("cbrt", "cube root"),
 	UNARY("ceil", "rounds up"),

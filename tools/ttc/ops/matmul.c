@@ -88,6 +88,10 @@ static int infer_product(struct ttc_infer *in, const ttc_type **out)
 		dims[n++] = a.rows;
 	if (!b.vector)
 		dims[n++] = b.cols;
+	/* vector . vector: tt-mlir's IR has no scalars, the product is a
+	 * tensor<1> (NumPy's would have rank 0) */
+	if (!n)
+		dims[n++] = 1;
 	out[0] = make_tensor(in, dims, n, ta->elem);
 	return out[0] ? 0 : -EINVAL;
 }

@@ -159,15 +159,19 @@ static int rank4(struct ttc_infer *in, size_t i, const ttc_type **t)
 }
 
 /* One output extent of a window of k (dilated by d) sliding by s over
- * x plus padding lo, hi; ceil rounds the last partial window up. */
-static int64_t window_out(int64_t x, int64_t lo, int64_t hi, int64_t k,
-			  int64_t s, int64_t d, bool ceil)
+ * x plus padding lo, hi; ceil rounds the last partial window up, but (as
+ * PyTorch) never keeps a last window that starts in the high padding. */
+int64_t ttc_window_out(int64_t x, int64_t lo, int64_t hi, int64_t k,
+		       int64_t s, int64_t d, bool ceil)
 {
-	int64_t span = x + lo + hi - d * (k - 1) - 1;
+	int64_t span = x + lo + hi - d * (k - 1) - 1, n;
 
 	if (span < 0)
 		return 0;
-	return (ceil ? (span + s - 1) / s : span / s) + 1;
+	n = (ceil ? (span + s - 1) / s : span / s) + 1;
+	if (ceil && n > 1 && (n - 1) * s >= x + lo)
+		n--;
+	return n;
 }
 
 /* Window attributes shared by convolutions and pools. */
@@ -189,9 +193,9 @@ static int window_attrs(struct ttc_infer *in, struct window *w)
 static int window_hw(struct ttc_infer *in, const struct window *w,
 		     int64_t h, int64_t wd, bool ceil, int64_t *out)
 {
-	out[0] = window_out(h, w->p[0], w->p[2], w->k[0], w->s[0], w->d[0],
+	out[0] = ttc_window_out(h, w->p[0], w->p[2], w->k[0], w->s[0], w->d[0],
 			    ceil);
-	out[1] = window_out(wd, w->p[1], w->p[3], w->k[1], w->s[1], w->d[1],
+	out[1] = ttc_window_out(wd, w->p[1], w->p[3], w->k[1], w->s[1], w->d[1],
 			    ceil);
 	if (out[0] < 1 || out[1] < 1)
 		return fail(in, "window %" PRId64 "x%" PRId64 " (dilation "
@@ -304,7 +308,10 @@ static int infer_conv_t(struct ttc_infer *in, const ttc_type **out)
 				"dimension 0",
 			    type_text(wt, sw, sizeof(sw)), c,
 			    type_text(x, sx, sizeof(sx)));
-	if ((rc = check_groups(in, c, wt->dims[1], &g)))
+	/* The weight holds O / groups output channels: only the input
+	 * channels must divide by groups. */
+	g = ttc_attr_int(ttc_infer_attr(in, "groups"));
+	if ((rc = check_groups(in, c, wt->dims[1] * (g > 0 ? g : 1), &g)))
 		return rc;
 	int64_t o = wt->dims[1] * g;
 

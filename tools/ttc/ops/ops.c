@@ -33,7 +33,8 @@ int ttc_register_ttir_ops(ttc_ctx *ctx)
 	    (rc = register_table(ctx, ttc_create_defs, ttc_create_count)) ||
 	    (rc = register_table(ctx, ttc_nn_defs, ttc_nn_count)) ||
 	    (rc = register_table(ctx, ttc_tm_defs, ttc_tm_count)) ||
-	    (rc = register_table(ctx, ttc_pybuda_defs, ttc_pybuda_count)))
+	    (rc = register_table(ctx, ttc_pybuda_defs, ttc_pybuda_count)) ||
+	    (rc = register_table(ctx, ttc_pybuda_nn_defs, ttc_pybuda_nn_count)))
 		return rc;
 	for (size_t i = 0; i < ttc_pybuda_alias_count; i++)
 		if ((rc = ttc_register_alias(ctx, ttc_pybuda_aliases[i][0],

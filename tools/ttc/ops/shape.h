@@ -34,6 +34,12 @@ const char *operand_name(struct ttc_infer *in, size_t i, char *buf,
 /* The text of a type, into buf. */
 const char *type_text(const ttc_type *t, char *buf, size_t n);
 
+/* One output extent of a window of k (dilated by d) sliding by s over
+ * x plus padding lo, hi; ceil rounds the last partial window up (but
+ * never keeps one that starts in the high padding). 0: none fits. */
+int64_t ttc_window_out(int64_t x, int64_t lo, int64_t hi, int64_t k,
+		       int64_t s, int64_t d, bool ceil);
+
 /* Op tables of the files of ops/. */
 extern const struct ttc_op_def ttc_eltwise_defs[];
 extern const size_t ttc_eltwise_count;
@@ -49,6 +55,8 @@ extern const struct ttc_op_def ttc_tm_defs[];
 extern const size_t ttc_tm_count;
 extern const struct ttc_op_def ttc_pybuda_defs[];
 extern const size_t ttc_pybuda_count;
+extern const struct ttc_op_def ttc_pybuda_nn_defs[];
+extern const size_t ttc_pybuda_nn_count;
 /* PyBuda's names of TTIR ops: { alias, target } pairs. */
 extern const char *const ttc_pybuda_aliases[][2];
 extern const size_t ttc_pybuda_alias_count;

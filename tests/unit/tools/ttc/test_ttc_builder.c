@@ -9,6 +9,8 @@
 
 #include "ttc_testutil.h"
 #include "ttc/builder.h"
+#include "ttc/golden.h"
+#include "tmpdir.h"
 
 static ttc_ctx *ctx;
 static ttc_builder *b;
@@ -269,6 +271,106 @@ static void test_data_and_golden(void **state)
 			 -ENOENT);
 }
 
+/* The library's goldens compute every op as it is built, through
+ * calls, and name the results by location in the golden map. */
+static void test_library_goldens(void **state)
+{
+	(void)state;
+	const ttc_type *t[] = { t2(2, 2), t2(2, 2) };
+	ttc_value *in[2], *out[1];
+	const float x[4] = { 1, -2, 3, -4 }, y[4] = { 0.5f, 0.25f, 2, 8 };
+
+	assert_int_equal(ttc_builder_use_goldens(b, TT_INT32), -EINVAL);
+	assert_non_null(strstr(ttc_ctx_error(ctx), "data format"));
+	assert_int_equal(ttc_builder_use_goldens(b, TT_FLOAT32), 0);
+	/* a callee first: relu(a) * b */
+	ttc_builder_func(b, "inner", t, 2, in);
+	ttc_value *m = ttc_multiply(b, ttc_relu(b, in[0]), in[1]);
+
+	ttc_builder_return(b, &m, 1);
+	ttc_builder_func(b, "main", t, 2, in);
+	ttc_builder_set_data(b, in[0], x, sizeof(x));
+	ttc_builder_set_data(b, in[1], y, sizeof(y));
+	ttc_builder_loc(b, "sum");
+	ttc_value *s = ttc_add(b, in[0], in[1]);
+	ttc_value *n1 = ttc_neg(b, s);
+	ttc_builder_loc(b, "sum");
+	ttc_value *s2 = ttc_add(b, n1, in[1]);
+
+	assert_int_equal(ttc_builder_call(b, "inner", in, 2, out), 0);
+	assert_non_null(s2);
+	const float *g = ttc_builder_data(b, s, NULL);
+
+	assert_true(g[0] == 1.5f && g[1] == -1.75f && g[3] == 4);
+	g = ttc_builder_data(b, s2, NULL);
+	assert_true(g[0] == -1.0f && g[1] == 2 && g[3] == 4);
+	g = ttc_builder_data(b, out[0], NULL);
+	assert_non_null(g);
+	assert_true(g[0] == 0.5f && g[1] == 0 && g[2] == 6 && g[3] == 0);
+	/* the map: sum, ttir.neg_1, sum#2, the call (inner's ops had no
+	 * data: not in it) */
+	struct ttc_golden_entry e;
+
+	assert_int_equal(ttc_builder_golden_count(b), 4);
+	assert_int_equal(ttc_builder_golden_entry(b, 0, &e), 0);
+	assert_string_equal(e.name, "sum");
+	assert_ptr_equal(e.value, s);
+	assert_int_equal(ttc_builder_golden_entry(b, 1, &e), 0);
+	assert_string_equal(e.name, "ttir.neg_1");
+	assert_int_equal(ttc_builder_golden_entry(b, 2, &e), 0);
+	assert_string_equal(e.name, "sum#2");
+	assert_int_equal(e.nbytes, 16);
+	assert_int_equal(ttc_builder_golden_entry(b, 3, &e), 0);
+	assert_string_equal(e.op ? ttc_op_name(e.op) : "", "func.call");
+	assert_int_equal(ttc_builder_golden_entry(b, 4, &e), -EINVAL);
+	assert_ptr_equal(ttc_builder_golden_find(b, "sum#2"), s2);
+	assert_null(ttc_builder_golden_find(b, "nothing"));
+	/* written out: one .npy per entry and the index */
+	char dir[512], path[600];
+
+	assert_non_null(test_mkdtemp(dir, sizeof(dir), "goldens"));
+	strcat(dir, "/out");
+	assert_int_equal(ttc_builder_write_goldens(b, dir), 0);
+	snprintf(path, sizeof(path), "%s/2-sum_2.npy", dir);
+	ttc_tensor *back = ttc_tensor_load_npy(ctx, path);
+
+	assert_non_null(back);
+	assert_true(ttc_tensor_get(back, 2) == -3);
+	ttc_tensor_free(back);
+	snprintf(path, sizeof(path), "%s/goldens.json", dir);
+	FILE *f = fopen(path, "r");
+	char text[2048];
+
+	assert_non_null(f);
+	text[fread(text, 1, sizeof(text) - 1, f)] = 0;
+	fclose(f);
+	assert_non_null(strstr(text, "{\"name\": \"sum#2\", \"file\": "
+				     "\"2-sum_2.npy\", \"op\": \"ttir.add\", "
+				     "\"result\": 0, \"shape\": [2, 2]}"));
+	/* a directory that cannot be made names itself */
+	assert_int_equal(ttc_builder_write_goldens(b, "/proc/no/such"),
+			 -ENOENT);
+	assert_non_null(strstr(ttc_ctx_error(ctx), "/proc/no/such"));
+}
+
+/* bf16 goldens "as the device rounds": 1 + 2^-9 is not a bf16. */
+static void test_library_goldens_rounded(void **state)
+{
+	(void)state;
+	const ttc_type *t[] = { t2(1, 2), t2(1, 2) };
+	ttc_value *in[2];
+	const float x[2] = { 1, 3 }, y[2] = { 0.001953125f, 0.5f };
+
+	assert_int_equal(ttc_builder_use_goldens(b, TT_FLOAT16_B), 0);
+	ttc_builder_func(b, "f", t, 2, in);
+	ttc_builder_set_data(b, in[0], x, sizeof(x));
+	ttc_builder_set_data(b, in[1], y, sizeof(y));
+	const float *g = ttc_builder_data(b, ttc_add(b, in[0], in[1]), NULL);
+
+	assert_non_null(g);
+	assert_true(g[0] == 1.0f && g[1] == 3.5f);
+}
+
 /* example-ttir_builder prints modules that parse back, verify and print
  * the same. */
 static void test_example(void **state)
@@ -287,7 +389,7 @@ static void test_example(void **state)
 
 	out[n] = 0;
 	assert_int_equal(WEXITSTATUS(pclose(p)), 0);
-	/* nine sections, each a module that reads back */
+	/* ten sections, each a module that reads back */
 	ttc_ctx *c = ttc_ctx_new_ttir();
 	int modules = 0;
 
@@ -303,7 +405,7 @@ static void test_example(void **state)
 		ttc_module_free(m);
 		s = next ? next + 9 : NULL;
 	}
-	assert_int_equal(modules, 9);
+	assert_int_equal(modules, 10);
 	ttc_ctx_free(c);
 }
 
@@ -318,6 +420,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_functions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_data_and_golden, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_library_goldens, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_library_goldens_rounded,
+						setup, teardown),
 		cmocka_unit_test(test_example),
 	};
 

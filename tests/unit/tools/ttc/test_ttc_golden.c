@@ -95,19 +95,19 @@ static void test_tensors_and_npy(void **state)
 {
 	(void)state;
 	ttc_ctx *ctx = ttc_ctx_new_ttir();
-	int64_t d[3] = { 2, 3, 4 };
+	int64_t d[8] = { 2, 3, 4, 1, 2, 1, 3, 2 };
 	char dir[256], path[300];
 
 	assert_non_null(test_mkdtemp(dir, sizeof(dir), "ttc-golden"));
 	snprintf(path, sizeof(path), "%s/t.npy", dir);
-	/* Every rank 0..3, f32, i1, si8, ui16, i64, bf16, f64. */
+	/* Every rank 0..8, f32, i1, si8, ui16, i64, bf16, f64. */
 	const ttc_type *elems[] = {
 		ttc_float_type(ctx, TTC_F32), ttc_int_type(ctx, 1, TTC_SIGNLESS),
 		ttc_int_type(ctx, 8, TTC_SIGNED), ttc_int_type(ctx, 16, TTC_UNSIGNED),
 		ttc_int_type(ctx, 64, TTC_SIGNLESS), ttc_float_type(ctx, TTC_BF16),
 		ttc_float_type(ctx, TTC_F64),
 	};
-	for (unsigned r = 0; r <= 3; r++)
+	for (unsigned r = 0; r <= 8; r++)
 		for (size_t e = 0; e < sizeof(elems) / sizeof(elems[0]); e++) {
 			const ttc_type *t = ttc_tensor_type(ctx, d, r, elems[e], NULL);
 			ttc_tensor *x = ttc_tensor_random(ctx, t, 7 + r);
@@ -139,6 +139,17 @@ static void test_tensors_and_npy(void **state)
 	fclose(f);
 	assert_null(ttc_tensor_load_npy(ctx, path));
 	assert_non_null(strstr(ttc_ctx_error(ctx), "not a .npy file"));
+	/* Fortran order is refused, by name. */
+	static const char fortran[] =
+		"\x93NUMPY\x01\x00\x3c\x00{'descr': '<f4', "
+		"'fortran_order': True, 'shape': (1,), }   \n\0\0\0\0";
+
+	f = fopen(path, "w");
+	fwrite(fortran, 1, sizeof(fortran) - 1, f);
+	fclose(f);
+	ttc_ctx_clear_diags(ctx);
+	assert_null(ttc_tensor_load_npy(ctx, path));
+	assert_non_null(strstr(ttc_ctx_error(ctx), "Fortran order"));
 	unlink(path);
 	ttc_ctx_clear_diags(ctx);
 	assert_null(ttc_tensor_load_npy(ctx, path));

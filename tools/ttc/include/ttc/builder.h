@@ -26,6 +26,7 @@
 #ifndef TTC_BUILDER_H
 #define TTC_BUILDER_H
 
+#include "tt/dataformat.h"
 #include "ttc/ir.h"
 
 typedef struct ttc_builder ttc_builder;
@@ -131,6 +132,45 @@ typedef int (*ttc_builder_golden_fn)(void *user, ttc_builder *b,
 				     const ttc_op *op);
 TTC_API void ttc_builder_set_golden(ttc_builder *b, ttc_builder_golden_fn fn,
 				    void *user);
+/*
+ * The library's goldens (ttc/golden.h) as the hook: every op whose
+ * operands have data gets its results computed as it is built (a
+ * func.call runs its callee). fmt TT_FLOAT32 gives plain fp32 goldens;
+ * TT_FLOAT16_B, TT_FLOAT16, TT_BFP8_B or TT_BFP4_B "as the device
+ * rounds". 0, or -EINVAL for another format.
+ */
+TTC_API int ttc_builder_use_goldens(ttc_builder *b, enum tt_data_format fmt);
+
+/*
+ * The golden map: every op result with data, in the order computed.
+ * An entry's name is its op's location (loc("name") gives name,
+ * loc("file":line:col) "file:line", a call site or fusion its first
+ * named part), else "<op name>_<position>"; ":r" follows for result r > 0,
+ * and "#2", "#3", ... a name an earlier entry took.
+ */
+#define TTC_GOLDEN_NAME_MAX 320
+struct ttc_golden_entry {
+	const char *name; /* valid while the builder lives */
+	const ttc_value *value;
+	const ttc_op *op;
+	const void *data; /* as ttc_builder_data */
+	size_t nbytes;
+};
+TTC_API size_t ttc_builder_golden_count(const ttc_builder *b);
+/* Entry i: 0, or -EINVAL past the end. */
+TTC_API int ttc_builder_golden_entry(const ttc_builder *b, size_t i,
+				     struct ttc_golden_entry *e);
+/* The value of the entry named name, or NULL. */
+TTC_API const ttc_value *ttc_builder_golden_find(const ttc_builder *b,
+						 const char *name);
+/*
+ * Writes the map into directory dir (created if missing): entry i as
+ * "<i>-<name>.npy" (characters of the name other than letters, digits,
+ * '.', '-' and '_' become '_'; bf16 as <f4) and goldens.json, a list of
+ * {name, file, op, result, shape}. 0, or -errno with a diagnostic naming
+ * the file.
+ */
+TTC_API int ttc_builder_write_goldens(ttc_builder *b, const char *dir);
 
 /* ---- one function per op ------------------------------------------------------ */
 
