@@ -286,6 +286,95 @@ TEST_F(dmaq, submit_descriptor_checks)
 	}
 }
 
+/*
+ * The node's coordinates at the grid's edges: the last column and the last
+ * row are inside (a copy from a memory node there completes), one past
+ * them is outside, on both NOCs (NOC 1 numbers the same grid mirrored).
+ * A read from the node, so nothing on the device changes.
+ */
+static bool edge_node(const struct tt_node_desc *table,
+		      const struct tt_identity *id, bool last_col,
+		      struct tenstorrent_dma_desc *d)
+{
+	for (uint32_t i = 0; i < id->grid_x * id->grid_y; i++) {
+		const struct tt_node_desc *n = &table[i];
+
+		if ((n->type != TT_NODE_TENSIX && n->type != TT_NODE_DRAM) ||
+		    (n->flags & TT_NODE_F_HARVESTED))
+			continue;
+		if (last_col ? n->x != id->grid_x - 1 : n->y != id->grid_y - 1)
+			continue;
+		d->x = n->x;
+		d->y = n->y;
+		return true;
+	}
+	return false;
+}
+
+TEST_F(dmaq, submit_grid_edges)
+{
+	struct tenstorrent_dma_desc d;
+	struct tt_node_desc *table;
+	struct tt_identity id = {0};
+	uint64_t last = 0;
+	int ret;
+
+	ret = read_node_table(self->fd, &id, &table);
+	if (ret && !self->engine)
+		return; /* every command is EOPNOTSUPP: the other tests */
+	ASSERT_EQ(0, ret) TH_LOG("cannot read the image: %s", strerror(-ret));
+	for (int noc = 0; noc < 2; noc++) {
+		d = self->good;
+		d.noc = noc;
+		d.x = id.grid_x;
+		EXPECT_DMAQ(EINVAL, dmaq_submit(self->fd, &d, 1, NULL, NULL))
+		TH_LOG("NOC %d, x = grid_x %u", noc, id.grid_x);
+		d = self->good;
+		d.noc = noc;
+		d.y = id.grid_y;
+		EXPECT_DMAQ(EINVAL, dmaq_submit(self->fd, &d, 1, NULL, NULL))
+		TH_LOG("NOC %d, y = grid_y %u", noc, id.grid_y);
+	}
+	for (int edge = 0; edge < 2; edge++) {
+		d = self->good;
+		d.direction = TENSTORRENT_DMA_FROM_DEVICE;
+		if (!edge_node(table, &id, !edge, &d)) {
+			/* Only the live model must have one (n150, p150). */
+			ASSERT_FALSE(self->engine)
+			TH_LOG("no memory node in the last %s",
+			       edge ? "row" : "column");
+			d.x = edge ? 0 : id.grid_x - 1;
+			d.y = edge ? id.grid_y - 1 : 0;
+		}
+		for (int noc = 0; noc < 2; noc++) {
+			struct tenstorrent_dma_desc e = d;
+
+			if (noc) {
+				e.noc = 1;
+				e.x = (uint8_t)(id.grid_x - 1 - d.x);
+				e.y = (uint8_t)(id.grid_y - 1 - d.y);
+			}
+			ret = dmaq_submit(self->fd, &e, 1, NULL, &last);
+			EXPECT_DMAQ(0, ret)
+			TH_LOG("NOC %d, node %u-%u of a %ux%u grid", noc, e.x,
+			       e.y, id.grid_x, id.grid_y);
+			if (!ret) {
+				EXPECT_EQ(0, dmaq_wait(self->fd, last, 5000,
+						       NULL));
+			}
+		}
+	}
+	if (self->engine) {
+		struct tenstorrent_dma_queue_query_out o;
+
+		ASSERT_EQ(0, dmaq_query(self->fd, 0, &o));
+		EXPECT_EQ(4, o.submitted_seqno);
+		EXPECT_EQ(4, o.completed_seqno);
+		EXPECT_EQ(0, o.error_seqno);
+	}
+	free(table);
+}
+
 TEST_F(dmaq, another_files_buffer_is_einval)
 {
 	struct tenstorrent_dma_desc d = self->good;

@@ -439,6 +439,160 @@ static void test_atomic_refusals(void **state)
 	assert_int_equal(niu_run(dev, 1, 2, 0, 0, &c), TT_DEV_ERR_UNMAPPED);
 }
 
+/*
+ * A device-side command's local buffer (the issuing node's own memory at
+ * ret) may end exactly at the end of that memory, and not a byte later:
+ * reads, writes, multicast writes and an atomic's returned value, from a
+ * Tensix node's L1 and from a DRAM node's channel.
+ */
+static void test_device_side_local_buffer_at_memory_end(void **state)
+{
+	tt_device *dev = *state;
+	uint8_t out[256], in[256];
+	struct niu_cmd c = { .op = TT_NIU_OP_WRITE, .x = 4, .y = 5,
+			     .targ = 0x10000, .ret = L1_SIZE - 256,
+			     .len = 256 };
+	uint32_t v;
+
+	/* WRITE from the last 256 bytes of 2-3's L1 to 4-5. */
+	fill(out, sizeof(out), 21);
+	assert_int_equal(tt_noc_write(dev, 0, 2, 3, L1_SIZE - 256, out, 256), 0);
+	assert_int_equal(niu_run(dev, 2, 3, 0, 0, &c), TT_DEV_ERR_NONE);
+	assert_int_equal(tt_noc_read(dev, 0, 4, 5, 0x10000, in, 256), 0);
+	assert_memory_equal(in, out, 256);
+	c.ret++;
+	assert_int_equal(niu_run(dev, 2, 3, 0, 0, &c), TT_DEV_ERR_RANGE);
+
+	/* READ from 4-5 into the last 256 bytes of 2-3's L1, both NOCs (4-5
+	 * is 5-6 on NOC 1). */
+	fill(out, sizeof(out), 22);
+	assert_int_equal(tt_noc_write(dev, 0, 4, 5, 0x10000, out, 256), 0);
+	for (unsigned noc = 0; noc < 2; noc++) {
+		c = (struct niu_cmd){ .op = TT_NIU_OP_READ, .x = 4 + noc,
+				      .y = 5 + noc, .targ = 0x10000,
+				      .ret = L1_SIZE - 256, .len = 256 };
+		memset(in, 0, sizeof(in));
+		assert_int_equal(tt_noc_write(dev, 0, 2, 3, L1_SIZE - 256, in,
+					      256),
+				 0);
+		assert_int_equal(niu_run(dev, 2, 3, noc, 1, &c), TT_DEV_ERR_NONE);
+		assert_int_equal(tt_noc_read(dev, 0, 2, 3, L1_SIZE - 256, in, 256),
+				 0);
+		assert_memory_equal(in, out, 256);
+		c.ret++;
+		assert_int_equal(niu_run(dev, 2, 3, noc, 1, &c), TT_DEV_ERR_RANGE);
+	}
+
+	/* A multicast write of the last 4 bytes of 1-1's L1. */
+	assert_int_equal(tt_noc_write32(dev, 0, 1, 1, L1_SIZE - 4, 0xC0FFEE11), 0);
+	c = (struct niu_cmd){ .op = TT_NIU_OP_WRITE, .ctrl = TT_NIU_CTRL_MCAST,
+			      .x_start = 6, .y_start = 7, .x = 7, .y = 8,
+			      .targ = 0x5100, .ret = L1_SIZE - 4, .len = 4 };
+	assert_int_equal(niu_run(dev, 1, 1, 0, 2, &c), TT_DEV_ERR_NONE);
+	for (unsigned y = 7; y <= 8; y++)
+		for (unsigned x = 6; x <= 7; x++) {
+			assert_int_equal(tt_noc_read32(dev, 0, x, y, 0x5100, &v), 0);
+			assert_int_equal(v, 0xC0FFEE11);
+		}
+	c.ret++;
+	assert_int_equal(niu_run(dev, 1, 1, 0, 2, &c), TT_DEV_ERR_RANGE);
+
+	/* An atomic's old value returned into the last word of 1-2's L1. */
+	assert_int_equal(tt_noc_write32(dev, 0, 3, 3, 0x7200, 70), 0);
+	c = (struct niu_cmd){ .op = TT_NIU_OP_ATOMIC_INC, .x = 3, .y = 3,
+			      .targ = 0x7200, .ret = L1_SIZE - 4, .incr = 2,
+			      .ctrl = TT_FIELD_PREP(TT_NIU_CTRL_WRAP_MASK, 31u) |
+				      TT_NIU_CTRL_RETURN };
+	assert_int_equal(niu_run(dev, 1, 2, 0, 3, &c), TT_DEV_ERR_NONE);
+	assert_int_equal(tt_noc_read32(dev, 0, 1, 2, L1_SIZE - 4, &v), 0);
+	assert_int_equal(v, 70);
+	c.ret = L1_SIZE - 3;
+	assert_int_equal(niu_run(dev, 1, 2, 0, 3, &c), TT_DEV_ERR_RANGE);
+
+	/* A DRAM node (channel 0's port 0-0) writing its channel's last 256
+	 * bytes to 4-5, and reading them back there. */
+	fill(out, sizeof(out), 23);
+	assert_int_equal(tt_noc_write(dev, 0, 0, 0, (2ull << 30) - 256, out, 256),
+			 0);
+	c = (struct niu_cmd){ .op = TT_NIU_OP_WRITE, .x = 4, .y = 5,
+			      .targ = 0x10400, .ret = (2ull << 30) - 256,
+			      .len = 256 };
+	assert_int_equal(niu_run(dev, 0, 0, 0, 0, &c), TT_DEV_ERR_NONE);
+	assert_int_equal(tt_noc_read(dev, 0, 4, 5, 0x10400, in, 256), 0);
+	assert_memory_equal(in, out, 256);
+	c.ret++;
+	assert_int_equal(niu_run(dev, 0, 0, 0, 0, &c), TT_DEV_ERR_RANGE);
+	fill(out, sizeof(out), 24);
+	assert_int_equal(tt_noc_write(dev, 0, 4, 5, 0x10400, out, 256), 0);
+	c.op = TT_NIU_OP_READ;
+	c.ret = (2ull << 30) - 256;
+	assert_int_equal(niu_run(dev, 0, 0, 0, 0, &c), TT_DEV_ERR_NONE);
+	assert_int_equal(tt_noc_read(dev, 0, 0, 0, (2ull << 30) - 256, in, 256),
+			 0);
+	assert_memory_equal(in, out, 256);
+	c.ret++;
+	assert_int_equal(niu_run(dev, 0, 0, 0, 0, &c), TT_DEV_ERR_RANGE);
+}
+
+/*
+ * Through libtt's buffers: an L1 buffer that ends exactly where buffers
+ * may end (below the hart argument areas) and a DRAM buffer that ends
+ * exactly at the end of the channel, written and read back; a DRAM
+ * channel's last bytes directly, and one byte past refused.
+ */
+static void buffer_at_top(tt_device *dev, enum tt_buffer_type type,
+			  uint64_t top, uint64_t size, uint64_t page,
+			  unsigned seed)
+{
+	struct tt_buffer_config c = {
+		.device = dev, .type = type, .size = size, .page_size = page,
+		.fixed_address = true,
+	};
+	unsigned banks = type == TT_BUFFER_DRAM ? 6 : 64;
+	uint8_t *out = malloc(size), *in = malloc(size);
+	tt_buffer *b;
+
+	assert_non_null(out);
+	assert_non_null(in);
+	c.address = top - size / banks + 16;
+	assert_int_not_equal(tt_create_buffer(&c, &b), 0);
+	c.address -= 16;
+	if (tt_create_buffer(&c, &b))
+		fail_msg("%s", tt_last_error());
+	assert_int_equal(tt_buffer_address(b) + tt_buffer_bank_size(b), top);
+	fill(out, size, seed);
+	memset(in, 0, size);
+	assert_int_equal(tt_write_to_buffer(b, out, size), 0);
+	assert_int_equal(tt_read_from_buffer(b, in, size), 0);
+	assert_memory_equal(in, out, size);
+	tt_buffer_free(b);
+	free(out);
+	free(in);
+}
+
+static void test_buffers_at_memory_end(void **state)
+{
+	tt_device *dev = *state;
+	uint8_t out[64], in[64];
+
+	buffer_at_top(dev, TT_BUFFER_L1, L1_SIZE - 4096, 64 * 2 * 1024, 1024, 31);
+	buffer_at_top(dev, TT_BUFFER_DRAM, 2ull << 30, 6 * 3 * 2048, 2048, 32);
+	fill(out, sizeof(out), 33);
+	assert_int_equal(tt_write_to_device_dram_channel(dev, 5, (2ull << 30) - 64,
+							 out, 64),
+			 0);
+	assert_int_equal(tt_read_from_device_dram_channel(dev, 5, (2ull << 30) - 64,
+							  in, 64),
+			 0);
+	assert_memory_equal(in, out, 64);
+	assert_int_equal(tt_write_to_device_dram_channel(dev, 5, (2ull << 30) - 63,
+							 out, 64),
+			 -EINVAL);
+	assert_int_equal(tt_read_from_device_dram_channel(dev, 5, (2ull << 30) - 63,
+							  in, 64),
+			 -EINVAL);
+}
+
 /* The cases that apply to a live chip behind the driver (testcases.h). */
 static const char *const kmd_cases[] = {
 	"test_sizes_and_alignment",
@@ -497,6 +651,8 @@ int main(void)
 		cmocka_unit_test(test_atomic_increment),
 		cmocka_unit_test(test_atomic_wraps),
 		cmocka_unit_test(test_atomic_refusals),
+		cmocka_unit_test(test_device_side_local_buffer_at_memory_end),
+		cmocka_unit_test(test_buffers_at_memory_end),
 	};
 
 	/* A blank flash: no firmware runs, so these NOC and memory tests own

@@ -371,6 +371,127 @@ static void test_device_fragmentation(void **state)
 	tt_buffer_free(big);
 }
 
+/* ---- a board with harvested DRAM ----
+ *
+ * No built-in board harvests DRAM, so the test builds one: the n150's
+ * descriptor with channels 1 and 4 fused off, given to a freshly opened
+ * device before its allocator exists. Banks must skip both channels
+ * everywhere: the layout, the kernels' bank table, page placement and
+ * what the allocator can hand out. */
+
+#define HARV_DRAM ((1u << 1) | (1u << 4))
+
+static const unsigned harv_channel[4] = { 0, 2, 3, 5 };
+/* port 0 of channels 0, 2, 3, 5 (wormhole_b0_n150.yaml) */
+static const struct tt_xy harv_xy[4] = { { 0, 0 }, { 5, 0 }, { 5, 2 },
+					  { 5, 5 } };
+
+static int harvested_up(void **state)
+{
+	tt_device *dev;
+
+	unsetenv("TT_SIM_BOARD");
+	if (tt_device_open(0, &dev))
+		return -1;
+	dev->soc.harvested_dram = HARV_DRAM;
+	*state = dev;
+	return 0;
+}
+
+static int harvested_down(void **state)
+{
+	tt_device_close(*state);
+	return 0;
+}
+
+static void test_harvested_dram_layout(void **state)
+{
+	struct tt_allocator *a;
+	struct tt_bank_table t;
+
+	assert_int_equal(tt_allocator_get(*state, &a), 0);
+	assert_int_equal(a->banks.dram_banks, 4);
+	for (unsigned b = 0; b < 4; b++) {
+		assert_int_equal(a->banks.dram_channel[b], harv_channel[b]);
+		assert_int_equal(a->banks.dram_xy[b].x, harv_xy[b].x);
+		assert_int_equal(a->banks.dram_xy[b].y, harv_xy[b].y);
+	}
+	assert_int_equal(a->dram.lo, 0);
+	assert_int_equal(a->dram.hi, DRAM_CHANNEL);
+	/* The table kernels read: 4 DRAM banks, nothing after them. */
+	assert_int_equal(tt_banks_table(*state, &t), 0);
+	assert_int_equal(t.dram_banks, 4);
+	for (unsigned b = 0; b < 4; b++)
+		assert_int_equal(t.dram_xy[b], harv_xy[b].x | harv_xy[b].y << 8);
+	assert_int_equal(t.dram_xy[4], 0);
+	assert_int_equal(t.dram_xy[5], 0);
+	assert_int_equal(t.l1_banks, 64); /* L1 is not touched */
+}
+
+/* 13 pages over 4 banks: 4 pages per bank, page i in bank i % 4 at the
+ * buffer's address + (i / 4) pages, on that bank's channel. The data
+ * written through the buffer is found there by channel. */
+static void test_harvested_dram_interleaved(void **state)
+{
+	tt_device *dev = *state;
+	struct tt_buffer_page_location loc;
+	uint8_t data[13 * 2048], got[2048];
+	tt_buffer *b;
+	uint64_t base;
+
+	b = make(dev, TT_BUFFER_DRAM, 13 * 2048, 2048);
+	base = tt_buffer_address(b);
+	assert_int_equal(tt_buffer_num_banks(b), 4);
+	assert_int_equal(tt_buffer_bank_size(b), 4 * 2048);
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)(i * 7 + i / 2048);
+	assert_int_equal(tt_write_to_buffer(b, data, sizeof(data)), 0);
+	for (unsigned p = 0; p < 13; p++) {
+		assert_int_equal(tt_buffer_page_location(b, p, &loc), 0);
+		assert_int_equal(loc.bank, p % 4);
+		assert_int_equal(loc.logical.x, p % 4);
+		assert_int_equal(loc.noc.x, harv_xy[p % 4].x);
+		assert_int_equal(loc.noc.y, harv_xy[p % 4].y);
+		assert_int_equal(loc.address, base + (p / 4) * 2048);
+		assert_int_equal(tt_read_from_device_dram_channel(
+					 dev, harv_channel[p % 4], loc.address,
+					 got, sizeof(got)),
+				 0);
+		assert_memory_equal(got, data + p * 2048, sizeof(got));
+	}
+	assert_int_equal(tt_buffer_page_location(b, 13, &loc), -EINVAL);
+	tt_buffer_free(b);
+}
+
+/* The allocator's totals: 4 whole channels and not a page more. */
+static void test_harvested_dram_totals(void **state)
+{
+	struct tt_buffer_config c = {
+		.device = *state, .type = TT_BUFFER_DRAM, .page_size = 1 << 20,
+	};
+	struct tt_allocator *a;
+	uint64_t largest, total;
+	tt_buffer *all, *b;
+
+	assert_int_equal(tt_allocator_get(*state, &a), 0);
+	c.size = 4 * DRAM_CHANNEL + (1 << 20);
+	assert_int_equal(tt_create_buffer(&c, &b), -ENOMEM);
+	assert_non_null(strstr(tt_last_error(),
+			       "cannot allocate 2148532224 bytes per bank in DRAM"));
+	c.size = 4 * DRAM_CHANNEL;
+	assert_int_equal(tt_create_buffer(&c, &all), 0);
+	assert_int_equal(tt_buffer_address(all), 0);
+	assert_int_equal(tt_buffer_bank_size(all), DRAM_CHANNEL);
+	tt_region_free_space(&a->dram, &largest, &total);
+	assert_int_equal(total, 0);
+	c.size = 1 << 20;
+	assert_int_equal(tt_create_buffer(&c, &b), -ENOMEM);
+	tt_buffer_free(all);
+	tt_region_free_space(&a->dram, &largest, &total);
+	assert_int_equal(largest, DRAM_CHANNEL);
+	assert_int_equal(total, DRAM_CHANNEL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest pure[] = {
@@ -389,6 +510,11 @@ int main(void)
 		cmocka_unit_test(test_device_out_of_memory),
 		cmocka_unit_test(test_device_fragmentation),
 	};
+	const struct CMUnitTest harvested[] = {
+		cmocka_unit_test(test_harvested_dram_layout),
+		cmocka_unit_test(test_harvested_dram_interleaved),
+		cmocka_unit_test(test_harvested_dram_totals),
+	};
 	int fails;
 
 	/* No firmware needed: the allocator only does bookkeeping. */
@@ -396,5 +522,7 @@ int main(void)
 	fails = cmocka_run_group_tests_name("alloc regions", pure, NULL, NULL);
 	fails += cmocka_run_group_tests_name("alloc device", device, device_up,
 					     device_down);
+	fails += cmocka_run_group_tests_name("alloc harvested DRAM", harvested,
+					     harvested_up, harvested_down);
 	return fails;
 }

@@ -1109,6 +1109,62 @@ static void test_runtime_args_per_core(void **state)
 	assert_int_equal(got[1], 2);
 }
 
+/* A core with no args yet, listed twice in one call: the first entry
+ * fixes its count for the second (as if applied in order), so different
+ * counts are refused and nothing is stored; equal counts store the last
+ * entry's values. */
+static void test_runtime_args_per_core_fresh_core_twice(void **state)
+{
+	tt_program *p = *state;
+	struct tt_core_range_set s = tt_core_range_set_of_range(0, 0, 3, 0);
+	uint32_t w[64], *got;
+	struct tt_core_args list[3];
+	tt_kernel_handle k = kernel_on(p, s, NULL);
+	unsigned n;
+
+	for (unsigned i = 0; i < 64; i++)
+		w[i] = 100 + i;
+	/* Growing: 2 then 64 words (a store of the second into the first's
+	 * room would overrun it). */
+	list[0] = (struct tt_core_args){ { 2, 0 }, w, 2 };
+	list[1] = (struct tt_core_args){ { 2, 0 }, w, 64 };
+	assert_int_equal(tt_set_runtime_args_per_core(p, k, list, 2), -EINVAL);
+	assert_error_contains("tt_set_runtime_args_per_core: kernel 0 (<string 0>) on core (2,0): the number of runtime args is fixed at 2 once set, cannot change it to 64");
+	assert_int_equal(tt_get_runtime_args(p, k, xy(2, 0), &got, &n), 0);
+	assert_int_equal(n, 0);
+	assert_null(got);
+	/* Shrinking, with another core between: refused, nothing stored on
+	 * either core. */
+	list[0] = (struct tt_core_args){ { 3, 0 }, w, 5 };
+	list[1] = (struct tt_core_args){ { 1, 0 }, w + 8, 2 };
+	list[2] = (struct tt_core_args){ { 3, 0 }, w, 1 };
+	assert_int_equal(tt_set_runtime_args_per_core(p, k, list, 3), -EINVAL);
+	assert_error_contains("on core (3,0): the number of runtime args is fixed at 5 once set, cannot change it to 1");
+	assert_int_equal(tt_get_runtime_args(p, k, xy(3, 0), &got, &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(tt_get_runtime_args(p, k, xy(1, 0), &got, &n), 0);
+	assert_int_equal(n, 0);
+	/* Equal counts: the last entry wins. */
+	list[0] = (struct tt_core_args){ { 2, 0 }, w, 3 };
+	list[1] = (struct tt_core_args){ { 2, 0 }, w + 10, 3 };
+	assert_int_equal(tt_set_runtime_args_per_core(p, k, list, 2), 0);
+	assert_int_equal(tt_get_runtime_args(p, k, xy(2, 0), &got, &n), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(got[0], 110);
+	assert_int_equal(got[2], 112);
+	/* Now fixed at 3 by the call before. */
+	list[0].count = 4;
+	assert_int_equal(tt_set_runtime_args_per_core(p, k, list, 1), -EINVAL);
+	assert_error_contains("on core (2,0): the number of runtime args is fixed at 3 once set, cannot change it to 4");
+	/* Zero args twice: fixed at 0, no words. */
+	list[0] = (struct tt_core_args){ { 0, 0 }, NULL, 0 };
+	list[1] = (struct tt_core_args){ { 0, 0 }, NULL, 0 };
+	assert_int_equal(tt_set_runtime_args_per_core(p, k, list, 2), 0);
+	list[1] = (struct tt_core_args){ { 0, 0 }, w, 1 };
+	assert_int_equal(tt_set_runtime_args_per_core(p, k, list, 2), -EINVAL);
+	assert_error_contains("on core (0,0): the number of runtime args is fixed at 0 once set, cannot change it to 1");
+}
+
 /* ---- NULL arguments ---- */
 
 static void test_null_arguments(void **state)
@@ -1237,6 +1293,7 @@ int main(void)
 		T(test_runtime_args_limits),
 		T(test_runtime_args_on_cores),
 		T(test_runtime_args_per_core),
+		T(test_runtime_args_per_core_fresh_core_twice),
 		T(test_null_arguments),
 	};
 

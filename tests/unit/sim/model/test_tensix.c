@@ -1586,6 +1586,116 @@ static void test_reduce(void **state)
 	assert_true(got[32] == 1000.0f && got[33] == -1000.0f);
 }
 
+/*
+ * REDUCE SUM and AVG at every fidelity, against the fidelity rule of
+ * hw/tensix.h (fid_mul_ref: the operands' mantissas truncated) applied to
+ * each a x scaler, summed per line in fp32 in line order (SCALAR: rows,
+ * then their sums) and added to DST. fp32 inputs with low mantissa bits
+ * set and a scaler that is no power of two, so every fidelity gives its
+ * own result, each compared bit for bit. MAX ignores fidelity: the plain
+ * product of the TF32 operands at every setting.
+ */
+static void reduce_fid_ref(const float *a, float s, const float *p,
+			   unsigned dir, unsigned fid, float *want)
+{
+	float sums[32], total = 0.0f;
+
+	memcpy(want, p, sizeof(float) * E);
+	for (unsigned t = 0; t < 32; t++) {
+		float acc = 0.0f;
+
+		for (unsigned j = 0; j < 32; j++) {
+			unsigned i = dir == TT_TX_F_REDUCE_COL ? j * 32 + t :
+								 t * 32 + j;
+
+			acc += fid_mul_ref(a[i], s, fid);
+		}
+		sums[t] = acc;
+		total += acc;
+	}
+	if (dir == TT_TX_F_REDUCE_SCALAR) {
+		want[0] += total;
+		return;
+	}
+	for (unsigned t = 0; t < 32; t++)
+		want[dir == TT_TX_F_REDUCE_ROW ? t * 32 : t] += sums[t];
+}
+
+static void test_reduce_fidelity(void **state)
+{
+	struct fx *f = *state;
+	const unsigned dirs[] = { TT_TX_F_REDUCE_ROW, TT_TX_F_REDUCE_COL,
+				  TT_TX_F_REDUCE_SCALAR };
+	const unsigned fids[] = { TT_TX_LOFI, TT_TX_HIFI2, TT_TX_HIFI3,
+				  TT_TX_HIFI4 };
+	/* 0.7 has mantissa bits below the 4th, 6th and 8th: each pass
+	 * sees another scaler; 1/32 is AVG's of a line, a power of two. */
+	const float scalers[] = { 0.7f, 1.0f / 3.0f, 1.0f / 32.0f };
+	float a[E], sc[E], p[E], got[E], want[4][E], m;
+
+	fill_f32(a, -4, 4);
+	for (unsigned i = 0; i < E; i++) /* every mantissa bit of TF32 set */
+		a[i] = a[i] < 0 ? -keep_bits(-a[i], 10) : keep_bits(a[i], 10);
+	a[5] = 1.9990234375f; /* 1.1111111111b: the mantissa all ones */
+	fill_f32(sc, 10, 20); /* only (0, 0) counts */
+	fill_bf16(p, -1, 1);
+	put_tile(f, A_ADDR, DF_FLOAT32, a);
+	for (unsigned si = 0; si < 3; si++) {
+		sc[0] = scalers[si];
+		put_tile(f, B_ADDR, DF_FLOAT32, sc);
+		for (unsigned sub = TT_TX_REDUCE_SUM; sub <= TT_TX_REDUCE_AVG;
+		     sub++) {
+			for (unsigned k = 0; k < 3; k++) {
+				for (unsigned fi = 0; fi < 4; fi++) {
+					cfg(f, true, fids[fi], false);
+					set_dst(f, 3, p);
+					operands(f, A_ADDR, DF_FLOAT32, B_ADDR,
+						 DF_FLOAT32, 3);
+					run_ok(f, TT_TX_REDUCE, sub, dirs[k]);
+					get_dst(f, 3, got);
+					reduce_fid_ref(a, keep_bits(sc[0], 10),
+						       p, dirs[k], fids[fi],
+						       want[fi]);
+					for (unsigned i = 0; i < E; i++)
+						if (memcmp(&got[i],
+							   &want[fi][i], 4))
+							fail_msg("REDUCE %u/%#x, scaler %g, fidelity %u: element %u is %.9g, expected %.9g",
+								 sub, dirs[k],
+								 scalers[si],
+								 fids[fi], i,
+								 got[i],
+								 want[fi][i]);
+				}
+				/* The inputs tell every fidelity apart. */
+				for (unsigned x = 0; si == 0 && x < 4; x++)
+					for (unsigned y = x + 1; y < 4; y++)
+						assert_memory_not_equal(
+							want[x], want[y],
+							sizeof(want[x]));
+			}
+		}
+	}
+	/* MAX: the same product at every fidelity. */
+	sc[0] = 0.7f;
+	put_tile(f, B_ADDR, DF_FLOAT32, sc);
+	for (unsigned fi = 0; fi < 4; fi++) {
+		cfg(f, true, fids[fi], false);
+		args(f, 0, 0, 0);
+		wr(f, TT_TX_DST, 3);
+		run_ok(f, TT_TX_ZERO, 0, 0);
+		operands(f, A_ADDR, DF_FLOAT32, B_ADDR, DF_FLOAT32, 3);
+		run_ok(f, TT_TX_REDUCE, TT_TX_REDUCE_MAX, TT_TX_F_REDUCE_SCALAR);
+		get_dst(f, 3, got);
+		m = -INFINITY;
+		for (unsigned i = 0; i < E; i++)
+			if (a[i] * keep_bits(0.7f, 10) > m)
+				m = a[i] * keep_bits(0.7f, 10);
+		if (memcmp(&got[0], &m, 4))
+			fail_msg("REDUCE MAX at fidelity %u: %.9g, expected %.9g",
+				 fids[fi], got[0], m);
+	}
+}
+
 /* ---- the vector unit ---- */
 
 struct unary_case {
@@ -2052,6 +2162,7 @@ int main(void)
 		cmocka_unit_test(test_fidelity_formats),
 		cmocka_unit_test(test_source_precision),
 		cmocka_unit_test(test_reduce),
+		cmocka_unit_test(test_reduce_fidelity),
 		cmocka_unit_test(test_sfpu),
 		cmocka_unit_test(test_sfpu_approx_differs),
 		cmocka_unit_test(test_sfpu_binary),
