@@ -29,7 +29,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 
 .PHONY: all build deps run test test-unit test-san bench clean distclean help \
 	driver driver-clean driver-install dkms-tree dkms-install vm-test \
-	debug-kernel
+	debug-kernel mutate
 
 # The VM tests' guest kernels: both (default), or VM_KERNEL=debian|debug
 # (also for the vm test inside "make test", through the environment).
@@ -49,6 +49,7 @@ help:
 	@echo "make vm-test  only the VM tests of the kernel module (QEMU, both kernels)"
 	@echo "make debug-kernel  build the VM tests' debug kernel if it is not cached"
 	@echo "make bench    benchmarks, one BENCH line per figure"
+	@echo "make mutate   mutation testing: plant each bug of tests/mutate/mutants.ini, check the tests catch it (MUTANTS=slug...)"
 	@echo "make clean    remove build directories"
 
 deps:
@@ -123,6 +124,14 @@ dkms-install:
 	if [ -z "$(DESTDIR)" ]; then \
 		dkms install -m tenstorrent -v $$ver; \
 	else echo "staged /usr/src/tenstorrent-$$ver in $(DESTDIR)"; fi
+
+# Mutation testing (docs/testing.md, "Mutation testing"): not part of
+# "make test", each mutant costs a build and a test run. It works on a copy
+# of the tree in build-mutate/; MUTANTS="slug ..." runs only those.
+MUTANTS ?=
+mutate: deps
+	@$(MAKE) --no-print-directory build
+	@python3 scripts/mutate $(foreach m,$(MUTANTS),--only $(m))
 
 test-unit: build
 	@python3 tests/run-suite --build $(BUILD)
