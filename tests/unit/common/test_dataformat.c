@@ -783,6 +783,20 @@ static void test_tilize_hostile(void **state)
 	assert_int_equal(df_tilize(dst, dl, src, sl, 0, 40, 4, NULL), -EINVAL);
 	assert_int_equal(df_tilize(dst, dl, src, sl, 40, 0, 4, NULL), -EINVAL);
 	assert_int_equal(df_tilize(dst, dl, src, sl, 40, 40, 0, NULL), -EINVAL);
+	/* elements of up to 16 bytes; 17 is refused even with room for it */
+	uint8_t *big = xmalloc(2 * 32 * 32 * 17);
+
+	memset(big, 3, 32 * 32 * 17);
+	assert_int_equal(df_tilize(big + 32 * 32 * 17, 32 * 32 * 17, big,
+				   32 * 32 * 17, 32, 32, 16, NULL),
+			 0);
+	assert_int_equal(df_tilize(big + 32 * 32 * 17, 32 * 32 * 17, big,
+				   32 * 32 * 17, 32, 32, 17, NULL),
+			 -EINVAL);
+	assert_int_equal(df_untilize(big + 32 * 32 * 17, 32 * 32 * 17, big,
+				     32 * 32 * 17, 32, 32, 17),
+			 -EINVAL);
+	free(big);
 	assert_int_equal(
 		df_tilize(dst, dl, src, sl, SIZE_MAX / 64, 1 << 20, 4, NULL),
 		-EOVERFLOW);

@@ -840,6 +840,21 @@ static void test_err_coord_outside_grid(void **state)
 		       "the 4x3 grid");
 }
 
+/* Exactly one past the last column or row is outside; x = 3 and y = 2,
+ * the last ones, are inside (the valid descriptor uses 3-2). */
+static void test_err_coord_at_grid_edge(void **state)
+{
+	(void)state;
+	expect_variant("functional_workers",
+		       "functional_workers: [1-0, 4-1]", NULL, "6:27",
+		       "functional_workers[1]: coordinate '4-1' is outside "
+		       "the 4x3 grid");
+	expect_variant("functional_workers",
+		       "functional_workers: [1-0, 2-3]", NULL, "6:27",
+		       "functional_workers[1]: coordinate '2-3' is outside "
+		       "the 4x3 grid");
+}
+
 static void test_err_dram_coord_outside_grid(void **state)
 {
 	(void)state;
@@ -1400,6 +1415,7 @@ int main(void)
 		cmocka_unit_test(test_err_coord_missing_y),
 		cmocka_unit_test(test_err_coord_trailing_garbage),
 		cmocka_unit_test(test_err_coord_outside_grid),
+		cmocka_unit_test(test_err_coord_at_grid_edge),
 		cmocka_unit_test(test_err_dram_coord_outside_grid),
 		cmocka_unit_test(test_err_coord_not_scalar),
 		cmocka_unit_test(test_err_node_listed_twice),

@@ -153,6 +153,14 @@ static void test_address_space_limit(void **state)
 	assert_non_null(strstr(tt_last_error(), "36-bit"));
 	assert_int_equal(tt_noc_read(*state, 0, 1, 1, (1ull << 36) - 4, b, 8),
 			 -EINVAL);
+	/* Ending exactly at 2^36 is inside the address space (nothing is
+	 * mapped there); one byte more is outside it. */
+	assert_int_equal(tt_noc_read(*state, 0, 1, 1, (1ull << 36) - 4, b, 5),
+			 -EINVAL);
+	assert_non_null(strstr(tt_last_error(), "36-bit"));
+	assert_int_equal(tt_noc_read(*state, 0, 1, 1, (1ull << 36) - 4, b, 4),
+			 -EFAULT);
+	assert_null(strstr(tt_last_error(), "36-bit"));
 	assert_int_equal(tt_noc_write(*state, 2, 1, 1, 0, b, 1), -EINVAL);
 	assert_non_null(strstr(tt_last_error(), "NOC 2"));
 }
