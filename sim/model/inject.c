@@ -63,10 +63,11 @@ long sim_inject_noc_arm(long after)
 
 bool sim_inject_noc_fires(struct sim_image *img)
 {
-	long n = __atomic_load_n(&noc_countdown, __ATOMIC_SEQ_CST);
+	long n;
 
 	if (img->inject != SIM_INJECT_NOC_FAIL)
 		return false;
+	n = __atomic_load_n(&noc_countdown, __ATOMIC_SEQ_CST);
 	while (n >= 0) {
 		if (__atomic_compare_exchange_n(&noc_countdown, &n, n - 1,
 						false, __ATOMIC_SEQ_CST,
