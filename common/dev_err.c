@@ -15,6 +15,7 @@ static const char *const err_str[TT_DEV_ERR_COUNT] = {
 	[TT_DEV_ERR_MCAST] = "invalid multicast rectangle",
 	[TT_DEV_ERR_BAD_CMD] = "unknown NOC command",
 	[TT_DEV_ERR_READ_ONLY] = "write to a read-only register",
+	[TT_DEV_ERR_NOC] = "the transaction failed on the NOC",
 };
 
 static const char *const op_str[] = { "read", "write", "multicast write",

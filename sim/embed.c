@@ -23,6 +23,7 @@
 #include "sim/model/doorbell.h"
 #include "sim/model/errlog.h"
 #include "sim/model/event.h"
+#include "sim/model/inject.h"
 
 /* ---- hosting ---- */
 
@@ -233,10 +234,24 @@ enum tt_dev_err sim_embed_access(struct sim_image *img,
 		.len = a->len,
 	};
 
+	enum tt_dev_err e;
+
+	/* TT_SIM_INJECT=noc-fail: the armed access fails on the NOC, with
+	 * nothing moved, as a real failing transaction is reported. */
+	if (sim_inject_noc_fires(img))
+		return sim_errlog_record(img, TT_DEV_ERR_NOC, &sa);
 	if (a->op == TT_DEV_OP_MCAST)
 		return sim_multicast(&ctx, &sa, a->x_start, a->y_start, a->x,
 				     a->y, buf);
-	return sim_access(&ctx, &sa, buf);
+	e = sim_access(&ctx, &sa, buf);
+	if (!e && img->inject)
+		sim_inject_host_read(img, &sa, buf);
+	return e;
+}
+
+long sim_embed_noc_fail_arm(long after)
+{
+	return sim_inject_noc_arm(after);
 }
 
 bool sim_embed_node_written(struct sim_image *img, unsigned x, unsigned y)

@@ -162,6 +162,19 @@ enum tt_dev_err sim_embed_access(struct sim_image *img,
 				 const struct sim_host_access *a, void *buf);
 
 /*
+ * Test hook of TT_SIM_INJECT=noc-fail (docs/ttsim.md): arm the fault for
+ * this process. The host access (a sim_embed_access call) `after` accesses
+ * from now (0: the next) to a chip this process built with the fault is
+ * refused with TT_DEV_ERR_NOC, nothing moved, and recorded in the device
+ * error log; the accesses before and after it are served. Each arming
+ * fires once; negative disarms. Chips without the fault never fail, and
+ * do not count. Returns the accesses the previous arming still had to go
+ * (-1: it fired, or none was armed), so a test can count the accesses an
+ * operation makes.
+ */
+long sim_embed_noc_fail_arm(long after);
+
+/*
  * After a write into node memory that did not go through
  * sim_embed_access (NOC 0 node x, y): tell the model if a hart of the
  * node waits there. True if the model must be woken from outside (its

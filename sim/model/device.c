@@ -13,6 +13,7 @@
 #include "doorbell.h"
 #include "firmware.h"
 #include "flash.h"
+#include "inject.h"
 #include "niu.h"
 #include "common/env.h"
 #include "common/soc_desc.h"
@@ -156,22 +157,30 @@ static int threads_from_env(unsigned *threads, char *err)
 	return ret;
 }
 
-/* TT_SIM_INJECT (device.h). An unknown fault is an error rather than a
- * warning: a test that asked for a fault must not pass on a healthy chip. */
-static int inject_from_env(struct sim_device *dev, char *err)
+/* TT_SIM_INJECT (device.h, inject.h). An unknown fault is an error rather
+ * than a warning: a test that asked for a fault must not pass on a healthy
+ * chip. */
+static int inject_from_env(struct sim_device *dev, unsigned flags,
+			   enum sim_inject *k, char *err)
 {
 	const char *v = getenv("TT_SIM_INJECT");
 
-	if (!v || !*v)
-		return 0;
-	if (!strcmp(v, "reset-dead")) {
-		dev->inject_reset_dead = true;
-		return 0;
+	if (!sim_inject_parse(v, k)) {
+		snprintf(err, SIM_ERR_LEN,
+			 "TT_SIM_INJECT='%.64s' is not a fault the model can inject (known: %s)",
+			 v, sim_inject_names());
+		return -EINVAL;
 	}
-	snprintf(err, SIM_ERR_LEN,
-		 "TT_SIM_INJECT='%.64s' is not a fault the model can inject (known: reset-dead)",
-		 v);
-	return -EINVAL;
+	/* The host-access faults act in the process that hosts the chip;
+	 * a daemon's clients make their accesses in their own. */
+	if (*k >= SIM_INJECT_NOC_FAIL && !(flags & SIM_DEVICE_HOST_WAITS)) {
+		snprintf(err, SIM_ERR_LEN,
+			 "TT_SIM_INJECT='%s' acts on the host's own accesses: only an embedded chip (TT_TRANSPORT=embedded) can have it",
+			 v);
+		return -EINVAL;
+	}
+	dev->inject_reset_dead = *k == SIM_INJECT_RESET_DEAD;
+	return 0;
 }
 
 static int build_flash(struct sim_device *dev, const struct soc_desc *d,
@@ -240,6 +249,7 @@ int sim_device_create(const struct soc_desc *d, enum tt_hw_board board,
 		      char *err)
 {
 	struct sim_device *dev;
+	enum sim_inject inject;
 	int ret;
 
 	if (!d->pcie_count || !d->arc_count) {
@@ -254,11 +264,12 @@ int sim_device_create(const struct soc_desc *d, enum tt_hw_board board,
 	}
 	pthread_mutex_init(&dev->sens_lock, NULL);
 	dev->t0_ns = sim_mono_ns();
-	ret = inject_from_env(dev, err);
+	ret = inject_from_env(dev, flags, &inject, err);
 	if (!ret)
 		ret = sim_image_create(d, board, chip, &dev->img, err);
 	if (ret)
 		goto err_free;
+	dev->img->inject = inject;
 	sim_hostmem_init(&dev->hostmem);
 	dev->ctx.img = dev->img;
 	dev->ctx.hostmem = &dev->hostmem;

@@ -37,6 +37,10 @@ struct sim_image {
 	 * (reset lines may have changed). NULL in a client's attachment. */
 	void (*node_event)(void *arg, unsigned node_index, bool control);
 	void *node_event_arg;
+	/* Set in the process that runs the chip (device.c): the fault
+	 * (enum sim_inject, inject.h) its host accesses meet. 0 (none) in a
+	 * client's attachment. */
+	unsigned inject;
 };
 
 /*

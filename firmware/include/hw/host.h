@@ -106,6 +106,7 @@ enum tt_dev_err {
 	TT_DEV_ERR_MCAST = 8, /* bad multicast rectangle */
 	TT_DEV_ERR_BAD_CMD = 9, /* unknown NIU command */
 	TT_DEV_ERR_READ_ONLY = 10, /* write to a read-only register */
+	TT_DEV_ERR_NOC = 11, /* the transaction failed on the NOC */
 	TT_DEV_ERR_COUNT
 };
 

@@ -12,6 +12,6 @@
 #define TT_HW_VERSION_H
 
 #define TT_HW_CONTRACT_MAJOR 1
-#define TT_HW_CONTRACT_MINOR 4
+#define TT_HW_CONTRACT_MINOR 5
 
 #endif /* TT_HW_VERSION_H */

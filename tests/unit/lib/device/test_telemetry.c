@@ -634,6 +634,151 @@ static void test_open_booted_twice(void **state)
 	tt_device_close(a);
 }
 
+/* ---- a hostile table (TT_SIM_INJECT=telemetry-*, docs/ttsim.md) ----
+ *
+ * Each case builds its own chip with one corruption of the table as the
+ * host reads it; libtt must refuse it with a clear error on every entry
+ * point, or degrade exactly as designed, and never read out of bounds
+ * (the sanitizer build runs these too). */
+
+static int hostile_down(void **state)
+{
+	tt_device_close(*state);
+	*state = NULL;
+	unsetenv("TT_SIM_INJECT");
+	return 0;
+}
+
+static tt_device *open_hostile(void **state, const char *fault)
+{
+	setenv("TT_SIM_INJECT", fault, 1);
+	*state = open_booted();
+	return *state;
+}
+
+/* Every reader fails with err and a message holding want. */
+static void expect_refused(tt_device *dev, int err, const char *want)
+{
+	struct tt_telemetry_entry e[TT_TELEM_MAX_ENTRIES];
+	struct tt_telemetry t;
+	uint32_t raw = 0x5A5A5A5A;
+
+	assert_int_equal(tt_telemetry_read(dev, &t), err);
+	if (!strstr(tt_last_error(), want))
+		fail_msg("read: '%s' lacks '%s'", tt_last_error(), want);
+	assert_int_equal(tt_telemetry_tag(dev, TT_TAG_AICLK, &raw), err);
+	if (!strstr(tt_last_error(), want))
+		fail_msg("tag: '%s' lacks '%s'", tt_last_error(), want);
+	assert_int_equal(raw, 0x5A5A5A5A);
+	assert_int_equal(tt_telemetry_raw(dev, e, TT_TELEM_MAX_ENTRIES), err);
+	if (!strstr(tt_last_error(), want))
+		fail_msg("raw: '%s' lacks '%s'", tt_last_error(), want);
+}
+
+static void test_hostile_unpublished(void **state)
+{
+	tt_device *dev = open_hostile(state, "telemetry-unpublished");
+
+	expect_refused(dev, -EAGAIN, "has not published telemetry yet");
+}
+
+static void test_hostile_pointer(void **state)
+{
+	tt_device *dev = open_hostile(state, "telemetry-pointer");
+
+	expect_refused(dev, -EPROTO, "telemetry table at 0x10080000 or values at");
+}
+
+static void test_hostile_version(void **state)
+{
+	tt_device *dev = open_hostile(state, "telemetry-version");
+
+	expect_refused(dev, -EPROTO,
+		       "telemetry table version 0xdeadbeef, expected 0x00000100");
+}
+
+/* The entry-count bound: one entry more than a table can hold. */
+static void test_hostile_count(void **state)
+{
+	tt_device *dev = open_hostile(state, "telemetry-count");
+	char want[80];
+
+	snprintf(want, sizeof(want), "claims %u entries (at most %u fit)",
+		 TT_TELEM_MAX_ENTRIES + 1, TT_TELEM_MAX_ENTRIES);
+	expect_refused(dev, -EPROTO, want);
+}
+
+/* A table in the CSM's last 8 bytes: its header, and no room for the
+ * entries it claims. */
+static void test_hostile_fit(void **state)
+{
+	tt_device *dev = open_hostile(state, "telemetry-fit");
+
+	expect_refused(dev, -EPROTO, "entries (at most 0 fit)");
+	assert_non_null(strstr(tt_last_error(), "table at 0x1007fff8"));
+}
+
+static void test_hostile_offset(void **state)
+{
+	tt_device *dev = open_hostile(state, "telemetry-offset");
+
+	expect_refused(dev, -EPROTO, "telemetry value offset 65535");
+}
+
+/* Values at the CSM's last word: offsets past 0 leave the CSM. */
+static void test_hostile_values_end(void **state)
+{
+	tt_device *dev = open_hostile(state, "telemetry-values-end");
+
+	expect_refused(dev, -EPROTO, "(values at 0x1007fffc) is out of range");
+}
+
+/* Entry 1 (BOARD_ID_LOW's value) claims entry 0's tag BOARD_ID_HIGH: the
+ * raw table shows both, a tag's value and the decoding take the first;
+ * BOARD_ID_LOW is gone, so the board id has no low word. */
+static void test_hostile_dup_tag(void **state)
+{
+	tt_device *dev = open_hostile(state, "telemetry-dup-tag");
+	struct tt_telemetry_entry e[TT_TELEM_MAX_ENTRIES];
+	struct tt_telemetry t;
+	uint32_t raw = 0;
+	int n = tt_telemetry_raw(dev, e, TT_TELEM_MAX_ENTRIES);
+
+	assert_true(n >= 20 && n <= TT_TELEM_MAX_ENTRIES);
+	assert_int_equal(e[0].tag, TT_TAG_BOARD_ID_HIGH);
+	assert_int_equal(e[1].tag, TT_TAG_BOARD_ID_HIGH);
+	assert_int_equal(tt_telemetry_tag(dev, TT_TAG_BOARD_ID_HIGH, &raw), 0);
+	assert_int_equal(raw, e[0].raw);
+	assert_int_equal(tt_telemetry_tag(dev, TT_TAG_BOARD_ID_LOW, &raw),
+			 -ENOENT);
+	assert_int_equal(tt_telemetry_read(dev, &t), 0);
+	assert_true(TT_TELEM_HAS(&t, TT_TELEM_F_BOARD_ID));
+	assert_true(t.board_id == (uint64_t)e[0].raw << 32);
+	assert_true(TT_TELEM_HAS(&t, TT_TELEM_F_HEARTBEAT));
+}
+
+/* Entry 0's tag 0xFFFF, unknown: listed raw, skipped by the decoding
+ * (no board id), everything else intact. */
+static void test_hostile_unknown_tag(void **state)
+{
+	tt_device *dev = open_hostile(state, "telemetry-unknown-tag");
+	struct tt_telemetry_entry e[TT_TELEM_MAX_ENTRIES];
+	struct tt_telemetry t;
+	uint32_t raw = 0;
+	int n = tt_telemetry_raw(dev, e, TT_TELEM_MAX_ENTRIES);
+
+	assert_true(n >= 20 && n <= TT_TELEM_MAX_ENTRIES);
+	assert_int_equal(e[0].tag, 0xFFFF);
+	assert_int_equal(tt_telemetry_tag(dev, 0xFFFF, &raw), 0);
+	assert_int_equal(raw, e[0].raw);
+	assert_int_equal(tt_telemetry_tag(dev, TT_TAG_BOARD_ID_HIGH, &raw),
+			 -ENOENT);
+	assert_int_equal(tt_telemetry_read(dev, &t), 0);
+	assert_false(TT_TELEM_HAS(&t, TT_TELEM_F_BOARD_ID));
+	assert_true(TT_TELEM_HAS(&t, TT_TELEM_F_HEARTBEAT));
+	assert_true(TT_TELEM_HAS(&t, TT_TELEM_F_AICLK));
+}
+
 /* The cases that apply to a live chip behind the driver (testcases.h). */
 static const char *const kmd_cases[] = {
 	"test_heartbeat",
@@ -665,11 +810,27 @@ int main(void)
 		cmocka_unit_test_teardown(test_throttling, throttling_down),
 		cmocka_unit_test(test_open_booted_twice),
 	};
+	/* Chips the model makes faulty: embedded only. */
+	const struct CMUnitTest hostile[] = {
+		cmocka_unit_test_teardown(test_hostile_unpublished, hostile_down),
+		cmocka_unit_test_teardown(test_hostile_pointer, hostile_down),
+		cmocka_unit_test_teardown(test_hostile_version, hostile_down),
+		cmocka_unit_test_teardown(test_hostile_count, hostile_down),
+		cmocka_unit_test_teardown(test_hostile_fit, hostile_down),
+		cmocka_unit_test_teardown(test_hostile_offset, hostile_down),
+		cmocka_unit_test_teardown(test_hostile_values_end, hostile_down),
+		cmocka_unit_test_teardown(test_hostile_dup_tag, hostile_down),
+		cmocka_unit_test_teardown(test_hostile_unknown_tag, hostile_down),
+	};
 	int fails;
 
 	unsetenv("TT_SIM_BOARD");
 	fails = cmocka_run_group_tests_name("telemetry_decode", decode, NULL,
 					    NULL);
-	return fails + RUN_GROUP("telemetry", live, booted_up, booted_down,
-				 kmd_cases);
+	fails += RUN_GROUP("telemetry", live, booted_up, booted_down,
+			   kmd_cases);
+	if (test_on_kmd())
+		return fails;
+	return fails + cmocka_run_group_tests_name("telemetry_hostile",
+						   hostile, NULL, NULL);
 }

@@ -7,6 +7,7 @@
  * ring is made small (TT_DISPATCH_RING_KIB) so that it wraps often.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,10 +15,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "hw/dispatch.h"
 #include "lib/dispatch/fd.h"
+#include "lib/dispatch/runtime.h"
 #include "testutil.h"
 
 /* Each core stores (tag, its index and logical coordinates, a word of its
@@ -533,6 +537,248 @@ static void test_finish_waits_for_the_last_hart_of_each_core(void **state)
 	late_stamps(*state, false);
 }
 
+/* ---- the ring filled exactly while the dispatcher is stalled ----
+ *
+ * fd.c keeps RESERVE (2 * TT_DISPATCH_ALIGN) bytes of the issue ring free
+ * so that a full ring can always take the DONE that flushes it. The test
+ * appends WRITE commands itself (under the runtime's lock, as launches
+ * do) and follows the ring's arithmetic: everything published before is
+ * complete, so the dispatcher's consumed count is TT_DISPATCH_WP as it
+ * reads in the dispatch core's L1. */
+
+#define RING (128u * 1024u) /* TT_DISPATCH_RING_KIB, setup() */
+#define RING_RESERVE (2u * TT_DISPATCH_ALIGN)
+
+struct ring_fill {
+	tt_device *dev;
+	struct tt_runtime *rt;
+	struct tt_xy dcore; /* the dispatch core */
+	struct tt_xy target; /* where the WRITEs go: one L1 buffer page */
+	uint64_t base;
+	tt_buffer *buf;
+	uint8_t *want; /* what the target should hold */
+	uint32_t len; /* bytes of it written so far */
+	uint32_t consumed, wp; /* as fd.c counts them */
+	int ret; /* of the last append made in a thread */
+	volatile int done;
+};
+
+static uint32_t dcore_word(struct ring_fill *f, uint32_t addr)
+{
+	uint32_t v = 0;
+
+	assert_int_equal(tt_noc_read32(f->dev, 0, f->dcore.x, f->dcore.y, addr,
+				       &v),
+			 0);
+	return v;
+}
+
+/* Append one WRITE of n payload bytes, keeping count as fd.c does. */
+static int put_write(struct ring_fill *f, uint32_t n)
+{
+	uint32_t need = TT_DISPATCH_ALIGN + ((n + 15) & ~15u);
+	uint32_t to_end = RING - (f->wp & (RING - 1));
+	int ret;
+
+	for (uint32_t i = 0; i < n; i++)
+		f->want[f->len + i] = (uint8_t)(f->len + i + 0x3D);
+	pthread_mutex_lock(&f->rt->lock);
+	ret = tt_fd_write(f->dev, f->target, f->target,
+			  (uint32_t)f->base + f->len, f->want + f->len, n);
+	pthread_mutex_unlock(&f->rt->lock);
+	if (need > to_end)
+		f->wp += to_end; /* a WRAP */
+	f->wp += need;
+	f->len += n;
+	return ret;
+}
+
+/* Free issue bytes before the reserve. */
+static uint32_t room(const struct ring_fill *f)
+{
+	return RING - RING_RESERVE - (f->wp - f->consumed);
+}
+
+/* Fill the ring to exactly RING - RING_RESERVE bytes past the consumed
+ * count, never crossing its end with a WRAP (a command ends at it
+ * instead): every append fits, so none flushes. */
+static void fill_exactly(struct ring_fill *f)
+{
+	while (room(f)) {
+		uint32_t to_end = RING - (f->wp & (RING - 1));
+		uint32_t need = 32;
+
+		if (room(f) < 64)
+			need = room(f);
+		else if (to_end < 64)
+			need = to_end;
+		assert_true(need >= 32 && need <= to_end);
+		assert_int_equal(put_write(f, need - TT_DISPATCH_ALIGN), 0);
+	}
+	assert_int_equal(f->wp - f->consumed, RING - RING_RESERVE);
+}
+
+static void *put_one(void *arg)
+{
+	struct ring_fill *f = arg;
+
+	f->ret = put_write(f, 16);
+	__atomic_store_n(&f->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* Publish everything with a last DONE and wait for it. */
+static void drain(struct ring_fill *f)
+{
+	uint32_t pos = 0;
+	int ret;
+
+	pthread_mutex_lock(&f->rt->lock);
+	ret = tt_fd_finish_launch(f->dev, 0, &pos);
+	pthread_mutex_unlock(&f->rt->lock);
+	assert_int_equal(ret, 0);
+	for (int i = 0; i < 2000 && !tt_fd_poll(f->dev, pos); i++) {
+		assert_int_equal(tt_fd_check(f->dev), 0);
+		usleep(5000);
+	}
+	assert_int_equal(tt_fd_poll(f->dev, pos), 1);
+}
+
+static void expect_target(struct ring_fill *f)
+{
+	uint8_t *got = calloc(1, f->len);
+
+	assert_non_null(got);
+	assert_int_equal(tt_noc_read(f->dev, 0, f->target.x, f->target.y,
+				     f->base, got, f->len),
+			 0);
+	assert_memory_equal(got, f->want, f->len);
+	free(got);
+}
+
+/* A grid launch that completes (the dispatcher runs), then the state the
+ * filling starts from. */
+static void ring_start(tt_device *dev, struct ring_fill *f,
+		       struct grid_prog *g, uint32_t run)
+{
+	struct tt_buffer_config c = { .device = dev, .type = TT_BUFFER_L1,
+				      .size = RING, .page_size = RING };
+	struct tt_buffer_page_location loc;
+	tt_command_queue *cq;
+
+	memset(f, 0, sizeof(*f));
+	f->dev = dev;
+	grid_prog(dev, g, 8);
+	assert_int_equal(tt_device_command_queue(dev, 0, &cq), 0);
+	set_args(g, run);
+	assert_int_equal(tt_enqueue_program(cq, g->p, true), 0);
+	check_run(g, run);
+	assert_int_equal(tt_create_buffer(&c, &f->buf), 0);
+	assert_int_equal(tt_buffer_page_location(f->buf, 0, &loc), 0);
+	f->target = loc.noc;
+	f->base = loc.address;
+	f->want = calloc(1, RING);
+	assert_non_null(f->want);
+	f->rt = tt_runtime_get(dev);
+	assert_non_null(f->rt);
+	assert_int_equal(tt_device_dispatch_core(dev, &f->dcore), 0);
+	f->consumed = f->wp = dcore_word(f, TT_DISPATCH_WP);
+}
+
+static void ring_end(struct ring_fill *f, struct grid_prog *g, uint32_t run)
+{
+	tt_command_queue *cq;
+
+	/* The chip and the dispatcher serve the next launch. */
+	assert_int_equal(tt_device_command_queue(f->dev, 0, &cq), 0);
+	set_args(g, run);
+	assert_int_equal(tt_enqueue_program(cq, g->p, true), 0);
+	check_run(g, run);
+	free(f->want);
+	tt_buffer_free(f->buf);
+	free_prog(g);
+}
+
+static bool fast_mode(void)
+{
+	bool fast = false;
+
+	assert_int_equal(tt_fd_wanted(&fast), 0);
+	return fast;
+}
+
+/*
+ * The dispatcher stalls in a WAIT for a worker completion that only the
+ * test gives (it bumps the dispatch core's counter); the ring is filled
+ * to exactly its usable size behind it without a flush; the next append
+ * must wait for the dispatcher, and go on once the stall is released;
+ * every WRITE lands.
+ */
+static void test_ring_full_while_stalled(void **state)
+{
+	struct ring_fill f;
+	struct grid_prog g;
+	pthread_t t;
+	uint32_t pos = 0, counter;
+	int ret, returned;
+
+	if (!fast_mode())
+		skip();
+	ring_start(*state, &f, &g, 7);
+	/* The stall: a WAIT for one completion more than there will be. */
+	pthread_mutex_lock(&f.rt->lock);
+	ret = tt_fd_finish_launch(f.dev, 1, &pos);
+	pthread_mutex_unlock(&f.rt->lock);
+	assert_int_equal(ret, 0);
+	f.wp += 2 * TT_DISPATCH_ALIGN; /* WAIT, DONE */
+	assert_int_equal(dcore_word(&f, TT_DISPATCH_WP), f.wp);
+	counter = dcore_word(&f, TT_DISPATCH_COUNTER);
+
+	fill_exactly(&f);
+	usleep(100 * 1000);
+	assert_int_equal(tt_fd_poll(f.dev, pos), 0); /* still stalled */
+
+	/* One more: it must wait for the dispatcher. */
+	assert_int_equal(pthread_create(&t, NULL, put_one, &f), 0);
+	usleep(300 * 1000);
+	returned = __atomic_load_n(&f.done, __ATOMIC_ACQUIRE);
+	/* Release (the completion the WAIT counts) before any verdict, so
+	 * that the next case finds a dispatcher that runs. */
+	assert_int_equal(tt_noc_write32(f.dev, 0, f.dcore.x, f.dcore.y,
+					TT_DISPATCH_COUNTER, counter + 1),
+			 0);
+	pthread_join(t, NULL);
+	if (returned)
+		fail_msg("an append into a full ring returned (%d) while the dispatcher was stalled",
+			 f.ret);
+	assert_int_equal(f.ret, 0);
+	assert_int_equal(tt_fd_poll(f.dev, pos), 1);
+	drain(&f);
+	expect_target(&f);
+	ring_end(&f, &g, 8);
+}
+
+/*
+ * The same fill while the dispatcher waits for the host to publish (it
+ * has read nothing of it): the append after the last that fits flushes,
+ * and its DONE must not overwrite the first command.
+ */
+static void test_ring_full_unpublished(void **state)
+{
+	struct ring_fill f;
+	struct grid_prog g;
+
+	if (!fast_mode())
+		skip();
+	ring_start(*state, &f, &g, 9);
+	fill_exactly(&f);
+	assert_int_equal(dcore_word(&f, TT_DISPATCH_WP), f.consumed);
+	assert_int_equal(put_write(&f, 16), 0);
+	drain(&f);
+	expect_target(&f);
+	ring_end(&f, &g, 10);
+}
+
 static int setup(void **state)
 {
 	setenv("TT_DISPATCH_RING_KIB", "128", 1);
@@ -549,6 +795,8 @@ int main(void)
 		cmocka_unit_test(test_reruns_start_from_their_program),
 		cmocka_unit_test(test_programs_after_hang_and_fault),
 		cmocka_unit_test(test_finish_waits_for_the_last_hart_of_each_core),
+		cmocka_unit_test(test_ring_full_while_stalled),
+		cmocka_unit_test(test_ring_full_unpublished),
 	};
 
 	return cmocka_run_group_tests_name("fd", tests, setup, booted_down);

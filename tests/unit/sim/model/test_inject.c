@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Faults injected into the chip model (TT_SIM_INJECT, sim/model/device.h): a
+ * Faults injected into the chip model (TT_SIM_INJECT, sim/model/inject.h): a
  * chip that does not come back from a warm reset, read once when the chip
- * is made, refused when unknown, and inherited by the ttsim daemon.
+ * is made, refused when unknown, and inherited by the ttsim daemon; a NOC
+ * transaction of the host that fails once armed (noc-fail). The telemetry
+ * faults are tested with libtt's checks (tests/unit/lib/device/test_telemetry.c).
  *
  * The embedded chip is shared by the handles of a process and destroyed
  * with the last one, so each test makes its own chip: it sets the variable,
@@ -17,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "sim/embed.h"
 #include "testutil.h"
 
 /* What the tests give a reset of a dead chip; a healthy one gets more. */
@@ -149,7 +152,7 @@ static void test_empty_is_none(void **state)
 		fail_msg("%s", tt_last_error());
 }
 
-/* An unknown fault makes no chip: the message names it and the known one. */
+/* An unknown fault makes no chip: the message names it and the known ones. */
 static void test_unknown_fault_refused(void **state)
 {
 	static const char *const bad[] = { "reset-dea", "reset-dead ",
@@ -165,7 +168,8 @@ static void test_unknown_fault_refused(void **state)
 		assert_null(f->dev);
 		snprintf(want, sizeof(want), "TT_SIM_INJECT='%s'", bad[i]);
 		if (!strstr(tt_last_error(), want) ||
-		    !strstr(tt_last_error(), "known: reset-dead"))
+		    !strstr(tt_last_error(), "known: reset-dead, noc-fail") ||
+		    !strstr(tt_last_error(), ",dup-tag,unknown-tag}"))
 			fail_msg("for '%s': %s", bad[i], tt_last_error());
 	}
 	/* A hostile length is cut short in the message. */
@@ -178,6 +182,68 @@ static void test_unknown_fault_refused(void **state)
 	/* Nothing was left half made: a good value works afterwards. */
 	unsetenv("TT_SIM_INJECT");
 	open_booted(f);
+}
+
+/* ---- noc-fail ---- */
+
+/* The armed host access, and only it, fails as a refused transaction does:
+ * -EFAULT, the message of TT_DEV_ERR_NOC, a device error record, nothing
+ * written; the chip serves the accesses after it. */
+static void test_noc_fail(void **state)
+{
+	struct fixture *f = *state;
+	struct tt_device_error e[4];
+	tt_device *dev;
+	struct tt_xy c;
+	uint32_t v = 0;
+	const uint64_t a = 0x10000;
+
+	setenv("TT_SIM_INJECT", "noc-fail", 1);
+	dev = open_booted(f);
+	c = tensix_xy(dev, 0);
+	/* Not armed: nothing fails. */
+	assert_int_equal(tt_noc_write32(dev, 0, c.x, c.y, a, 1), 0);
+	assert_int_equal(tt_device_errors(dev, e, 4), 0);
+
+	sim_embed_noc_fail_arm(1);
+	assert_int_equal(tt_noc_write32(dev, 0, c.x, c.y, a, 2), 0);
+	assert_int_equal(tt_noc_write32(dev, 0, c.x, c.y, a, 3), -EFAULT);
+	if (!strstr(tt_last_error(), "the transaction failed on the NOC"))
+		fail_msg("unexpected error: %s", tt_last_error());
+	assert_int_equal(tt_noc_read32(dev, 0, c.x, c.y, a, &v), 0);
+	assert_int_equal(v, 2); /* the failed write moved nothing */
+	assert_int_equal(tt_device_errors(dev, e, 4), 1);
+	assert_int_equal(e[0].code, TT_DEV_ERR_NOC);
+	assert_non_null(strstr(e[0].message, "write"));
+
+	/* A read fails the same way, and leaves the host's copy alone. */
+	sim_embed_noc_fail_arm(0);
+	v = 0xAAAA5555u;
+	assert_int_equal(tt_noc_read32(dev, 0, c.x, c.y, a, &v), -EFAULT);
+	assert_int_equal(v, 0xAAAA5555u);
+	assert_int_equal(tt_noc_read32(dev, 0, c.x, c.y, a, &v), 0);
+	assert_int_equal(v, 2);
+
+	/* Disarmed before it fires: nothing fails. */
+	sim_embed_noc_fail_arm(0);
+	sim_embed_noc_fail_arm(-1);
+	assert_int_equal(tt_noc_read32(dev, 0, c.x, c.y, a, &v), 0);
+	assert_int_equal(tt_device_errors(dev, e, 4), 1);
+}
+
+/* A chip made without the fault ignores the arming. */
+static void test_noc_fail_needs_the_fault(void **state)
+{
+	struct fixture *f = *state;
+	tt_device *dev = open_booted(f);
+	struct tt_xy c = tensix_xy(dev, 0);
+	uint32_t v;
+
+	sim_embed_noc_fail_arm(0);
+	assert_int_equal(tt_noc_write32(dev, 0, c.x, c.y, 0x10000, 7), 0);
+	assert_int_equal(tt_noc_read32(dev, 0, c.x, c.y, 0x10000, &v), 0);
+	assert_int_equal(v, 7);
+	sim_embed_noc_fail_arm(-1);
 }
 
 /* ---- through a ttsim daemon ---- */
@@ -202,6 +268,11 @@ static void test_daemon_inherits(void **state)
 
 	setenv("TT_SIM_INJECT", "no-such-fault", 1);
 	assert_int_equal(run_ttsim("start --name inj0"), 1);
+	/* A fault of the host's own accesses cannot be the daemon's. */
+	setenv("TT_SIM_INJECT", "noc-fail", 1);
+	assert_int_equal(run_ttsim("start --name inj0"), 1);
+	setenv("TT_SIM_INJECT", "telemetry-count", 1);
+	assert_int_equal(run_ttsim("start --name inj0"), 1);
 	setenv("TT_SIM_INJECT", "reset-dead", 1);
 	assert_int_equal(run_ttsim("start --name inj0"), 0);
 	unsetenv("TT_SIM_INJECT");
@@ -220,6 +291,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_empty_is_none, fixture_up,
 						fixture_down),
 		cmocka_unit_test_setup_teardown(test_unknown_fault_refused,
+						fixture_up, fixture_down),
+		cmocka_unit_test_setup_teardown(test_noc_fail, fixture_up,
+						fixture_down),
+		cmocka_unit_test_setup_teardown(test_noc_fail_needs_the_fault,
 						fixture_up, fixture_down),
 		cmocka_unit_test_setup_teardown(test_daemon_inherits,
 						daemon_up, fixture_down),
