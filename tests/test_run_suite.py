@@ -31,20 +31,26 @@ def prog(text, status=0, signal=None):
             f'sys.stdout.flush()\n{end}']
 
 
-def run(tests, *flags):
-    """run-suite over one fake build holding tests ({name: cmd}); its exit
-    status and output lines."""
+def run(tests, *flags, ci=False):
+    """run-suite over one fake build holding tests ({name: cmd}), as CI
+    runs it (TT_CI set) or not, whatever this process's environment; its
+    exit status and output lines."""
     suite.tests_of = lambda build: [
         {'name': n, 'cmd': c, 'env': {}, 'timeout': 30}
         for n, c in tests.items()]
     out = io.StringIO()
-    argv = sys.argv
+    argv, env_ci = sys.argv, os.environ.pop('TT_CI', None)
     sys.argv = ['run-suite', '--build', 'fake', '-j', '1'] + list(flags)
+    if ci:
+        os.environ['TT_CI'] = '1'
     try:
         with contextlib.redirect_stdout(out):
             status = suite.main()
     finally:
         sys.argv = argv
+        os.environ.pop('TT_CI', None)
+        if env_ci is not None:
+            os.environ['TT_CI'] = env_ci
     return status, out.getvalue().splitlines()
 
 
@@ -109,6 +115,17 @@ def test_totals_over_programs():
                      'b': prog('ok 1 - x\nok 2 - y\nok 3 # SKIP z\n'),
                      'c': prog('not ok 1 - w\n', 1)})
     assert lines[-1] == '3 passed, 1 failed, 2 skipped' and st == 1
+
+
+def test_ci_counts_skips_as_failed():
+    tests = {'a': prog('ok 1 - one\nok 2 # SKIP two\n')}
+    st, lines = run(tests, ci=True)
+    assert lines[-3:] == ['1 passed, 0 failed, 1 skipped',
+                          'CI: the 1 skipped cases count as failed',
+                          '1 passed, 1 failed'] and st == 1
+    st, lines = run({'a': prog('ok 1 - one\n')}, ci=True)
+    assert lines[-2:] == ['1 passed, 0 failed, 0 skipped',
+                          '1 passed, 0 failed'] and st == 0
 
 
 def test_real_cmocka():
