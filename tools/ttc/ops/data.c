@@ -135,7 +135,8 @@ static int infer_broadcast(struct ttc_infer *in, const ttc_type **out)
 	return 0;
 }
 
-static int infer_concat(struct ttc_infer *in, const ttc_type **out)
+int infer_concat_along(struct ttc_infer *in, const char *attr,
+		       const ttc_type **out)
 {
 	int rc;
 	const ttc_type *t0 = operand_tensor(in, 0, &rc);
@@ -143,7 +144,7 @@ static int infer_concat(struct ttc_infer *in, const ttc_type **out)
 
 	if (!t0)
 		return rc;
-	if ((rc = norm_dim(in, "dim", ttc_attr_int(ttc_infer_attr(in, "dim")),
+	if ((rc = norm_dim(in, attr, ttc_attr_int(ttc_infer_attr(in, attr)),
 			   t0->rank, &d)))
 		return rc;
 	int64_t dims[TTC_MAX_RANK];
@@ -169,6 +170,11 @@ static int infer_concat(struct ttc_infer *in, const ttc_type **out)
 	}
 	out[0] = make_tensor(in, dims, t0->rank, t0->elem);
 	return out[0] ? 0 : -EINVAL;
+}
+
+static int infer_concat(struct ttc_infer *in, const ttc_type **out)
+{
+	return infer_concat_along(in, "dim", out);
 }
 
 /* Elements of begin:end:step along a dimension of size n (Python's

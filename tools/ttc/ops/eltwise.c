@@ -14,18 +14,6 @@ static const char *const in2[] = { "lhs", "rhs" };
 static const char *const in3[] = { "first", "second", "third" };
 static const char *const clamp_in[] = { "input", "min", "max" };
 
-/* The result has the input's shape and element type. */
-static int infer_unary(struct ttc_infer *in, const ttc_type **out)
-{
-	int rc;
-	const ttc_type *t = operand_tensor(in, 0, &rc);
-
-	if (!t)
-		return rc;
-	out[0] = ttc_tensor_type(in->ctx, t->dims, t->rank, t->elem, NULL);
-	return 0;
-}
-
 /* The broadcast shape of lhs and rhs, of lhs's element type. */
 static int infer_binary(struct ttc_infer *in, const ttc_type **out)
 {
@@ -127,7 +115,7 @@ static int verify_bitcast(const ttc_op *op, char *err, size_t len)
 #define UNARY_F(n, s, f) \
 	{ .name = "ttir." n, .summary = s, .operands = in1, .noperands = 1, \
 	  .nresults = 1, .flags = TTC_OPF_DPS | TTC_OPF_ELEM_FREE | (f), \
-	  .infer = infer_unary }
+	  .infer = infer_same_type }
 #define UNARY(n, s) UNARY_F(n, s, 0)
 #define BINARY_F(n, s, f) \
 	{ .name = "ttir." n, .summary = s, .operands = in2, .noperands = 2, \
@@ -165,7 +153,7 @@ const struct ttc_op_def ttc_eltwise_defs[] = {
 	{ .name = "ttir.bitcast_convert", .summary = "reinterprets the bits "
 	  "as the result's element type (of the same width)", .operands = in1,
 	  .noperands = 1, .nresults = 1,
-	  .flags = TTC_OPF_DPS | TTC_OPF_ELEM_FREE, .infer = infer_unary,
+	  .flags = TTC_OPF_DPS | TTC_OPF_ELEM_FREE, .infer = infer_same_type,
 	  .verify = verify_bitcast },
 	UNARY("bitwise_not", "~x"),
 	UNARY("cbrt", "cube root"),
@@ -204,16 +192,16 @@ const struct ttc_op_def ttc_eltwise_defs[] = {
 	{ .name = "ttir.leaky_relu", .summary = "x < 0 ? parameter * x : x",
 	  .operands = in1, .noperands = 1, .nresults = 1,
 	  .flags = TTC_OPF_DPS | TTC_OPF_ELEM_FREE, .attrs = leaky_relu_attrs, .nattrs = 1,
-	  .infer = infer_unary },
+	  .infer = infer_same_type },
 	{ .name = "ttir.selu", .summary = "scale * (x > 0 ? x : alpha * "
 					   "(e^x - 1))",
 	  .operands = in1, .noperands = 1, .nresults = 1,
 	  .flags = TTC_OPF_DPS | TTC_OPF_ELEM_FREE, .attrs = selu_attrs,
-	  .nattrs = 2, .infer = infer_unary },
+	  .nattrs = 2, .infer = infer_same_type },
 	{ .name = "ttir.clamp_scalar", .summary = "min(max(x, min), max)",
 	  .operands = in1, .noperands = 1, .nresults = 1,
 	  .flags = TTC_OPF_DPS | TTC_OPF_ELEM_FREE, .attrs = clamp_attrs,
-	  .nattrs = 2, .infer = infer_unary },
+	  .nattrs = 2, .infer = infer_same_type },
 	{ .name = "ttir.clamp_tensor", .summary = "min(max(x, min), max), "
 						  "elementwise bounds",
 	  .operands = clamp_in, .noperands = 3, .nresults = 1,
@@ -229,7 +217,7 @@ const struct ttc_op_def ttc_eltwise_defs[] = {
 					      "element type",
 	  .operands = in1, .noperands = 1, .nresults = 1,
 	  .flags = TTC_OPF_DPS | TTC_OPF_ELEM_FREE, .attrs = typecast_attrs,
-	  .nattrs = 1, .infer = infer_unary },
+	  .nattrs = 1, .infer = infer_same_type },
 	BINARY("add", "lhs + rhs"),
 	BINARY("atan2", "atan2(lhs, rhs)"),
 	BINARY("bitwise_and", "lhs & rhs"),

@@ -144,20 +144,6 @@ static bool flattened(struct ttc_infer *in)
 	return ttc_infer_attr(in, "flattened_compat_info") != NULL;
 }
 
-static int rank4(struct ttc_infer *in, size_t i, const ttc_type **t)
-{
-	int rc;
-	char nb[64], tb[128];
-
-	if (!(*t = operand_tensor(in, i, &rc)))
-		return rc;
-	if ((*t)->rank != 4)
-		return fail(in, "%s must have rank 4, got %s",
-			    operand_name(in, i, nb, sizeof(nb)),
-			    type_text(*t, tb, sizeof(tb)));
-	return 0;
-}
-
 /* One output extent of a window of k (dilated by d) sliding by s over
  * x plus padding lo, hi; ceil rounds the last partial window up, but (as
  * PyTorch) never keeps a last window that starts in the high padding. */
@@ -218,37 +204,6 @@ static int check_groups(struct ttc_infer *in, int64_t c, int64_t o,
 	return 0;
 }
 
-/* bias, when given, holds one value per output channel. */
-static int check_bias(struct ttc_infer *in, int64_t o)
-{
-	int rc;
-	const ttc_type *b;
-	char tb[128];
-
-	if (in->nin < 3)
-		return 0;
-	if (!(b = operand_tensor(in, 2, &rc)))
-		return rc;
-	if (ttc_type_numel(b) != o)
-		return fail(in, "operand #2 (bias) %s must hold the %" PRId64
-				" output channels (shape 1x1x1x%" PRId64 ")",
-			    type_text(b, tb, sizeof(tb)), o, o);
-	return 0;
-}
-
-static const ttc_type *with_hwc(struct ttc_infer *in, const ttc_type *t,
-				const struct layout *l, const int64_t *hw,
-				int64_t c)
-{
-	int64_t dims[4];
-
-	memcpy(dims, t->dims, sizeof(dims));
-	dims[l->h] = hw[0];
-	dims[l->w] = hw[1];
-	dims[l->c] = c;
-	return make_tensor(in, dims, 4, t->elem);
-}
-
 /* conv2d: weight (O, C/groups, KH, KW). */
 static int infer_conv2d(struct ttc_infer *in, const ttc_type **out)
 {
@@ -261,7 +216,7 @@ static int infer_conv2d(struct ttc_infer *in, const ttc_type **out)
 
 	if (flattened(in))
 		return 1;
-	if ((rc = rank4(in, 0, &x)) || (rc = rank4(in, 1, &wt)) ||
+	if ((rc = operand_rank4(in, 0, &x)) || (rc = operand_rank4(in, 1, &wt)) ||
 	    (rc = conv_layout(in, &l)) || (rc = window_attrs(in, &w)))
 		return rc;
 	int64_t c = x->dims[l.c], o = wt->dims[0];
@@ -277,9 +232,10 @@ static int infer_conv2d(struct ttc_infer *in, const ttc_type **out)
 	w.k[0] = wt->dims[2];
 	w.k[1] = wt->dims[3];
 	if ((rc = window_hw(in, &w, x->dims[l.h], x->dims[l.w], false, hw)) ||
-	    (rc = check_bias(in, o)))
+	    (rc = check_conv_bias(in, o)))
 		return rc;
-	out[0] = with_hwc(in, x, &l, hw, o);
+	out[0] = with_hwc(in, x, (const unsigned[]){ l.n, l.h, l.w, l.c }, hw,
+			  o);
 	return out[0] ? 0 : -EINVAL;
 }
 
@@ -296,7 +252,7 @@ static int infer_conv_t(struct ttc_infer *in, const ttc_type **out)
 
 	if (flattened(in))
 		return 1;
-	if ((rc = rank4(in, 0, &x)) || (rc = rank4(in, 1, &wt)) ||
+	if ((rc = operand_rank4(in, 0, &x)) || (rc = operand_rank4(in, 1, &wt)) ||
 	    (rc = conv_layout(in, &l)) || (rc = window_attrs(in, &w)) ||
 	    (rc = hw_attr(in, "output_padding", 0, op)))
 		return rc;
@@ -325,9 +281,10 @@ static int infer_conv_t(struct ttc_infer *in, const ttc_type **out)
 					" (it must be >= 1)",
 				    i ? "width" : "height", hw[i]);
 	}
-	if ((rc = check_bias(in, o)))
+	if ((rc = check_conv_bias(in, o)))
 		return rc;
-	out[0] = with_hwc(in, x, &l, hw, o);
+	out[0] = with_hwc(in, x, (const unsigned[]){ l.n, l.h, l.w, l.c }, hw,
+			  o);
 	return out[0] ? 0 : -EINVAL;
 }
 
@@ -335,21 +292,21 @@ static int infer_conv_t(struct ttc_infer *in, const ttc_type **out)
 static int infer_pool(struct ttc_infer *in, const ttc_type **out)
 {
 	const ttc_type *x;
-	struct layout l = { 0, 1, 2, 3 };
 	struct window w;
 	int64_t hw[2];
 	int rc;
 
 	if (flattened(in))
 		return 1;
-	if ((rc = rank4(in, 0, &x)) || (rc = hw_attr(in, "kernel", 1, w.k)) ||
+	if ((rc = operand_rank4(in, 0, &x)) || (rc = hw_attr(in, "kernel", 1, w.k)) ||
 	    (rc = window_attrs(in, &w)))
 		return rc;
 	bool ceil = ttc_attr_bool(ttc_infer_attr(in, "ceil_mode"));
 
 	if ((rc = window_hw(in, &w, x->dims[1], x->dims[2], ceil, hw)))
 		return rc;
-	out[0] = with_hwc(in, x, &l, hw, x->dims[3]);
+	out[0] = with_hwc(in, x, (const unsigned[]){ 0, 1, 2, 3 }, hw,
+			  x->dims[3]);
 	return out[0] ? 0 : -EINVAL;
 }
 

@@ -64,17 +64,6 @@ static int with_dim(struct ttc_infer *in, const ttc_type *t, unsigned d,
 	return *out ? 0 : -EINVAL;
 }
 
-static int infer_same(struct ttc_infer *in, const ttc_type **out)
-{
-	int rc;
-	const ttc_type *t = operand_tensor(in, 0, &rc);
-
-	if (!t)
-		return rc;
-	out[0] = ttc_tensor_type(in->ctx, t->dims, t->rank, t->elem, NULL);
-	return 0;
-}
-
 static int infer_heaviside(struct ttc_infer *in, const ttc_type **out)
 {
 	int rc;
@@ -237,7 +226,7 @@ static int infer_identity(struct ttc_infer *in, const ttc_type **out)
 	if (!t)
 		return rc;
 	if (!u)
-		return infer_same(in, out);
+		return infer_same_type(in, out);
 	if (!ud)
 		return fail(in, "attribute 'unsqueeze' needs 'unsqueeze_dim'");
 	if ((rc = norm_dim(in, "unsqueeze_dim", ttc_attr_int(ud), t->rank + 1,
@@ -295,7 +284,7 @@ const struct ttc_op_def ttc_pybuda_defs[] = {
 	PDEF("binary_stack", "lhs and rhs interleaved along dim", in2, 2, 0,
 	     dim_attrs, infer_binary_stack),
 	PDEF0("buffer", "identity that is kept (not lowered to a nop)", in1,
-	      1, 0, infer_same),
+	      1, 0, infer_same_type),
 	PDEF("constant", "a one-element tensor of value constant", NULL, 0,
 	     TTC_OPF_ELEM_FREE, constant_attrs, infer_constant),
 	PDEF0("heaviside", "0 where lhs < 0, rhs where lhs == 0, 1 where "

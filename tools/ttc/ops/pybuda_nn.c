@@ -168,20 +168,6 @@ static bool battr(struct ttc_infer *in, const char *name)
 	return ttc_attr_bool(ttc_infer_attr(in, name));
 }
 
-static int rank4(struct ttc_infer *in, size_t i, const ttc_type **t)
-{
-	int rc;
-	char nb[64], tb[128];
-
-	if (!(*t = operand_tensor(in, i, &rc)))
-		return rc;
-	if ((*t)->rank != 4)
-		return fail(in, "%s must have rank 4, got %s",
-			    operand_name(in, i, nb, sizeof(nb)),
-			    type_text(*t, tb, sizeof(tb)));
-	return 0;
-}
-
 /* The window of the op's attributes over x with kernel k. */
 static int window_of(struct ttc_infer *in, const int64_t *k,
 		     const int64_t *x, struct pybuda_window *w)
@@ -213,36 +199,6 @@ static int window_hw(struct ttc_infer *in, const struct pybuda_window *w,
 	return 0;
 }
 
-static const ttc_type *with_hwc(struct ttc_infer *in, const ttc_type *t,
-				const unsigned *l, const int64_t *hw,
-				int64_t c)
-{
-	int64_t dims[4];
-
-	memcpy(dims, t->dims, sizeof(dims));
-	dims[l[1]] = hw[0];
-	dims[l[2]] = hw[1];
-	dims[l[3]] = c;
-	return make_tensor(in, dims, 4, t->elem);
-}
-
-static int check_bias(struct ttc_infer *in, int64_t o)
-{
-	int rc;
-	const ttc_type *b;
-	char tb[128];
-
-	if (in->nin < 3)
-		return 0;
-	if (!(b = operand_tensor(in, 2, &rc)))
-		return rc;
-	if (ttc_type_numel(b) != o)
-		return fail(in, "operand #2 (bias) %s must hold one value per "
-				"output channel (%" PRId64 ")",
-			    type_text(b, tb, sizeof(tb)), o);
-	return 0;
-}
-
 /* conv2d: weights (Cout, Cin/groups, kH, kW); conv2d_transpose: weights
  * (Cin, Cout/groups, kH, kW). */
 static int infer_conv(struct ttc_infer *in, const ttc_type **out)
@@ -255,7 +211,7 @@ static int infer_conv(struct ttc_infer *in, const ttc_type **out)
 	int rc;
 	char sw[128];
 
-	if ((rc = rank4(in, 0, &x)) || (rc = rank4(in, 1, &wt)))
+	if ((rc = operand_rank4(in, 0, &x)) || (rc = operand_rank4(in, 1, &wt)))
 		return rc;
 	pybuda_layout(battr(in, "channel_last"), l);
 	int64_t c = x->dims[l[3]];
@@ -283,7 +239,7 @@ static int infer_conv(struct ttc_infer *in, const ttc_type **out)
 					" (it must be >= 1)",
 				    i ? "width" : "height", hw[i]);
 	}
-	if ((rc = check_bias(in, o)))
+	if ((rc = check_conv_bias(in, o)))
 		return rc;
 	out[0] = with_hwc(in, x, l, hw, o);
 	return out[0] ? 0 : -EINVAL;
@@ -298,7 +254,7 @@ static int infer_pool(struct ttc_infer *in, const ttc_type **out)
 	char err[sizeof(in->err)];
 	int rc;
 
-	if ((rc = rank4(in, 0, &x)))
+	if ((rc = operand_rank4(in, 0, &x)))
 		return rc;
 	if (hw_of(ttc_infer_attr(in, "kernel_size"), "kernel_size", k, err,
 		  sizeof(err)))
@@ -320,17 +276,6 @@ static int infer_pool(struct ttc_infer *in, const ttc_type **out)
 	return out[0] ? 0 : -EINVAL;
 }
 
-static int infer_same(struct ttc_infer *in, const ttc_type **out)
-{
-	int rc;
-	const ttc_type *t = operand_tensor(in, 0, &rc);
-
-	if (!t)
-		return rc;
-	out[0] = ttc_tensor_type(in->ctx, t->dims, t->rank, t->elem, NULL);
-	return 0;
-}
-
 static int infer_softmax(struct ttc_infer *in, const ttc_type **out)
 {
 	int rc;
@@ -342,7 +287,7 @@ static int infer_softmax(struct ttc_infer *in, const ttc_type **out)
 	if ((rc = norm_dim(in, "dim", ttc_attr_int(ttc_infer_attr(in, "dim")),
 			   t->rank, &d)))
 		return rc;
-	return infer_same(in, out);
+	return infer_same_type(in, out);
 }
 
 /* Layernorm: over the last dimension (PyBuda's only one); weights and
@@ -375,41 +320,12 @@ static int infer_layernorm(struct ttc_infer *in, const ttc_type **out)
 				    i, i == 1 ? "weights" : "bias",
 				    type_text(a, tb, sizeof(tb)), t->dims[d]);
 	}
-	return infer_same(in, out);
+	return infer_same_type(in, out);
 }
 
 static int infer_concatenate(struct ttc_infer *in, const ttc_type **out)
 {
-	int rc;
-	unsigned d;
-	const ttc_type *t0 = operand_tensor(in, 0, &rc);
-	int64_t dims[TTC_MAX_RANK];
-
-	if (!t0)
-		return rc;
-	if ((rc = norm_dim(in, "axis", ttc_attr_int(ttc_infer_attr(in, "axis")),
-			   t0->rank, &d)))
-		return rc;
-	memcpy(dims, t0->dims, t0->rank * sizeof(*dims));
-	for (size_t i = 1; i < in->nin; i++) {
-		const ttc_type *t = operand_tensor(in, i, &rc);
-		char s0[128], s[128];
-
-		if (!t || (rc = same_elem(in, 0, i)))
-			return rc;
-		bool ok = t->rank == t0->rank;
-
-		for (unsigned k = 0; ok && k < t->rank; k++)
-			ok = k == d || t->dims[k] == t0->dims[k];
-		if (!ok)
-			return fail(in, "operand #%zu %s does not match operand "
-					"#0 %s outside axis %u",
-				    i, type_text(t, s, sizeof(s)),
-				    type_text(t0, s0, sizeof(s0)), d);
-		dims[d] += t->dims[d];
-	}
-	out[0] = make_tensor(in, dims, t0->rank, t0->elem);
-	return out[0] ? 0 : -EINVAL;
+	return infer_concat_along(in, "axis", out);
 }
 
 static bool str_is(const ttc_attr *a, const char *s)
@@ -469,7 +385,7 @@ static int infer_relu(struct ttc_infer *in, const ttc_type **out)
 
 	if (!str_is(mode, "min") && !str_is(mode, "max"))
 		return fail(in, "attribute 'mode' must be \"min\" or \"max\"");
-	return infer_same(in, out);
+	return infer_same_type(in, out);
 }
 
 static int infer_gelu(struct ttc_infer *in, const ttc_type **out)
@@ -479,7 +395,7 @@ static int infer_gelu(struct ttc_infer *in, const ttc_type **out)
 	if (!str_is(a, "none") && !str_is(a, "tanh"))
 		return fail(in, "attribute 'approximate' must be \"none\" or "
 				"\"tanh\"");
-	return infer_same(in, out);
+	return infer_same_type(in, out);
 }
 
 #define NDEF(n, s, ops, no, fl, a, f) \

@@ -144,3 +144,57 @@ int same_elem(struct ttc_infer *in, size_t ia, size_t ib)
 		    operand_name(in, ib, nb, sizeof(nb)),
 		    type_text(a, ta, sizeof(ta)), type_text(b, tb, sizeof(tb)));
 }
+
+int infer_same_type(struct ttc_infer *in, const ttc_type **out)
+{
+	int rc;
+	const ttc_type *t = operand_tensor(in, 0, &rc);
+
+	if (!t)
+		return rc;
+	out[0] = ttc_tensor_type(in->ctx, t->dims, t->rank, t->elem, NULL);
+	return 0;
+}
+
+int operand_rank4(struct ttc_infer *in, size_t i, const ttc_type **t)
+{
+	int rc;
+	char nb[64], tb[128];
+
+	if (!(*t = operand_tensor(in, i, &rc)))
+		return rc;
+	if ((*t)->rank != 4)
+		return fail(in, "%s must have rank 4, got %s",
+			    operand_name(in, i, nb, sizeof(nb)),
+			    type_text(*t, tb, sizeof(tb)));
+	return 0;
+}
+
+int check_conv_bias(struct ttc_infer *in, int64_t o)
+{
+	int rc;
+	const ttc_type *b;
+	char tb[128];
+
+	if (in->nin < 3)
+		return 0;
+	if (!(b = operand_tensor(in, 2, &rc)))
+		return rc;
+	if (ttc_type_numel(b) != o)
+		return fail(in, "operand #2 (bias) %s must hold the %" PRId64
+				" output channels, one value each",
+			    type_text(b, tb, sizeof(tb)), o);
+	return 0;
+}
+
+const ttc_type *with_hwc(struct ttc_infer *in, const ttc_type *t,
+			 const unsigned *nhwc, const int64_t *hw, int64_t c)
+{
+	int64_t dims[4];
+
+	memcpy(dims, t->dims, sizeof(dims));
+	dims[nhwc[1]] = hw[0];
+	dims[nhwc[2]] = hw[1];
+	dims[nhwc[3]] = c;
+	return make_tensor(in, dims, 4, t->elem);
+}

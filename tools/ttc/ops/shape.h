@@ -34,6 +34,23 @@ const char *operand_name(struct ttc_infer *in, size_t i, char *buf,
 /* The text of a type, into buf. */
 const char *type_text(const ttc_type *t, char *buf, size_t n);
 
+/* Inference of an op whose result has operand #0's shape and element
+ * type. */
+int infer_same_type(struct ttc_infer *in, const ttc_type **out);
+/* Operand i as a rank-4 tensor type, or fails naming it. */
+int operand_rank4(struct ttc_infer *in, size_t i, const ttc_type **t);
+/* A convolution's bias, when given (operand #2), holds one value per
+ * output channel (o of them). */
+int check_conv_bias(struct ttc_infer *in, int64_t o);
+/* t (rank 4) with its height, width and channel dimensions (nhwc[1..3]
+ * name them) set to hw[0], hw[1] and c. */
+const ttc_type *with_hwc(struct ttc_infer *in, const ttc_type *t,
+			 const unsigned *nhwc, const int64_t *hw, int64_t c);
+/* Inference of a concatenation along the dimension attribute attr
+ * (ttir.concat's dim, pybuda.concatenate's axis). */
+int infer_concat_along(struct ttc_infer *in, const char *attr,
+		       const ttc_type **out);
+
 /* One output extent of a window of k (dilated by d) sliding by s over
  * x plus padding lo, hi; ceil rounds the last partial window up (but
  * never keeps one that starts in the high padding). 0: none fits. */

@@ -125,7 +125,7 @@ static void test_conv2d(void **state)
 	    " : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>, tensor<3xf32>) -> "
 	    "tensor<1x6x6x4xf32>", "tensor<1x6x6x4xf32>",
 	    "'ttir.conv2d' op operand #2 (bias) tensor<3xf32> must hold the 4 "
-	    "output channels (shape 1x1x1x4)");
+	    "output channels, one value each");
 	bad(X, "\"ttir.conv2d\"(%x, %w) <{stride = 1 : i32, padding = 0 : i32, "
 	    "dilation = 1 : i32, groups = 1 : i32, channel_dim = 0}> : " XT
 	    " -> tensor<1x6x6x4xf32>", "tensor<1x6x6x4xf32>",
