@@ -260,4 +260,19 @@ static inline uint32_t load_kernel(tt_device *dev, struct tt_xy c,
 	return entry;
 }
 
+/* A buffer of dev, or the case fails with libtt's message. */
+static inline tt_buffer *test_make_buffer(tt_device *dev,
+					  enum tt_buffer_type type,
+					  uint64_t size, uint64_t page)
+{
+	struct tt_buffer_config c = {
+		.device = dev, .size = size, .page_size = page, .type = type,
+	};
+	tt_buffer *b = NULL;
+
+	if (tt_create_buffer(&c, &b))
+		fail_msg("%s", tt_last_error());
+	return b;
+}
+
 #endif /* TT_TESTS_TESTUTIL_H */

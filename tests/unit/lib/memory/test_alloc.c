@@ -230,19 +230,6 @@ static void test_region_stress(void **state)
 
 /* ---- the device allocator ---- */
 
-static tt_buffer *make(tt_device *dev, enum tt_buffer_type type,
-		       uint64_t size, uint64_t page)
-{
-	struct tt_buffer_config c = {
-		.device = dev, .size = size, .page_size = page, .type = type,
-	};
-	tt_buffer *b = NULL;
-
-	if (tt_create_buffer(&c, &b))
-		fail_msg("%s", tt_last_error());
-	return b;
-}
-
 static void test_device_layout(void **state)
 {
 	struct tt_allocator *a;
@@ -274,11 +261,11 @@ static void test_l1_top_down_and_lowest(void **state)
 
 	assert_int_equal(tt_alloc_l1_lowest(dev, core), L1_TOP);
 	/* 100 pages of 1000 bytes over 64 banks: 2 pages of 1008 per bank. */
-	a = make(dev, TT_BUFFER_L1, 100 * 1000, 1000);
+	a = test_make_buffer(dev, TT_BUFFER_L1, 100 * 1000, 1000);
 	assert_int_equal(tt_buffer_aligned_page_size(a), 1008);
 	assert_int_equal(tt_buffer_bank_size(a), 2016);
 	assert_int_equal(tt_buffer_address(a), L1_TOP - 2016);
-	b = make(dev, TT_BUFFER_L1, 64 * 64, 64);
+	b = test_make_buffer(dev, TT_BUFFER_L1, 64 * 64, 64);
 	assert_int_equal(tt_buffer_address(b), L1_TOP - 2016 - 64);
 	assert_int_equal(tt_alloc_l1_lowest(dev, core), L1_TOP - 2016 - 64);
 	tt_buffer_free(b);
@@ -293,8 +280,8 @@ static void test_dram_bottom_up_lock_step(void **state)
 	tt_buffer *a, *b;
 
 	/* 13 pages over 6 banks: 3 pages per bank, same address in each. */
-	a = make(dev, TT_BUFFER_DRAM, 13 * 2048, 2048);
-	b = make(dev, TT_BUFFER_DRAM, 32, 32);
+	a = test_make_buffer(dev, TT_BUFFER_DRAM, 13 * 2048, 2048);
+	b = test_make_buffer(dev, TT_BUFFER_DRAM, 32, 32);
 	assert_int_equal(tt_buffer_address(a), 0);
 	assert_int_equal(tt_buffer_bank_size(a), 3 * 2048);
 	assert_int_equal(tt_buffer_address(b), 3 * 2048);
@@ -439,7 +426,7 @@ static void test_harvested_dram_interleaved(void **state)
 	tt_buffer *b;
 	uint64_t base;
 
-	b = make(dev, TT_BUFFER_DRAM, 13 * 2048, 2048);
+	b = test_make_buffer(dev, TT_BUFFER_DRAM, 13 * 2048, 2048);
 	base = tt_buffer_address(b);
 	assert_int_equal(tt_buffer_num_banks(b), 4);
 	assert_int_equal(tt_buffer_bank_size(b), 4 * 2048);

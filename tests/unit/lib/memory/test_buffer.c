@@ -36,19 +36,6 @@ static void fill(uint8_t *p, size_t n, unsigned seed)
 		p[i] = (uint8_t)(i * 131 + seed * 7 + (i >> 8) + (i >> 16));
 }
 
-static tt_buffer *make(tt_device *dev, enum tt_buffer_type type,
-		       uint64_t size, uint64_t page)
-{
-	struct tt_buffer_config c = {
-		.device = dev, .size = size, .page_size = page, .type = type,
-	};
-	tt_buffer *b = NULL;
-
-	if (tt_create_buffer(&c, &b))
-		fail_msg("%s", tt_last_error());
-	return b;
-}
-
 /* NOC 0 coordinates of n150 logical core (x, y), from the SoC facts. */
 static struct tt_xy n150_core(unsigned x, unsigned y)
 {
@@ -118,7 +105,7 @@ static void check_interleaved(tt_device *dev, tt_buffer *b, unsigned seed)
 
 static void test_interleaved_dram(void **state)
 {
-	tt_buffer *b = make(*state, TT_BUFFER_DRAM, 50 * 2048, 2048);
+	tt_buffer *b = test_make_buffer(*state, TT_BUFFER_DRAM, 50 * 2048, 2048);
 
 	assert_int_equal(tt_buffer_aligned_page_size(b), 2048);
 	assert_int_equal(tt_buffer_num_pages(b), 50);
@@ -132,7 +119,7 @@ static void test_interleaved_dram(void **state)
 static void test_interleaved_dram_unaligned_pages(void **state)
 {
 	/* 100-byte pages are stored 128 apart. */
-	tt_buffer *b = make(*state, TT_BUFFER_DRAM, 77 * 100, 100);
+	tt_buffer *b = test_make_buffer(*state, TT_BUFFER_DRAM, 77 * 100, 100);
 
 	assert_int_equal(tt_buffer_aligned_page_size(b), 128);
 	check_interleaved(*state, b, 2);
@@ -141,7 +128,7 @@ static void test_interleaved_dram_unaligned_pages(void **state)
 
 static void test_interleaved_l1(void **state)
 {
-	tt_buffer *b = make(*state, TT_BUFFER_L1, 200 * 100, 100);
+	tt_buffer *b = test_make_buffer(*state, TT_BUFFER_L1, 200 * 100, 100);
 
 	assert_int_equal(tt_buffer_aligned_page_size(b), 112);
 	assert_int_equal(tt_buffer_type(b), TT_BUFFER_L1);
@@ -202,9 +189,9 @@ static void check_regions(tt_buffer *b, unsigned seed)
 
 static void test_region_io(void **state)
 {
-	tt_buffer *a = make(*state, TT_BUFFER_DRAM, 37 * 96, 96);
-	tt_buffer *b = make(*state, TT_BUFFER_DRAM, 37 * 100, 100);
-	tt_buffer *c = make(*state, TT_BUFFER_L1, 301 * 24, 24);
+	tt_buffer *a = test_make_buffer(*state, TT_BUFFER_DRAM, 37 * 96, 96);
+	tt_buffer *b = test_make_buffer(*state, TT_BUFFER_DRAM, 37 * 100, 100);
+	tt_buffer *c = test_make_buffer(*state, TT_BUFFER_L1, 301 * 24, 24);
 
 	check_regions(a, 10);
 	check_regions(b, 20);
@@ -216,7 +203,7 @@ static void test_region_io(void **state)
 
 static void test_region_bounds(void **state)
 {
-	tt_buffer *b = make(*state, TT_BUFFER_DRAM, 4096, 1024);
+	tt_buffer *b = test_make_buffer(*state, TT_BUFFER_DRAM, 4096, 1024);
 	uint8_t buf[8192] = { 0 };
 
 	assert_int_equal(tt_write_to_buffer_region(b, 4096, buf, 0), 0);
@@ -644,7 +631,7 @@ static void test_fixed_address(void **state)
 
 static void test_deallocate(void **state)
 {
-	tt_buffer *b = make(*state, TT_BUFFER_DRAM, 6 * 1024, 1024), *c, *d;
+	tt_buffer *b = test_make_buffer(*state, TT_BUFFER_DRAM, 6 * 1024, 1024), *c, *d;
 	struct tt_buffer_page_location loc;
 	uint64_t addr = tt_buffer_address(b);
 	uint8_t data[6 * 1024] = { 0 };
@@ -661,10 +648,10 @@ static void test_deallocate(void **state)
 	assert_int_equal(tt_buffer_page_location(b, 0, &loc), -ENXIO);
 	/* The memory is free for the next buffer; deallocating again must
 	 * not free that buffer's memory. */
-	c = make(*state, TT_BUFFER_DRAM, 6 * 1024, 1024);
+	c = test_make_buffer(*state, TT_BUFFER_DRAM, 6 * 1024, 1024);
 	assert_int_equal(tt_buffer_address(c), addr);
 	assert_int_equal(tt_deallocate_buffer(b), 0);
-	d = make(*state, TT_BUFFER_DRAM, 6 * 1024, 1024);
+	d = test_make_buffer(*state, TT_BUFFER_DRAM, 6 * 1024, 1024);
 	assert_int_not_equal(tt_buffer_address(d), addr);
 	tt_buffer_free(b);
 	tt_buffer_free(c);
@@ -674,7 +661,7 @@ static void test_deallocate(void **state)
 
 static void test_page_location_errors(void **state)
 {
-	tt_buffer *b = make(*state, TT_BUFFER_L1, 10 * 64, 64);
+	tt_buffer *b = test_make_buffer(*state, TT_BUFFER_L1, 10 * 64, 64);
 	struct tt_buffer_page_location loc;
 
 	assert_int_equal(tt_buffer_page_location(b, 9, &loc), 0);
@@ -688,7 +675,7 @@ static void test_page_location_errors(void **state)
  * the creator frees it; the last one releases the memory. */
 static void test_references(void **state)
 {
-	tt_buffer *b = make(*state, TT_BUFFER_L1, 64 * 32, 32), *c;
+	tt_buffer *b = test_make_buffer(*state, TT_BUFFER_L1, 64 * 32, 32), *c;
 	uint64_t addr = tt_buffer_address(b);
 	uint8_t out[64 * 32], in[64 * 32];
 
@@ -698,11 +685,11 @@ static void test_references(void **state)
 	assert_int_equal(tt_write_to_buffer(b, out, sizeof(out)), 0);
 	assert_int_equal(tt_read_from_buffer(b, in, sizeof(in)), 0);
 	assert_memory_equal(in, out, sizeof(in));
-	c = make(*state, TT_BUFFER_L1, 64 * 32, 32);
+	c = test_make_buffer(*state, TT_BUFFER_L1, 64 * 32, 32);
 	assert_int_not_equal(tt_buffer_address(c), addr);
 	tt_buffer_free(c);
 	tt_buffer_unref(b);
-	c = make(*state, TT_BUFFER_L1, 64 * 32, 32);
+	c = test_make_buffer(*state, TT_BUFFER_L1, 64 * 32, 32);
 	assert_int_equal(tt_buffer_address(c), addr);
 	tt_buffer_free(c);
 }
@@ -711,7 +698,7 @@ static void test_references(void **state)
  * memory) until the program is freed. */
 static void test_assign_to_program(void **state)
 {
-	tt_buffer *b = make(*state, TT_BUFFER_DRAM, 6 * 256, 256), *c;
+	tt_buffer *b = test_make_buffer(*state, TT_BUFFER_DRAM, 6 * 256, 256), *c;
 	uint64_t addr = tt_buffer_address(b);
 	uint8_t out[6 * 256], in[6 * 256];
 	tt_program *p, *q;
@@ -726,11 +713,11 @@ static void test_assign_to_program(void **state)
 	assert_int_equal(tt_write_to_buffer(b, out, sizeof(out)), 0);
 	assert_int_equal(tt_read_from_buffer(b, in, sizeof(in)), 0);
 	assert_memory_equal(in, out, sizeof(in));
-	c = make(*state, TT_BUFFER_DRAM, 6 * 256, 256);
+	c = test_make_buffer(*state, TT_BUFFER_DRAM, 6 * 256, 256);
 	assert_int_not_equal(tt_buffer_address(c), addr);
 	tt_buffer_free(c);
 	tt_program_free(q); /* the last reference */
-	c = make(*state, TT_BUFFER_DRAM, 6 * 256, 256);
+	c = test_make_buffer(*state, TT_BUFFER_DRAM, 6 * 256, 256);
 	assert_int_equal(tt_buffer_address(c), addr);
 	tt_buffer_free(c);
 }
@@ -744,7 +731,7 @@ static void test_device_closed_under_buffer(void **state)
 
 	(void)state;
 	assert_int_equal(tt_device_open(0, &dev2), 0);
-	b = make(dev2, TT_BUFFER_DRAM, 6 * 64, 64);
+	b = test_make_buffer(dev2, TT_BUFFER_DRAM, 6 * 64, 64);
 	tt_device_close(dev2);
 	assert_null(tt_buffer_device(b));
 	assert_false(tt_buffer_is_allocated(b));
@@ -800,8 +787,8 @@ static void test_accessor_args(void **state)
 {
 	tt_device *dev = *state;
 	struct tt_core_range_set g = one_range(2, 3, 4, 4);
-	tt_buffer *dram = make(dev, TT_BUFFER_DRAM, 6 * 40, 40);
-	tt_buffer *l1 = make(dev, TT_BUFFER_L1, 64 * 32, 32);
+	tt_buffer *dram = test_make_buffer(dev, TT_BUFFER_DRAM, 6 * 40, 40);
+	tt_buffer *l1 = test_make_buffer(dev, TT_BUFFER_L1, 64 * 32, 32);
 	tt_buffer *sh;
 	uint32_t w[TT_TENSOR_ACCESSOR_ARGS_MAX + 4];
 	unsigned n = 1;
@@ -943,15 +930,15 @@ static void test_bank_table_p150(void **state)
 	assert_int_equal(t.dram_xy[1], 0x200);
 	assert_int_equal(t.dram_xy[7], 0x509);
 	/* Blackhole DRAM pages are 64-byte aligned. */
-	b = make(dev, TT_BUFFER_DRAM, 8 * 100, 100);
+	b = test_make_buffer(dev, TT_BUFFER_DRAM, 8 * 100, 100);
 	assert_int_equal(tt_buffer_aligned_page_size(b), 128);
 	tt_buffer_free(b);
-	b = make(dev, TT_BUFFER_DRAM, 8 * 32, 32);
+	b = test_make_buffer(dev, TT_BUFFER_DRAM, 8 * 32, 32);
 	assert_int_equal(tt_buffer_aligned_page_size(b), 64);
 	tt_buffer_free(b);
 	assert_int_equal(tt_device_dram_alignment(dev), 64);
 	assert_int_equal(tt_device_l1_alignment(dev), 16);
-	b = make(dev, TT_BUFFER_L1, 108 * 32, 32);
+	b = test_make_buffer(dev, TT_BUFFER_L1, 108 * 32, 32);
 	assert_int_equal(tt_buffer_aligned_page_size(b), 32);
 	assert_int_equal(tt_buffer_address(b), 1572864 - 4096 - 32);
 	tt_buffer_free(b);

@@ -133,24 +133,11 @@ static void check_io(tt_device *dev, const struct io *io, long min)
 	free(host);
 }
 
-static tt_buffer *make(tt_device *dev, enum tt_buffer_type type,
-		       uint64_t size, uint64_t page)
-{
-	struct tt_buffer_config c = {
-		.device = dev, .size = size, .page_size = page, .type = type,
-	};
-	tt_buffer *b = NULL;
-
-	if (tt_create_buffer(&c, &b))
-		fail_msg("%s", tt_last_error());
-	return b;
-}
-
 /* Interleaved over every bank, in several blocks of the host's copy
  * (buffer_io.c's PASS_BYTES, 256 KiB). */
 static void test_interleaved_dram(void **state)
 {
-	tt_buffer *b = make(*state, TT_BUFFER_DRAM, 400 * 2048, 2048);
+	tt_buffer *b = test_make_buffer(*state, TT_BUFFER_DRAM, 400 * 2048, 2048);
 	struct io io = { b, 0, 400 * 2048 };
 
 	check_io(*state, &io, 400);
@@ -159,7 +146,7 @@ static void test_interleaved_dram(void **state)
 
 static void test_interleaved_l1(void **state)
 {
-	tt_buffer *b = make(*state, TT_BUFFER_L1, 300 * 1024, 1024);
+	tt_buffer *b = test_make_buffer(*state, TT_BUFFER_L1, 300 * 1024, 1024);
 	struct io io = { b, 0, 300 * 1024 };
 
 	check_io(*state, &io, 300);
@@ -169,7 +156,7 @@ static void test_interleaved_l1(void **state)
 /* Partial pages at both ends (runs) around whole ones (passes). */
 static void test_region_unaligned(void **state)
 {
-	tt_buffer *b = make(*state, TT_BUFFER_DRAM, 64 * 1000, 1000);
+	tt_buffer *b = test_make_buffer(*state, TT_BUFFER_DRAM, 64 * 1000, 1000);
 	struct io io = { b, 1500, 64 * 1000 - 1500 - 700 };
 
 	check_io(*state, &io, 60);
