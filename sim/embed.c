@@ -238,7 +238,7 @@ enum tt_dev_err sim_embed_access(struct sim_image *img,
 
 	/* TT_SIM_INJECT=noc-fail: the armed access fails on the NOC, with
 	 * nothing moved, as a real failing transaction is reported. */
-	if (sim_inject_noc_fires(img))
+	if (img->inject && sim_inject_noc_fires(img))
 		return sim_errlog_record(img, TT_DEV_ERR_NOC, &sa);
 	if (a->op == TT_DEV_OP_MCAST)
 		return sim_multicast(&ctx, &sa, a->x_start, a->y_start, a->x,
