@@ -30,7 +30,7 @@ void ttc_builder_free_data(ttc_builder *b)
 	}
 	free(b->data);
 	b->data = NULL;
-	b->ndata = b->datacap = 0;
+	b->ndata = b->datacap = b->nnamed = 0;
 }
 
 static size_t value_bytes(const ttc_value *v)

@@ -134,11 +134,7 @@ static const struct ttc_bdata *map_entry(const ttc_builder *b, size_t i)
 
 size_t ttc_builder_golden_count(const ttc_builder *b)
 {
-	size_t n = 0;
-
-	for (size_t k = 0; b && k < b->ndata; k++)
-		n += b->data[k].name != NULL;
-	return n;
+	return b ? b->nnamed : 0;
 }
 
 /* The base name of an op result: its location's name, else the op's
@@ -174,6 +170,7 @@ void ttc_builder_name_entry(ttc_builder *b, struct ttc_bdata *d)
 	n = strlen(name) + 1;
 	d->name = ttc_xmalloc(n);
 	memcpy(d->name, name, n);
+	b->nnamed++;
 }
 
 int ttc_builder_golden_entry(const ttc_builder *b, size_t i,

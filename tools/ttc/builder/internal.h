@@ -31,6 +31,7 @@ struct ttc_builder {
 	/* value -> data */
 	struct ttc_bdata *data;
 	size_t ndata, datacap;
+	size_t nnamed; /* entries with a name: the golden map's size */
 	ttc_builder_golden_fn golden;
 	void *golden_user;
 };
