@@ -13,6 +13,11 @@
 /* Op families, the first word of a cache key. */
 enum tt_ops_family {
 	TT_OPS_ELTWISE = 1,
+	TT_OPS_MATMUL,
+	TT_OPS_REDUCE,
+	TT_OPS_NORM,
+	TT_OPS_DATA,
+	TT_OPS_CONV,
 };
 
 /*

@@ -337,4 +337,11 @@ TT_API int tt_op_min(tt_ops_ctx *ctx, const tt_device_tensor *a,
 		     const tt_device_tensor *b,
 		     const struct tt_eltwise_cfg *cfg, tt_device_tensor **out);
 
+/* The other op families, one header each. */
+#include "ops/matmul.h"
+#include "ops/reduce.h"
+#include "ops/norm.h"
+#include "ops/data.h"
+#include "ops/conv.h"
+
 #endif /* TT_OPS_H */
