@@ -21,6 +21,23 @@ static unsigned bits_set(unsigned v)
 
 /* ---- COPY ---- */
 
+/* Does every value of fmt fit TF32 as it is (at most 10 mantissa bits,
+ * an exponent fp32 has)? Then the way into a source register changes
+ * nothing and can be skipped. */
+static bool fits_tf32(uint32_t fmt)
+{
+	switch ((enum df_format)fmt) {
+	case DF_FLOAT16:
+	case DF_FLOAT16_B:
+	case DF_BFP8_B:
+	case DF_BFP4_B:
+	case DF_BFP2_B:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Operands A and B into the FPU's source registers (TF32). */
 static enum tt_tx_err load_sources(struct tx_cmd *c, float *a, float *b)
 {
@@ -32,8 +49,10 @@ static enum tt_tx_err load_sources(struct tx_cmd *c, float *a, float *b)
 		return e;
 	tx_tile_load(c, c->a_addr, c->a_fmt, a);
 	tx_tile_load(c, c->b_addr, c->b_fmt, b);
-	tx_to_src(a);
-	tx_to_src(b);
+	if (!fits_tf32(c->a_fmt))
+		tx_to_src(a);
+	if (!fits_tf32(c->b_fmt))
+		tx_to_src(b);
 	return TT_TX_OK;
 }
 
@@ -65,22 +84,43 @@ enum tt_tx_err tx_copy(struct tx_cmd *c)
 #define BCAST_FLAGS \
 	(TT_TX_F_BCAST_ROW | TT_TX_F_BCAST_COL | TT_TX_F_BCAST_SCALAR)
 
-/* B as the operation sees it at (r, k), broadcast per the flags. */
-static inline float bcast(const float *b, unsigned flags, unsigned r,
-			  unsigned k)
+/* B as the operation sees it, broadcast per the flags, into out. */
+static void bcast(const float *b, unsigned flags, float *out)
 {
-	if (flags & TT_TX_F_BCAST_ROW)
-		return b[k];
-	if (flags & TT_TX_F_BCAST_COL)
-		return b[r * TX_DIM];
-	if (flags & TT_TX_F_BCAST_SCALAR)
-		return b[0];
-	return b[r * TX_DIM + k];
+	for (unsigned r = 0; r < TX_DIM; r++)
+		for (unsigned k = 0; k < TX_DIM; k++)
+			out[r * TX_DIM + k] =
+				flags & TT_TX_F_BCAST_ROW ? b[k] :
+				flags & TT_TX_F_BCAST_COL ? b[r * TX_DIM] :
+							    b[0];
+}
+
+/* v = a op b over a tile; the loops are plain so that they vectorise. */
+static void eltwise_values(const struct tx_cmd *c, const struct tx_passes *p,
+			   const float *a, const float *b, float *v)
+{
+	unsigned i;
+
+	switch (c->sub) {
+	case TT_TX_ADD:
+		for (i = 0; i < TX_ELEMS; i++)
+			v[i] = a[i] + b[i];
+		break;
+	case TT_TX_SUB:
+		for (i = 0; i < TX_ELEMS; i++)
+			v[i] = a[i] - b[i];
+		break;
+	default:
+		for (i = 0; i < TX_ELEMS; i++)
+			v[i] = tx_fid_mul(a[i], b[i], p);
+		break;
+	}
 }
 
 enum tt_tx_err tx_eltwise(struct tx_cmd *c)
 {
-	float a[TX_ELEMS], b[TX_ELEMS], *d;
+	float a[TX_ELEMS], b[TX_ELEMS], bb[TX_ELEMS], v[TX_ELEMS], *d;
+	const float *y = b;
 	struct tx_passes p = { 0 };
 	enum tt_tx_err e;
 
@@ -95,19 +135,16 @@ enum tt_tx_err tx_eltwise(struct tx_cmd *c)
 	e = load_sources(c, a, b);
 	if (e)
 		return e;
-	for (unsigned r = 0; r < TX_DIM; r++) {
-		for (unsigned k = 0; k < TX_DIM; k++) {
-			unsigned i = r * TX_DIM + k;
-			float x = a[i], y = bcast(b, c->flags, r, k), v;
-
-			if (c->sub == TT_TX_ADD)
-				v = x + y;
-			else if (c->sub == TT_TX_SUB)
-				v = x - y;
-			else
-				v = tx_fid_mul(x, y, &p);
-			d[i] = c->flags & TT_TX_F_ACC ? d[i] + v : v;
-		}
+	if (c->flags & BCAST_FLAGS) {
+		bcast(b, c->flags, bb);
+		y = bb;
+	}
+	if (c->flags & TT_TX_F_ACC) {
+		eltwise_values(c, &p, a, y, v);
+		for (unsigned i = 0; i < TX_ELEMS; i++)
+			d[i] += v[i];
+	} else {
+		eltwise_values(c, &p, a, y, d);
 	}
 	tx_dst_written(c, c->dst, NULL, 0);
 	c->macs = TX_ELEMS;
