@@ -134,6 +134,10 @@ struct plan {
 	uint32_t vc, vr; /* valid columns and rows of the last tiles */
 	uint32_t bc_a, bc_b; /* in-tile broadcast flags (BroadcastType_*) */
 	uint32_t sa[4], sb[4];  /* tile strides */
+	enum tt_ops_mem omem;   /* the output's placement when the op makes it */
+	/* tensor accessor words of a, b and out (none: interleaved) */
+	uint32_t ta[3][TT_TENSOR_ACCESSOR_ARGS_MAX];
+	unsigned nta[3];
 };
 
 /* The compute API's BroadcastType_ROW / COL / SCALAR (hw/tensix.h's
@@ -244,18 +248,23 @@ static int plan_config(tt_ops_ctx *ctx, struct plan *p,
 		return tt_error(tt_tile_size(p->fo) ? -ENOTSUP : -EINVAL,
 				"%s: cfg.out_format %s (%d): the element-wise ops write Float32, Float16, Float16_b, Bfp8_b and Bfp4_b",
 				p->fn, tt_data_format_name(p->fo), (int)p->fo);
+	p->omem = c->out_mem;
 	switch (c->out_mem) {
 	case TT_OPS_MEM_AUTO:
 		p->mo = p->ma;
+		p->omem = p->ma == TT_BUFFER_L1 ? TT_OPS_MEM_L1 : TT_OPS_MEM_DRAM;
 		break;
 	case TT_OPS_MEM_DRAM:
 		p->mo = TT_BUFFER_DRAM;
 		break;
 	case TT_OPS_MEM_L1:
+	case TT_OPS_MEM_L1_HEIGHT_SHARDED:
+	case TT_OPS_MEM_L1_WIDTH_SHARDED:
+	case TT_OPS_MEM_L1_BLOCK_SHARDED:
 		p->mo = TT_BUFFER_L1;
 		break;
 	default:
-		return tt_error(-EINVAL, "%s: cfg.out_mem %d is not a placement (0 auto, 1 DRAM, 2 L1)",
+		return tt_error(-EINVAL, "%s: cfg.out_mem %d is not a placement (0 auto, 1 DRAM, 2 L1, 3..5 L1 height, width, block sharded)",
 				p->fn, (int)c->out_mem);
 	}
 
@@ -394,6 +403,8 @@ static void plan_key(const struct plan *p, struct tt_ops_key *k)
 	k->fidelity = p->fid;
 	k->fp32 = p->fp32;
 	k->approx = p->approx;
+	for (int i = 0; i < 3; i++)
+		k->layout[i] = tt_ops_layout_hash(p->ta[i], p->nta[i]);
 }
 
 static int add_cb(tt_program *prog, const struct tt_core_range_set *cores,
@@ -408,6 +419,7 @@ static int add_cb(tt_program *prog, const struct tt_core_range_set *cores,
 }
 
 #define NARGS(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
+#define NGEOM 13u /* the reader's geometry words */
 
 /* Build the program of plan p (a cache miss). */
 static int build(tt_ops_ctx *ctx, const struct plan *p,
@@ -427,9 +439,12 @@ static int build(tt_ops_ctx *ctx, const struct plan *p,
 		{ "B_DRAM", p->mb == TT_BUFFER_DRAM },
 		{ "HAS_B", has_b },
 		{ "MASK", p->mask },
+		{ "A_TA", p->nta[0] ? NGEOM + 1 : 0 },
+		{ "B_TA", p->nta[1] ? NGEOM + 1 + p->nta[0] : 0 },
 	};
-	/* The reader's geometry: common runtime args (kernels/eltwise). */
-	const uint32_t geom[] = {
+	/* The reader's geometry, then the inputs' accessor words: common
+	 * runtime args (kernels/eltwise). */
+	uint32_t geom[NGEOM + 2 * TT_TENSOR_ACCESSOR_ARGS_MAX] = {
 		(uint32_t)p->wt, (uint32_t)p->ht, (uint32_t)p->o[1],
 		p->sa[0], p->sa[1], p->sa[2], p->sa[3],
 		p->sb[0], p->sb[1], p->sb[2], p->sb[3], p->vc, p->vr,
@@ -437,7 +452,9 @@ static int build(tt_ops_ctx *ctx, const struct plan *p,
 	const struct tt_named_arg wargs[] = {
 		{ "BLOCK", p->block },
 		{ "OUT_DRAM", p->mo == TT_BUFFER_DRAM },
+		{ "OUT_TA", p->nta[2] ? 1 : 0 },
 	};
+	const unsigned ngeom = NGEOM + p->nta[0] + p->nta[1];
 	const struct tt_named_arg cargs[] = {
 		{ "BLOCK", p->block },
 		{ "SLOTS", p->slots },
@@ -496,14 +513,18 @@ static int build(tt_ops_ctx *ctx, const struct plan *p,
 	if (!ret)
 		ret = tt_create_kernel_from_string(e->prog, tt_ops_eltwise_reader,
 						   &set, &rc, &kr);
+	memcpy(geom + NGEOM, p->ta[0], p->nta[0] * sizeof(uint32_t));
+	memcpy(geom + NGEOM + p->nta[0], p->ta[1], p->nta[1] * sizeof(uint32_t));
 	if (!ret)
-		ret = tt_set_common_runtime_args(e->prog, kr, geom, NARGS(geom));
+		ret = tt_set_common_runtime_args(e->prog, kr, geom, ngeom);
 	if (!ret)
 		ret = tt_create_kernel_from_string(e->prog, tt_ops_eltwise_compute,
 						   &set, &cc, &kc);
 	if (!ret)
 		ret = tt_create_kernel_from_string(e->prog, tt_ops_eltwise_writer,
 						   &set, &wc, &kw);
+	if (!ret && p->nta[2])
+		ret = tt_set_common_runtime_args(e->prog, kw, p->ta[2], p->nta[2]);
 	/* The split: the first o_tiles % cores cores take one tile more. */
 	for (uint32_t i = 0, start = 0; !ret && i < p->cores; i++) {
 		struct tt_ops_core *oc = &e->cores[i];
@@ -543,7 +564,7 @@ static void describe_config(const struct plan *p, char *buf, size_t len)
 	snprintf(buf, len,
 		 "grid %ux%u cores %u block %u buffering %u out %s %s fidelity %d fp32_acc %d approx %d act %s",
 		 p->grid.x, p->grid.y, p->cores, p->block, p->buffering,
-		 tt_data_format_name(p->fo), tt_buffer_type_name(p->mo),
+		 tt_data_format_name(p->fo), tt_ops_mem_name(p->omem),
 		 (int)p->fid, p->fp32, p->approx, unary_names[p->act.op]);
 }
 
@@ -557,13 +578,10 @@ static int prepare_out(tt_ops_ctx *ctx, struct plan *p, tt_device_tensor **out,
 
 	*created = false;
 	if (!*out) {
-		ret = tt_device_tensor_create(ctx->dev, &p->oshape, p->fo, p->mo,
-					      out);
+		ret = tt_ops_create_output(ctx, p->fn, &p->oshape, p->fo,
+					   p->omem, p->grid, out);
 		if (ret)
-			return tt_error(ret, "%s: output %s %s in %s: %s", p->fn,
-					tt_ops_shape_str(&p->oshape, s1, sizeof(s1)),
-					tt_data_format_name(p->fo),
-					tt_buffer_type_name(p->mo), tt_last_error());
+			return ret;
 		*created = true;
 		return 0;
 	}
@@ -585,6 +603,14 @@ static int prepare_out(tt_ops_ctx *ctx, struct plan *p, tt_device_tensor **out,
 				p->fn,
 				tt_buffer_type_name(tt_buffer_type(tt_device_tensor_buffer(*out))),
 				tt_buffer_type_name(p->mo));
+	if (c->out_mem >= TT_OPS_MEM_L1_HEIGHT_SHARDED &&
+	    (unsigned)tt_buffer_layout(tt_device_tensor_buffer(*out)) !=
+		    (unsigned)(c->out_mem - TT_OPS_MEM_L1_HEIGHT_SHARDED) +
+			    TT_LAYOUT_HEIGHT_SHARDED)
+		return tt_error(-EINVAL, "%s: out is %s; cfg.out_mem asks for %s",
+				p->fn,
+				tt_tensor_memory_layout_name(tt_buffer_layout(tt_device_tensor_buffer(*out))),
+				tt_ops_mem_name(c->out_mem));
 	return 0;
 }
 
@@ -617,11 +643,11 @@ static int run(tt_ops_ctx *ctx, const char *fn, enum tt_binary_op op,
 	if (op != TT_BINARY_OP_COUNT && (unsigned)op >= TT_BINARY_OP_COUNT)
 		return tt_error(-EINVAL, "%s: op %d is not a binary op (0..%d)",
 				fn, (int)op, TT_BINARY_OP_COUNT - 1);
-	ret = tt_ops_check_tensor(ctx, fn, "a", a);
+	ret = tt_ops_check_tensor_any(ctx, fn, "a", a);
 	if (!ret && b)
-		ret = tt_ops_check_tensor(ctx, fn, "b", b);
+		ret = tt_ops_check_tensor_any(ctx, fn, "b", b);
 	if (!ret && *out)
-		ret = tt_ops_check_tensor(ctx, fn, "out", *out);
+		ret = tt_ops_check_tensor_any(ctx, fn, "out", *out);
 	if (ret)
 		return ret;
 	if (*out) {
@@ -646,6 +672,13 @@ static int run(tt_ops_ctx *ctx, const char *fn, enum tt_binary_op op,
 		ret = prepare_out(ctx, &p, out, &created, c);
 	if (ret)
 		return ret;
+	ret = tt_ops_accessor_words(fn, "a", a, p.ta[0], &p.nta[0]);
+	if (!ret && b)
+		ret = tt_ops_accessor_words(fn, "b", b, p.ta[1], &p.nta[1]);
+	if (!ret)
+		ret = tt_ops_accessor_words(fn, "out", *out, p.ta[2], &p.nta[2]);
+	if (ret)
+		goto fail;
 
 	plan_key(&p, &key);
 	e = tt_ops_cache_find(ctx, &key);

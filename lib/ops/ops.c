@@ -183,8 +183,8 @@ bool tt_ops_format_ok(enum tt_data_format fmt)
 	       fmt == TT_BFP8_B || fmt == TT_BFP4_B;
 }
 
-int tt_ops_check_tensor(tt_ops_ctx *ctx, const char *fn, const char *arg,
-			const tt_device_tensor *t)
+static int check_tensor(tt_ops_ctx *ctx, const char *fn, const char *arg,
+			const tt_device_tensor *t, bool sharded_ok)
 {
 	tt_buffer *buf = tt_device_tensor_buffer(t);
 	enum tt_data_format fmt = tt_device_tensor_format(t);
@@ -198,9 +198,9 @@ int tt_ops_check_tensor(tt_ops_ctx *ctx, const char *fn, const char *arg,
 	if (!tt_buffer_is_allocated(buf))
 		return tt_error(-ENXIO, "%s: %s: its buffer was deallocated",
 				fn, arg);
-	if (tt_buffer_layout(buf) != TT_LAYOUT_INTERLEAVED)
+	if (!sharded_ok && tt_buffer_layout(buf) != TT_LAYOUT_INTERLEAVED)
 		return tt_error(-ENOTSUP,
-				"%s: %s is %s; the ops take interleaved tensors (DRAM or L1)",
+				"%s: %s is %s; the op takes interleaved tensors (DRAM or L1)",
 				fn, arg,
 				tt_tensor_memory_layout_name(tt_buffer_layout(buf)));
 	if (!tt_ops_format_ok(fmt))
@@ -210,10 +210,159 @@ int tt_ops_check_tensor(tt_ops_ctx *ctx, const char *fn, const char *arg,
 	return 0;
 }
 
+int tt_ops_check_tensor(tt_ops_ctx *ctx, const char *fn, const char *arg,
+			const tt_device_tensor *t)
+{
+	return check_tensor(ctx, fn, arg, t, false);
+}
+
 uint64_t tt_ops_l1_free(tt_ops_ctx *ctx)
 {
 	uint64_t lowest = tt_alloc_l1_lowest(ctx->dev, (struct tt_xy){ 0, 0 });
 
 	return lowest > TT_L1_PROG_UNRESERVED ? lowest - TT_L1_PROG_UNRESERVED :
 					       0;
+}
+
+int tt_ops_check_tensor_any(tt_ops_ctx *ctx, const char *fn, const char *arg,
+			    const tt_device_tensor *t)
+{
+	return check_tensor(ctx, fn, arg, t, true);
+}
+
+int tt_ops_accessor_words(const char *fn, const char *arg,
+			  const tt_device_tensor *t, uint32_t *words,
+			  unsigned *n)
+{
+	tt_buffer *buf = tt_device_tensor_buffer(t);
+	int ret;
+
+	*n = 0;
+	if (tt_buffer_layout(buf) == TT_LAYOUT_INTERLEAVED)
+		return 0;
+	ret = tt_tensor_accessor_args_append(buf, words,
+					     TT_TENSOR_ACCESSOR_ARGS_MAX, n);
+	if (ret)
+		return tt_error(ret, "%s: %s: %s", fn, arg, tt_last_error());
+	return 0;
+}
+
+uint64_t tt_ops_layout_hash(const uint32_t *words, unsigned n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	if (!n)
+		return 0;
+	for (unsigned i = 0; i < n; i++) {
+		h ^= words[i];
+		h *= 1099511628211ull;
+	}
+	return h ? h : 1;
+}
+
+static const char *const mem_names[] = {
+	"auto", "DRAM", "L1", "L1 height sharded", "L1 width sharded",
+	"L1 block sharded",
+};
+
+const char *tt_ops_mem_name(enum tt_ops_mem mem)
+{
+	return (unsigned)mem < sizeof(mem_names) / sizeof(mem_names[0]) ?
+		       mem_names[mem] :
+		       NULL;
+}
+
+static uint32_t div_up(uint64_t a, uint64_t b)
+{
+	return (uint32_t)((a + b - 1) / b);
+}
+
+/* The shard spec of a sharded output over grid (tt/ops.h). */
+static int shard_spec(const char *fn, const struct tt_shape *shape,
+		      enum tt_ops_mem mem, struct tt_xy grid,
+		      struct tt_core_range_set *cores,
+		      struct tt_buffer_config *cfg)
+{
+	uint64_t d[4], rows, cols;
+	uint32_t cores_n = grid.x * grid.y, sr, sc, n;
+	int ret = tt_shape_wzrc(shape, d);
+
+	if (ret)
+		return ret;
+	cols = (d[3] + 31) / 32;
+	rows = d[0] * d[1] * ((d[2] + 31) / 32);
+	if (rows > UINT32_MAX || cols > UINT32_MAX)
+		return tt_error(-E2BIG, "%s: output of %llu x %llu tiles is too large to shard",
+				fn, (unsigned long long)rows,
+				(unsigned long long)cols);
+	switch (mem) {
+	case TT_OPS_MEM_L1_HEIGHT_SHARDED:
+		sr = div_up(rows, cores_n);
+		sc = (uint32_t)cols;
+		n = div_up(rows, sr);
+		ret = tt_num_cores_to_core_range_set(n, grid, true, cores);
+		break;
+	case TT_OPS_MEM_L1_WIDTH_SHARDED:
+		sr = (uint32_t)rows;
+		sc = div_up(cols, cores_n);
+		n = div_up(cols, sc);
+		ret = tt_num_cores_to_core_range_set(n, grid, true, cores);
+		break;
+	default: /* block */
+		sr = div_up(rows, grid.y);
+		sc = div_up(cols, grid.x);
+		cores->count = 1;
+		cores->ranges[0] = tt_core_range(0, 0, div_up(cols, sc) - 1,
+						 div_up(rows, sr) - 1);
+		break;
+	}
+	if (ret)
+		return ret;
+	cfg->layout = mem == TT_OPS_MEM_L1_HEIGHT_SHARDED ? TT_LAYOUT_HEIGHT_SHARDED :
+		      mem == TT_OPS_MEM_L1_WIDTH_SHARDED  ? TT_LAYOUT_WIDTH_SHARDED :
+							    TT_LAYOUT_BLOCK_SHARDED;
+	cfg->shard = (struct tt_shard_spec_buffer){
+		.spec = { .grid = cores, .shape = { sr * 32, sc * 32 },
+			  .orientation = TT_SHARD_ROW_MAJOR },
+		.page_shape = { 32, 32 },
+		.tensor2d_shape_in_pages = { (uint32_t)rows, (uint32_t)cols },
+	};
+	return 0;
+}
+
+int tt_ops_create_output(tt_ops_ctx *ctx, const char *fn,
+			 const struct tt_shape *shape, enum tt_data_format fmt,
+			 enum tt_ops_mem mem, struct tt_xy grid,
+			 tt_device_tensor **out)
+{
+	struct tt_buffer_config cfg = { .device = ctx->dev, .type = TT_BUFFER_L1 };
+	struct tt_core_range_set cores;
+	char s[100];
+	tt_buffer *buf;
+	int ret;
+
+	if (mem == TT_OPS_MEM_DRAM || mem == TT_OPS_MEM_L1)
+		ret = tt_device_tensor_create(ctx->dev, shape, fmt,
+					      mem == TT_OPS_MEM_DRAM ?
+						      TT_BUFFER_DRAM :
+						      TT_BUFFER_L1,
+					      out);
+	else {
+		ret = shard_spec(fn, shape, mem, grid, &cores, &cfg);
+		cfg.page_size = tt_tile_size(fmt);
+		cfg.size = (uint64_t)cfg.shard.tensor2d_shape_in_pages[0] *
+			   cfg.shard.tensor2d_shape_in_pages[1] * cfg.page_size;
+		if (!ret)
+			ret = tt_create_buffer(&cfg, &buf);
+		if (!ret) {
+			ret = tt_device_tensor_on_buffer(buf, 0, shape, fmt, out);
+			tt_buffer_free(buf);
+		}
+	}
+	if (ret)
+		return tt_error(ret, "%s: output %s %s in %s: %s", fn,
+				tt_ops_shape_str(shape, s, sizeof(s)),
+				tt_data_format_name(fmt), tt_ops_mem_name(mem),
+				tt_last_error());
+	return 0;
 }

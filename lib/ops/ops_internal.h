@@ -34,6 +34,7 @@ struct tt_ops_key {
 	uint32_t grid_x, grid_y, cores;
 	uint32_t tiles_per_core, block, buffering;
 	uint32_t fidelity, fp32, approx;
+	uint64_t layout[3];         /* tt_ops_layout_hash of the tensors */
 };
 
 /* One core of a cached program: where its argument words live. */
@@ -115,5 +116,38 @@ TT_HIDDEN bool tt_ops_format_ok(enum tt_data_format fmt);
 
 /* Bytes of L1 free for circular buffers on every core. */
 TT_HIDDEN uint64_t tt_ops_l1_free(tt_ops_ctx *ctx);
+
+/* ---- sharded tensors (any op that takes them) ---- */
+
+/*
+ * The tensor accessor words of t's buffer (tt_tensor_accessor_args_append)
+ * into words (TT_TENSOR_ACCESSOR_ARGS_MAX of them), *n their count; 0 for
+ * an interleaved tensor (the address generators serve those).
+ */
+TT_HIDDEN int tt_ops_accessor_words(const char *fn, const char *arg,
+				    const tt_device_tensor *t, uint32_t *words,
+				    unsigned *n);
+
+/* A hash of t's layout for cache keys: 0 interleaved, else of its
+ * accessor words (which cores, which shard shape). */
+TT_HIDDEN uint64_t tt_ops_layout_hash(const uint32_t *words, unsigned n);
+
+/* Check a tensor as tt_ops_check_tensor does, sharded buffers allowed. */
+TT_HIDDEN int tt_ops_check_tensor_any(tt_ops_ctx *ctx, const char *fn,
+				      const char *arg,
+				      const tt_device_tensor *t);
+
+/*
+ * Create an output tensor of shape and fmt where mem says (DRAM or L1
+ * interleaved, or L1 sharded over grid as tt/ops.h's enum tt_ops_mem
+ * describes). mem must not be TT_OPS_MEM_AUTO.
+ */
+TT_HIDDEN int tt_ops_create_output(tt_ops_ctx *ctx, const char *fn,
+				   const struct tt_shape *shape,
+				   enum tt_data_format fmt, enum tt_ops_mem mem,
+				   struct tt_xy grid, tt_device_tensor **out);
+
+/* "DRAM", "L1", "L1 height sharded", ...; NULL for a bad value. */
+TT_HIDDEN const char *tt_ops_mem_name(enum tt_ops_mem mem);
 
 #endif /* TT_LIB_OPS_INTERNAL_H */

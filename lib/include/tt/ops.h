@@ -187,11 +187,24 @@ TT_API const char *tt_binary_op_name(enum tt_binary_op op);
 
 /* ---- configs ---- */
 
-/* Where an output lives (inputs live where their buffers are). */
+/*
+ * Where an output lives (inputs live where their buffers are: any device
+ * tensor, interleaved or on a sharded buffer, tt_device_tensor_on_buffer).
+ * A sharded output the op creates is sharded over the op's cfg.grid (the
+ * whole grid when auto), its tiles seen as a matrix of W*Z*Ht rows and Wt
+ * columns (tt/buffer.h's pages): height sharding gives each core
+ * ceil(rows / cores) whole rows of tiles; width sharding each core
+ * ceil(Wt / cores) columns; block sharding a grid.y x grid.x grid of
+ * blocks, core (x, y) holding block row y, block column x. Cores beyond
+ * the last shard hold nothing.
+ */
 enum tt_ops_mem {
-	TT_OPS_MEM_AUTO = 0, /* where input a lives */
+	TT_OPS_MEM_AUTO = 0, /* where input a lives (interleaved) */
 	TT_OPS_MEM_DRAM,     /* DRAM, interleaved */
 	TT_OPS_MEM_L1,       /* L1, interleaved */
+	TT_OPS_MEM_L1_HEIGHT_SHARDED,
+	TT_OPS_MEM_L1_WIDTH_SHARDED,
+	TT_OPS_MEM_L1_BLOCK_SHARDED,
 };
 
 /* A switch with "auto". */

@@ -20,7 +20,9 @@
  * row, rows of tiles, matrices per w), A_SW, A_SZ, A_SH, A_SC, B_SW,
  * B_SZ, B_SH, B_SC (the strides), OUT_VC, OUT_VR.
  * Named compile-time args: BLOCK, MASK, HAS_B, A_DRAM, B_DRAM (1: DRAM,
- * 0: L1).
+ * 0: L1), A_TA, B_TA: 0 for an interleaved input, else 1 + the index of
+ * the common runtime args where its tensor accessor words start (a
+ * sharded input: its pages are found through the accessor).
  */
 #include "dataflow_api.h"
 
@@ -78,7 +80,17 @@ void kernel_main(void)
 		.data_format = has_b ? get_dataformat(CB_B) : get_dataformat(CB_A),
 		.is_dram = get_named_compile_time_arg_val("B_DRAM"),
 	};
+	const uint32_t a_ta = get_named_compile_time_arg_val("A_TA");
+	const uint32_t b_ta = get_named_compile_time_arg_val("B_TA");
+	TensorAccessor sa_acc, sb_acc;
 	uint32_t c = start % wt, h = (start / wt) % ht;
+
+	if (a_ta)
+		sa_acc = TensorAccessor(TensorAccessorArgs_crt(a_ta - 1),
+					a_addr, sa);
+	if (b_ta)
+		sb_acc = TensorAccessor(TensorAccessorArgs_crt(b_ta - 1),
+					b_addr, sb);
 
 	if (get_named_compile_time_arg_val("MASK"))
 		make_masks(get_common_arg_val(11),
@@ -96,24 +108,33 @@ void kernel_main(void)
 			pb = get_write_ptr(CB_B);
 		}
 		for (uint32_t j = 0; j < k; j++) {
+			uint32_t ta, tb;
+
 			if (!has_b) {
 				/* Unary: a has the output's shape. */
-				noc_async_read_tile(a_first + start + i + j,
-						    ga, pa + j * sa);
+				ta = a_first + start + i + j;
+				if (a_ta)
+					noc_async_read_tile(ta, sa_acc, pa + j * sa);
+				else
+					noc_async_read_tile(ta, ga, pa + j * sa);
 				continue;
 			}
-			noc_async_read_tile(a_first + tile_of(w, z, h, c,
-				get_common_arg_val(3),
-				get_common_arg_val(4),
-				get_common_arg_val(5),
-				get_common_arg_val(6)),
-				ga, pa + j * sa);
-			noc_async_read_tile(b_first + tile_of(w, z, h, c,
-				get_common_arg_val(7),
-				get_common_arg_val(8),
-				get_common_arg_val(9),
-				get_common_arg_val(10)),
-				gb, pb + j * sb);
+			ta = a_first + tile_of(w, z, h, c, get_common_arg_val(3),
+					       get_common_arg_val(4),
+					       get_common_arg_val(5),
+					       get_common_arg_val(6));
+			tb = b_first + tile_of(w, z, h, c, get_common_arg_val(7),
+					       get_common_arg_val(8),
+					       get_common_arg_val(9),
+					       get_common_arg_val(10));
+			if (a_ta)
+				noc_async_read_tile(ta, sa_acc, pa + j * sa);
+			else
+				noc_async_read_tile(ta, ga, pa + j * sa);
+			if (b_ta)
+				noc_async_read_tile(tb, sb_acc, pb + j * sb);
+			else
+				noc_async_read_tile(tb, gb, pb + j * sb);
 			if (++c == wt) {
 				c = 0;
 				if (++h == ht) {

@@ -6,7 +6,9 @@
  *
  * Runtime args: output address, the output's first tile, first output
  * tile of this core, tiles.
- * Named compile-time args: BLOCK, OUT_DRAM (1: DRAM, 0: L1).
+ * Named compile-time args: BLOCK, OUT_DRAM (1: DRAM, 0: L1), OUT_TA: 0
+ * for an interleaved output, else 1 + the index of the common runtime
+ * args where its tensor accessor words start (a sharded output).
  */
 #include "dataflow_api.h"
 
@@ -25,6 +27,11 @@ void kernel_main(void)
 
 	const uint32_t block = get_named_compile_time_arg_val("BLOCK");
 	const uint32_t size = get_tile_size(CB_OUT);
+	const uint32_t ta = get_named_compile_time_arg_val("OUT_TA");
+	TensorAccessor acc;
+
+	if (ta)
+		acc = TensorAccessor(TensorAccessorArgs_crt(ta - 1), addr, size);
 
 	for (uint32_t i = 0; i < n; i += block) {
 		const uint32_t k = n - i < block ? n - i : block;
@@ -32,9 +39,14 @@ void kernel_main(void)
 
 		cb_wait_front(CB_OUT, k);
 		p = get_read_ptr(CB_OUT);
-		for (uint32_t j = 0; j < k; j++)
-			noc_async_write_tile(first + start + i + j, g,
-					     p + j * size);
+		for (uint32_t j = 0; j < k; j++) {
+			if (ta)
+				noc_async_write_tile(first + start + i + j,
+						     acc, p + j * size);
+			else
+				noc_async_write_tile(first + start + i + j, g,
+						     p + j * size);
+		}
 		noc_async_writes_flushed();
 		cb_pop_front(CB_OUT, k);
 	}
