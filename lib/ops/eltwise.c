@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/memory/alloc.h"
 #include "ops_internal.h"
 #include "ops_eltwise_compute_src.h"
 #include "ops_eltwise_reader_src.h"
@@ -138,6 +139,8 @@ struct plan {
 	/* tensor accessor words of a, b and out (none: interleaved) */
 	uint32_t ta[3][TT_TENSOR_ACCESSOR_ARGS_MAX];
 	unsigned nta[3];
+	/* kernels/eltwise/eltwise_order.h: 0, or the output's bank count */
+	uint32_t order_banks;
 };
 
 /* The compute API's BroadcastType_ROW / COL / SCALAR (hw/tensix.h's
@@ -374,6 +377,27 @@ static int plan_config(tt_ops_ctx *ctx, struct plan *p,
 	return 0;
 }
 
+/*
+ * The order cores take output tiles in: bank by bank for an interleaved
+ * output (kernels/eltwise/eltwise_order.h), so that runs of tiles move in
+ * one NOC transfer; in tile order when the compute kernel masks padding
+ * (it finds edge tiles by their order) or the output is sharded.
+ */
+static int plan_order(tt_ops_ctx *ctx, struct plan *p)
+{
+	struct tt_bank_layout l;
+	int ret;
+
+	p->order_banks = 0;
+	if (p->mask || p->nta[2])
+		return 0;
+	ret = tt_banks_layout(ctx->dev, &l);
+	if (ret)
+		return ret;
+	p->order_banks = p->mo == TT_BUFFER_DRAM ? l.dram_banks : l.l1_banks;
+	return 0;
+}
+
 static void plan_key(const struct plan *p, struct tt_ops_key *k)
 {
 	memset(k, 0, sizeof(*k));
@@ -419,7 +443,7 @@ static int add_cb(tt_program *prog, const struct tt_core_range_set *cores,
 }
 
 #define NARGS(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
-#define NGEOM 13u /* the reader's geometry words */
+#define NGEOM 15u /* the reader's geometry words */
 
 /* Build the program of plan p (a cache miss). */
 static int build(tt_ops_ctx *ctx, const struct plan *p,
@@ -448,11 +472,15 @@ static int build(tt_ops_ctx *ctx, const struct plan *p,
 		(uint32_t)p->wt, (uint32_t)p->ht, (uint32_t)p->o[1],
 		p->sa[0], p->sa[1], p->sa[2], p->sa[3],
 		p->sb[0], p->sb[1], p->sb[2], p->sb[3], p->vc, p->vr,
+		(uint32_t)p->o_tiles, p->order_banks,
+	};
+	uint32_t wcommon[2 + TT_TENSOR_ACCESSOR_ARGS_MAX] = {
+		(uint32_t)p->o_tiles, p->order_banks,
 	};
 	const struct tt_named_arg wargs[] = {
 		{ "BLOCK", p->block },
 		{ "OUT_DRAM", p->mo == TT_BUFFER_DRAM },
-		{ "OUT_TA", p->nta[2] ? 1 : 0 },
+		{ "OUT_TA", p->nta[2] ? 3 : 0 },
 	};
 	const unsigned ngeom = NGEOM + p->nta[0] + p->nta[1];
 	const struct tt_named_arg cargs[] = {
@@ -523,8 +551,10 @@ static int build(tt_ops_ctx *ctx, const struct plan *p,
 	if (!ret)
 		ret = tt_create_kernel_from_string(e->prog, tt_ops_eltwise_writer,
 						   &set, &wc, &kw);
-	if (!ret && p->nta[2])
-		ret = tt_set_common_runtime_args(e->prog, kw, p->ta[2], p->nta[2]);
+	memcpy(wcommon + 2, p->ta[2], p->nta[2] * sizeof(uint32_t));
+	if (!ret)
+		ret = tt_set_common_runtime_args(e->prog, kw, wcommon,
+						 2 + p->nta[2]);
 	/* The split: the first o_tiles % cores cores take one tile more. */
 	for (uint32_t i = 0, start = 0; !ret && i < p->cores; i++) {
 		struct tt_ops_core *oc = &e->cores[i];
@@ -677,6 +707,8 @@ static int run(tt_ops_ctx *ctx, const char *fn, enum tt_binary_op op,
 		ret = tt_ops_accessor_words(fn, "b", b, p.ta[1], &p.nta[1]);
 	if (!ret)
 		ret = tt_ops_accessor_words(fn, "out", *out, p.ta[2], &p.nta[2]);
+	if (!ret)
+		ret = plan_order(ctx, &p);
 	if (ret)
 		goto fail;
 

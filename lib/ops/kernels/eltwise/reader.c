@@ -7,7 +7,9 @@
  * tiles, a stride being 0 where the input is broadcast.
  *
  * Tiles move in blocks of BLOCK (the compute kernel's block): one
- * barrier per block.
+ * barrier per block. Within a block, tiles whose NOC addresses follow one
+ * another move in one transfer (eltwise_order.h says in which order a
+ * core takes its tiles so that they do).
  *
  * With MASK, it first makes the two mask tiles of CB 3 (Float16_b) the
  * compute kernel zeroes an output's padding with: page 0 is 1 in columns
@@ -18,13 +20,16 @@
  * Common runtime args (the geometry, so that one binary serves every
  * shape), in this order: OUT_WT, OUT_HT, OUT_Z (the output's tiles per
  * row, rows of tiles, matrices per w), A_SW, A_SZ, A_SH, A_SC, B_SW,
- * B_SZ, B_SH, B_SC (the strides), OUT_VC, OUT_VR.
+ * B_SZ, B_SH, B_SC (the strides), OUT_VC, OUT_VR, OUT_TILES, ORDER_BANKS
+ * (eltwise_order.h), then the inputs' accessor words (below).
  * Named compile-time args: BLOCK, MASK, HAS_B, A_DRAM, B_DRAM (1: DRAM,
  * 0: L1), A_TA, B_TA: 0 for an interleaved input, else 1 + the index of
  * the common runtime args where its tensor accessor words start (a
  * sharded input: its pages are found through the accessor).
  */
 #include "dataflow_api.h"
+
+#include "eltwise_order.h"
 
 #define CB_A 0
 #define CB_B 1
@@ -50,10 +55,16 @@ static void make_masks(uint32_t vc, uint32_t vr)
 	cb_push_back(CB_MASK, 2);
 }
 
-static uint32_t tile_of(uint32_t w, uint32_t z, uint32_t h, uint32_t c,
-			uint32_t sw, uint32_t sz, uint32_t sh, uint32_t sc)
+/* Input tile of output tile id: its [w, z, h, c] times the strides
+ * (common args from `s`). */
+static uint32_t input_tile(uint32_t id, uint32_t wt, uint32_t ht, uint32_t zn,
+			   unsigned s)
 {
-	return w * sw + z * sz + h * sh + c * sc;
+	uint32_t c = id % wt, h = (id / wt) % ht;
+	uint32_t z = (id / wt / ht) % zn, w = id / wt / ht / zn;
+
+	return w * get_common_arg_val(s) + z * get_common_arg_val(s + 1) +
+	       h * get_common_arg_val(s + 2) + c * get_common_arg_val(s + 3);
 }
 
 void kernel_main(void)
@@ -64,6 +75,8 @@ void kernel_main(void)
 	const uint32_t wt = get_common_arg_val(0);
 	const uint32_t ht = get_common_arg_val(1);
 	const uint32_t zn = get_common_arg_val(2);
+	const uint32_t tiles = get_common_arg_val(13);
+	const uint32_t banks = get_common_arg_val(14);
 	const InterleavedAddrGenFast ga = {
 		.bank_base_address = a_addr,
 		.page_size = get_tile_size(CB_A),
@@ -83,7 +96,6 @@ void kernel_main(void)
 	const uint32_t a_ta = get_named_compile_time_arg_val("A_TA");
 	const uint32_t b_ta = get_named_compile_time_arg_val("B_TA");
 	TensorAccessor sa_acc, sb_acc;
-	uint32_t c = start % wt, h = (start / wt) % ht;
 
 	if (a_ta)
 		sa_acc = TensorAccessor(TensorAccessorArgs_crt(a_ta - 1),
@@ -91,14 +103,12 @@ void kernel_main(void)
 	if (b_ta)
 		sb_acc = TensorAccessor(TensorAccessorArgs_crt(b_ta - 1),
 					b_addr, sb);
-
 	if (get_named_compile_time_arg_val("MASK"))
-		make_masks(get_common_arg_val(11),
-			   get_common_arg_val(12));
-	uint32_t z = (start / (wt * ht)) % zn, w = start / (wt * ht * zn);
+		make_masks(get_common_arg_val(11), get_common_arg_val(12));
 
 	for (uint32_t i = 0; i < n; i += block) {
 		const uint32_t k = n - i < block ? n - i : block;
+		struct eltwise_run ra = { 0 }, rb = { 0 };
 		uint32_t pa, pb = 0;
 
 		cb_reserve_back(CB_A, k);
@@ -108,44 +118,23 @@ void kernel_main(void)
 			pb = get_write_ptr(CB_B);
 		}
 		for (uint32_t j = 0; j < k; j++) {
-			uint32_t ta, tb;
+			const uint32_t id = eltwise_tile_at(start + i + j, tiles,
+							    banks);
+			uint32_t ta = a_first + id, tb;
 
-			if (!has_b) {
-				/* Unary: a has the output's shape. */
-				ta = a_first + start + i + j;
-				if (a_ta)
-					noc_async_read_tile(ta, sa_acc, pa + j * sa);
-				else
-					noc_async_read_tile(ta, ga, pa + j * sa);
-				continue;
+			if (has_b) {
+				ta = a_first + input_tile(id, wt, ht, zn, 3);
+				tb = b_first + input_tile(id, wt, ht, zn, 7);
+				eltwise_run_read(&rb, b_ta ? get_noc_addr(tb, sb_acc) :
+							     get_noc_addr(tb, gb),
+						 pb + j * sb, sb);
 			}
-			ta = a_first + tile_of(w, z, h, c, get_common_arg_val(3),
-					       get_common_arg_val(4),
-					       get_common_arg_val(5),
-					       get_common_arg_val(6));
-			tb = b_first + tile_of(w, z, h, c, get_common_arg_val(7),
-					       get_common_arg_val(8),
-					       get_common_arg_val(9),
-					       get_common_arg_val(10));
-			if (a_ta)
-				noc_async_read_tile(ta, sa_acc, pa + j * sa);
-			else
-				noc_async_read_tile(ta, ga, pa + j * sa);
-			if (b_ta)
-				noc_async_read_tile(tb, sb_acc, pb + j * sb);
-			else
-				noc_async_read_tile(tb, gb, pb + j * sb);
-			if (++c == wt) {
-				c = 0;
-				if (++h == ht) {
-					h = 0;
-					if (++z == zn) {
-						z = 0;
-						w++;
-					}
-				}
-			}
+			eltwise_run_read(&ra, a_ta ? get_noc_addr(ta, sa_acc) :
+						     get_noc_addr(ta, ga),
+					 pa + j * sa, sa);
 		}
+		eltwise_run_read(&ra, 0, 0, 0);
+		eltwise_run_read(&rb, 0, 0, 0);
 		noc_async_read_barrier();
 		cb_push_back(CB_A, k);
 		if (has_b)
