@@ -10,12 +10,14 @@
  * holds 8 pages, not 1536.
  *
  * The records belong to the thread that runs the harts, not to a hart:
- * every hart whose region has the same local addresses shares them. The
- * harts of a chip run the same firmware and mostly the same kernels at
- * the same addresses, so one set of records serves them all and stays in
- * the CPU's caches; two harts with different code at one address only
- * decode again, which the check below does anyway. A thread alone writes
- * its records, so no record is ever seen half written.
+ * the harts of one node (one region of memory) share them. Per node, not
+ * per layout: nodes hold different code at the same addresses (a
+ * dispatch core's dispatcher in the slot where a worker core has its
+ * reader), and one set of records for both would be decoded again at
+ * every switch between them, which is most of what a small launch costs.
+ * A node's harts run different code at different addresses, so theirs
+ * stay. A thread alone writes its records, so no record is ever seen
+ * half written.
  *
  * Code memory is shared with the host and other harts, who may rewrite it
  * at any time without fence.i. Every handler therefore starts by comparing
@@ -302,9 +304,10 @@ static void icache_free_pages(struct rv32_icache *ic)
 		free(ic->pages[i]);
 }
 
-/* Region layouts a thread keeps records for: a chip has two (Tensix
- * nodes and the ARC node); more only in tests. */
-#define THREAD_CACHES 4
+/* Regions a thread keeps records for: a chip's nodes (up to 140 Tensix
+ * cores and the ARC node on the boards modelled); the least recently used
+ * beyond that are dropped. */
+#define THREAD_CACHES 160
 
 struct thread_caches {
 	struct rv32_icache *ic[THREAD_CACHES]; /* most recently used first */
@@ -355,12 +358,13 @@ static struct thread_caches *thread_caches(void)
 	return tc;
 }
 
-static bool same_layout(const struct region *a, const struct region *b)
+static bool same_region(const struct region *a, const struct region *b)
 {
-	return a->base == b->base && a->size == b->size && a->code == b->code;
+	return a->mem == b->mem && a->base == b->base && a->size == b->size &&
+	       a->code == b->code;
 }
 
-/* This thread's icache for regions laid out as g, made if there is none
+/* This thread's icache for region g, made if there is none
  * (the least recently used one makes room); NULL when out of memory (the
  * caller then works from a scratch page). */
 static struct rv32_icache *icache_get(const struct region *g)
@@ -373,7 +377,7 @@ static struct rv32_icache *icache_get(const struct region *g)
 	if (!tc)
 		return NULL;
 	for (i = 0; i < THREAD_CACHES && tc->ic[i]; i++)
-		if (same_layout(&tc->ic[i]->g, g))
+		if (same_region(&tc->ic[i]->g, g))
 			break;
 	if (i == THREAD_CACHES || !tc->ic[i]) {
 		i = i == THREAD_CACHES ? THREAD_CACHES - 1 : i;
