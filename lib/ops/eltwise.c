@@ -132,6 +132,7 @@ struct plan {
 	uint32_t cores, tpc, block, buffering, slots, dst_tiles;
 	enum tt_math_fidelity fid;
 	bool fp32, approx, fpu, mask;
+	bool ints; /* an input or the output has an integer format */
 	uint32_t vc, vr; /* valid columns and rows of the last tiles */
 	uint32_t bc_a, bc_b; /* in-tile broadcast flags (BroadcastType_*) */
 	uint32_t sa[4], sb[4];  /* tile strides */
@@ -247,10 +248,12 @@ static int plan_config(tt_ops_ctx *ctx, struct plan *p,
 
 	/* formats and placement */
 	p->fo = c->out_format == TT_OPS_FORMAT_AUTO ? p->fa : c->out_format;
-	if (!tt_ops_format_ok(p->fo))
+	if (!tt_ops_format_ok(p->fo) && !tt_ops_format_int(p->fo))
 		return tt_error(tt_tile_size(p->fo) ? -ENOTSUP : -EINVAL,
-				"%s: cfg.out_format %s (%d): the element-wise ops write Float32, Float16, Float16_b, Bfp8_b and Bfp4_b",
+				"%s: cfg.out_format %s (%d): the element-wise ops write Float32, Float16, Float16_b, Bfp8_b, Bfp4_b, Int32, UInt32, UInt16 and UInt8",
 				p->fn, tt_data_format_name(p->fo), (int)p->fo);
+	p->ints = tt_ops_format_int(p->fa) || tt_ops_format_int(p->fb) ||
+		  tt_ops_format_int(p->fo);
 	p->omem = c->out_mem;
 	switch (c->out_mem) {
 	case TT_OPS_MEM_AUTO:
@@ -286,7 +289,11 @@ static int plan_config(tt_ops_ctx *ctx, struct plan *p,
 				(unsigned)c->fp32_acc > TT_OPS_ON ? (int)c->fp32_acc : (int)c->approx);
 	p->fp32 = c->fp32_acc == TT_OPS_ON ||
 		  (c->fp32_acc == TT_OPS_AUTO &&
-		   (p->fa == TT_FLOAT32 || p->fb == TT_FLOAT32 || p->fo == TT_FLOAT32));
+		   (p->fa == TT_FLOAT32 || p->fb == TT_FLOAT32 ||
+		    p->fo == TT_FLOAT32 || p->ints));
+	if (p->ints && !p->fp32)
+		return tt_error(-EINVAL, "%s: integer tensors need fp32_acc (a 16-bit DST keeps 8 bits of an integer); cfg.fp32_acc is off",
+				p->fn);
 	p->approx = c->approx == TT_OPS_ON ||
 		    (c->approx == TT_OPS_AUTO &&
 		     (p->ufn.op == TT_UNARY_GELU_TANH || p->act.op == TT_UNARY_GELU_TANH));
@@ -299,7 +306,9 @@ static int plan_config(tt_ops_ctx *ctx, struct plan *p,
 
 	/* DST: 16 tiles of 16 bits, 8 of 32 (full sync) */
 	p->dst_tiles = p->fp32 ? 8 : 16;
-	p->fpu = p->op <= TT_BINARY_MUL && !p->bc_a;
+	/* The matrix unit's sources keep 10 bits (TF32): integers take the
+	 * vector unit, exact in fp32 DST. */
+	p->fpu = p->op <= TT_BINARY_MUL && !p->bc_a && !p->ints;
 	p->slots = p->op == TT_BINARY_OP_COUNT || p->fpu ? 1 : 2;
 	if (fn_slots(p->ufn.op) > p->slots)
 		p->slots = fn_slots(p->ufn.op);

@@ -184,7 +184,7 @@ bool tt_ops_format_ok(enum tt_data_format fmt)
 }
 
 static int check_tensor(tt_ops_ctx *ctx, const char *fn, const char *arg,
-			const tt_device_tensor *t, bool sharded_ok)
+			const tt_device_tensor *t, bool eltwise)
 {
 	tt_buffer *buf = tt_device_tensor_buffer(t);
 	enum tt_data_format fmt = tt_device_tensor_format(t);
@@ -198,15 +198,18 @@ static int check_tensor(tt_ops_ctx *ctx, const char *fn, const char *arg,
 	if (!tt_buffer_is_allocated(buf))
 		return tt_error(-ENXIO, "%s: %s: its buffer was deallocated",
 				fn, arg);
-	if (!sharded_ok && tt_buffer_layout(buf) != TT_LAYOUT_INTERLEAVED)
+	if (!eltwise && tt_buffer_layout(buf) != TT_LAYOUT_INTERLEAVED)
 		return tt_error(-ENOTSUP,
 				"%s: %s is %s; the op takes interleaved tensors (DRAM or L1)",
 				fn, arg,
 				tt_tensor_memory_layout_name(tt_buffer_layout(buf)));
+	if (eltwise && tt_ops_format_int(fmt))
+		return 0;
 	if (!tt_ops_format_ok(fmt))
 		return tt_error(-ENOTSUP,
-				"%s: %s is %s; the element-wise ops take Float32, Float16, Float16_b, Bfp8_b and Bfp4_b",
-				fn, arg, tt_data_format_name(fmt));
+				"%s: %s is %s; the op takes Float32, Float16, Float16_b, Bfp8_b and Bfp4_b%s",
+				fn, arg, tt_data_format_name(fmt),
+				eltwise ? ", Int32, UInt32, UInt16 and UInt8" : "");
 	return 0;
 }
 
@@ -228,6 +231,12 @@ int tt_ops_check_tensor_any(tt_ops_ctx *ctx, const char *fn, const char *arg,
 			    const tt_device_tensor *t)
 {
 	return check_tensor(ctx, fn, arg, t, true);
+}
+
+bool tt_ops_format_int(enum tt_data_format fmt)
+{
+	return fmt == TT_INT32 || fmt == TT_UINT32 || fmt == TT_UINT16 ||
+	       fmt == TT_UINT8;
 }
 
 int tt_ops_accessor_words(const char *fn, const char *arg,

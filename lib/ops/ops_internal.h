@@ -132,7 +132,9 @@ TT_HIDDEN int tt_ops_accessor_words(const char *fn, const char *arg,
  * accessor words (which cores, which shard shape). */
 TT_HIDDEN uint64_t tt_ops_layout_hash(const uint32_t *words, unsigned n);
 
-/* Check a tensor as tt_ops_check_tensor does, sharded buffers allowed. */
+/* Check a tensor as tt_ops_check_tensor does, sharded buffers and the
+ * integer formats (tt_ops_format_int) allowed: what the element-wise ops
+ * take. */
 TT_HIDDEN int tt_ops_check_tensor_any(tt_ops_ctx *ctx, const char *fn,
 				      const char *arg,
 				      const tt_device_tensor *t);
@@ -146,6 +148,10 @@ TT_HIDDEN int tt_ops_create_output(tt_ops_ctx *ctx, const char *fn,
 				   const struct tt_shape *shape,
 				   enum tt_data_format fmt, enum tt_ops_mem mem,
 				   struct tt_xy grid, tt_device_tensor **out);
+
+/* Is fmt an integer format the element-wise ops take (Int32, UInt32,
+ * UInt16, UInt8)? */
+TT_HIDDEN bool tt_ops_format_int(enum tt_data_format fmt);
 
 /* "DRAM", "L1", "L1 height sharded", ...; NULL for a bad value. */
 TT_HIDDEN const char *tt_ops_mem_name(enum tt_ops_mem mem);
