@@ -237,11 +237,14 @@ struct tt_eltwise_cfg {
 	uint32_t buffering;
 	enum tt_ops_mem out_mem;
 	/* Format of the output (TT_OPS_FORMAT_AUTO: input a's). Float32,
-	 * Float16, Float16_b, Bfp8_b, Bfp4_b (also for inputs). */
+	 * Float16, Float16_b, Bfp8_b, Bfp4_b, and the integer formats
+	 * Int32, UInt32, UInt16, UInt8 (exact below 2^24; docs/ops.md),
+	 * also for inputs. */
 	enum tt_data_format out_format;
 	/* TT_OPS_FIDELITY_AUTO: HiFi4. */
 	enum tt_math_fidelity math_fidelity;
-	/* 32-bit DST (auto: on when an input or the output is Float32). */
+	/* 32-bit DST (auto: on when an input or the output is Float32 or an
+	 * integer format; integer tensors need it). */
 	enum tt_ops_switch fp32_acc;
 	/* Approximate vector functions (auto: only for gelu_tanh). */
 	enum tt_ops_switch approx;
