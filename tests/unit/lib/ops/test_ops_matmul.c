@@ -352,6 +352,7 @@ static void test_linear(void **state)
 	const struct mm_case z1 = { TT_SHAPE(2, 40, 70), TT_SHAPE(70, 33), TT_SHAPE(33), 0, 0, true };
 	const struct mm_case z2 = { TT_SHAPE(65, 64), TT_SHAPE(64, 100), TT_SHAPE(1, 100), 0, 0, true };
 	const struct mm_case nob = { TT_SHAPE(65, 64), TT_SHAPE(64, 100), NOBIAS, 0, 0, true };
+	const struct mm_case zk = { TT_SHAPE(3, 50, 1), TT_SHAPE(1, 70), TT_SHAPE(70), 0, 0, true };
 	const struct tt_unary_fn acts[] = {
 		{ TT_UNARY_RELU, 0, 0 }, { TT_UNARY_GELU, 0, 0 },
 		{ TT_UNARY_GELU_TANH, 0, 0 }, { TT_UNARY_SILU, 0, 0 },
@@ -361,6 +362,7 @@ static void test_linear(void **state)
 
 	run_case(f, &z1, &c, 0.99);
 	run_case(f, &z2, &c, 0.99);
+	run_case(f, &zk, &c, 0.99); /* K = 1: the bias is half the result */
 	run_case(f, &nob, &c, 0.99);
 	for (size_t i = 0; i < sizeof(acts) / sizeof(acts[0]); i++) {
 		c.activation = acts[i];
@@ -384,11 +386,21 @@ static void test_formats(void **state)
 	struct tt_matmul_cfg c = tt_op_matmul_config();
 
 	for (size_t i = 0; i < 5; i++) {
-		struct mm_case mc = { TT_SHAPE(2, 45, 100), TT_SHAPE(100, 70), TT_SHAPE(70),
+		/* odd K and N: Bfp4_b's padding masks split bytes */
+		struct mm_case mc = { TT_SHAPE(2, 45, 99), TT_SHAPE(99, 69), TT_SHAPE(69),
 				      fmts[i], fmts[i], true };
 
 		c.out_format = fmts[i];
 		run_case(f, &mc, &c, min_pcc(fmts[i]));
+	}
+	/* A narrow block-float output: a padding value left in b's odd
+	 * column 5 would share the exponent of every valid output. */
+	{
+		struct mm_case mc = { TT_SHAPE(40, 33), TT_SHAPE(33, 5), NOBIAS,
+				      TT_BFP4_B, TT_BFP4_B, true };
+
+		c.out_format = TT_BFP8_B;
+		run_case(f, &mc, &c, 0.9);
 	}
 	/* mixed: bf16 x bfp8 into Float32; Float32 x bf16 into Bfp8_b */
 	{
