@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,6 +42,41 @@ static double now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* CPU seconds of this process so far (every thread). */
+static double cpu_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+	       ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) / 1e6;
+}
+
+/*
+ * For experiments only: BENCH_MM_CFG="variant gx gy pm pn kb sh sw"
+ * (0 = auto) replaces the default config; the BENCH line then says
+ * config=custom.
+ */
+static const struct tt_matmul_cfg *custom_cfg(struct tt_matmul_cfg *c)
+{
+	const char *v = getenv("BENCH_MM_CFG");
+	unsigned x[8] = { 0 };
+
+	if (!v || !*v)
+		return NULL;
+	*c = tt_op_matmul_config();
+	sscanf(v, "%u %u %u %u %u %u %u %u", &x[0], &x[1], &x[2], &x[3],
+	       &x[4], &x[5], &x[6], &x[7]);
+	c->variant = (enum tt_matmul_variant)x[0];
+	c->grid = (struct tt_xy){ x[1], x[2] };
+	c->per_core_m = x[3];
+	c->per_core_n = x[4];
+	c->in0_block_w = x[5];
+	c->out_subblock_h = x[6];
+	c->out_subblock_w = x[7];
+	return c;
 }
 
 static __attribute__((noreturn)) void die(const char *what)
@@ -149,6 +185,9 @@ int main(int argc, char **argv)
 	tt_ops_ctx *ctx;
 	tt_device *dev;
 	struct tt_shape s = TT_SHAPE(DIM, DIM);
+	struct tt_matmul_cfg cbuf;
+	const struct tt_matmul_cfg *cfg = custom_cfg(&cbuf);
+	double cpu0, model_cpu;
 
 	(void)argc;
 	if (tt_device_open(0, &dev) || tt_ops_ctx_create(dev, &ctx))
@@ -156,15 +195,17 @@ int main(int argc, char **argv)
 	a = input(dev, 1, &ha);
 	b = input(dev, 2, &hb);
 	/* Build, load and one whole run (caches), then the timed runs. */
-	if (tt_op_matmul(ctx, a, b, NULL, &out) || tt_ops_finish(ctx))
+	if (tt_op_matmul(ctx, a, b, cfg, &out) || tt_ops_finish(ctx))
 		die("warm-up");
+	cpu0 = cpu_s();
 	for (int r = 0; r < RUNS; r++) {
 		double t0 = now_ms();
 
-		if (tt_op_matmul(ctx, a, b, NULL, &out) || tt_ops_finish(ctx))
+		if (tt_op_matmul(ctx, a, b, cfg, &out) || tt_ops_finish(ctx))
 			die("tt_op_matmul");
 		ms[r] = now_ms() - t0;
 	}
+	model_cpu = (cpu_s() - cpu0) / RUNS * 1e3;
 	model_ms = median(ms, RUNS);
 	if (tt_ops_cache_stats(ctx, &st) || st.misses != 1 || st.hits != RUNS) {
 		fprintf(stderr, "bench-ops-matmul: the program cache missed (%llu misses, %llu hits)\n",
@@ -188,15 +229,16 @@ int main(int argc, char **argv)
 	}
 	blas_ms = median(ms, RUNS);
 	p = pcc(got, ref, n);
-	fprintf(stderr, "# model %.1f ms, OpenBLAS %.1f ms on %d threads, PCC %.6f\n",
-		model_ms, blas_ms, threads, p);
+	fprintf(stderr, "# model %.1f ms (%.1f ms of CPU), OpenBLAS %.1f ms on %d threads, PCC %.6f\n",
+		model_ms, model_cpu, blas_ms, threads, p);
 	if (!(p >= PCC_MIN)) {
 		fprintf(stderr, "bench-ops-matmul: the model's product is wrong: PCC %.6f < %.2f\n",
 			p, PCC_MIN);
 		return 1;
 	}
-	printf("BENCH name=op_matmul_2048 value=%.1f unit=GFLOPS ratio=%.3f vs=openblas_sgemm_%dthreads_%s\n",
-	       flops / (model_ms * 1e6), blas_ms / model_ms, threads, core);
+	printf("BENCH name=op_matmul_2048 value=%.1f unit=GFLOPS ratio=%.3f vs=openblas_sgemm_%dthreads_%s%s\n",
+	       flops / (model_ms * 1e6), blas_ms / model_ms, threads, core,
+	       cfg ? " config=custom" : "");
 	tt_tensor_free(t);
 	tt_device_tensor_free(a);
 	tt_device_tensor_free(b);
