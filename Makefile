@@ -151,6 +151,7 @@ bench: deps
 	@$(BUILD)/tests/bench/bench-ttir
 	@$(BUILD)/tests/bench/bench-ops
 	@$(BUILD)/tests/bench/bench-golden
+	@$(BUILD)/tests/bench/bench-ops-matmul
 	@python3 tests/bench/bench_smi.py $(BUILD)
 	@python3 tests/vm/run-vm --build $(BUILD) --bench
 

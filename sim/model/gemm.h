@@ -5,7 +5,8 @@
  *
  * Two implementations with the same blocking (panels of A and B packed
  * into per-thread scratch, a register-blocked micro-kernel): portable C,
- * and AVX2+FMA chosen at run time when the host CPU has both. The order of
+ * and AVX2+FMA (with AVX-512 for whole 32-column panel pairs) chosen at run
+ * time by what the host CPU has. The order of
  * the additions is fixed per shape, so a result does not depend on the
  * thread or the call; the two implementations may differ in the last bits.
  */
@@ -27,7 +28,8 @@ int sim_gemm(size_t m, size_t n, size_t k, const float *a, size_t lda,
 int sim_gemm_portable(size_t m, size_t n, size_t k, const float *a, size_t lda,
 		      const float *b, size_t ldb, float *c, size_t ldc);
 
-/* Name of the implementation sim_gemm uses here: "avx2" or "portable". */
+/* Name of the implementation sim_gemm uses here: "avx512", "avx2" or
+ * "portable". */
 const char *sim_gemm_impl(void);
 
 #endif /* TT_SIM_GEMM_H */

@@ -663,7 +663,13 @@ static const struct tt_unary_fn ufn = { TT_UNARY_EXP, 0, 0 };
 	X(op_max_out, tt_op_max, I(tt_op_max(f->ops, f->dt, f->dt, NULL, NULL))) \
 	X(op_min, tt_op_min, I(tt_op_min(NULL, f->dt, f->dt, NULL, &dummy_dt))) \
 	X(op_min_b, tt_op_min, I(tt_op_min(f->ops, f->dt, NULL, NULL, &dummy_dt))) \
-	X(op_min_out, tt_op_min, I(tt_op_min(f->ops, f->dt, f->dt, NULL, NULL)))
+	X(op_min_out, tt_op_min, I(tt_op_min(f->ops, f->dt, f->dt, NULL, NULL))) \
+	X(op_matmul, tt_op_matmul, I(tt_op_matmul(NULL, f->dt, f->dt, NULL, &dummy_dt))) \
+	X(op_matmul_b, tt_op_matmul, I(tt_op_matmul(f->ops, f->dt, NULL, NULL, &dummy_dt))) \
+	X(op_matmul_out, tt_op_matmul, I(tt_op_matmul(f->ops, f->dt, f->dt, NULL, NULL))) \
+	X(op_linear, tt_op_linear, I(tt_op_linear(NULL, f->dt, f->dt, NULL, NULL, &dummy_dt))) \
+	X(op_linear_w, tt_op_linear, I(tt_op_linear(f->ops, f->dt, NULL, NULL, NULL, &dummy_dt))) \
+	X(op_linear_out, tt_op_linear, I(tt_op_linear(f->ops, f->dt, f->dt, NULL, NULL, NULL)))
 
 #define ALL_CASES(X)                                                           \
 	DEVICE_CASES(X) NOC_CASES(X) DMA_CASES(X) HART_CASES(X) MGMT_CASES(X)  \
