@@ -25,7 +25,6 @@
 #define CB_CONST 4u
 #define CB_OUT 16u
 #define CB_X 24u
-#define CB_LAST 25u
 #define CB_EXP 26u
 #define CB_STAT 27u
 #define CB_TMP 28u
@@ -61,7 +60,7 @@ struct plan {
 	enum tt_data_format fa, fo, fi, fx, fm, fg, fb;
 	enum tt_buffer_type ma, mo, mm, mg, mb;
 	struct tt_xy grid;
-	uint32_t cores, rpc, block, buffering, slots;
+	uint32_t cores, rpc, block, buffering;
 	enum tt_math_fidelity fid;
 	bool fp32, scale, pad, softmax_x;
 };
@@ -107,7 +106,7 @@ static int plan_all(tt_ops_ctx *ctx, struct plan *p)
 	const struct tt_norm_cfg *cf = &c->cfg;
 	const bool sm = c->op == 0;
 	unsigned gw, gh;
-	uint64_t need, have, dst_tiles;
+	uint64_t need, have;
 	char s1[100], s2[100];
 	int ret;
 
@@ -208,22 +207,12 @@ static int plan_all(tt_ops_ctx *ctx, struct plan *p)
 		return tt_error(-EINVAL, "%s: cfg.fp32_acc %d is not auto (0), off (1) or on (2)",
 				p->fn, (int)cf->fp32_acc);
 	p->fp32 = cf->fp32_acc != TT_OPS_OFF;
-	dst_tiles = p->fp32 ? 8 : 16;
-	p->slots = c->gamma || c->beta ? 2 : 1;
-	if (cf->block_tiles) {
-		if ((uint64_t)cf->block_tiles * p->slots > dst_tiles)
-			return tt_error(-EINVAL,
-					"%s: cfg.block_tiles %u needs %llu DST tiles (%u per tile); DST holds %llu%s",
-					p->fn, cf->block_tiles,
-					(unsigned long long)cf->block_tiles * p->slots,
-					p->slots, (unsigned long long)dst_tiles,
-					p->fp32 ? " with fp32 accumulation" : "");
-		p->block = cf->block_tiles;
-	} else {
-		p->block = (uint32_t)(dst_tiles / p->slots);
-	}
 	/* Output blocks never straddle the end of the output CB (2 blocks):
 	 * the block divides the row. */
+	if (cf->block_tiles > 64)
+		return tt_error(-EINVAL, "%s: cfg.block_tiles %u: at most 64 output tiles per block",
+				p->fn, cf->block_tiles);
+	p->block = cf->block_tiles ? cf->block_tiles : 8;
 	if (p->block > p->wt)
 		p->block = (uint32_t)p->wt;
 	while (p->wt % p->block)
@@ -276,10 +265,6 @@ static int plan_all(tt_ops_ctx *ctx, struct plan *p)
 			fixed += p->wt * (tt_tile_size(p->fb) + tt_tile_size(p->fi));
 		if (p->softmax_x)
 			fixed += p->wt * tt_tile_size(p->fx);
-		else if (c->op == 1)
-			fixed += p->wt * tt_tile_size(p->fi);
-		if (p->pad)
-			fixed += tt_tile_size(p->fx);
 		if (sm)
 			fixed += p->wt * tt_tile_size(p->fi);
 		have = tt_ops_l1_free(ctx);
@@ -413,11 +398,8 @@ static int build(const struct plan *p, struct tt_ops_entry **out)
 		ret = add_cb(e->prog, &set, CB_CONST, TT_FLOAT32, NCONST);
 	if (!ret)
 		ret = add_cb(e->prog, &set, CB_OUT, p->fo, 2ull * p->block);
-	if (!ret && (p->softmax_x || c->op == 1))
-		ret = add_cb(e->prog, &set, CB_X, p->softmax_x ? p->fx : p->fi,
-			     p->wt);
-	if (!ret && p->pad)
-		ret = add_cb(e->prog, &set, CB_LAST, p->fx, 1);
+	if (!ret && p->softmax_x)
+		ret = add_cb(e->prog, &set, CB_X, p->fx, p->wt);
 	if (!ret && c->op == 0)
 		ret = add_cb(e->prog, &set, CB_EXP, p->fi, p->wt);
 	if (!ret)

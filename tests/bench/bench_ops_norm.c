@@ -27,7 +27,9 @@
 #include "openblas_peer.h"
 #include "tt.h"
 
+#ifndef RUNS
 #define RUNS 7
+#endif
 #define N 2048
 #define MAX_HART_THREADS 64
 

@@ -1,29 +1,37 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * Softmax, layernorm and rmsnorm, compute: one row of tiles (32 rows x
- * WT tiles) at a time, the whole row in L1 (CB 0). OP picks the op:
+ * WT tiles) at a time, the whole row in L1 (CB 0). The work is done in
+ * DST with the vector unit's tile functions (fp32 with fp32
+ * accumulation), one tile load per tile and pass; the matrix unit only
+ * folds a row's 32 columns (reduce_tile REDUCE_ROW, once per row and
+ * statistic) and broadcasts the statistic back to a full tile
+ * (add_tiles_bcast_cols with a zero tile). DST tiles, which persist
+ * through the kernel (one tile_regs_acquire at the start):
+ *   0, 1 work; 2 the elementwise accumulator; 3 and 5 a row's
+ *   statistics broadcast to full tiles; 4 the reduction's target;
+ *   6 the column mask (1 in valid columns), 7 the causal triangle.
  *
  * softmax (OP 0):
- *   x = a (* scale: SCALE, + mask row: MASK, causal fill: CAUSAL, the
- *   padding columns filled: PAD), kept in CB 24 when anything changes
- *   it (only the last tile, in CB 25, when just the padding does);
- *   m = max over the row (reduce_tile MAX, REDUCE_ROW; padding and
- *   masked elements are -1e30, so they never win);
- *   e = exp(x - m) (sub_tiles_bcast_cols, exp_tile) into CB 26;
- *   s = 1 / sum(e) (reduce_tile SUM, recip_tile);
- *   out = e * s (mul_tiles_bcast_cols).
+ *   pass 1: x = a (* scale: SCALE, + mask row: MASK, causal fill:
+ *   CAUSAL, the padding columns: PAD; masked elements -1e30), kept in
+ *   CB 24 when anything but the padding changes it; M = elementwise max
+ *   over the row's tiles; m = max over M's columns (reduce MAX);
+ *   pass 2: e = exp(x - m) into CB 26, S = elementwise sum of e;
+ *   r = 1 / (sum over S's columns);
+ *   pass 3: out = e * r.
  * layernorm (OP 1):
- *   mean = sum(x) / W (reduce_tile SUM with the 1/W scaler, the padding
- *   filled with 0); xc = x - mean into CB 24 (padding 0 again);
- *   var = sum over the row of the elementwise sum of xc^2 (mul_tiles
- *   accumulating into one DST tile, then one reduce_tile) / W;
- *   r = rsqrt(var + eps); out = xc * r (* gamma + beta: rows of gamma
- *   and beta broadcast once per core into full tiles, CB 29 and 30,
- *   applied with the vector unit's mul/add_binary_tile).
- * rmsnorm (OP 2): r = rsqrt(sum(x^2) / W + eps), out = x * r (* gamma).
+ *   pass 1: S = elementwise sum of x (padding 0); mean = sum over S's
+ *   columns / W (reduce SUM with the 1/W scaler);
+ *   pass 2: Q = elementwise sum of (x - mean)^2 (padding 0); rstd =
+ *   rsqrt(sum over Q's columns / W + eps);
+ *   pass 3: out = (x - mean) * rstd (* gamma + beta: rows of gamma and
+ *   beta broadcast once per core to full tiles, CB 29 and 30).
+ * rmsnorm (OP 2): passes 2 and 3 without the mean.
  *
- * CB 27 (Float32) holds a row's statistics (page 0, 1), CB 28 (Float32)
- * the elementwise sum of squares. Constants: CB 4 (the reader's).
+ * CB 27 (Float32) takes a row's statistic before it is broadcast, CB 28
+ * (Float32) an accumulator before it is reduced. Constants: CB 4 (the
+ * reader's).
  *
  * Runtime args: first row of tiles, rows, WT, HT.
  * Named compile-time args: OP, BLOCK, SCALE, MASK, CAUSAL, PAD, GAMMA,
@@ -38,7 +46,6 @@
 #define CB_CONST 4
 #define CB_OUT 16
 #define CB_X 24
-#define CB_LAST 25
 #define CB_EXP 26
 #define CB_STAT 27
 #define CB_TMP 28
@@ -92,39 +99,36 @@ static void add_const(uint32_t d, float c)
 	}
 }
 
-/* Pack DST[0] as one page of cb (reserve, pack, push). */
-static void pack_one(uint32_t cb)
+/* DST[d] to one page of cb, waited for by the caller. */
+static void pack_one(uint32_t d, uint32_t cb)
 {
 	cb_reserve_back(cb, 1);
-	pack_tile(0, cb);
+	pack_tile(d, cb);
 	cb_push_back(cb, 1);
+	cb_wait_front(cb, 1);
 }
 
-/* The row's padded last tile with its padding set to fill, in CB_LAST. */
-static void make_last(uint32_t wt, float fill)
-{
-	tile_regs_acquire();
-	copy_tile_init(CB_IN);
-	copy_tile(CB_IN, wt - 1, 0);
-	copy_tile(CB_CONST, P_COLMASK, 1);
-	fill_where_zero(0, 1, fill);
-	pack_one(CB_LAST);
-	tile_regs_release();
-	cb_wait_front(CB_LAST, 1);
-}
+/* DST[to] = the row statistic of accumulator DST[acc] (reduce pool over
+ * its columns, times scaler page), optionally + eps and rsqrt or
+ * recip, broadcast to every column. */
+enum { FIN_NONE, FIN_RECIP, FIN_RSQRT };
 
-/* rsqrt(DST[0] reduced / W + eps) of the elementwise sum in CB_TMP into
- * the next page of CB_STAT. */
-static void finish_rstd(float eps)
+static void row_stat(uint32_t acc, uint32_t pool, uint32_t scaler,
+		     uint32_t fin, float eps, uint32_t to)
 {
-	cb_wait_front(CB_TMP, 1);
-	tile_regs_acquire();
-	reduce_tile_op(PoolType_SUM, REDUCE_ROW, CB_TMP, CB_CONST, 0, P_INVW, 0);
-	add_const(0, eps);
-	rsqrt_tile(0);
-	pack_one(CB_STAT);
-	tile_regs_release();
+	pack_one(acc, CB_TMP);
+	fill_tile(4, pool == PoolType_MAX ? -__builtin_inff() : 0.0f);
+	reduce_tile_op(pool, REDUCE_ROW, CB_TMP, CB_CONST, 0, scaler, 4);
 	cb_pop_front(CB_TMP, 1);
+	if (fin == FIN_RSQRT) {
+		add_const(4, eps);
+		rsqrt_tile(4);
+	} else if (fin == FIN_RECIP) {
+		recip_tile(4);
+	}
+	pack_one(4, CB_STAT);
+	add_tiles_bcast_cols(CB_CONST, CB_STAT, P_ZERO, 0, to);
+	cb_pop_front(CB_STAT, 1);
 }
 
 /* Gamma (beta) rows broadcast to full tiles, once per core. */
@@ -133,10 +137,8 @@ static void broadcast_rows(uint32_t in, uint32_t out, uint32_t wt)
 	cb_wait_front(in, wt);
 	cb_reserve_back(out, wt);
 	for (uint32_t t = 0; t < wt; t++) {
-		tile_regs_acquire();
 		add_tiles_bcast_rows(CB_CONST, in, P_ZERO, t, 0);
 		pack_tile(0, out);
-		tile_regs_release();
 	}
 	cb_push_back(out, wt);
 	cb_wait_front(out, wt);
@@ -157,11 +159,17 @@ void kernel_main(void)
 	const bool beta = get_named_compile_time_arg_val("BETA");
 	const float eps = f32(get_named_compile_time_arg_val("EPS"));
 	const bool softmax_x = op == OP_SOFTMAX && (scale || mask || causal);
-	const uint32_t slots = gamma || beta ? 2 : 1;
+	const float fill = op == OP_SOFTMAX ? NEG_BIG : 0.0f;
 
 	unary_op_init_common(CB_IN, CB_OUT);
 	init_sfpu(CB_IN, CB_OUT);
 	cb_wait_front(CB_CONST, 6);
+	tile_regs_acquire();
+	copy_tile_init(CB_CONST);
+	if (pad)
+		copy_tile(CB_CONST, P_COLMASK, 6);
+	if (causal)
+		copy_tile(CB_CONST, P_TRI, 7);
 	if (gamma)
 		broadcast_rows(CB_GAMMA, CB_GF, wt);
 	if (beta)
@@ -169,174 +177,122 @@ void kernel_main(void)
 
 	for (uint32_t r = 0; r < n; r++) {
 		const uint32_t h = (start + r) % ht;
-		/* Where tile t of x is: cb_x, or CB_LAST for the last tile. */
 		uint32_t cb_x = CB_IN;
-		bool last = false;
 
 		cb_wait_front(CB_IN, wt);
 		if (mask)
 			cb_wait_front(CB_MASK, wt);
 
-		if (softmax_x) {
-			cb_reserve_back(CB_X, wt);
+		if (op == OP_SOFTMAX) {
+			/* pass 1: x, M, m */
+			if (softmax_x)
+				cb_reserve_back(CB_X, wt);
+			fill_tile(2, -__builtin_inff());
 			for (uint32_t t = 0; t < wt; t++) {
-				tile_regs_acquire();
-				if (scale) {
+				if (scale)
 					mul_tiles_bcast_scalar(CB_IN, CB_CONST, t,
 							       P_SCALE, 0);
-				} else {
-					copy_tile_init(CB_IN);
+				else
 					copy_tile(CB_IN, t, 0);
-				}
 				if (mask) {
 					copy_tile(CB_MASK, t, 1);
 					add_binary_tile(0, 1);
 				}
-				if (causal && t > h) {
+				if (causal && t > h)
 					fill_tile(0, NEG_BIG);
-				} else if (causal && t == h) {
-					copy_tile(CB_CONST, P_TRI, 1);
-					fill_where_zero(0, 1, NEG_BIG);
-				}
-				if (pad && t == wt - 1) {
-					copy_tile(CB_CONST, P_COLMASK, 1);
-					fill_where_zero(0, 1, NEG_BIG);
-				}
-				pack_tile(0, CB_X);
-				tile_regs_release();
+				else if (causal && t == h)
+					fill_where_zero(0, 7, NEG_BIG);
+				if (pad && t == wt - 1)
+					fill_where_zero(0, 6, NEG_BIG);
+				if (softmax_x)
+					pack_tile(0, CB_X);
+				binary_max_tile(2, 0);
 			}
-			cb_push_back(CB_X, wt);
-			cb_wait_front(CB_X, wt);
-			cb_x = CB_X;
-		} else if (pad) {
-			make_last(wt, op == OP_SOFTMAX ? NEG_BIG : 0.0f);
-			last = true;
-		}
-#define XCB(t) (last && (t) == wt - 1 ? CB_LAST : cb_x)
-#define XI(t) (last && (t) == wt - 1 ? 0 : (t))
-
-		if (op == OP_SOFTMAX) {
-			/* m */
-			tile_regs_acquire();
-			for (uint32_t t = 0; t < wt; t++)
-				reduce_tile_op(PoolType_MAX, REDUCE_ROW, XCB(t),
-					       CB_CONST, XI(t), P_ONES, 0);
-			pack_one(CB_STAT);
-			tile_regs_release();
-			cb_wait_front(CB_STAT, 1);
-			/* e */
+			if (softmax_x) {
+				cb_push_back(CB_X, wt);
+				cb_wait_front(CB_X, wt);
+				cb_x = CB_X;
+			}
+			row_stat(2, PoolType_MAX, P_ONES, FIN_NONE, 0, 5);
+			/* pass 2: e, S, r */
 			cb_reserve_back(CB_EXP, wt);
+			fill_tile(2, 0.0f);
 			for (uint32_t t = 0; t < wt; t++) {
-				tile_regs_acquire();
-				sub_tiles_bcast_cols(XCB(t), CB_STAT, XI(t), 0, 0);
+				copy_tile(cb_x, t, 0);
+				if (pad && t == wt - 1 && !softmax_x)
+					fill_where_zero(0, 6, NEG_BIG);
+				sub_binary_tile(0, 5);
 				exp_tile(0);
 				pack_tile(0, CB_EXP);
-				tile_regs_release();
+				add_binary_tile(2, 0);
 			}
 			cb_push_back(CB_EXP, wt);
 			cb_wait_front(CB_EXP, wt);
-			/* s */
-			tile_regs_acquire();
-			for (uint32_t t = 0; t < wt; t++)
-				reduce_tile_op(PoolType_SUM, REDUCE_ROW, CB_EXP,
-					       CB_CONST, t, P_ONES, 0);
-			recip_tile(0);
-			pack_one(CB_STAT);
-			tile_regs_release();
-			cb_wait_front(CB_STAT, 2);
-			/* out */
+			row_stat(2, PoolType_SUM, P_ONES, FIN_RECIP, 0, 3);
+			/* pass 3: out */
 			for (uint32_t t = 0; t < wt; t += block) {
 				const uint32_t k = wt - t < block ? wt - t : block;
 
 				cb_reserve_back(CB_OUT, k);
-				tile_regs_acquire();
 				for (uint32_t i = 0; i < k; i++) {
-					mul_tiles_bcast_cols(CB_EXP, CB_STAT, t + i,
-							     1, i);
-					pack_tile(i, CB_OUT);
+					copy_tile(CB_EXP, t + i, 0);
+					mul_binary_tile(0, 3);
+					pack_tile(0, CB_OUT);
 				}
-				tile_regs_release();
 				cb_push_back(CB_OUT, k);
 			}
 			cb_pop_front(CB_EXP, wt);
-			cb_pop_front(CB_STAT, 2);
 		} else {
-			uint32_t nstat = 1;
-
 			if (op == OP_LAYERNORM) {
-				/* mean */
-				tile_regs_acquire();
-				for (uint32_t t = 0; t < wt; t++)
-					reduce_tile_op(PoolType_SUM, REDUCE_ROW,
-						       XCB(t), CB_CONST, XI(t),
-						       P_INVW, 0);
-				pack_one(CB_STAT);
-				tile_regs_release();
-				cb_wait_front(CB_STAT, 1);
-				/* xc */
-				cb_reserve_back(CB_X, wt);
+				/* pass 1: the mean */
+				fill_tile(2, 0.0f);
 				for (uint32_t t = 0; t < wt; t++) {
-					tile_regs_acquire();
-					sub_tiles_bcast_cols(XCB(t), CB_STAT, XI(t),
-							     0, 0);
 					if (pad && t == wt - 1) {
-						copy_tile_init(CB_CONST);
-						copy_tile(CB_CONST, P_COLMASK, 1);
-						fill_where_zero(0, 1, 0.0f);
+						copy_tile(CB_IN, t, 0);
+						fill_where_zero(0, 6, 0.0f);
+						add_binary_tile(2, 0);
+					} else {
+						copy_tile(CB_IN, t, 0);
+						add_binary_tile(2, 0);
 					}
-					pack_tile(0, CB_X);
-					tile_regs_release();
 				}
-				cb_push_back(CB_X, wt);
-				cb_wait_front(CB_X, wt);
-				if (last) {
-					cb_pop_front(CB_LAST, 1);
-					last = false;
-				}
-				cb_x = CB_X;
-				nstat = 2;
+				row_stat(2, PoolType_SUM, P_INVW, FIN_NONE, 0, 5);
 			}
-			/* sum of squares, elementwise into one tile */
-			tile_regs_acquire();
-			mul_tiles_init(CB_IN, CB_IN, 1);
-			for (uint32_t t = 0; t < wt; t++)
-				mul_tiles(XCB(t), XCB(t), XI(t), XI(t), 0);
-			mul_tiles_init(CB_IN, CB_IN);
-			pack_one(CB_TMP);
-			tile_regs_release();
-			finish_rstd(eps);
-			cb_wait_front(CB_STAT, nstat);
-			/* out */
+			/* pass 2: the sum of squares, rstd */
+			fill_tile(2, 0.0f);
+			for (uint32_t t = 0; t < wt; t++) {
+				copy_tile(CB_IN, t, 0);
+				if (op == OP_LAYERNORM)
+					sub_binary_tile(0, 5);
+				if (pad && t == wt - 1)
+					fill_where_zero(0, 6, 0.0f);
+				mul_binary_tile(0, 0);
+				add_binary_tile(2, 0);
+			}
+			row_stat(2, PoolType_SUM, P_INVW, FIN_RSQRT, eps, 3);
+			/* pass 3: out */
 			for (uint32_t t = 0; t < wt; t += block) {
 				const uint32_t k = wt - t < block ? wt - t : block;
 
 				cb_reserve_back(CB_OUT, k);
-				tile_regs_acquire();
 				for (uint32_t i = 0; i < k; i++) {
-					const uint32_t d = i * slots;
-
-					mul_tiles_bcast_cols(XCB(t + i), CB_STAT,
-							     XI(t + i), nstat - 1,
-							     d);
+					copy_tile(CB_IN, t + i, 0);
+					if (op == OP_LAYERNORM)
+						sub_binary_tile(0, 5);
+					mul_binary_tile(0, 3);
 					if (gamma) {
-						copy_tile_init(CB_GF);
-						copy_tile(CB_GF, t + i, d + 1);
-						mul_binary_tile(d, d + 1);
+						copy_tile(CB_GF, t + i, 1);
+						mul_binary_tile(0, 1);
 					}
 					if (beta) {
-						copy_tile_init(CB_BF);
-						copy_tile(CB_BF, t + i, d + 1);
-						add_binary_tile(d, d + 1);
+						copy_tile(CB_BF, t + i, 1);
+						add_binary_tile(0, 1);
 					}
-					pack_tile(d, CB_OUT);
+					pack_tile(0, CB_OUT);
 				}
-				tile_regs_release();
 				cb_push_back(CB_OUT, k);
 			}
-			cb_pop_front(CB_STAT, nstat);
 		}
-		if (last)
-			cb_pop_front(CB_LAST, 1);
 		if (cb_x == CB_X)
 			cb_pop_front(CB_X, wt);
 		if (mask)
