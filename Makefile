@@ -150,6 +150,7 @@ bench: deps
 	@$(BUILD)/tests/bench/bench-matmul
 	@$(BUILD)/tests/bench/bench-ttir
 	@$(BUILD)/tests/bench/bench-ops
+	@$(BUILD)/tests/bench/bench-ops-norm
 	@$(BUILD)/tests/bench/bench-golden
 	@$(BUILD)/tests/bench/bench-ops-matmul
 	@python3 tests/bench/bench_smi.py $(BUILD)

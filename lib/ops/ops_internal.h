@@ -155,5 +155,19 @@ TT_HIDDEN bool tt_ops_format_int(enum tt_data_format fmt);
 
 /* "DRAM", "L1", "L1 height sharded", ...; NULL for a bad value. */
 TT_HIDDEN const char *tt_ops_mem_name(enum tt_ops_mem mem);
+/* ---- softmax and normalisation (norm.c; softmax.c calls it) ---- */
+
+/* One call of softmax (op 0), layernorm (1) or rmsnorm (2). */
+struct tt_ops_norm_call {
+	const char *fn;
+	unsigned op;
+	const tt_device_tensor *a, *mask, *gamma, *beta;
+	float scale, eps;
+	bool causal;
+	struct tt_norm_cfg cfg;
+};
+
+TT_HIDDEN int tt_ops_norm_run(tt_ops_ctx *ctx, const struct tt_ops_norm_call *c,
+			      tt_device_tensor **out);
 
 #endif /* TT_LIB_OPS_INTERNAL_H */
