@@ -28,7 +28,9 @@ def declared(header_dir, macro, def_prefix):
     decl = re.compile(r'\b' + macro + r'\b([^;(]*?)\b([A-Za-z_]\w*)\s*\(',
                       re.S)
     names = set()
-    for h in sorted(glob.glob(os.path.join(header_dir, '*.h'))):
+    # tt/ops/*.h: the op library's family headers
+    for h in sorted(glob.glob(os.path.join(header_dir, '*.h')) +
+                    glob.glob(os.path.join(header_dir, '*', '*.h'))):
         text = open(h, encoding='utf-8').read()
         text = re.sub(r'/\*.*?\*/', ' ', text, flags=re.S)
         # macros, continuation lines included
