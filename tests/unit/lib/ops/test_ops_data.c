@@ -32,6 +32,7 @@
 #include <cmocka.h>
 
 #include "testutil.h"
+#include "tmpdir.h"
 #include "tt/ops.h"
 
 struct fx {
@@ -920,6 +921,40 @@ static void test_errors(void **state)
 	tt_device_tensor_free(wrong);
 }
 
+/* The profiler records data movement calls: name, shapes, cache hit. */
+static void test_profile(void **state)
+{
+	struct fx *f = F(state);
+	char dir[256], prefix[300], cmd[1200];
+	tt_device_tensor *a = dev_tensor(f, TT_SHAPE(33, 40), TT_INT32,
+					 TT_BUFFER_DRAM, 1400, NULL);
+	tt_device_tensor *o1 = NULL, *o2 = NULL;
+
+	assert_non_null(test_mkdtemp(dir, sizeof(dir), "ops-data-prof"));
+	snprintf(prefix, sizeof(prefix), "%s/prof", dir);
+	TRY(tt_ops_cache_clear(f->ctx)); /* the first call below builds */
+	TRY(tt_ops_profile_start(f->ctx, prefix));
+	TRY(tt_op_transpose(f->ctx, a, 0, 1, NULL, &o1));
+	TRY(tt_op_transpose(f->ctx, a, 0, 1, NULL, &o2));
+	TRY(tt_ops_profile_stop(f->ctx));
+	snprintf(cmd, sizeof(cmd),
+		 "python3 -c 'import json, csv, sys\n"
+		 "t = json.load(open(sys.argv[1] + \".json\"))\n"
+		 "x = [e for e in t[\"traceEvents\"] if e[\"ph\"] == \"X\" and e[\"tid\"] == 1]\n"
+		 "assert [e[\"name\"] for e in x] == [\"tt_op_transpose\"] * 2, x\n"
+		 "assert [e[\"args\"][\"cache_hit\"] for e in x] == [False, True], x\n"
+		 "r = list(csv.DictReader(open(sys.argv[1] + \".csv\")))\n"
+		 "assert all(\"a [33,40] Int32 -> [40,33]\" in w[\"shapes\"] for w in r), r\n"
+		 "assert all(\"cache_pages 32\" in w[\"config\"] for w in r), r\n' %s",
+		 prefix);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	tt_device_tensor_free(o1);
+	tt_device_tensor_free(o2);
+	tt_device_tensor_free(a);
+}
+
 static int fx_up(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
@@ -960,6 +995,7 @@ int main(void)
 		cmocka_unit_test(test_tilize),
 		cmocka_unit_test(test_configs),
 		cmocka_unit_test(test_program_cache),
+		cmocka_unit_test(test_profile),
 		cmocka_unit_test(test_errors),
 	};
 
