@@ -68,7 +68,7 @@ struct tt_data_cfg tt_op_data_config(void)
 /* A call's program, every "auto" resolved. */
 struct dplan {
 	const char *fn;
-	uint32_t op, mode, merge, in_rows, out_rows;
+	uint32_t op, mode, merge, in_rows, out_rows, tile_copy, bits;
 	uint32_t g[A_COUNT];
 	uint64_t units;
 	enum tt_data_format fmt, fx;
@@ -140,9 +140,12 @@ static int check_buffer(tt_ops_ctx *ctx, const char *fn, const char *arg,
 	return 0;
 }
 
-static int check_tensor(tt_ops_ctx *ctx, const char *fn, const char *arg,
-			const tt_device_tensor *t)
+/* A tensor argument; block formats pass with block_ok (they are
+ * checked again once the op knows whether it moves whole tiles). */
+static int check_tensor_fmt(tt_ops_ctx *ctx, const char *fn, const char *arg,
+			    const tt_device_tensor *t, bool block_ok)
 {
+	enum tt_data_format f;
 	int ret;
 
 	if (!t)
@@ -150,9 +153,23 @@ static int check_tensor(tt_ops_ctx *ctx, const char *fn, const char *arg,
 	ret = check_buffer(ctx, fn, arg, tt_device_tensor_buffer(t));
 	if (ret)
 		return ret;
-	if (!data_format_ok(tt_device_tensor_format(t)))
-		return format_error(fn, arg, tt_device_tensor_format(t));
+	f = tt_device_tensor_format(t);
+	if (!data_format_ok(f) &&
+	    !(block_ok && tt_data_format_is_block(f) && tt_tile_size(f)))
+		return format_error(fn, arg, f);
 	return 0;
+}
+
+static int check_tensor(tt_ops_ctx *ctx, const char *fn, const char *arg,
+			const tt_device_tensor *t)
+{
+	return check_tensor_fmt(ctx, fn, arg, t, false);
+}
+
+static int check_tensor_tiles(tt_ops_ctx *ctx, const char *fn,
+			      const char *arg, const tt_device_tensor *t)
+{
+	return check_tensor_fmt(ctx, fn, arg, t, true);
 }
 
 static void wzrc(const tt_device_tensor *t, uint64_t *d)
@@ -197,7 +214,51 @@ static int geom_init(struct dplan *p, const uint64_t *i4, const uint64_t *o4)
 	p->g[A_INPAGE] = (uint32_t)tt_tile_size(p->fmt);
 	p->g[A_OUTPAGE] = (uint32_t)tt_tile_size(p->fmt);
 	p->es = (uint32_t)tt_data_format_elem_size(p->fmt);
+	p->bits = p->fmt == TT_BFP8_B ? 8 : p->fmt == TT_BFP4_B ? 4 :
+		  p->fmt == TT_BFP2_B ? 2 : 0;
 	p->units = ot;
+	return 0;
+}
+
+/*
+ * Whole-tile moves: every output tile is one input tile when the op keeps
+ * rows and columns (same last two dims, mapped to themselves) and maps
+ * output matrices [w, z] to input matrices inside the input. Block
+ * formats take only this path.
+ */
+static int decide_tile_copy(struct dplan *p)
+{
+	bool ok = !p->in_rows && !p->out_rows && p->mode != MODE_EMBED &&
+		  p->i4[2] == p->o4[2] && p->i4[3] == p->o4[3];
+
+	if (ok && p->mode == MODE_AFFINE) {
+		for (int d = 2; d < 4; d++)
+			ok = ok && p->g[A_SRC + d] == (uint32_t)d &&
+			     p->g[A_STEP + d] == 1 && p->g[A_START + d] == 0;
+		for (int d = 0; d < 2 && ok; d++) {
+			uint32_t s = p->g[A_SRC + d];
+			int64_t lo, hi;
+
+			if (s >= 2) {
+				ok = false;
+				break;
+			}
+			if (p->g[A_WRAP + d])
+				continue;
+			lo = (int64_t)p->g[A_BOX0 + s] * p->g[A_STEP + d] +
+			     (int32_t)p->g[A_START + d];
+			hi = (int64_t)(p->g[A_BOX0 + s] + p->g[A_BOXN + s] - 1) *
+				     p->g[A_STEP + d] + (int32_t)p->g[A_START + d];
+			ok = lo >= 0 && hi < (int64_t)p->i4[d];
+		}
+	}
+	p->tile_copy = ok;
+	if (ok)
+		p->merge = 0; /* every tile of the box is replaced whole */
+	if (p->bits && !ok)
+		return tt_error(-ENOTSUP,
+				"%s: the input is %s: block formats share an exponent among 16 elements, so they move only as whole tiles (ops that keep the last two dims: permutes and transposes of the outer dims, concat, slice and repeat along them, reshapes keeping the last two dims); this call moves elements (tt_op_typecast to Float16_b first)",
+				p->fn, tt_data_format_name(p->fmt));
 	return 0;
 }
 
@@ -278,6 +339,8 @@ static int plan_config(tt_ops_ctx *ctx, struct dplan *p,
 	have = tt_ops_l1_free(ctx);
 	if (c->cache_pages) {
 		p->slots = c->cache_pages;
+	} else if (p->tile_copy) {
+		p->slots = 1; /* tiles go straight to the output page */
 	} else {
 		p->slots = p->out_rows ? p->g[A_IWT] : AUTO_SLOTS;
 		if (p->slots > MAX_SLOTS)
@@ -317,8 +380,9 @@ static void plan_key(const struct dplan *p, struct tt_ops_key *k)
 	k->family = TT_OPS_DATA;
 	k->op[0] = p->op;
 	k->op[1] = p->mode;
-	k->op[2] = p->merge | p->in_rows << 1 | p->out_rows << 2;
-	k->op[3] = p->es;
+	k->op[2] = p->merge | p->in_rows << 1 | p->out_rows << 2 |
+		   p->tile_copy << 3;
+	k->op[3] = p->es | p->bits << 8;
 	k->param[0] = (uint32_t)h;
 	k->param[1] = (uint32_t)(h >> 32);
 	k->param[2] = p->g[A_PAD];
@@ -361,8 +425,10 @@ static int build(const struct dplan *p, struct tt_ops_entry **out)
 	const struct tt_named_arg args[] = {
 		{ "MODE", p->mode },
 		{ "ES", p->es },
+		{ "BITS", p->bits },
 		{ "SLOTS", p->slots },
 		{ "MERGE", p->merge },
+		{ "TILE_COPY", p->tile_copy },
 		{ "IN_ROWS", p->in_rows },
 		{ "OUT_ROWS", p->out_rows },
 		{ "IN_DRAM", p->mi == TT_BUFFER_DRAM },
@@ -553,12 +619,14 @@ static int single(tt_ops_ctx *ctx, struct dplan *p, const tt_device_tensor *a,
 	int ret;
 
 	if (*out) {
-		ret = check_tensor(ctx, p->fn, "out", *out);
+		ret = check_tensor_tiles(ctx, p->fn, "out", *out);
 		if (ret)
 			return ret;
 		p->given = tt_device_tensor_buffer(*out);
 	}
-	ret = plan_config(ctx, p, &c);
+	ret = decide_tile_copy(p);
+	if (!ret)
+		ret = plan_config(ctx, p, &c);
 	if (!ret)
 		ret = prepare_out(ctx, p, out, &created);
 	if (ret)
@@ -598,7 +666,7 @@ static int permute_impl(tt_ops_ctx *ctx, const char *fn,
 	int ret;
 
 	CHECK_COMMON(fn);
-	ret = check_tensor(ctx, fn, "a", a);
+	ret = check_tensor_tiles(ctx, fn, "a", a);
 	if (ret)
 		return ret;
 	if (!perm)
@@ -664,7 +732,7 @@ int tt_op_transpose(tt_ops_ctx *ctx, const tt_device_tensor *a, int dim0,
 	int ret;
 
 	CHECK_COMMON(fn);
-	ret = check_tensor(ctx, fn, "a", a);
+	ret = check_tensor_tiles(ctx, fn, "a", a);
 	if (ret)
 		return ret;
 	rank = tt_device_tensor_shape(a)->rank;
@@ -691,7 +759,7 @@ int tt_op_reshape(tt_ops_ctx *ctx, const tt_device_tensor *a,
 	int ret;
 
 	CHECK_COMMON(fn);
-	ret = check_tensor(ctx, fn, "a", a);
+	ret = check_tensor_tiles(ctx, fn, "a", a);
 	if (ret)
 		return ret;
 	if (!shape)
@@ -734,7 +802,7 @@ int tt_op_slice(tt_ops_ctx *ctx, const tt_device_tensor *a,
 	int ret;
 
 	CHECK_COMMON(fn);
-	ret = check_tensor(ctx, fn, "a", a);
+	ret = check_tensor_tiles(ctx, fn, "a", a);
 	if (ret)
 		return ret;
 	if (!start || !end)
@@ -794,7 +862,7 @@ int tt_op_pad(tt_ops_ctx *ctx, const tt_device_tensor *a,
 	int ret;
 
 	CHECK_COMMON(fn);
-	ret = check_tensor(ctx, fn, "a", a);
+	ret = check_tensor_tiles(ctx, fn, "a", a);
 	if (ret)
 		return ret;
 	as = tt_device_tensor_shape(a);
@@ -838,7 +906,7 @@ int tt_op_repeat(tt_ops_ctx *ctx, const tt_device_tensor *a,
 	int ret;
 
 	CHECK_COMMON(fn);
-	ret = check_tensor(ctx, fn, "a", a);
+	ret = check_tensor_tiles(ctx, fn, "a", a);
 	if (ret)
 		return ret;
 	if (!reps)
@@ -891,7 +959,7 @@ int tt_op_concat(tt_ops_ctx *ctx, const tt_device_tensor *const *in,
 		return tt_error(-EINVAL, "%s: n %u: 1..64 tensors", fn, n);
 	for (unsigned k = 0; k < n; k++) {
 		snprintf(name, sizeof(name), "in[%u]", k);
-		ret = check_tensor(ctx, fn, name, in[k]);
+		ret = check_tensor_tiles(ctx, fn, name, in[k]);
 		if (ret)
 			return ret;
 	}
@@ -932,7 +1000,7 @@ int tt_op_concat(tt_ops_ctx *ctx, const tt_device_tensor *const *in,
 		return tt_error(-E2BIG, "%s: dimension %u of the result is %llu; at most %d",
 				fn, d, (unsigned long long)o4[D], INT32_MAX);
 	if (*out) {
-		ret = check_tensor(ctx, fn, "out", *out);
+		ret = check_tensor_tiles(ctx, fn, "out", *out);
 		if (ret)
 			return ret;
 	}
@@ -960,7 +1028,9 @@ int tt_op_concat(tt_ops_ctx *ctx, const tt_device_tensor *const *in,
 			}
 			p.units = (uint64_t)p.g[A_BOXN] * p.g[A_BOXN + 1] *
 				  p.g[A_BOXN + 2] * p.g[A_BOXN + 3];
-			ret = plan_config(ctx, &p, &c);
+			ret = decide_tile_copy(&p);
+			if (!ret)
+				ret = plan_config(ctx, &p, &c);
 		}
 		if (!ret && !*out) {
 			ret = prepare_out(ctx, &p, out, &created);

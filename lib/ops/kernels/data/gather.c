@@ -21,6 +21,14 @@
  * columns) are written as zero bytes, so an input's padding never
  * reaches an output.
  *
+ * TILE_COPY (the op keeps every tile's rows and columns: it only moves
+ * whole matrices [w, z], as a CN transpose, a concat, slice or repeat
+ * along w or z, or a reshape keeping the last two dims do): each output
+ * tile is its input tile, read straight into the output page, with the
+ * padding of edge tiles zeroed. This is the only path block formats
+ * (BITS bits per element: Bfp8_b 8, Bfp4_b 4, Bfp2_b 2; ES 0) take, as
+ * their elements share exponents and cannot move alone.
+ *
  * Input pages are cached in L1 (CB 0 as scratch, SLOTS pages,
  * direct-mapped by page number); IN_ROWS: the input is a buffer of row
  * pages (page (w * I1 + z) * I2 + r holds row r of matrix [w, z]);
@@ -29,8 +37,8 @@
  * Runtime args: input address, input first page, output address, output
  * first page, first unit, units, index address, index first tile.
  * Common runtime args: see the A_* indices below.
- * Named compile-time args: MODE, ES, SLOTS, MERGE, IN_ROWS, OUT_ROWS,
- * IN_DRAM, OUT_DRAM, IDX_DRAM.
+ * Named compile-time args: MODE, ES, BITS, SLOTS, MERGE, TILE_COPY,
+ * IN_ROWS, OUT_ROWS, IN_DRAM, OUT_DRAM, IDX_DRAM.
  */
 #include "dataflow_api.h"
 
@@ -60,6 +68,8 @@
 
 #define MODE get_named_compile_time_arg_val("MODE")
 #define ES get_named_compile_time_arg_val("ES")
+#define BITS get_named_compile_time_arg_val("BITS")
+#define TILE_COPY get_named_compile_time_arg_val("TILE_COPY")
 #define SLOTS get_named_compile_time_arg_val("SLOTS")
 #define MERGE get_named_compile_time_arg_val("MERGE")
 #define IN_ROWS get_named_compile_time_arg_val("IN_ROWS")
@@ -171,6 +181,55 @@ static int source(const uint32_t *o, uint32_t *i)
 	return 1;
 }
 
+/* Zero element e (tile order) of the tile at buf: its bytes, or for a
+ * block format its sign and magnitude bits (after the 64 exponent
+ * bytes), which is the value 0 whatever the row's exponent. */
+static void zero_elem(uint32_t buf, uint32_t e)
+{
+	if (BITS) {
+		volatile uint8_t *b = (volatile uint8_t *)(buf + 64 + e * BITS / 8);
+		uint32_t sh = (e % (8 / BITS)) * BITS;
+
+		*b = (uint8_t)(*b & ~(((1u << BITS) - 1) << sh));
+	} else {
+		put_val(buf + e * ES, 0);
+	}
+}
+
+/* Output tile [w, z, th, tc] as a copy of its input tile. */
+static void copy_tile(uint32_t w, uint32_t z, uint32_t th, uint32_t tc,
+		      uint32_t buf)
+{
+	uint32_t i[2], o[2] = { w, z };
+	uint32_t vr = ga[A_O + 2] - th * 32, vc = ga[A_O + 3] - tc * 32;
+
+	if (MODE == 1) {
+		uint32_t m = w * ga[A_O + 1] + z;
+
+		i[0] = m / ga[A_I + 1];
+		i[1] = m % ga[A_I + 1];
+	} else {
+		for (int d = 0; d < 2; d++) {
+			uint32_t v = o[ga[A_SRC + d]] * ga[A_STEP + d] +
+				     ga[A_START + d];
+
+			if (ga[A_WRAP + d])
+				v %= ga[A_I + d];
+			i[d] = v;
+		}
+	}
+	noc_async_read_page(in_first + ((i[0] * ga[A_I + 1] + i[1]) * ga[A_IHT] +
+					th) * ga[A_IWT] + tc,
+			    gin, buf);
+	noc_async_read_barrier();
+	if (vr >= 32 && vc >= 32)
+		return;
+	for (uint32_t r = 0; r < 32; r++)
+		for (uint32_t c = 0; c < 32; c++)
+			if (r >= vr || c >= vc)
+				zero_elem(buf, tile_off(r, c));
+}
+
 static void out_tile(uint32_t w, uint32_t z, uint32_t th, uint32_t tc,
 		     uint32_t buf)
 {
@@ -249,11 +308,15 @@ void kernel_main(void)
 
 			page = out_first +
 			       ((w * ga[A_O + 1] + z) * ga[A_OHT] + th) * ga[A_OWT] + tc;
-			if (MERGE) {
-				noc_async_read_page(page, gout, buf);
-				noc_async_read_barrier();
+			if (TILE_COPY) {
+				copy_tile(w, z, th, tc, buf);
+			} else {
+				if (MERGE) {
+					noc_async_read_page(page, gout, buf);
+					noc_async_read_barrier();
+				}
+				out_tile(w, z, th, tc, buf);
 			}
-			out_tile(w, z, th, tc, buf);
 		}
 		noc_async_write_page(page, gout, buf);
 		noc_async_write_barrier();

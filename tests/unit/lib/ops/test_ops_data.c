@@ -123,6 +123,25 @@ static tt_device_tensor *dev_tensor(struct fx *f, struct tt_shape s,
 		else
 			p[i] = ((float)(u % 20000) - 10000.0f) / 64.0f;
 	}
+	if (tt_data_format_is_block(fmt)) {
+		/* Block formats: no element garbage (elements share exponents);
+		 * *h gets the values as the device holds them, as Float32. */
+		TRY(tt_device_tensor_create(f->dev, &s, fmt, where, &dt));
+		TRY(tt_device_tensor_write(dt, NULL, tf));
+		TRY(tt_device_tensor_read(dt, NULL, tf));
+		if (h) {
+			h->shape = s;
+			h->fmt = TT_FLOAT32;
+			h->es = 4;
+			h->n = tt_tensor_volume(tf);
+			TRY(tt_shape_wzrc(&s, h->d));
+			h->v = malloc(tt_tensor_size(tf));
+			assert_non_null(h->v);
+			memcpy(h->v, tt_tensor_data(tf), tt_tensor_size(tf));
+		}
+		tt_tensor_free(tf);
+		return dt;
+	}
 	TRY(tt_tensor_to(tf, fmt, TT_TENSOR_ROW_MAJOR, &t));
 	TRY(tt_tensor_to(t, fmt, TT_TENSOR_TILED, &tiled));
 	/* Garbage in the padding. */
@@ -169,8 +188,13 @@ static void dev_read(struct fx *f, const tt_device_tensor *dt, struct host *h)
 	tt_tensor *t = NULL, *tiled = NULL;
 	const struct tt_shape *s = tt_device_tensor_shape(dt);
 	enum tt_data_format fmt = tt_device_tensor_format(dt);
-	size_t es = tt_data_format_elem_size(fmt);
+	size_t es;
 
+	/* Block formats are compared (and their padding checked) as the
+	 * Float32 values they decode to. */
+	if (tt_data_format_is_block(fmt))
+		fmt = TT_FLOAT32;
+	es = tt_data_format_elem_size(fmt);
 	TRY(tt_ops_finish(f->ctx));
 	TRY(tt_tensor_create(s, fmt, TT_TENSOR_ROW_MAJOR, &t));
 	TRY(tt_device_tensor_read(dt, NULL, t));
@@ -861,7 +885,11 @@ static void test_errors(void **state)
 		     "tt_op_repeat: reps[1] 0: at least 1");
 	/* formats */
 	expect_error(tt_op_transpose(f->ctx, bfp, 0, 1, NULL, &o), -ENOTSUP,
-		     "tt_op_transpose: a is Bfp8_b: block formats share an exponent");
+		     "tt_op_transpose: the input is Bfp8_b: block formats share an exponent among 16 elements, so they move only as whole tiles");
+	expect_error(tt_op_embedding(f->ctx, i, bfp, NULL, &o), -ENOTSUP,
+		     "tt_op_embedding: table is Bfp8_b: block formats share an exponent");
+	expect_error(tt_op_untilize(f->ctx, bfp, NULL, &rows), -ENOTSUP,
+		     "tt_op_untilize: a is Bfp8_b");
 	c.out_format = TT_FLOAT32;
 	expect_error(tt_op_transpose(f->ctx, a, 0, 1, &c, &o), -ENOTSUP,
 		     "tt_op_transpose: cfg.out_format Float32: the data movement ops do not convert; the output is Float16_b");
@@ -955,6 +983,30 @@ static void test_profile(void **state)
 	tt_device_tensor_free(a);
 }
 
+/* ---- block formats: whole-tile moves ---- */
+
+static void test_block_formats(void **state)
+{
+	struct fx *f = F(state);
+	static const enum tt_data_format bf[] = { TT_BFP8_B, TT_BFP4_B, TT_BFP2_B };
+	const unsigned pzw[] = { 1, 0, 2, 3 };
+	const int64_t st[] = { 1, 0, 0, 0 }, en[] = { 2, 3, 33, 65 },
+		      sp[] = { 1, 2, 1, 1 };
+	const uint64_t reps[] = { 2, 3, 1, 1 };
+
+	for (unsigned k = 0; k < 3; k++) {
+		struct tt_shape s = TT_SHAPE(2, 3, 33, 65);
+		const struct tt_shape c2[] = { TT_SHAPE(2, 3, 33, 65), TT_SHAPE(2, 1, 33, 65) };
+
+		run_transpose(f, s, bf[k], 0, 1, 1500 + k);
+		run_permute(f, s, bf[k], pzw, 1510 + k);
+		run_reshape(f, s, TT_SHAPE(6, 33, 65), bf[k], 1520 + k);
+		run_concat(f, c2, 2, 1, bf[k], 1530 + 10 * k);
+		run_slice(f, s, st, en, sp, bf[k], 1560 + k);
+		run_repeat(f, TT_SHAPE(1, 1, 31, 40), reps, bf[k], 1570 + k);
+	}
+}
+
 static int fx_up(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
@@ -993,6 +1045,7 @@ int main(void)
 		cmocka_unit_test(test_repeat),
 		cmocka_unit_test(test_embedding),
 		cmocka_unit_test(test_tilize),
+		cmocka_unit_test(test_block_formats),
 		cmocka_unit_test(test_configs),
 		cmocka_unit_test(test_program_cache),
 		cmocka_unit_test(test_profile),
