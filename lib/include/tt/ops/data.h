@@ -6,11 +6,14 @@
  *
  * Every op here copies elements without arithmetic, so results are
  * exact. Formats: every non-block format a tile holds (Float32, Float16,
- * Float16_b, Int32, UInt32, UInt16, Int8, UInt8); the block formats
- * (Bfp8_b, Bfp4_b, Bfp2_b) share one exponent among 16 elements, so
- * moving single elements would change values: they are -ENOTSUP
- * (tt_op_typecast to Float16_b first). The output has the input's
- * format (cfg.out_format may only name it: no op here converts).
+ * Float16_b, Int32, UInt32, UInt16, Int8, UInt8). The block formats
+ * (Bfp8_b, Bfp4_b, Bfp2_b) share one exponent among 16 elements, so they
+ * move only as whole tiles: in calls that keep the last two dims
+ * (permutes and transposes of the outer two dims, concat, slice and
+ * repeat along them, reshapes keeping the last two dims); any other call
+ * with them is -ENOTSUP (tt_op_typecast to Float16_b first), and
+ * embedding, tilize and untilize never take them. The output has the
+ * input's format (cfg.out_format may only name it: no op here converts).
  *
  * Dimensions are numbered in the tensor's own rank (0 the outermost
  * dimension the caller gave, rank - 1 the last); a negative dim counts

@@ -10,7 +10,8 @@
  *    negative ones giving zero rows), tilize and untilize on the device;
  *  - every non-block format (Float32, Float16, Float16_b, Int32, UInt32,
  *    UInt16, Int8, UInt8), shapes of rank 1 to 4 with sizes 1, 31, 32,
- *    33, 65;
+ *    33, 65; the block formats (Bfp8_b, Bfp4_b, Bfp2_b) in the calls that
+ *    move whole tiles, compared as the values they decode to;
  *  - inputs whose tile padding holds garbage: it never reaches a logical
  *    output, and outputs' padding holds zeros;
  *  - configs (grid, tiles per core, cache pages, L1 placement, a given
