@@ -29,6 +29,7 @@ def declared(header_dir, macro, def_prefix):
                       re.S)
     names = set()
     # tt/ops.h's family headers live one level down (tt/ops/*.h)
+    # tt/ops/*.h: the op library's family headers
     for h in sorted(glob.glob(os.path.join(header_dir, '*.h')) +
                     glob.glob(os.path.join(header_dir, '*', '*.h'))):
         text = open(h, encoding='utf-8').read()
