@@ -12,7 +12,7 @@ DEPS_STAMP := $(BUILD)/.deps-ok
 DEB_PKGS := gcc make meson ninja-build pkg-config python3 \
 	    libyaml-dev libudev-dev libcmocka-dev gcc-riscv64-unknown-elf \
 	    libopenblas-dev libncurses-dev libxlsxwriter-dev \
-	    python3-jsonschema python3-numpy tmux \
+	    python3-jsonschema python3-numpy python3-torch tmux \
 	    linux-headers-amd64 linux-image-amd64 sparse \
 	    qemu-system-x86 busybox-static g++ \
 	    linux-source-6.1 xz-utils bc flex bison libelf-dev \
@@ -151,6 +151,7 @@ bench: deps
 	@$(BUILD)/tests/bench/bench-ttir
 	@$(BUILD)/tests/bench/bench-ops
 	@$(BUILD)/tests/bench/bench-ops-norm
+	@$(BUILD)/tests/bench/bench-ops-conv
 	@$(BUILD)/tests/bench/bench-golden
 	@$(BUILD)/tests/bench/bench-ops-matmul
 	@python3 tests/bench/bench_smi.py $(BUILD)

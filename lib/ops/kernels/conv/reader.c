@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * conv2d and conv_transpose2d, reader: the on-device im2col. For each
+ * block of this core's output (RT tile rows of output pixels x NB tiles
+ * of output channels) and each step of K (KB tiles), it gathers the
+ * im2col tiles A [RT x KB] into CB 0 and reads the weight tiles
+ * B [KB x NB] into CB 1 (whole blocks: partial ones are padded, so every
+ * push is the CB's half).
+ *
+ * x is [N*IH*IW, C] in tile layout (CT tiles of channels). K tile k is
+ * tap k / CT (kh = tap / KW, kw = tap % KW) and input channel tile
+ * k % CT, so row i of im2col tile (r, k) is one row of one input tile:
+ * its two 16-value face rows. Rows whose source rows are consecutive
+ * inside one face (stride 1) are read in one NOC read per face column;
+ * rows in the padding, or past the last pixel, are zeroed in L1.
+ *
+ *   MODE 0 (conv):      ih = oh*SH - PT + kh*DH
+ *   MODE 1 (transposed): ih = (oh + PT - kh*DH) / SH when it divides
+ *
+ * With HAS_BIAS it first pushes RT ones tiles (CB 2, Float16_b, column 0
+ * ones) and the NT bias tiles (CB 3); the compute kernel adds bias as
+ * ones x bias through the matrix unit.
+ *
+ * Runtime args: x addr, x first tile, w addr, w first tile, bias addr,
+ * bias first tile, first block, blocks. Common runtime args: IH, IW, CT,
+ * OH, OW, P (output pixels), KW, SH, SW, PT, PL, DH, DW, KT, NT, RT, NB,
+ * KB, NBLK (channel blocks), MODE, ESZ (bytes per x value).
+ * Named compile-time args: X_DRAM, W_DRAM, B_DRAM, HAS_BIAS.
+ */
+#include "dataflow_api.h"
+
+#define CB_A 0
+#define CB_B 1
+#define CB_ONES 2
+#define CB_BIAS 3
+#define MAX_ROWS 512 /* 16 tile rows of pixels */
+
+static int32_t row_oh[MAX_ROWS], row_ow[MAX_ROWS], row_base[MAX_ROWS];
+
+static void zero_bytes(uint32_t addr, uint32_t n)
+{
+	volatile uint32_t *p = (volatile uint32_t *)addr;
+
+	for (uint32_t i = 0; i < n / 4; i++)
+		p[i] = 0;
+}
+
+void kernel_main(void)
+{
+	const uint32_t x_addr = get_arg_val(0), x_first = get_arg_val(1);
+	const uint32_t w_addr = get_arg_val(2), w_first = get_arg_val(3);
+	const uint32_t b_addr = get_arg_val(4), b_first = get_arg_val(5);
+	const uint32_t u0 = get_arg_val(6), nu = get_arg_val(7);
+	const int32_t ih_n = (int32_t)get_common_arg_val(0);
+	const int32_t iw_n = (int32_t)get_common_arg_val(1);
+	const uint32_t ct = get_common_arg_val(2);
+	const uint32_t oh_n = get_common_arg_val(3), ow_n = get_common_arg_val(4);
+	const uint32_t npix = get_common_arg_val(5), kw_n = get_common_arg_val(6);
+	const int32_t sh = (int32_t)get_common_arg_val(7);
+	const int32_t sw = (int32_t)get_common_arg_val(8);
+	const int32_t pt = (int32_t)get_common_arg_val(9);
+	const int32_t pl = (int32_t)get_common_arg_val(10);
+	const int32_t dh = (int32_t)get_common_arg_val(11);
+	const int32_t dw = (int32_t)get_common_arg_val(12);
+	const uint32_t kt = get_common_arg_val(13), nt = get_common_arg_val(14);
+	const uint32_t rt = get_common_arg_val(15), nb = get_common_arg_val(16);
+	const uint32_t kb = get_common_arg_val(17);
+	const uint32_t nblk = get_common_arg_val(18);
+	const uint32_t mode = get_common_arg_val(19);
+	const uint32_t esz = get_common_arg_val(20);
+	const uint32_t sa = get_tile_size(CB_A), sbw = get_tile_size(CB_B);
+	const uint32_t frow = 16 * esz; /* bytes of a face row */
+	const InterleavedAddrGenFast gx = {
+		.bank_base_address = x_addr,
+		.page_size = sa,
+		.data_format = get_dataformat(CB_A),
+		.is_dram = get_named_compile_time_arg_val("X_DRAM"),
+	};
+	const InterleavedAddrGenFast gw = {
+		.bank_base_address = w_addr,
+		.page_size = sbw,
+		.data_format = get_dataformat(CB_B),
+		.is_dram = get_named_compile_time_arg_val("W_DRAM"),
+	};
+	uint32_t cur_mb = 0xffffffffu;
+
+	if (get_named_compile_time_arg_val("HAS_BIAS")) {
+		const uint32_t sbias = get_tile_size(CB_BIAS);
+		const InterleavedAddrGenFast gb = {
+			.bank_base_address = b_addr,
+			.page_size = sbias,
+			.data_format = get_dataformat(CB_BIAS),
+			.is_dram = get_named_compile_time_arg_val("B_DRAM"),
+		};
+		volatile uint16_t *o;
+		uint32_t pb;
+
+		cb_reserve_back(CB_ONES, rt);
+		o = (volatile uint16_t *)get_write_ptr(CB_ONES);
+		for (uint32_t e = 0; e < 1024 * rt; e++) {
+			/* column 0 lives in faces 0 and 2, element 0 of each row */
+			uint32_t face = (e % 1024) / 256, c = (face % 2) * 16 + e % 16;
+
+			o[e] = c == 0 ? 0x3F80u : 0;
+		}
+		cb_push_back(CB_ONES, rt);
+		cb_reserve_back(CB_BIAS, nt);
+		pb = get_write_ptr(CB_BIAS);
+		for (uint32_t t = 0; t < nt; t++)
+			noc_async_read_tile(b_first + t, gb, pb + t * sbias);
+		noc_async_read_barrier();
+		cb_push_back(CB_BIAS, nt);
+	}
+
+	for (uint32_t u = u0; u < u0 + nu; u++) {
+		const uint32_t mb = u / nblk, nbk = u % nblk;
+		const uint32_t nbc = nt - nbk * nb < nb ? nt - nbk * nb : nb;
+
+		if (mb != cur_mb) {
+			/* Where each of the block's rows of pixels is. */
+			cur_mb = mb;
+			for (uint32_t i = 0; i < rt * 32; i++) {
+				uint32_t p = mb * rt * 32 + i;
+
+				if (p >= npix) {
+					row_base[i] = -1;
+					continue;
+				}
+				uint32_t n = p / (oh_n * ow_n), rem = p % (oh_n * ow_n);
+
+				row_base[i] = (int32_t)(n * (uint32_t)ih_n * (uint32_t)iw_n);
+				row_oh[i] = (int32_t)(rem / ow_n);
+				row_ow[i] = (int32_t)(rem % ow_n);
+			}
+		}
+		for (uint32_t k0 = 0; k0 < kt; k0 += kb) {
+			const uint32_t kbc = kt - k0 < kb ? kt - k0 : kb;
+			uint32_t pa, pw;
+
+			cb_reserve_back(CB_A, rt * kb);
+			pa = get_write_ptr(CB_A);
+			for (uint32_t k = 0; k < kbc; k++) {
+				const uint32_t kg = k0 + k, tap = kg / ct, tc = kg % ct;
+				const int32_t kh = (int32_t)(tap / kw_n);
+				const int32_t kw = (int32_t)(tap % kw_n);
+
+				for (uint32_t r = 0; r < rt; r++) {
+					const uint32_t dst = pa + (r * kb + k) * sa;
+					uint32_t i = 0;
+
+					while (i < 32) {
+						const uint32_t q = r * 32 + i;
+						int32_t src = -1;
+
+						if (row_base[q] >= 0) {
+							int32_t ih, iw;
+
+							if (mode == 0) {
+								ih = row_oh[q] * sh - pt + kh * dh;
+								iw = row_ow[q] * sw - pl + kw * dw;
+							} else {
+								int32_t th = row_oh[q] + pt - kh * dh;
+								int32_t tw = row_ow[q] + pl - kw * dw;
+
+								ih = th >= 0 && th % sh == 0 ? th / sh : -1;
+								iw = tw >= 0 && tw % sw == 0 ? tw / sw : -1;
+							}
+							if (ih >= 0 && ih < ih_n && iw >= 0 && iw < iw_n)
+								src = row_base[q] + ih * iw_n + iw;
+						}
+						/* A run: rows i.. of this face whose sources
+						 * follow each other inside one face (or
+						 * which are all padding). */
+						uint32_t len = 1;
+
+						if (mode == 0 && sw == 1 && src >= 0) {
+							uint32_t room = 16 - i % 16, sroom = 16 - (uint32_t)src % 16;
+							uint32_t lim = room < sroom ? room : sroom;
+							const uint32_t ow0 = (uint32_t)row_ow[q];
+
+							/* the same pixel row, inside the input */
+							while (len < lim && q + len < rt * 32 &&
+							       row_base[q + len] == row_base[q] &&
+							       row_oh[q + len] == row_oh[q] &&
+							       (uint32_t)row_ow[q + len] == ow0 + len &&
+							       iw_n - 1 - (int32_t)(ow0 + len) * sw + pl - kw * dw >= 0)
+								len++;
+						}
+						const uint32_t doff = ((i / 16) * 512 + (i % 16) * 16) * esz;
+
+						if (src < 0) {
+							zero_bytes(dst + doff, frow);
+							zero_bytes(dst + doff + 256 * esz, frow);
+						} else {
+							const uint32_t sr = (uint32_t)src % 32;
+							const uint32_t st = x_first + ((uint32_t)src / 32) * ct + tc;
+							const uint32_t soff = ((sr / 16) * 512 + (sr % 16) * 16) * esz;
+
+							noc_async_read(get_noc_addr(st, gx, soff), dst + doff, len * frow);
+							noc_async_read(get_noc_addr(st, gx, soff + 256 * esz),
+								       dst + doff + 256 * esz, len * frow);
+						}
+						i += len;
+					}
+				}
+			}
+			cb_reserve_back(CB_B, kb * nb);
+			pw = get_write_ptr(CB_B);
+			for (uint32_t k = 0; k < kbc; k++)
+				for (uint32_t c = 0; c < nbc; c++)
+					noc_async_read_tile(w_first + (k0 + k) * nt + nbk * nb + c,
+							    gw, pw + (k * nb + c) * sbw);
+			noc_async_read_barrier();
+			cb_push_back(CB_A, rt * kb);
+			cb_push_back(CB_B, kb * nb);
+		}
+	}
+}
