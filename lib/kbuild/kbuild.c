@@ -61,16 +61,24 @@ struct kjob {
 	 * source (pre) and libraries after it (post). */
 	char *pre[ARGS_MAX], *post[4];
 	unsigned npre, npost;
+	/* The key the caches use; the portable key, which leaves the
+	 * compiler out (docs/kernels.md "Without a compiler"). */
 	uint8_t key[32];
+	uint8_t pkey[32];
+	/* No compiler (TT_KERNEL_CC=none, or none found): kernels only from
+	 * portable records; cc_why says why there is none. key == pkey. */
+	bool no_cc;
+	char cc_why[1024];
 };
 
-static unsigned long stat_mem, stat_disk, stat_builds;
+static unsigned long stat_mem, stat_disk, stat_builds, stat_portable;
 
 void tt_kbuild_get_stats(struct tt_kbuild_stats *s)
 {
 	s->mem_hits = __atomic_load_n(&stat_mem, __ATOMIC_RELAXED);
 	s->disk_hits = __atomic_load_n(&stat_disk, __ATOMIC_RELAXED);
 	s->builds = __atomic_load_n(&stat_builds, __ATOMIC_RELAXED);
+	s->portable_hits = __atomic_load_n(&stat_portable, __ATOMIC_RELAXED);
 }
 
 void tt_kbuild_reset(void)
@@ -450,21 +458,65 @@ static int make_args(struct kjob *j)
 		   : 0;
 }
 
-static void make_key(struct kjob *j)
+/*
+ * An argument as the portable key sees it: the SDK's directories (the
+ * arguments make_args builds from them: -I, -T, -L; user defines are all
+ * -D) as "<sdk>/include", "<sdk>/ld", "<sdk>/lib", since the SDK's
+ * content is in the key and its place is not.
+ */
+static void hash_portable_arg(struct tt_sha256 *s, const struct kjob *j,
+			      const char *arg)
+{
+	static const char *const opt[] = { "-I", "-T", "-L" };
+	static const char *const sym[] = { "-I<sdk>/include", "-T<sdk>/ld",
+					   "-L<sdk>/lib" };
+	const char *dir[] = { j->sdk.include_dir, j->sdk.ld_dir,
+			      j->sdk.lib_dir };
+	unsigned i;
+
+	for (i = 0; i < 3; i++) {
+		size_t n = strlen(dir[i]);
+
+		if (!strncmp(arg, opt[i], 2) && !strncmp(arg + 2, dir[i], n) &&
+		    (arg[2 + n] == '\0' || arg[2 + n] == '/')) {
+			tt_sha256_update(s, sym[i], strlen(sym[i]));
+			tt_sha256_update(s, arg + 2 + n, strlen(arg + 2 + n) + 1);
+			return;
+		}
+	}
+	tt_sha256_update(s, arg, strlen(arg) + 1);
+}
+
+/* The key (portable: without the compiler's identity and with the SDK's
+ * paths left out) into out. */
+static void hash_request(const struct kjob *j, bool portable, uint8_t out[32])
 {
 	struct tt_sha256 s;
 	uint8_t n[8];
 	unsigned i;
 
 	tt_sha256_init(&s);
-	tt_sha256_update(&s, "tt-kbuild 1", 12);
-	tt_sha256_update(&s, j->tc.id, sizeof(j->tc.id));
+	if (portable) {
+		tt_sha256_update(&s, "tt-kbuild-portable 1", 21);
+	} else {
+		tt_sha256_update(&s, "tt-kbuild 1", 12);
+		tt_sha256_update(&s, j->tc.id, sizeof(j->tc.id));
+	}
 	tt_sha256_update(&s, j->sdk.hash, sizeof(j->sdk.hash));
-	for (i = 0; i < j->npre; i++)
-		tt_sha256_update(&s, j->pre[i], strlen(j->pre[i]) + 1);
+	for (i = 0; i < j->npre; i++) {
+		if (portable)
+			hash_portable_arg(&s, j, j->pre[i]);
+		else
+			tt_sha256_update(&s, j->pre[i], strlen(j->pre[i]) + 1);
+	}
 	tt_sha256_update(&s, "|", 2);
-	for (i = 0; i < j->npost; i++)
-		tt_sha256_update(&s, j->post[i], strlen(j->post[i]) + 1);
+	for (i = 0; i < j->npost; i++) {
+		if (portable)
+			hash_portable_arg(&s, j, j->post[i]);
+		else
+			tt_sha256_update(&s, j->post[i],
+					 strlen(j->post[i]) + 1);
+	}
 	/* A file kernel's includes are found next to it: its place matters
 	 * as much as its text. */
 	if (j->o->path)
@@ -475,7 +527,16 @@ static void make_key(struct kjob *j)
 		n[i] = (uint8_t)((uint64_t)j->src_len >> (8 * i));
 	tt_sha256_update(&s, n, sizeof(n));
 	tt_sha256_update(&s, j->src, j->src_len);
-	tt_sha256_final(&s, j->key);
+	tt_sha256_final(&s, out);
+}
+
+static void make_key(struct kjob *j)
+{
+	hash_request(j, true, j->pkey);
+	if (j->no_cc)
+		memcpy(j->key, j->pkey, sizeof(j->key));
+	else
+		hash_request(j, false, j->key);
 }
 
 /* ---- caches ---- */
@@ -493,6 +554,23 @@ static bool find_in_memory(const struct kjob *j, struct tt_kbinary **out)
 	return false;
 }
 
+/* Make <pkey>.port name the entry j->key (elf[0..len)), which this
+ * process's compiler built or found: what a host without a compiler
+ * uses. A failure only costs that host the kernel: it is not an error. */
+static void record_portable(const struct kjob *j, const char *dir,
+			    const uint8_t *elf, size_t len)
+{
+	struct tt_kport r;
+
+	memset(&r, 0, sizeof(r));
+	memcpy(r.key, j->key, 32);
+	tt_sha256(elf, len, r.elf);
+	r.elf_len = len;
+	memcpy(r.tc_id, j->tc.id, 32);
+	snprintf(r.cc, sizeof(r.cc), "%s", j->tc.version);
+	tt_kcache_port_store(dir, j->pkey, &r);
+}
+
 static bool find_on_disk(const struct kjob *j, const struct tt_kcache_dir *dir,
 			 struct tt_kbinary **out)
 {
@@ -502,9 +580,11 @@ static bool find_on_disk(const struct kjob *j, const struct tt_kcache_dir *dir,
 	size_t len;
 
 	if (!dir->persistent ||
-	    tt_kcache_disk_load(dir->path, j->key, &elf, &len, &deps))
+	    tt_kcache_disk_load(dir->path, j->key, &elf, &len, &deps, NULL, 0))
 		return false;
 	make_binary(j, elf, len, &b);
+	if (b) /* this compiler's entry is the one to use without one */
+		record_portable(j, dir->path, elf, len);
 	free(elf);
 	if (!b) {
 		tt_kdeps_free(deps);
@@ -705,8 +785,9 @@ static int build_in(struct kjob *j, const struct tt_kcache_dir *dir,
 		ret = make_binary(j, elf, len, &b);
 	if (!ret)
 		ret = tt_kdeps_from_depfile(dep_tmp, src, skip, &deps);
-	if (!ret && dir->persistent)
-		tt_kcache_disk_store(dir->path, j->key, elf_tmp, elf, len, deps);
+	if (!ret && dir->persistent &&
+	    !tt_kcache_disk_store(dir->path, j->key, elf_tmp, elf, len, deps))
+		record_portable(j, dir->path, elf, len);
 	unlink(elf_tmp); /* gone already if stored */
 	unlink(dep_tmp);
 	free(elf);
@@ -735,6 +816,88 @@ static int find_or_build(struct kjob *j, struct tt_kbinary **out)
 	}
 	tt_kcache_dir_close(&dir);
 	return ret;
+}
+
+/* ---- without a compiler ---- */
+
+/* TT_KERNEL_CC=none, or no compiler found: j->no_cc, and why. A compiler
+ * that is there but does not run is an error, as before. */
+static int find_toolchain(struct kjob *j)
+{
+	const char *env = getenv("TT_KERNEL_CC");
+	int ret;
+
+	if (env && !strcmp(env, "none")) {
+		j->no_cc = true;
+		snprintf(j->cc_why, sizeof(j->cc_why), "TT_KERNEL_CC=none");
+		return 0;
+	}
+	ret = tt_ktoolchain_find(&j->tc);
+	if (ret == -ENOENT) {
+		j->no_cc = true;
+		snprintf(j->cc_why, sizeof(j->cc_why), "%s", tt_last_error());
+		return 0;
+	}
+	return ret;
+}
+
+/* The entry the portable record for j->pkey names, checked as every disk
+ * entry is (.deps whole, included files unchanged, the ELF's size and
+ * hash) and against the record; else -ENOENT naming the kernel, the
+ * missing compiler, the directory and what was wrong. */
+static int find_portable(struct kjob *j, struct tt_kbinary **out)
+{
+	char why[PATH_MAX + 128], hex[TT_SHA256_HEX_LEN + 1];
+	struct tt_kcache_dir dir;
+	struct tt_kdeps *deps = NULL;
+	struct tt_kbinary *b = NULL;
+	struct tt_kport r;
+	uint8_t *elf = NULL, h[32];
+	size_t len = 0;
+	int ret = tt_kcache_dir_find(&dir);
+
+	if (ret)
+		return tt_error(-ENOENT, "kernel %s: no compiler to build it (%s) and %s",
+				j->name, j->cc_why, tt_last_error());
+	tt_sha256_hex(j->pkey, hex);
+	ret = tt_kcache_port_load(dir.path, j->pkey, &r);
+	if (ret == -ENOENT)
+		snprintf(why, sizeof(why), "it has no %s.port (fill the cache on a host with the compiler, with the same SDK and request)",
+			 hex);
+	else if (ret)
+		snprintf(why, sizeof(why), "its %s.port is damaged", hex);
+	else
+		ret = tt_kcache_disk_load(dir.path, r.key, &elf, &len, &deps,
+					  why, sizeof(why));
+	if (!ret) {
+		tt_sha256(elf, len, h);
+		if (len != r.elf_len || memcmp(h, r.elf, 32)) {
+			snprintf(why, sizeof(why), "the entry its %s.port names is not the ELF recorded there",
+				 hex);
+			ret = -ENOENT;
+		}
+	}
+	if (!ret) {
+		ret = make_binary(j, elf, len, &b);
+		if (ret) {
+			char msg[MSG_MAX];
+
+			snprintf(msg, sizeof(msg), "%s", tt_last_error());
+			snprintf(why, sizeof(why), "its entry is not a usable kernel: %.*s",
+				 (int)(sizeof(why) - 40), msg);
+		}
+	}
+	free(elf);
+	if (ret) {
+		tt_kdeps_free(deps);
+		return tt_error(-ENOENT, "kernel %s: no compiler to build it (%s), and the kernel cache %s cannot serve it: %s",
+				j->name, j->cc_why, dir.path, why);
+	}
+	b->deps = deps;
+	tt_kcache_mem_put(b);
+	__atomic_add_fetch(&stat_portable, 1, __ATOMIC_RELAXED);
+	*out = b;
+	return 0;
 }
 
 /* ---- the entry point ---- */
@@ -784,7 +947,7 @@ int tt_kbuild(const struct tt_kbuild_opts *o, struct tt_kbinary **out)
 	if (!ret)
 		ret = check_opts(j);
 	if (!ret)
-		ret = tt_ktoolchain_find(&j->tc);
+		ret = find_toolchain(j);
 	if (!ret)
 		ret = tt_ksdk_find(&j->sdk);
 	if (!ret)
@@ -792,7 +955,8 @@ int tt_kbuild(const struct tt_kbuild_opts *o, struct tt_kbinary **out)
 	if (!ret) {
 		make_key(j);
 		if (!find_in_memory(j, out))
-			ret = find_or_build(j, out);
+			ret = j->no_cc ? find_portable(j, out)
+				       : find_or_build(j, out);
 	}
 	if (ret)
 		ret = name_error(j, ret);

@@ -13,6 +13,11 @@
  * they are unchanged. Entries live in memory for the process and on disk
  * in the kernel cache directory (TT_KERNEL_CACHE, else
  * $XDG_CACHE_HOME/tt/kernels, else ~/.cache/tt/kernels).
+ *
+ * Every build or disk hit with a compiler also records the entry under a
+ * portable key, which leaves the compiler out and the SDK's paths (not
+ * its content); with TT_KERNEL_CC=none or no compiler found, kernels
+ * come only from those records (docs/kernels.md "Without a compiler").
  */
 #ifndef TT_LIB_KBUILD_H
 #define TT_LIB_KBUILD_H
@@ -112,6 +117,8 @@ struct tt_kbuild_stats {
 	unsigned long mem_hits; /* found in memory */
 	unsigned long disk_hits; /* found in the cache directory */
 	unsigned long builds; /* compiled (successfully or not) */
+	/* Found without a compiler, by a portable record (kcache.h). */
+	unsigned long portable_hits;
 };
 
 TT_HIDDEN void tt_kbuild_get_stats(struct tt_kbuild_stats *s);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,7 +136,7 @@ void tt_kdeps_free(struct tt_kdeps *d)
 	free(d);
 }
 
-bool tt_kdeps_current(const struct tt_kdeps *d)
+const char *tt_kdeps_changed(const struct tt_kdeps *d)
 {
 	uint8_t h[32];
 	unsigned i;
@@ -143,8 +144,13 @@ bool tt_kdeps_current(const struct tt_kdeps *d)
 	for (i = 0; d && i < d->count; i++)
 		if (file_hash(d->dep[i].path, h) ||
 		    memcmp(h, d->dep[i].hash, 32))
-			return false;
-	return true;
+			return d->dep[i].path;
+	return NULL;
+}
+
+bool tt_kdeps_current(const struct tt_kdeps *d)
+{
+	return !tt_kdeps_changed(d);
 }
 
 static struct tt_kdeps *deps_new(void)
@@ -324,6 +330,14 @@ int tt_kcache_dir_open(struct tt_kcache_dir *d)
 	if (!mkdtemp(d->path))
 		return tt_error(-errno, "cannot create a directory to build kernels in (%s): %s",
 				d->path, strerror(errno));
+	return 0;
+}
+
+int tt_kcache_dir_find(struct tt_kcache_dir *d)
+{
+	d->persistent = false;
+	if (!dir_wanted(d->path, sizeof(d->path)))
+		return tt_error(-ENOENT, "no kernel cache directory: TT_KERNEL_CACHE, XDG_CACHE_HOME and HOME are all unset");
 	return 0;
 }
 
@@ -508,30 +522,61 @@ bad:
 	return -1;
 }
 
+/* Say why an entry was not used, if the caller wants to know. */
+static __attribute__((format(printf, 3, 4))) void say(char *why, size_t len,
+						       const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!why || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+}
+
 int tt_kcache_disk_load(const char *dir, const uint8_t key[32], uint8_t **elf,
-			size_t *elf_len, struct tt_kdeps **deps)
+			size_t *elf_len, struct tt_kdeps **deps, char *why,
+			size_t why_len)
 {
 	char path[PATH_MAX + 80];
 	uint8_t *text, *data = NULL, want[32], got[32];
 	size_t len, n = 0;
 	struct tt_kdeps *d = NULL;
+	const char *changed;
 	int ret;
 
 	entry_path(path, sizeof(path), dir, key, ".deps");
-	if (tt_kcache_read_file(path, TT_KCACHE_FILE_MAX, &text, &len))
+	if (tt_kcache_read_file(path, TT_KCACHE_FILE_MAX, &text, &len)) {
+		say(why, why_len, "%s is missing", path);
 		return -ENOENT;
+	}
 	ret = strlen((char *)text) != len ||
 	      deps_parse((char *)text, want, &n, &d);
 	free(text);
-	if (ret || !tt_kdeps_current(d))
+	if (ret) {
+		say(why, why_len, "%s is damaged", path);
 		goto miss;
+	}
+	changed = tt_kdeps_changed(d);
+	if (changed) {
+		say(why, why_len, "the included file %s changed since the kernel was built",
+		    changed);
+		goto miss;
+	}
 	entry_path(path, sizeof(path), dir, key, ".elf");
 	if (tt_kcache_read_file(path, TT_KCACHE_FILE_MAX, &data, &len) ||
-	    len != n)
+	    len != n) {
+		say(why, why_len, "%s is missing or not the size its .deps records",
+		    path);
 		goto miss;
+	}
 	tt_sha256(data, len, got);
-	if (memcmp(got, want, 32))
+	if (memcmp(got, want, 32)) {
+		say(why, why_len, "%s is damaged (not the SHA-256 its .deps records)",
+		    path);
 		goto miss;
+	}
 	*elf = data;
 	*elf_len = len;
 	*deps = d;
@@ -590,6 +635,106 @@ int tt_kcache_disk_store(const char *dir, const uint8_t key[32],
 	entry_path(path, sizeof(path), dir, key, ".deps");
 	if (!ret)
 		ret = tt_kcache_write_file(path, text, text_len);
+	free(text);
+	return ret;
+}
+
+/* ---- portable records ---- */
+
+/*
+ * A .port file (kcache.h):
+ *
+ *   tt-kbuild-portable 1
+ *   key <the entry's key>
+ *   elf <sha256> <size>
+ *   toolchain <identity> <first line of --version>
+ *   end
+ */
+#define PORT_MAGIC "tt-kbuild-portable 1\n"
+
+int tt_kcache_port_store(const char *dir, const uint8_t pkey[32],
+			 const struct tt_kport *r)
+{
+	char path[PATH_MAX + 80], key[TT_SHA256_HEX_LEN + 1];
+	char elf[TT_SHA256_HEX_LEN + 1], tc[TT_SHA256_HEX_LEN + 1];
+	char text[sizeof(r->cc) + 4 * TT_SHA256_HEX_LEN + 128];
+	char cc[sizeof(r->cc)];
+	struct tt_kport old;
+	size_t i;
+	int n;
+
+	/* Already naming this entry: leave it (no write per cache hit). */
+	if (!tt_kcache_port_load(dir, pkey, &old) &&
+	    !memcmp(old.key, r->key, 32) && !memcmp(old.elf, r->elf, 32) &&
+	    old.elf_len == r->elf_len && !memcmp(old.tc_id, r->tc_id, 32))
+		return 0;
+	/* The version line is for people: printable, on one line. */
+	snprintf(cc, sizeof(cc), "%s", r->cc);
+	for (i = 0; cc[i]; i++)
+		if ((unsigned char)cc[i] < 0x20 || cc[i] == 0x7f)
+			cc[i] = '?';
+	tt_sha256_hex(r->key, key);
+	tt_sha256_hex(r->elf, elf);
+	tt_sha256_hex(r->tc_id, tc);
+	n = snprintf(text, sizeof(text), "%skey %s\nelf %s %zu\ntoolchain %s %s\nend\n",
+		     PORT_MAGIC, key, elf, r->elf_len, tc, cc);
+	if (n < 0 || (size_t)n >= sizeof(text))
+		return -EOVERFLOW;
+	entry_path(path, sizeof(path), dir, pkey, ".port");
+	return tt_kcache_write_file(path, text, (size_t)n);
+}
+
+/* "<hex><term>" at *p: the hash, then *p after term; -1 if malformed. */
+static int parse_hash_to(char **p, uint8_t h[32], char term)
+{
+	unsigned i;
+
+	if (strspn(*p, "0123456789abcdef") != TT_SHA256_HEX_LEN ||
+	    (*p)[TT_SHA256_HEX_LEN] != term)
+		return -1;
+	for (i = 0; i < 32; i++)
+		h[i] = (uint8_t)(hex_digit((*p)[2 * i]) << 4 |
+				 hex_digit((*p)[2 * i + 1]));
+	*p += TT_SHA256_HEX_LEN + 1;
+	return 0;
+}
+
+int tt_kcache_port_load(const char *dir, const uint8_t pkey[32],
+			struct tt_kport *r)
+{
+	char path[PATH_MAX + 80], *t, *end, *nl;
+	uint8_t *text;
+	size_t len;
+	int ret = -EINVAL;
+
+	entry_path(path, sizeof(path), dir, pkey, ".port");
+	if (tt_kcache_read_file(path, 4096, &text, &len))
+		return -ENOENT;
+	memset(r, 0, sizeof(*r));
+	t = (char *)text;
+	if (strlen(t) != len || strncmp(t, PORT_MAGIC, strlen(PORT_MAGIC)))
+		goto out;
+	t += strlen(PORT_MAGIC);
+	if (strncmp(t, "key ", 4))
+		goto out;
+	t += 4;
+	if (parse_hash_to(&t, r->key, '\n') || strncmp(t, "elf ", 4))
+		goto out;
+	t += 4;
+	if (parse_hash_to(&t, r->elf, ' '))
+		goto out;
+	r->elf_len = strtoul(t, &end, 10);
+	if (end == t || *end != '\n' || strncmp(end + 1, "toolchain ", 10))
+		goto out;
+	t = end + 11;
+	if (parse_hash_to(&t, r->tc_id, ' '))
+		goto out;
+	nl = strchr(t, '\n');
+	if (!nl || strcmp(nl, "\nend\n"))
+		goto out;
+	snprintf(r->cc, sizeof(r->cc), "%.*s", (int)(nl - t), t);
+	ret = 0;
+out:
 	free(text);
 	return ret;
 }

@@ -70,6 +70,10 @@ TT_HIDDEN int tt_kdeps_from_depfile(const char *depfile, const char *source,
 /* True if every file in d (may be NULL) still has its recorded hash. */
 TT_HIDDEN bool tt_kdeps_current(const struct tt_kdeps *d);
 
+/* The first file in d that no longer has its recorded hash (or cannot be
+ * read), or NULL if none. */
+TT_HIDDEN const char *tt_kdeps_changed(const struct tt_kdeps *d);
+
 TT_HIDDEN void tt_kdeps_free(struct tt_kdeps *d);
 
 /* Where entries go: the cache directory, or, if it cannot be created or
@@ -81,6 +85,11 @@ struct tt_kcache_dir {
 
 /* Fill *d; only fails if not even a temporary directory can be made. */
 TT_HIDDEN int tt_kcache_dir_open(struct tt_kcache_dir *d);
+
+/* Only to read entries (no compiler, docs/kernels.md): the cache
+ * directory as named, not created, whether or not it exists or is
+ * writable; -ENOENT with a message if none can be named. */
+TT_HIDDEN int tt_kcache_dir_find(struct tt_kcache_dir *d);
 
 /* Done with d: a private directory is removed with its content. */
 TT_HIDDEN void tt_kcache_dir_close(struct tt_kcache_dir *d);
@@ -99,11 +108,13 @@ TT_HIDDEN void tt_kcache_reset_memory(void);
  * The disk entry for key in dir: its ELF file (malloc'd) and dependencies
  * (NULL if none), only if the .deps file is whole, every dependency is
  * unchanged and the ELF has the recorded size and hash. -ENOENT otherwise
- * (no message set).
+ * (no message set; why, if not NULL, gets why_len bytes saying what was
+ * wrong).
  */
 TT_HIDDEN int tt_kcache_disk_load(const char *dir, const uint8_t key[32],
 				  uint8_t **elf, size_t *elf_len,
-				  struct tt_kdeps **deps);
+				  struct tt_kdeps **deps, char *why,
+				  size_t why_len);
 
 /*
  * Make the ELF at elf_tmp (a file in dir, whose content is elf[0..len))
@@ -113,5 +124,35 @@ TT_HIDDEN int tt_kcache_disk_load(const char *dir, const uint8_t key[32],
 TT_HIDDEN int tt_kcache_disk_store(const char *dir, const uint8_t key[32],
 				   const char *elf_tmp, const uint8_t *elf,
 				   size_t len, const struct tt_kdeps *deps);
+
+/*
+ * Portable records (docs/kernels.md "Without a compiler"): <pkey>.port
+ * names the entry (by its key) that a build with a compiler made or used
+ * last for the portable key pkey, which leaves the compiler out, with the
+ * ELF's hash and size and the toolchain that built it:
+ *
+ *   tt-kbuild-portable 1
+ *   key <key>
+ *   elf <sha256> <size>
+ *   toolchain <identity> <first line of its --version>
+ *   end
+ */
+struct tt_kport {
+	uint8_t key[32]; /* the entry: <key>.elf, <key>.deps */
+	uint8_t elf[32]; /* its ELF's SHA-256 */
+	size_t elf_len;
+	uint8_t tc_id[32]; /* the toolchain's identity (ksdk.h) */
+	char cc[160]; /* its --version line */
+};
+
+/* Write the record for pkey (atomically), unless it already says r.
+ * Returns 0 or a negative errno, without a message. */
+TT_HIDDEN int tt_kcache_port_store(const char *dir, const uint8_t pkey[32],
+				   const struct tt_kport *r);
+
+/* Read the record for pkey: 0, -ENOENT if there is none, -EINVAL if it
+ * is not whole. No message set. */
+TT_HIDDEN int tt_kcache_port_load(const char *dir, const uint8_t pkey[32],
+				  struct tt_kport *r);
 
 #endif /* TT_LIB_KCACHE_H */

@@ -4,12 +4,14 @@
  * examples, kernels built into the slot of each processor, the runtime
  * defines, the memory and disk caches and everything that must
  * invalidate them, compiler and size errors, hostile defines, damaged
- * cache entries, and builds without a usable cache directory.
+ * cache entries, builds without a usable cache directory, and kernels
+ * served from a filled cache without the compiler.
  *
  * Every test gets a fresh cache directory (TT_KERNEL_CACHE) and starts as
  * a new process would (tt_kbuild_reset), so the statistics say exactly
  * how each request was served.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
@@ -98,6 +100,7 @@ static struct tt_kbuild_stats stats(void)
 	s.mem_hits -= base.mem_hits;
 	s.disk_hits -= base.disk_hits;
 	s.builds -= base.builds;
+	s.portable_hits -= base.portable_hits;
 	return s;
 }
 
@@ -1360,6 +1363,327 @@ static void test_bad_requests(void **state)
 	assert_int_equal(stats().builds, 0);
 }
 
+
+/* ------------------------------------------------------------------ */
+/* Without a compiler: kernels from a cache filled where there was one */
+
+/* A compute kernel with everything a request can carry. */
+static const char k_full[] =
+	"#include <stdint.h>\n"
+	"#include \"kernel_api/args.h\"\n"
+	"volatile uint32_t v[6] = { 0xC0FFEE00u, get_compile_time_arg_val(0),\n"
+	"\tget_compile_time_arg_val(1), EXTRA, MATH_FIDELITY,\n"
+	"\tget_named_compile_time_arg_val(\"tiles\") };\n"
+	"void kernel_main(void)\n"
+	"{\n"
+	"\tv[1]++;\n"
+	"}\n";
+static const uint32_t full_ct[] = { 7, 9 };
+static const struct tt_kdefine full_defs[] = { { "EXTRA", "0x55u" },
+					       { "FLAG", NULL } };
+static const struct tt_knamed full_named[] = { { "tiles", 12 } };
+
+static struct tt_kbuild_opts full_opts(void)
+{
+	struct tt_kbuild_opts o = src_opts(TT_KPROC_COMPUTE, k_full);
+
+	o.name = "full";
+	o.ct_args = full_ct;
+	o.ct_arg_count = 2;
+	o.defines = full_defs;
+	o.define_count = 2;
+	o.named_args = full_named;
+	o.named_arg_count = 1;
+	o.math_fidelity = 4;
+	o.fp32_dest_acc = true;
+	return o;
+}
+
+/* As a new process: o gives want's image. */
+static void same_image(const struct tt_kbuild_opts *o,
+		       const struct tt_kbinary *want)
+{
+	struct tt_kbinary *b;
+
+	tt_kbuild_reset();
+	b = build_ok(o);
+	assert_int_equal(b->image_len, want->image_len);
+	assert_memory_equal(b->image, want->image, want->image_len);
+	assert_int_equal(b->load_addr, want->load_addr);
+	tt_kbinary_put(b);
+}
+
+/* The name of the only .port file in the cache, and its key. */
+static void only_port(char *path, size_t len, uint8_t key[32])
+{
+	char hex[TT_SHA256_HEX_LEN + 1];
+	struct dirent *e;
+	unsigned n = 0, i;
+	DIR *d = opendir(cache_dir);
+
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		if (!strstr(e->d_name, ".port"))
+			continue;
+		snprintf(path, len, "%s/%s", cache_dir, e->d_name);
+		snprintf(hex, sizeof(hex), "%.64s", e->d_name);
+		n++;
+	}
+	closedir(d);
+	assert_int_equal(n, 1);
+	for (i = 0; i < 32; i++)
+		assert_int_equal(sscanf(hex + 2 * i, "%2hhx", &key[i]), 1);
+}
+
+/* Fill the cache with the compiler; then, with TT_KERNEL_CC naming a
+ * missing compiler, with none in PATH, and with TT_KERNEL_CC=none, the
+ * same kernels (a text with compile-time arguments, named ones and
+ * defines; a file with an included header) come from the cache, also
+ * with the SDK's content in another place; nothing is built. */
+static void test_no_cc_from_cache(void **state)
+{
+	struct tt_kbuild_opts t = full_opts(), f = { .proc = TT_KPROC_BRISC };
+	uint32_t want[6] = { 0xC0FFEE00u, 7, 9, 0x55u, 4, 12 };
+	char path[PATH_MAX], root[PATH_MAX], *saved_path;
+	struct tt_kbinary *bt, *bf;
+	unsigned i;
+
+	(void)state;
+	make_file_kernel(path, sizeof(path), 5);
+	f.path = path;
+	bt = build_ok(&t);
+	bf = build_ok(&f);
+	assert_true(image_has(bt, want, sizeof(want)));
+	assert_true(has_value(bf, 5));
+	assert_int_equal(stats().builds, 2);
+	saved_path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	assert_non_null(saved_path);
+	for (i = 0; i < 4; i++) {
+		unsetenv("TT_KERNEL_CC");
+		setenv("PATH", saved_path, 1);
+		if (i == 0) {
+			setenv("TT_KERNEL_CC", "/nonexistent/riscv64-unknown-elf-gcc", 1);
+		} else if (i == 1) {
+			setenv("PATH", work_dir, 1); /* no compiler there */
+		} else if (i == 2) {
+			setenv("TT_KERNEL_CC", "none", 1);
+		} else { /* the SDK's content in another place */
+			copy_sdk(root, sizeof(root), false);
+			setenv("TT_KERNEL_CC", "none", 1);
+		}
+		same_image(&t, bt);
+		same_image(&f, bf);
+	}
+	setenv("PATH", saved_path, 1);
+	free(saved_path);
+	assert_int_equal(stats().builds, 2);
+	assert_int_equal(stats().portable_hits, 8);
+	/* From memory after the first time, like any entry. */
+	tt_kbinary_put(build_ok(&t));
+	assert_int_equal(stats().portable_hits, 9);
+	tt_kbinary_put(build_ok(&t));
+	assert_int_equal(stats().portable_hits, 9);
+	assert_int_equal(stats().mem_hits, 1);
+	tt_kbinary_put(bt);
+	tt_kbinary_put(bf);
+}
+
+/* A kernel the cache does not have fails, naming the kernel, the missing
+ * compiler and the directory searched; so does one whose request differs
+ * in one compile-time argument, and one asked for with another SDK. */
+static void test_no_cc_not_cached(void **state)
+{
+	struct tt_kbuild_opts t = full_opts();
+	static const uint32_t other_ct[] = { 7, 10 };
+	char root[PATH_MAX], path[PATH_MAX + 32];
+
+	(void)state;
+	tt_kbinary_put(build_ok(&t));
+	tt_kbuild_reset();
+	setenv("TT_KERNEL_CC", "/nonexistent/cc", 1);
+	build_fails(&(struct tt_kbuild_opts){ .proc = TT_KPROC_BRISC,
+					      .source = k_simple,
+					      .name = "uncached" },
+		    -ENOENT, "kernel uncached: ", "no compiler to build it",
+		    "TT_KERNEL_CC=/nonexistent/cc", cache_dir, ".port", NULL);
+	t.ct_args = other_ct;
+	build_fails(&t, -ENOENT, "kernel full: ", "no compiler", cache_dir,
+		    NULL);
+	t = full_opts();
+	setenv("TT_KERNEL_CC", "none", 1);
+	tt_kbinary_put(build_ok(&t));
+	copy_sdk(root, sizeof(root), false);
+	snprintf(path, sizeof(path), "%s/include/hw/new.h", root);
+	write_text(path, "/* another SDK */\n");
+	tt_kbuild_reset();
+	build_fails(&t, -ENOENT, "kernel full: ", "TT_KERNEL_CC=none",
+		    cache_dir, NULL);
+	assert_int_equal(stats().builds, 1);
+	assert_int_equal(stats().portable_hits, 1);
+}
+
+/* Damage one file of the entry, then ask without a compiler: refused,
+ * saying what is wrong, never used. */
+static void no_cc_damaged(const char *ext, long off, bool garbage,
+			  const char *says)
+{
+	struct tt_kbuild_opts o = full_opts();
+	char path[PATH_MAX + 80];
+	struct tt_kbinary *b;
+	uint8_t pk[32];
+	FILE *f;
+
+	b = build_ok(&o);
+	if (strcmp(ext, ".port"))
+		entry_file(path, sizeof(path), b, ext);
+	else
+		only_port(path, sizeof(path), pk);
+	tt_kbinary_put(b);
+	if (off < 0) { /* flip a digit of the record's ELF hash */
+		uint8_t *text;
+		size_t len;
+		char *h;
+
+		assert_int_equal(tt_kcache_read_file(path, 4096, &text, &len), 0);
+		h = strstr((char *)text, "\nelf ");
+		assert_non_null(h);
+		h[5] = h[5] == '0' ? '1' : '0';
+		write_text(path, (char *)text);
+		free(text);
+	} else if (garbage) {
+		f = fopen(path, "r+");
+		assert_non_null(f);
+		assert_int_equal(fseek(f, off, SEEK_SET), 0);
+		fputs("garbage", f);
+		assert_int_equal(fclose(f), 0);
+	} else {
+		assert_int_equal(truncate(path, off), 0);
+	}
+	tt_kbuild_reset();
+	setenv("TT_KERNEL_CC", "none", 1);
+	build_fails(&o, -ENOENT, "kernel full: ", "TT_KERNEL_CC=none",
+		    cache_dir, says, NULL);
+	assert_int_equal(stats().portable_hits, 0);
+}
+
+static void test_no_cc_damaged(void **state)
+{
+	static const struct {
+		const char *ext;
+		long off;
+		bool garbage;
+		const char *says;
+	} cases[] = {
+		{ ".elf", 0x1000, true, ".elf is damaged" },
+		{ ".elf", 0, true, ".elf is damaged" },
+		{ ".elf", 100, false, "not the size" },
+		{ ".deps", 40, false, ".deps is damaged" },
+		{ ".deps", 30, true, ".deps is damaged" },
+		{ ".port", 30, true, ".port is damaged" },
+		{ ".port", 100, false, ".port is damaged" },
+	};
+	unsigned i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (i) { /* a fresh cache */
+			teardown(state);
+			assert_int_equal(setup(state), 0);
+		}
+		no_cc_damaged(cases[i].ext, cases[i].off, cases[i].garbage,
+			      cases[i].says);
+	}
+	/* A whole record naming another ELF than its entry has. */
+	teardown(state);
+	assert_int_equal(setup(state), 0);
+	no_cc_damaged(".port", -1, false, "is not the ELF recorded there");
+}
+
+/* A header the kernel included was edited since the cache was filled:
+ * refused, naming it; put back, the kernel is served again. */
+static void test_no_cc_include_changed(void **state)
+{
+	struct tt_kbuild_opts o = { .proc = TT_KPROC_NCRISC };
+	char path[PATH_MAX];
+	struct tt_kbinary *b;
+
+	(void)state;
+	make_file_kernel(path, sizeof(path), 1);
+	o.path = path;
+	tt_kbinary_put(build_ok(&o));
+	make_file_kernel(path, sizeof(path), 2);
+	tt_kbuild_reset();
+	setenv("TT_KERNEL_CC", "none", 1);
+	build_fails(&o, -ENOENT, "TT_KERNEL_CC=none", "/k.h changed",
+		    cache_dir, NULL);
+	make_file_kernel(path, sizeof(path), 1);
+	tt_kbuild_reset();
+	b = build_ok(&o);
+	assert_true(has_value(b, 1));
+	tt_kbinary_put(b);
+	/* In the same process too: edited again, the memory entry goes. */
+	make_file_kernel(path, sizeof(path), 3);
+	build_fails(&o, -ENOENT, "/k.h changed", NULL);
+	assert_int_equal(stats().builds, 1);
+	assert_int_equal(stats().portable_hits, 1);
+}
+
+/* Two compilers built the same request: the record names the entry the
+ * last process with a compiler built or used, and a host without one
+ * gets that one. */
+static void test_no_cc_last_compiler_wins(void **state)
+{
+	struct tt_kbuild_opts o = full_opts();
+	char script[PATH_MAX + 16], text[2 * PATH_MAX + 64], port[PATH_MAX + 80];
+	struct tt_ktoolchain tc, t2;
+	struct tt_kbinary *b, *b2;
+	struct tt_kport r;
+	uint8_t first[32], pk[32];
+
+	(void)state;
+	assert_int_equal(tt_ktoolchain_find(&tc), 0);
+	/* Another compiler: a script that runs the real one (another
+	 * identity, the same output). */
+	snprintf(script, sizeof(script), "%s/other-gcc", work_dir);
+	snprintf(text, sizeof(text), "#!/bin/sh\nexec '%s' \"$@\"\n", tc.cc);
+	write_text(script, text);
+	assert_int_equal(chmod(script, 0755), 0);
+
+	b = build_ok(&o);
+	memcpy(first, b->hash, 32);
+	tt_kbinary_put(b);
+	tt_kbuild_reset();
+	setenv("TT_KERNEL_CC", script, 1);
+	assert_int_equal(tt_ktoolchain_find(&t2), 0);
+	b = build_ok(&o);
+	assert_memory_not_equal(first, b->hash, 32); /* another entry */
+	tt_kbinary_put(b);
+	assert_int_equal(stats().builds, 2);
+	/* One record, naming the second compiler's entry ... */
+	only_port(port, sizeof(port), pk);
+	assert_int_equal(tt_kcache_port_load(cache_dir, pk, &r), 0);
+	assert_memory_equal(r.tc_id, t2.id, 32);
+	assert_memory_not_equal(r.key, first, 32);
+	/* ... until the first compiler uses its own (a disk hit). */
+	unsetenv("TT_KERNEL_CC");
+	tt_kbuild_reset();
+	b = build_ok(&o);
+	assert_int_equal(stats().disk_hits, 1);
+	only_port(port, sizeof(port), pk);
+	assert_int_equal(tt_kcache_port_load(cache_dir, pk, &r), 0);
+	assert_memory_equal(r.key, first, 32);
+	assert_memory_equal(r.tc_id, tc.id, 32);
+	assert_string_equal(r.cc, tc.version);
+	setenv("TT_KERNEL_CC", "none", 1);
+	tt_kbuild_reset();
+	b2 = build_ok(&o);
+	assert_int_equal(stats().portable_hits, 1);
+	assert_int_equal(b2->image_len, b->image_len);
+	assert_memory_equal(b2->image, b->image, b->image_len);
+	assert_int_equal(stats().builds, 2);
+	tt_kbinary_put(b);
+	tt_kbinary_put(b2);
+}
+
 /* ------------------------------------------------------------------ */
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -1402,6 +1726,11 @@ int main(void)
 		T(test_missing_sdk),
 		T(test_bad_defines),
 		T(test_bad_requests),
+		T(test_no_cc_from_cache),
+		T(test_no_cc_not_cached),
+		T(test_no_cc_damaged),
+		T(test_no_cc_include_changed),
+		T(test_no_cc_last_compiler_wins),
 	};
 
 	if (getenv("TT_KERNEL_SDK"))
