@@ -155,6 +155,7 @@ TT_HIDDEN bool tt_ops_format_int(enum tt_data_format fmt);
 
 /* "DRAM", "L1", "L1 height sharded", ...; NULL for a bad value. */
 TT_HIDDEN const char *tt_ops_mem_name(enum tt_ops_mem mem);
+
 /* ---- softmax and normalisation (norm.c; softmax.c calls it) ---- */
 
 /* One call of softmax (op 0), layernorm (1) or rmsnorm (2). */

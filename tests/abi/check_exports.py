@@ -28,7 +28,6 @@ def declared(header_dir, macro, def_prefix):
     decl = re.compile(r'\b' + macro + r'\b([^;(]*?)\b([A-Za-z_]\w*)\s*\(',
                       re.S)
     names = set()
-    # tt/ops.h's family headers live one level down (tt/ops/*.h)
     # tt/ops/*.h: the op library's family headers
     for h in sorted(glob.glob(os.path.join(header_dir, '*.h')) +
                     glob.glob(os.path.join(header_dir, '*', '*.h'))):
