@@ -150,19 +150,7 @@ int tt_conv2d_out_hw(const struct tt_conv2d_params *p, bool transposed,
 static int mem_type(const char *fn, enum tt_ops_mem m, enum tt_buffer_type dflt,
 		    enum tt_buffer_type *out)
 {
-	switch (m) {
-	case TT_OPS_MEM_AUTO:
-		*out = dflt;
-		return 0;
-	case TT_OPS_MEM_DRAM:
-		*out = TT_BUFFER_DRAM;
-		return 0;
-	case TT_OPS_MEM_L1:
-		*out = TT_BUFFER_L1;
-		return 0;
-	}
-	return tt_error(-EINVAL, "%s: out_mem %d is not a placement (0 auto, 1 DRAM, 2 L1)",
-			fn, (int)m);
+	return tt_ops_out_mem_interleaved(fn, m, dflt, out);
 }
 
 /* Write a [1, 1, rows, cols] matrix of host values to a new device tensor. */

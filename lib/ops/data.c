@@ -278,20 +278,10 @@ static int plan_config(tt_ops_ctx *ctx, struct dplan *p,
 				"%s: cfg.out_format %s: the data movement ops do not convert; the output is %s as the input (tt_op_typecast converts)",
 				p->fn, tt_data_format_name(c->out_format),
 				tt_data_format_name(p->fmt));
-	switch (c->out_mem) {
-	case TT_OPS_MEM_AUTO:
-		p->mo = p->mi;
-		break;
-	case TT_OPS_MEM_DRAM:
-		p->mo = TT_BUFFER_DRAM;
-		break;
-	case TT_OPS_MEM_L1:
-		p->mo = TT_BUFFER_L1;
-		break;
-	default:
-		return tt_error(-EINVAL, "%s: cfg.out_mem %d is not a placement (0 auto, 1 DRAM, 2 L1)",
-				p->fn, (int)c->out_mem);
-	}
+	ret = tt_ops_out_mem_interleaved(p->fn, c->out_mem, p->mi,
+					 &p->mo);
+	if (ret)
+		return ret;
 	if (p->given) {
 		enum tt_buffer_type t = tt_buffer_type(p->given);
 

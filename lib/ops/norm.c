@@ -179,20 +179,10 @@ static int plan_all(tt_ops_ctx *ctx, struct plan *p)
 	if (ret)
 		return ret;
 	p->fx = tt_data_format_is_block(p->fi) ? TT_FLOAT16_B : p->fi;
-	switch (cf->out_mem) {
-	case TT_OPS_MEM_AUTO:
-		p->mo = p->ma;
-		break;
-	case TT_OPS_MEM_DRAM:
-		p->mo = TT_BUFFER_DRAM;
-		break;
-	case TT_OPS_MEM_L1:
-		p->mo = TT_BUFFER_L1;
-		break;
-	default:
-		return tt_error(-EINVAL, "%s: cfg.out_mem %d is not a placement (0 auto, 1 DRAM, 2 L1)",
-				p->fn, (int)cf->out_mem);
-	}
+	ret = tt_ops_out_mem_interleaved(p->fn, cf->out_mem, p->ma,
+					 &p->mo);
+	if (ret)
+		return ret;
 
 	/* math */
 	if (cf->math_fidelity == TT_OPS_FIDELITY_AUTO)

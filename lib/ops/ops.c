@@ -375,3 +375,27 @@ int tt_ops_create_output(tt_ops_ctx *ctx, const char *fn,
 				tt_last_error());
 	return 0;
 }
+
+int tt_ops_out_mem_interleaved(const char *fn, enum tt_ops_mem mem,
+			       enum tt_buffer_type dflt,
+			       enum tt_buffer_type *out)
+{
+	switch (mem) {
+	case TT_OPS_MEM_AUTO:
+		*out = dflt;
+		return 0;
+	case TT_OPS_MEM_DRAM:
+		*out = TT_BUFFER_DRAM;
+		return 0;
+	case TT_OPS_MEM_L1:
+		*out = TT_BUFFER_L1;
+		return 0;
+	case TT_OPS_MEM_L1_HEIGHT_SHARDED:
+	case TT_OPS_MEM_L1_WIDTH_SHARDED:
+	case TT_OPS_MEM_L1_BLOCK_SHARDED:
+		return tt_error(-ENOTSUP, "%s: cfg.out_mem %s: this op writes interleaved outputs (DRAM or L1) only",
+				fn, tt_ops_mem_name(mem));
+	}
+	return tt_error(-EINVAL, "%s: cfg.out_mem %d is not a placement (0 auto, 1 DRAM, 2 L1, 3..5 L1 height, width, block sharded)",
+			fn, (int)mem);
+}

@@ -153,6 +153,15 @@ TT_HIDDEN int tt_ops_create_output(tt_ops_ctx *ctx, const char *fn,
  * UInt16, UInt8)? */
 TT_HIDDEN bool tt_ops_format_int(enum tt_data_format fmt);
 
+/*
+ * The buffer type of an interleaved output placed by cfg.out_mem mem
+ * (auto: dflt), for the ops that write interleaved outputs only: a
+ * sharded placement is -ENOTSUP, a bad value -EINVAL, both named.
+ */
+TT_HIDDEN int tt_ops_out_mem_interleaved(const char *fn, enum tt_ops_mem mem,
+					 enum tt_buffer_type dflt,
+					 enum tt_buffer_type *out);
+
 /* "DRAM", "L1", "L1 height sharded", ...; NULL for a bad value. */
 TT_HIDDEN const char *tt_ops_mem_name(enum tt_ops_mem mem);
 

@@ -115,20 +115,10 @@ static int plan_config(tt_ops_ctx *ctx, struct plan *p,
 		return tt_error(tt_tile_size(p->fo) ? -ENOTSUP : -EINVAL,
 				"%s: cfg.out_format %s (%d): the op writes Float32, Float16, Float16_b, Bfp8_b and Bfp4_b",
 				p->fn, tt_data_format_name(p->fo), (int)p->fo);
-	switch (c->out_mem) {
-	case TT_OPS_MEM_AUTO:
-		p->mo = p->ma;
-		break;
-	case TT_OPS_MEM_DRAM:
-		p->mo = TT_BUFFER_DRAM;
-		break;
-	case TT_OPS_MEM_L1:
-		p->mo = TT_BUFFER_L1;
-		break;
-	default:
-		return tt_error(-EINVAL, "%s: cfg.out_mem %d is not a placement (0 auto, 1 DRAM, 2 L1)",
-				p->fn, (int)c->out_mem);
-	}
+	ret = tt_ops_out_mem_interleaved(p->fn, c->out_mem, p->ma,
+					 &p->mo);
+	if (ret)
+		return ret;
 	if (c->math_fidelity == TT_OPS_FIDELITY_AUTO)
 		p->fid = TT_HIFI4;
 	else if (c->math_fidelity == TT_LOFI || c->math_fidelity == TT_HIFI2 ||
