@@ -680,9 +680,13 @@ static void test_errors(void **state)
 	expect_error(tt_op_sum(f->ctx, a, 0, true, &c, &o), -EINVAL,
 		     "tt_op_sum: cfg.fp32_acc 3 is not auto");
 	c = tt_op_reduce_config();
-	c.out_mem = (enum tt_ops_mem)4;
+	c.out_mem = (enum tt_ops_mem)6;
 	expect_error(tt_op_sum(f->ctx, a, 0, true, &c, &o), -EINVAL,
-		     "tt_op_sum: cfg.out_mem 4 is not a placement");
+		     "tt_op_sum: cfg.out_mem 6 is not a placement");
+	/* The reductions write interleaved outputs only. */
+	c.out_mem = TT_OPS_MEM_L1_WIDTH_SHARDED;
+	expect_error(tt_op_sum(f->ctx, a, 0, true, &c, &o), -ENOTSUP,
+		     "tt_op_sum: cfg.out_mem L1 width sharded: this op writes interleaved outputs (DRAM or L1) only");
 	c = tt_op_reduce_config();
 	c.grid = (struct tt_xy){ 0, 99 };
 	expect_error(tt_op_sum(f->ctx, a, 0, true, &c, &o), -EINVAL,
