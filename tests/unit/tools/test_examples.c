@@ -211,7 +211,8 @@ static int daemon_down(void **state)
 		EXAMPLE(transport, queue_stream),                          \
 		EXAMPLE(transport, embedded_backend),                      \
 		EXAMPLE(transport, custom_sfpi_add),                       \
-		EXAMPLE(transport, custom_sfpi_smoothstep)
+		EXAMPLE(transport, custom_sfpi_smoothstep),                \
+		EXAMPLE(transport, ops_mlp), EXAMPLE(transport, ops_attention)
 
 int main(void)
 {
