@@ -32,6 +32,7 @@
 
 #include <cmocka.h>
 
+#include "lib/kbuild/kbuild.h"
 #include "testutil.h"
 #include "tmpdir.h"
 #include "tt/ops.h"
@@ -708,6 +709,15 @@ static void test_tilize(void **state)
 
 /* ---- configs, cache, errors ---- */
 
+/* Kernel builds and kernel cache lookups so far. */
+static unsigned long kbuild_calls(void)
+{
+	struct tt_kbuild_stats s;
+
+	tt_kbuild_get_stats(&s);
+	return s.mem_hits + s.disk_hits + s.builds;
+}
+
 static void test_configs(void **state)
 {
 	struct fx *f = F(state);
@@ -763,6 +773,7 @@ static void test_program_cache(void **state)
 	tt_device_tensor *out = NULL;
 	const unsigned perm[] = { 2, 0, 1 };
 	const struct host *srcs[2] = { &a, &b };
+	unsigned long k0;
 
 	/* first calls: misses */
 	TRY(tt_op_permute(f->ctx, da, perm, NULL, &out));
@@ -773,6 +784,7 @@ static void test_program_cache(void **state)
 	out = NULL;
 	TRY(tt_ops_finish(f->ctx));
 	TRY(tt_ops_cache_stats(f->ctx, &s0));
+	k0 = kbuild_calls();
 	/* the same calls on other buffers: hits, nothing built */
 	for (unsigned k = 0; k < 2; k++) {
 		TRY(tt_op_permute(f->ctx, in2[k], perm, NULL, &out));
@@ -801,6 +813,7 @@ static void test_program_cache(void **state)
 	assert_int_equal(s1.misses, s0.misses);
 	assert_int_equal(s1.programs, s0.programs);
 	assert_int_equal(s1.hits, s0.hits + 4);
+	assert_int_equal(kbuild_calls(), k0); /* no kernel built or looked up */
 	host_free(&a);
 	host_free(&b);
 	tt_device_tensor_free(da);
