@@ -756,6 +756,55 @@ static void test_configs(void **state)
 	check_permute(&a, &o, perm, "given output");
 	host_free(&o);
 	tt_device_tensor_free(out);
+	out = NULL;
+
+	/* concat into a given output, on one core, one cache page */
+	{
+		tt_device_tensor *two[2] = { da, da };
+		const struct tt_shape s2 = TT_SHAPE(2, 65, 140);
+
+		TRY(tt_device_tensor_create(f->dev, &s2, TT_FLOAT16_B, TT_BUFFER_L1, &out));
+		c = tt_op_data_config();
+		c.grid = (struct tt_xy){ 1, 1 };
+		c.cache_pages = 1;
+		TRY(tt_op_concat(f->ctx, (const tt_device_tensor *const *)two, 2, -1, &c, &out));
+		dev_read(f, out, &o);
+		for (size_t e = 0; e < o.n; e++) {
+			uint64_t i4[4];
+
+			unlin(o.d, e, i4);
+			i4[3] %= 70;
+			expect_elem(&o, e, elem(&a, lin(a.d, i4)), "given concat");
+		}
+		host_free(&o);
+		tt_device_tensor_free(out);
+		out = NULL;
+	}
+	/* untilize into a given L1 buffer of rows, 3 rows per core; tilize
+	 * back into a given tensor */
+	{
+		struct tt_buffer_config bc = { .device = f->dev, .size = 2 * 65 * 70 * 2,
+					       .page_size = 70 * 2, .type = TT_BUFFER_L1 };
+		tt_buffer *rows = NULL;
+		struct tt_shape s = TT_SHAPE(2, 65, 70);
+
+		TRY(tt_buffer_create(&bc, &rows));
+		c = tt_op_data_config();
+		c.tiles_per_core = 3;
+		c.out_mem = TT_OPS_MEM_L1;
+		TRY(tt_op_untilize(f->ctx, da, &c, &rows));
+		TRY(tt_device_tensor_create(f->dev, &s, TT_FLOAT16_B, TT_BUFFER_DRAM, &out));
+		c = tt_op_data_config();
+		c.grid = (struct tt_xy){ 3, 2 };
+		c.cache_pages = 5;
+		TRY(tt_op_tilize(f->ctx, rows, &s, TT_FLOAT16_B, &c, &out));
+		dev_read(f, out, &o);
+		for (size_t e = 0; e < o.n; e++)
+			expect_elem(&o, e, elem(&a, e), "given rows");
+		host_free(&o);
+		tt_device_tensor_free(out);
+		tt_buffer_free(rows);
+	}
 	host_free(&a);
 	tt_device_tensor_free(da);
 }
