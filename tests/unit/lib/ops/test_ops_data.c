@@ -624,7 +624,8 @@ static void run_embedding(struct fx *f, struct tt_shape xs,
 			u % 10 == 1 && fx == TT_INT32 ? (uint32_t)-(int32_t)(1 + u % 5) :
 			u % (uint32_t)V;
 	}
-	TRY(tt_device_tensor_create(f->dev, &xs, fx, TT_BUFFER_L1, &dx));
+	TRY(tt_device_tensor_create(f->dev, &xs, fx,
+				    seed % 2 ? TT_BUFFER_DRAM : TT_BUFFER_L1, &dx));
 	TRY(tt_device_tensor_write(dx, NULL, x));
 	TRY(tt_op_embedding(f->ctx, dx, dt, NULL, &out));
 	assert_int_equal(tt_device_tensor_shape(out)->rank, xs.rank + 1);
@@ -1070,6 +1071,43 @@ static void test_block_formats(void **state)
 	}
 }
 
+/* Views (tensors on pages of a larger buffer) in and out: the first
+ * pages are runtime args too. */
+static void test_views(void **state)
+{
+	struct fx *f = F(state);
+	struct host a, o;
+	tt_device_tensor *base = dev_tensor(f, TT_SHAPE(4, 32, 64), TT_UINT16,
+					    TT_BUFFER_DRAM, 1600, &a);
+	tt_device_tensor *obase = NULL, *v = NULL, *ov = NULL;
+	const struct tt_shape vs = TT_SHAPE(3, 32, 64), os = TT_SHAPE(3, 64, 32);
+	const struct tt_shape big = TT_SHAPE(5, 64, 32);
+
+	TRY(tt_device_tensor_view(base, 2, &vs, &v)); /* matrices 1..3 */
+	TRY(tt_device_tensor_create(f->dev, &big, TT_UINT16, TT_BUFFER_DRAM, &obase));
+	TRY(tt_device_tensor_view(obase, 4, &os, &ov)); /* matrices 2..4 */
+	for (int k = 0; k < 2; k++) { /* a miss, then a hit */
+		TRY(tt_op_transpose(f->ctx, v, -1, -2, NULL, &ov));
+		dev_read(f, ov, &o);
+		for (size_t e = 0; e < o.n; e++) {
+			uint64_t i4[4], j4[4];
+
+			unlin(o.d, e, i4);
+			j4[0] = 0;
+			j4[1] = i4[1] + 1;
+			j4[2] = i4[3];
+			j4[3] = i4[2];
+			expect_elem(&o, e, elem(&a, lin(a.d, j4)), "view");
+		}
+		host_free(&o);
+	}
+	host_free(&a);
+	tt_device_tensor_free(ov);
+	tt_device_tensor_free(v);
+	tt_device_tensor_free(obase);
+	tt_device_tensor_free(base);
+}
+
 static int fx_up(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
@@ -1110,6 +1148,7 @@ int main(void)
 		cmocka_unit_test(test_tilize),
 		cmocka_unit_test(test_block_formats),
 		cmocka_unit_test(test_configs),
+		cmocka_unit_test(test_views),
 		cmocka_unit_test(test_program_cache),
 		cmocka_unit_test(test_profile),
 		cmocka_unit_test(test_errors),
