@@ -234,11 +234,12 @@ static void copy_tile(uint32_t w, uint32_t z, uint32_t th, uint32_t tc,
 static uint32_t d3;
 
 /*
- * MODE 0, one row of an output tile: along the row only input dim d3
- * changes, so the other three are found (and checked) once, and the
+ * MODE 0, one row of an output tile (flat: n elements of an output row
+ * page from o[3] on): along the row only input dim d3 changes, so the other three are found (and checked) once, and the
  * input page only when d3 crosses a page.
  */
-static void affine_row(uint32_t *o, uint32_t r, uint32_t buf)
+static void affine_row(uint32_t *o, uint32_t r, uint32_t buf, uint32_t n,
+		       bool flat)
 {
 	uint32_t i[4], cur = 0xFFFFFFFFu, base = 0;
 	const uint32_t step = ga[A_STEP + d3], lim = ga[A_I + d3];
@@ -259,8 +260,9 @@ static void affine_row(uint32_t *o, uint32_t r, uint32_t buf)
 			ok = false;
 		i[d] = (uint32_t)v;
 	}
-	for (uint32_t c = 0; c < 32; c++) {
-		const uint32_t dst = buf + tile_off(r, c) * ES, oc = o[3] + c;
+	for (uint32_t c = 0; c < n; c++) {
+		const uint32_t dst = buf + (flat ? c : tile_off(r, c)) * ES;
+		const uint32_t oc = o[3] + c;
 		uint32_t page, off;
 		int32_t v;
 
@@ -308,7 +310,7 @@ static void out_tile(uint32_t w, uint32_t z, uint32_t th, uint32_t tc,
 		}
 		if (MODE == 0) {
 			o[3] = tc * 32;
-			affine_row(o, r, buf);
+			affine_row(o, r, buf, 32, false);
 			continue;
 		}
 		for (uint32_t c = 0; c < 32; c++) {
@@ -360,20 +362,14 @@ void kernel_main(void)
 		uint32_t page;
 
 		if (OUT_ROWS) {
-			/* Row u of the output: [w, z, r] */
-			uint32_t o[4], i[4];
+			/* Row u of the output: [w, z, r] (MODE 0) */
+			uint32_t o[4];
 
 			o[2] = u % ga[A_O + 2];
 			o[1] = (u / ga[A_O + 2]) % ga[A_O + 1];
 			o[0] = u / (ga[A_O + 2] * ga[A_O + 1]);
-			for (o[3] = 0; o[3] < ga[A_O + 3]; o[3]++) {
-				uint32_t dst = buf + o[3] * ES;
-
-				if (source(o, i))
-					put(dst, in_elem(i));
-				else
-					put_val(dst, ga[A_PAD]);
-			}
+			o[3] = 0;
+			affine_row(o, 0, buf, ga[A_O + 3], true);
 			page = u;
 		} else {
 			uint32_t bwt = ga[A_BOXN + 3], bht = ga[A_BOXN + 2];
