@@ -506,11 +506,13 @@ static void test_slice(void **state)
 	const int64_t s4[] = { 1, 0, 3, 2 }, e4[] = { 2, 3, 65, 33 },
 		      p4[] = { 1, 2, 3, 5 };
 	const int64_t sv[] = { 31 }, ev[] = { 65 }, pv[] = { 2 };
+	const int64_t sb[] = { 3 }, eb[] = { 65 }, pb[] = { (int64_t)1 << 40 };
 
 	for (unsigned k = 0; k < NFMT; k++)
 		run_slice(f, TT_SHAPE(33, 65), s1, e1, NULL, all_formats[k], 600 + k);
 	run_slice(f, TT_SHAPE(2, 3, 65, 33), s4, e4, p4, TT_FLOAT16_B, 610);
 	run_slice(f, TT_SHAPE(65), sv, ev, pv, TT_INT32, 611);
+	run_slice(f, TT_SHAPE(65), sb, eb, pb, TT_UINT8, 612); /* a huge step */
 }
 
 static void run_pad(struct fx *f, struct tt_shape s, const uint64_t *b,
