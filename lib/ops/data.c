@@ -824,7 +824,13 @@ int tt_op_slice(tt_ops_ctx *ctx, const tt_device_tensor *a,
 	if (ret)
 		return ret;
 	for (unsigned d = 0; d < n; d++) {
-		p.g[A_STEP + d + off] = (uint32_t)(step ? step[d] : 1);
+		/* A step past the dim takes the start element alone, as the
+		 * dim does (and fits the kernel's 32-bit words). */
+		int64_t st = step ? step[d] : 1;
+
+		if (st > (int64_t)as->dims[d])
+			st = (int64_t)as->dims[d];
+		p.g[A_STEP + d + off] = (uint32_t)st;
 		p.g[A_START + d + off] = (uint32_t)start[d];
 	}
 	return single(ctx, &p, a, NULL, cfg, out, t0);

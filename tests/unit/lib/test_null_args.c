@@ -671,12 +671,43 @@ static const struct tt_unary_fn ufn = { TT_UNARY_EXP, 0, 0 };
 	X(op_linear_w, tt_op_linear, I(tt_op_linear(f->ops, f->dt, NULL, NULL, NULL, &dummy_dt))) \
 	X(op_linear_out, tt_op_linear, I(tt_op_linear(f->ops, f->dt, f->dt, NULL, NULL, NULL)))
 
+/* ---- tt/ops/data.h ---- */
+static const unsigned data_perm[] = { 0, 1 };
+static const int64_t data_st[] = { 0, 0 }, data_en[] = { 1, 1 };
+static const uint64_t data_reps[] = { 1, 1 };
+static const struct tt_shape data_shape = { 2, { 32, 32 } };
+static tt_buffer *dummy_rows;
+#define DATA_OPS_CASES(X) \
+	X(op_transpose, tt_op_transpose, I(tt_op_transpose(NULL, f->dt, 0, 1, NULL, &dummy_dt))) \
+	X(op_transpose_a, tt_op_transpose, I(tt_op_transpose(f->ops, NULL, 0, 1, NULL, &dummy_dt))) \
+	X(op_transpose_out, tt_op_transpose, I(tt_op_transpose(f->ops, f->dt, 0, 1, NULL, NULL))) \
+	X(op_permute, tt_op_permute, I(tt_op_permute(NULL, f->dt, data_perm, NULL, &dummy_dt))) \
+	X(op_permute_perm, tt_op_permute, I(tt_op_permute(f->ops, f->dt, NULL, NULL, &dummy_dt))) \
+	X(op_reshape, tt_op_reshape, I(tt_op_reshape(NULL, f->dt, &data_shape, NULL, &dummy_dt))) \
+	X(op_reshape_shape, tt_op_reshape, I(tt_op_reshape(f->ops, f->dt, NULL, NULL, &dummy_dt))) \
+	X(op_concat, tt_op_concat, I(tt_op_concat(NULL, (const tt_device_tensor *const *)&f->dt, 1, 0, NULL, &dummy_dt))) \
+	X(op_concat_in, tt_op_concat, I(tt_op_concat(f->ops, NULL, 1, 0, NULL, &dummy_dt))) \
+	X(op_slice, tt_op_slice, I(tt_op_slice(NULL, f->dt, data_st, data_en, NULL, NULL, &dummy_dt))) \
+	X(op_slice_start, tt_op_slice, I(tt_op_slice(f->ops, f->dt, NULL, data_en, NULL, NULL, &dummy_dt))) \
+	X(op_slice_end, tt_op_slice, I(tt_op_slice(f->ops, f->dt, data_st, NULL, NULL, NULL, &dummy_dt))) \
+	X(op_pad, tt_op_pad, I(tt_op_pad(NULL, f->dt, NULL, NULL, 0, NULL, &dummy_dt))) \
+	X(op_pad_out, tt_op_pad, I(tt_op_pad(f->ops, f->dt, NULL, NULL, 0, NULL, NULL))) \
+	X(op_repeat, tt_op_repeat, I(tt_op_repeat(NULL, f->dt, data_reps, NULL, &dummy_dt))) \
+	X(op_repeat_reps, tt_op_repeat, I(tt_op_repeat(f->ops, f->dt, NULL, NULL, &dummy_dt))) \
+	X(op_embedding, tt_op_embedding, I(tt_op_embedding(NULL, f->dt, f->dt, NULL, &dummy_dt))) \
+	X(op_embedding_indices, tt_op_embedding, I(tt_op_embedding(f->ops, NULL, f->dt, NULL, &dummy_dt))) \
+	X(op_embedding_table, tt_op_embedding, I(tt_op_embedding(f->ops, f->dt, NULL, NULL, &dummy_dt))) \
+	X(op_tilize, tt_op_tilize, I(tt_op_tilize(NULL, dummy_rows, &data_shape, TT_FLOAT32, NULL, &dummy_dt))) \
+	X(op_tilize_rows, tt_op_tilize, I(tt_op_tilize(f->ops, NULL, &data_shape, TT_FLOAT32, NULL, &dummy_dt))) \
+	X(op_untilize, tt_op_untilize, I(tt_op_untilize(NULL, f->dt, NULL, &dummy_rows))) \
+	X(op_untilize_out, tt_op_untilize, I(tt_op_untilize(f->ops, f->dt, NULL, NULL)))
+
 #define ALL_CASES(X)                                                           \
 	DEVICE_CASES(X) NOC_CASES(X) DMA_CASES(X) HART_CASES(X) MGMT_CASES(X)  \
 	TELEMETRY_CASES(X) CORE_CASES(X) DATAFORMAT_CASES(X) BUFFER_CASES(X)   \
 	PROGRAM_CASES(X) QUEUE_CASES(X) TENSOR_CASES(X) NPY_CASES(X)           \
 	TENSOR_QUEUE_CASES(X)                                                  \
-	BACKEND_CASES(X) OPS_CASES(X)
+	BACKEND_CASES(X) OPS_CASES(X) DATA_OPS_CASES(X)
 
 ALL_CASES(RUNNER)
 
@@ -736,6 +767,7 @@ TABLE_TEST(npy, NPY_CASES)
 TABLE_TEST(tensor_queue, TENSOR_QUEUE_CASES)
 TABLE_TEST(backend_api, BACKEND_CASES)
 TABLE_TEST(ops, OPS_CASES)
+TABLE_TEST(data_ops, DATA_OPS_CASES)
 
 /* Destructors take NULL and do nothing, not even set a message. */
 static void test_destructors(void **state)
@@ -814,6 +846,7 @@ int main(void)
 		cmocka_unit_test(test_tensor_queue),
 		cmocka_unit_test(test_backend_api),
 		cmocka_unit_test(test_ops),
+		cmocka_unit_test(test_data_ops),
 		cmocka_unit_test(test_destructors),
 	};
 

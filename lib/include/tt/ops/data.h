@@ -20,8 +20,8 @@
  * from the end (-1 the last) where an op takes a single dim.
  *
  * Padding: the tile padding of every output (elements past its logical
- * rows and columns) holds zero bytes (0 in every format); an input's
- * padding never reaches an output.
+ * rows and columns) holds 0 (zero bytes; in block formats zero sign and
+ * magnitude bits); an input's padding never reaches an output.
  *
  * Row-major device data (tilize, untilize): a tt_buffer of row pages, an
  * interleaved DRAM or L1 buffer whose page i is row i of the tensor in

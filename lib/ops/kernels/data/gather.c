@@ -230,6 +230,72 @@ static void copy_tile(uint32_t w, uint32_t z, uint32_t th, uint32_t tc,
 				zero_elem(buf, tile_off(r, c));
 }
 
+/* The input dim the output's last dim feeds (MODE 0), set at start. */
+static uint32_t d3;
+
+/*
+ * MODE 0, one row of an output tile (flat: n elements of an output row
+ * page from o[3] on): along the row only input dim d3 changes, so the other three are found (and checked) once, and the
+ * input page only when d3 crosses a page.
+ */
+static void affine_row(uint32_t *o, uint32_t r, uint32_t buf, uint32_t n,
+		       bool flat)
+{
+	uint32_t i[4], cur = 0xFFFFFFFFu, base = 0;
+	const uint32_t step = ga[A_STEP + d3], lim = ga[A_I + d3];
+	const int32_t start = (int32_t)ga[A_START + d3];
+	const bool wrap = ga[A_WRAP + d3];
+	bool ok = true;
+
+	for (uint32_t d = 0; d < 4; d++) {
+		int32_t v;
+
+		if (d == d3)
+			continue;
+		v = (int32_t)(o[ga[A_SRC + d]] * ga[A_STEP + d]) +
+		    (int32_t)ga[A_START + d];
+		if (ga[A_WRAP + d])
+			v = (int32_t)((uint32_t)v % ga[A_I + d]);
+		if (v < 0 || (uint32_t)v >= ga[A_I + d])
+			ok = false;
+		i[d] = (uint32_t)v;
+	}
+	for (uint32_t c = 0; c < n; c++) {
+		const uint32_t dst = buf + (flat ? c : tile_off(r, c)) * ES;
+		const uint32_t oc = o[3] + c;
+		uint32_t page, off;
+		int32_t v;
+
+		if (oc >= ga[A_O + 3]) {
+			put_val(dst, 0);
+			continue;
+		}
+		v = (int32_t)(oc * step) + start;
+		if (wrap)
+			v = (int32_t)((uint32_t)v % lim);
+		if (!ok || v < 0 || (uint32_t)v >= lim) {
+			if (!MERGE)
+				put_val(dst, ga[A_PAD]);
+			continue;
+		}
+		i[d3] = (uint32_t)v;
+		if (IN_ROWS) {
+			page = (i[0] * ga[A_I + 1] + i[1]) * ga[A_I + 2] + i[2];
+			off = i[3] * ES;
+		} else {
+			page = in_first +
+			       ((i[0] * ga[A_I + 1] + i[1]) * ga[A_IHT] + i[2] / 32) *
+				       ga[A_IWT] + i[3] / 32;
+			off = tile_off(i[2] & 31, i[3] & 31) * ES;
+		}
+		if (page != cur) {
+			base = in_page(page);
+			cur = page;
+		}
+		put(dst, base + off);
+	}
+}
+
 static void out_tile(uint32_t w, uint32_t z, uint32_t th, uint32_t tc,
 		     uint32_t buf)
 {
@@ -237,11 +303,21 @@ static void out_tile(uint32_t w, uint32_t z, uint32_t th, uint32_t tc,
 
 	for (uint32_t r = 0; r < 32; r++) {
 		o[2] = th * 32 + r;
+		if (o[2] >= ga[A_O + 2]) {
+			for (uint32_t c = 0; c < 32; c++)
+				put_val(buf + tile_off(r, c) * ES, 0);
+			continue;
+		}
+		if (MODE == 0) {
+			o[3] = tc * 32;
+			affine_row(o, r, buf, 32, false);
+			continue;
+		}
 		for (uint32_t c = 0; c < 32; c++) {
 			uint32_t dst = buf + tile_off(r, c) * ES;
 
 			o[3] = tc * 32 + c;
-			if (o[2] >= ga[A_O + 2] || o[3] >= ga[A_O + 3])
+			if (o[3] >= ga[A_O + 3])
 				put_val(dst, 0);
 			else if (source(o, i))
 				put(dst, in_elem(i));
@@ -270,6 +346,9 @@ void kernel_main(void)
 	gout = (InterleavedAddrGen){ .bank_base_address = out_addr,
 				     .page_size = ga[A_OUTPAGE],
 				     .is_dram = get_named_compile_time_arg_val("OUT_DRAM") };
+	for (uint32_t d = 0; d < 4; d++)
+		if (ga[A_SRC + d] == 3)
+			d3 = d;
 	cache_base = get_write_ptr(CB_CACHE);
 	cache_stride = get_cb_page_size(CB_CACHE);
 	if (MODE == 2) {
@@ -283,20 +362,14 @@ void kernel_main(void)
 		uint32_t page;
 
 		if (OUT_ROWS) {
-			/* Row u of the output: [w, z, r] */
-			uint32_t o[4], i[4];
+			/* Row u of the output: [w, z, r] (MODE 0) */
+			uint32_t o[4];
 
 			o[2] = u % ga[A_O + 2];
 			o[1] = (u / ga[A_O + 2]) % ga[A_O + 1];
 			o[0] = u / (ga[A_O + 2] * ga[A_O + 1]);
-			for (o[3] = 0; o[3] < ga[A_O + 3]; o[3]++) {
-				uint32_t dst = buf + o[3] * ES;
-
-				if (source(o, i))
-					put(dst, in_elem(i));
-				else
-					put_val(dst, ga[A_PAD]);
-			}
+			o[3] = 0;
+			affine_row(o, 0, buf, ga[A_O + 3], true);
 			page = u;
 		} else {
 			uint32_t bwt = ga[A_BOXN + 3], bht = ga[A_BOXN + 2];

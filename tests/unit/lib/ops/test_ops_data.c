@@ -32,6 +32,7 @@
 
 #include <cmocka.h>
 
+#include "lib/kbuild/kbuild.h"
 #include "testutil.h"
 #include "tmpdir.h"
 #include "tt/ops.h"
@@ -505,11 +506,13 @@ static void test_slice(void **state)
 	const int64_t s4[] = { 1, 0, 3, 2 }, e4[] = { 2, 3, 65, 33 },
 		      p4[] = { 1, 2, 3, 5 };
 	const int64_t sv[] = { 31 }, ev[] = { 65 }, pv[] = { 2 };
+	const int64_t sb[] = { 3 }, eb[] = { 65 }, pb[] = { (int64_t)1 << 40 };
 
 	for (unsigned k = 0; k < NFMT; k++)
 		run_slice(f, TT_SHAPE(33, 65), s1, e1, NULL, all_formats[k], 600 + k);
 	run_slice(f, TT_SHAPE(2, 3, 65, 33), s4, e4, p4, TT_FLOAT16_B, 610);
 	run_slice(f, TT_SHAPE(65), sv, ev, pv, TT_INT32, 611);
+	run_slice(f, TT_SHAPE(65), sb, eb, pb, TT_UINT8, 612); /* a huge step */
 }
 
 static void run_pad(struct fx *f, struct tt_shape s, const uint64_t *b,
@@ -623,7 +626,8 @@ static void run_embedding(struct fx *f, struct tt_shape xs,
 			u % 10 == 1 && fx == TT_INT32 ? (uint32_t)-(int32_t)(1 + u % 5) :
 			u % (uint32_t)V;
 	}
-	TRY(tt_device_tensor_create(f->dev, &xs, fx, TT_BUFFER_L1, &dx));
+	TRY(tt_device_tensor_create(f->dev, &xs, fx,
+				    seed % 2 ? TT_BUFFER_DRAM : TT_BUFFER_L1, &dx));
 	TRY(tt_device_tensor_write(dx, NULL, x));
 	TRY(tt_op_embedding(f->ctx, dx, dt, NULL, &out));
 	assert_int_equal(tt_device_tensor_shape(out)->rank, xs.rank + 1);
@@ -708,6 +712,15 @@ static void test_tilize(void **state)
 
 /* ---- configs, cache, errors ---- */
 
+/* Kernel builds and kernel cache lookups so far. */
+static unsigned long kbuild_calls(void)
+{
+	struct tt_kbuild_stats s;
+
+	tt_kbuild_get_stats(&s);
+	return s.mem_hits + s.disk_hits + s.builds;
+}
+
 static void test_configs(void **state)
 {
 	struct fx *f = F(state);
@@ -746,6 +759,55 @@ static void test_configs(void **state)
 	check_permute(&a, &o, perm, "given output");
 	host_free(&o);
 	tt_device_tensor_free(out);
+	out = NULL;
+
+	/* concat into a given output, on one core, one cache page */
+	{
+		tt_device_tensor *two[2] = { da, da };
+		const struct tt_shape s2 = TT_SHAPE(2, 65, 140);
+
+		TRY(tt_device_tensor_create(f->dev, &s2, TT_FLOAT16_B, TT_BUFFER_L1, &out));
+		c = tt_op_data_config();
+		c.grid = (struct tt_xy){ 1, 1 };
+		c.cache_pages = 1;
+		TRY(tt_op_concat(f->ctx, (const tt_device_tensor *const *)two, 2, -1, &c, &out));
+		dev_read(f, out, &o);
+		for (size_t e = 0; e < o.n; e++) {
+			uint64_t i4[4];
+
+			unlin(o.d, e, i4);
+			i4[3] %= 70;
+			expect_elem(&o, e, elem(&a, lin(a.d, i4)), "given concat");
+		}
+		host_free(&o);
+		tt_device_tensor_free(out);
+		out = NULL;
+	}
+	/* untilize into a given L1 buffer of rows, 3 rows per core; tilize
+	 * back into a given tensor */
+	{
+		struct tt_buffer_config bc = { .device = f->dev, .size = 2 * 65 * 70 * 2,
+					       .page_size = 70 * 2, .type = TT_BUFFER_L1 };
+		tt_buffer *rows = NULL;
+		struct tt_shape s = TT_SHAPE(2, 65, 70);
+
+		TRY(tt_buffer_create(&bc, &rows));
+		c = tt_op_data_config();
+		c.tiles_per_core = 3;
+		c.out_mem = TT_OPS_MEM_L1;
+		TRY(tt_op_untilize(f->ctx, da, &c, &rows));
+		TRY(tt_device_tensor_create(f->dev, &s, TT_FLOAT16_B, TT_BUFFER_DRAM, &out));
+		c = tt_op_data_config();
+		c.grid = (struct tt_xy){ 3, 2 };
+		c.cache_pages = 5;
+		TRY(tt_op_tilize(f->ctx, rows, &s, TT_FLOAT16_B, &c, &out));
+		dev_read(f, out, &o);
+		for (size_t e = 0; e < o.n; e++)
+			expect_elem(&o, e, elem(&a, e), "given rows");
+		host_free(&o);
+		tt_device_tensor_free(out);
+		tt_buffer_free(rows);
+	}
 	host_free(&a);
 	tt_device_tensor_free(da);
 }
@@ -763,6 +825,7 @@ static void test_program_cache(void **state)
 	tt_device_tensor *out = NULL;
 	const unsigned perm[] = { 2, 0, 1 };
 	const struct host *srcs[2] = { &a, &b };
+	unsigned long k0;
 
 	/* first calls: misses */
 	TRY(tt_op_permute(f->ctx, da, perm, NULL, &out));
@@ -773,6 +836,7 @@ static void test_program_cache(void **state)
 	out = NULL;
 	TRY(tt_ops_finish(f->ctx));
 	TRY(tt_ops_cache_stats(f->ctx, &s0));
+	k0 = kbuild_calls();
 	/* the same calls on other buffers: hits, nothing built */
 	for (unsigned k = 0; k < 2; k++) {
 		TRY(tt_op_permute(f->ctx, in2[k], perm, NULL, &out));
@@ -801,6 +865,7 @@ static void test_program_cache(void **state)
 	assert_int_equal(s1.misses, s0.misses);
 	assert_int_equal(s1.programs, s0.programs);
 	assert_int_equal(s1.hits, s0.hits + 4);
+	assert_int_equal(kbuild_calls(), k0); /* no kernel built or looked up */
 	host_free(&a);
 	host_free(&b);
 	tt_device_tensor_free(da);
@@ -1008,6 +1073,43 @@ static void test_block_formats(void **state)
 	}
 }
 
+/* Views (tensors on pages of a larger buffer) in and out: the first
+ * pages are runtime args too. */
+static void test_views(void **state)
+{
+	struct fx *f = F(state);
+	struct host a, o;
+	tt_device_tensor *base = dev_tensor(f, TT_SHAPE(4, 32, 64), TT_UINT16,
+					    TT_BUFFER_DRAM, 1600, &a);
+	tt_device_tensor *obase = NULL, *v = NULL, *ov = NULL;
+	const struct tt_shape vs = TT_SHAPE(3, 32, 64), os = TT_SHAPE(3, 64, 32);
+	const struct tt_shape big = TT_SHAPE(5, 64, 32);
+
+	TRY(tt_device_tensor_view(base, 2, &vs, &v)); /* matrices 1..3 */
+	TRY(tt_device_tensor_create(f->dev, &big, TT_UINT16, TT_BUFFER_DRAM, &obase));
+	TRY(tt_device_tensor_view(obase, 4, &os, &ov)); /* matrices 2..4 */
+	for (int k = 0; k < 2; k++) { /* a miss, then a hit */
+		TRY(tt_op_transpose(f->ctx, v, -1, -2, NULL, &ov));
+		dev_read(f, ov, &o);
+		for (size_t e = 0; e < o.n; e++) {
+			uint64_t i4[4], j4[4];
+
+			unlin(o.d, e, i4);
+			j4[0] = 0;
+			j4[1] = i4[1] + 1;
+			j4[2] = i4[3];
+			j4[3] = i4[2];
+			expect_elem(&o, e, elem(&a, lin(a.d, j4)), "view");
+		}
+		host_free(&o);
+	}
+	host_free(&a);
+	tt_device_tensor_free(ov);
+	tt_device_tensor_free(v);
+	tt_device_tensor_free(obase);
+	tt_device_tensor_free(base);
+}
+
 static int fx_up(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
@@ -1048,6 +1150,7 @@ int main(void)
 		cmocka_unit_test(test_tilize),
 		cmocka_unit_test(test_block_formats),
 		cmocka_unit_test(test_configs),
+		cmocka_unit_test(test_views),
 		cmocka_unit_test(test_program_cache),
 		cmocka_unit_test(test_profile),
 		cmocka_unit_test(test_errors),
