@@ -46,6 +46,10 @@ struct tt_conv2d_cfg tt_op_conv2d_config(void)
 void tt_conv_nchw_to_rows(const float *nchw, uint32_t n, uint32_t c,
 			  uint32_t h, uint32_t w, float *rows)
 {
+	if (!nchw || !rows) {
+		tt_error(-EINVAL, "tt_conv_nchw_to_rows: %s is NULL", !nchw ? "nchw" : "rows");
+		return;
+	}
 	for (uint32_t b = 0; b < n; b++)
 		for (uint32_t k = 0; k < c; k++)
 			for (uint32_t y = 0; y < h; y++)
@@ -57,6 +61,10 @@ void tt_conv_nchw_to_rows(const float *nchw, uint32_t n, uint32_t c,
 void tt_conv_rows_to_nchw(const float *rows, uint32_t n, uint32_t c,
 			  uint32_t h, uint32_t w, float *nchw)
 {
+	if (!rows || !nchw) {
+		tt_error(-EINVAL, "tt_conv_rows_to_nchw: %s is NULL", !rows ? "rows" : "nchw");
+		return;
+	}
 	for (uint32_t b = 0; b < n; b++)
 		for (uint32_t k = 0; k < c; k++)
 			for (uint32_t y = 0; y < h; y++)
@@ -143,7 +151,7 @@ int tt_conv2d_out_hw(const struct tt_conv2d_params *p, bool transposed,
 		     uint32_t *oh, uint32_t *ow)
 {
 	if (!oh || !ow)
-		return tt_error(-EINVAL, "tt_conv2d_out_hw: oh or ow is NULL");
+		return tt_error(-EINVAL, "tt_conv2d_out_hw: %s is NULL", !oh ? "oh" : "ow");
 	return out_hw("tt_conv2d_out_hw", p, transposed, oh, ow);
 }
 
@@ -208,7 +216,8 @@ static int weights(tt_ops_ctx *ctx, const char *fn, const float *w,
 	int ret;
 
 	if (!ctx || !w || !out)
-		return tt_error(-EINVAL, "%s: ctx, w or out is NULL", fn);
+		return tt_error(-EINVAL, "%s: %s is NULL", fn,
+				!ctx ? "ctx" : !w ? "w" : "out");
 	*out = NULL;
 	if (!cin || !cout || !kh || !kw || !groups)
 		return tt_error(-EINVAL, "%s: cin %u, cout %u, kernel %ux%u, groups %u: each must be at least 1",

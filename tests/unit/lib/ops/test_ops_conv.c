@@ -718,6 +718,9 @@ static void test_errors(void **state)
 	p.kernel_h = p.kernel_w = 3;
 
 	/* NULLs */
+	expect_error(tt_conv2d_weights_create(f->ctx, NULL, 8, 6, 3, 3, 1, TT_FLOAT16_B,
+					      TT_OPS_MEM_DRAM, &bad),
+		     -EINVAL, "tt_conv2d_weights_create: w is NULL");
 	expect_error(tt_op_conv2d(NULL, x, w, NULL, &p, NULL, &o), -EINVAL, "tt_op_conv2d: ctx is NULL");
 	expect_error(tt_op_conv2d(f->ctx, NULL, w, NULL, &p, NULL, &o), -EINVAL, "tt_op_conv2d: x is NULL");
 	expect_error(tt_op_conv2d(f->ctx, x, w, NULL, NULL, NULL, &o), -EINVAL, "tt_op_conv2d: p is NULL");
@@ -862,6 +865,25 @@ static void test_errors(void **state)
 	free(wv);
 }
 
+/* NCHW host arrays to rows [N*H*W][C] and back. */
+static void test_nchw_conversions(void **state)
+{
+	const uint32_t n = 2, c = 3, h = 4, w = 5;
+	float nchw[120], rows[120], back[120];
+
+	(void)state;
+	for (uint32_t i = 0; i < 120; i++)
+		nchw[i] = (float)i;
+	tt_conv_nchw_to_rows(nchw, n, c, h, w, rows);
+	/* element (n 1, c 2, h 3, w 4) is row (1*4 + 3)*5 + 4 = 39, column 2 */
+	assert_true(rows[39 * c + 2] == nchw[((1 * c + 2) * h + 3) * w + 4]);
+	assert_true(rows[0 * c + 1] == nchw[1 * h * w]);
+	tt_conv_rows_to_nchw(rows, n, c, h, w, back);
+	assert_memory_equal(back, nchw, sizeof(nchw));
+	tt_conv_nchw_to_rows(NULL, n, c, h, w, rows);
+	assert_non_null(strstr(tt_last_error(), "tt_conv_nchw_to_rows: nchw is NULL"));
+}
+
 static int fx_up(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
@@ -901,6 +923,7 @@ int main(void)
 		cmocka_unit_test(test_global_avg_pool_and_upsample),
 		cmocka_unit_test(test_program_cache),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_nchw_conversions),
 	};
 
 	return cmocka_run_group_tests_name("ops_conv", tests, fx_up, fx_down);
