@@ -32,6 +32,7 @@
 
 #include "lib/kbuild/kbuild.h"
 #include "testutil.h"
+#include "tmpdir.h"
 #include "tt/ops.h"
 
 struct fx {
@@ -865,6 +866,35 @@ static void test_errors(void **state)
 	free(wv);
 }
 
+/* Conv and pool calls are recorded by the profiler: names, hits, times. */
+static void test_profile(void **state)
+{
+	struct fx *f = *state;
+	const struct ccase c = { 1, 6, 6, 4, 8, 3, 1, 1, 1, 1, 1, 1, 1, true };
+	const struct pcase pc = { 1, 6, 6, 4, 2, 2, 0, 1, false, false };
+	char dir[256], prefix[300], cmd[1200];
+
+	assert_non_null(test_mkdtemp(dir, sizeof(dir), "ops-conv-prof"));
+	snprintf(prefix, sizeof(prefix), "%s/prof", dir);
+	TRY(tt_ops_cache_clear(f->ctx));
+	TRY(tt_ops_profile_start(f->ctx, prefix));
+	assert_true(conv_case(f, &c, TT_FLOAT16_B, TT_FLOAT16_B, NULL, false, 0, 5) >= 0.99);
+	assert_true(conv_case(f, &c, TT_FLOAT16_B, TT_FLOAT16_B, NULL, false, 0, 6) >= 0.99);
+	pool_case(f, &pc, true, TT_FLOAT16_B, 7);
+	TRY(tt_ops_profile_stop(f->ctx));
+	snprintf(cmd, sizeof(cmd),
+		 "python3 -c 'import csv, sys\n"
+		 "r = list(csv.DictReader(open(sys.argv[1] + \".csv\")))\n"
+		 "assert [w[\"op\"] for w in r] == [\"tt_op_conv2d\", \"tt_op_conv2d\", \"tt_op_avg_pool2d\"], r\n"
+		 "assert [w[\"cache_hit\"] for w in r] == [\"0\", \"1\", \"0\"], r\n"
+		 "assert \"block_k 9\" in r[0][\"config\"], r[0]\n"
+		 "assert all(float(w[\"device_us\"]) > 0 for w in r)\n' %s",
+		 prefix);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* NCHW host arrays to rows [N*H*W][C] and back. */
 static void test_nchw_conversions(void **state)
 {
@@ -923,6 +953,7 @@ int main(void)
 		cmocka_unit_test(test_global_avg_pool_and_upsample),
 		cmocka_unit_test(test_program_cache),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_profile),
 		cmocka_unit_test(test_nchw_conversions),
 	};
 
