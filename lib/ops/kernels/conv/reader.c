@@ -209,7 +209,8 @@ void kernel_main(void)
 		.data_format = get_dataformat(CB_B),
 		.is_dram = get_named_compile_time_arg_val("W_DRAM"),
 	};
-	uint32_t cur_mb = 0xffffffffu;
+	uint32_t cur_mb = 0xffffffffu, last_st = 0xffffffffu;
+	uint64_t last_base = 0;
 
 	g_ih = ih_n;
 	g_iw = iw_n;
@@ -305,7 +306,14 @@ void kernel_main(void)
 							const uint32_t src = (uint32_t)run_src[j], sr = src % 32;
 							const uint32_t st = x_first + (src / 32) * ct + tc;
 							const uint32_t soff = ((sr / 16) * 512 + (sr % 16) * 16) * esz;
-							const uint64_t a = get_noc_addr(st, gx, soff);
+							uint64_t a;
+
+							if (st != last_st) {
+								/* runs often share a source tile */
+								last_st = st;
+								last_base = get_noc_addr(st, gx, 0);
+							}
+							a = last_base + soff;
 
 							noc_async_read(a, dst + doff, len * frow);
 							noc_async_read(a + 256 * esz, dst + doff + 256 * esz,
