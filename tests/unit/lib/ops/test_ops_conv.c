@@ -233,6 +233,9 @@ static float *ref_convt(const float *x, const float *w, const float *b,
 
 /* The last conv_case's largest error over the reference's largest value. */
 static double last_rel_err;
+/* Where conv_case puts x, w and bias; whether it gives the output. */
+static enum tt_buffer_type case_where = TT_BUFFER_DRAM;
+static bool case_given_out;
 
 static double rel_err(const float *got, const float *ref, size_t n)
 {
@@ -281,17 +284,24 @@ static double conv_case(struct fx *f, const struct ccase *c,
 	TRY(tt_conv2d_out_hw(&p, tr, &oh, &ow));
 	nw = (size_t)(tr ? c->cin * cog : c->cout * cig) * c->k * c->k;
 	w = randv(nw, seed + 1);
-	dx = dev_from(f, TT_SHAPE(1, 1, nx / c->cin, c->cin), fx_fmt, TT_BUFFER_DRAM, x);
-	if (tr)
-		TRY(tt_conv_transpose2d_weights_create(f->ctx, w, c->cin, c->cout, c->k, c->k,
-						       c->g, fw_fmt, TT_OPS_MEM_DRAM, &dw));
-	else
-		TRY(tt_conv2d_weights_create(f->ctx, w, c->cout, c->cin, c->k, c->k, c->g,
-					     fw_fmt, TT_OPS_MEM_DRAM, &dw));
+	dx = dev_from(f, TT_SHAPE(1, 1, nx / c->cin, c->cin), fx_fmt, case_where, x);
+	{
+		enum tt_ops_mem m = case_where == TT_BUFFER_L1 ? TT_OPS_MEM_L1 : TT_OPS_MEM_DRAM;
+
+		if (tr)
+			TRY(tt_conv_transpose2d_weights_create(f->ctx, w, c->cin, c->cout, c->k,
+							       c->k, c->g, fw_fmt, m, &dw));
+		else
+			TRY(tt_conv2d_weights_create(f->ctx, w, c->cout, c->cin, c->k, c->k,
+						     c->g, fw_fmt, m, &dw));
+	}
 	if (c->bias) {
 		b = randv(c->cout, seed + 2);
-		db = dev_from(f, TT_SHAPE(c->cout), fx_fmt, TT_BUFFER_DRAM, b);
+		db = dev_from(f, TT_SHAPE(c->cout), fx_fmt, case_where, b);
 	}
+	if (case_given_out)
+		TRY(tt_device_tensor_create(f->dev, &TT_SHAPE(1, 1, (uint64_t)c->n * oh * ow, c->cout),
+					    TT_FLOAT32, TT_BUFFER_DRAM, &o));
 	if (tr)
 		TRY(tt_op_conv_transpose2d(f->ctx, dx, dw, db, &p, cfg, &o));
 	else
@@ -433,6 +443,15 @@ static void test_conv2d_configs(void **state)
 	r = conv_case(f, &c, TT_FLOAT16_B, TT_FLOAT16_B, &cfg, false, 0, 31);
 	if (r < 0.99)
 		fail_msg("one core: pcc %.5f", r);
+	/* x, w and bias in L1; a given Float32 output (its format is the
+	 * output's) */
+	case_where = TT_BUFFER_L1;
+	case_given_out = true;
+	r = conv_case(f, &c, TT_FLOAT16_B, TT_FLOAT16_B, NULL, false, 0, 32);
+	case_where = TT_BUFFER_DRAM;
+	case_given_out = false;
+	if (r < 0.99 || last_rel_err > 0.03)
+		fail_msg("L1 inputs, given output: pcc %.5f, error %.4f", r, last_rel_err);
 }
 
 static void test_conv_transpose2d(void **state)
