@@ -233,7 +233,8 @@ static float *ref_convt(const float *x, const float *w, const float *b,
 
 /* The last conv_case's largest error over the reference's largest value. */
 static double last_rel_err;
-/* Where conv_case puts x, w and bias; whether it gives the output. */
+/* Where the next conv_case puts x, w and bias; whether it gives the
+ * output (one-shot: conv_case resets them). */
 static enum tt_buffer_type case_where = TT_BUFFER_DRAM;
 static bool case_given_out;
 
@@ -267,8 +268,12 @@ static double conv_case(struct fx *f, const struct ccase *c,
 	float *x = randv(nx, seed), *w, *b = NULL, *ref, *got;
 	tt_device_tensor *dx, *dw = NULL, *db = NULL, *o = NULL;
 	struct tt_unary_fn none = { TT_UNARY_NONE, 0, 0 };
+	const enum tt_buffer_type where = case_where;
+	const bool given_out = case_given_out;
 	double r;
 
+	case_where = TT_BUFFER_DRAM;
+	case_given_out = false;
 	p.batch = c->n;
 	p.in_h = c->h;
 	p.in_w = c->w;
@@ -284,9 +289,9 @@ static double conv_case(struct fx *f, const struct ccase *c,
 	TRY(tt_conv2d_out_hw(&p, tr, &oh, &ow));
 	nw = (size_t)(tr ? c->cin * cog : c->cout * cig) * c->k * c->k;
 	w = randv(nw, seed + 1);
-	dx = dev_from(f, TT_SHAPE(1, 1, nx / c->cin, c->cin), fx_fmt, case_where, x);
+	dx = dev_from(f, TT_SHAPE(1, 1, nx / c->cin, c->cin), fx_fmt, where, x);
 	{
-		enum tt_ops_mem m = case_where == TT_BUFFER_L1 ? TT_OPS_MEM_L1 : TT_OPS_MEM_DRAM;
+		enum tt_ops_mem m = where == TT_BUFFER_L1 ? TT_OPS_MEM_L1 : TT_OPS_MEM_DRAM;
 
 		if (tr)
 			TRY(tt_conv_transpose2d_weights_create(f->ctx, w, c->cin, c->cout, c->k,
@@ -297,9 +302,9 @@ static double conv_case(struct fx *f, const struct ccase *c,
 	}
 	if (c->bias) {
 		b = randv(c->cout, seed + 2);
-		db = dev_from(f, TT_SHAPE(c->cout), fx_fmt, case_where, b);
+		db = dev_from(f, TT_SHAPE(c->cout), fx_fmt, where, b);
 	}
-	if (case_given_out)
+	if (given_out)
 		TRY(tt_device_tensor_create(f->dev, &TT_SHAPE(1, 1, (uint64_t)c->n * oh * ow, c->cout),
 					    TT_FLOAT32, TT_BUFFER_DRAM, &o));
 	if (tr)
@@ -448,8 +453,6 @@ static void test_conv2d_configs(void **state)
 	case_where = TT_BUFFER_L1;
 	case_given_out = true;
 	r = conv_case(f, &c, TT_FLOAT16_B, TT_FLOAT16_B, NULL, false, 0, 32);
-	case_where = TT_BUFFER_DRAM;
-	case_given_out = false;
 	if (r < 0.99 || last_rel_err > 0.03)
 		fail_msg("L1 inputs, given output: pcc %.5f, error %.4f", r, last_rel_err);
 }
