@@ -821,6 +821,14 @@ static void test_errors(void **state)
 	expect_error(tt_op_conv2d(f->ctx, x, w, NULL, &p, &cfg, &o), -ENOTSUP,
 		     "cfg.out_format Int32");
 	cfg = tt_op_conv2d_config();
+	cfg.block_k = 256;
+	expect_error(tt_op_conv2d(f->ctx, x, w, NULL, &p, &cfg, &o), -EINVAL,
+		     "cfg.block_k 256: at most 255 tiles");
+	cfg = tt_op_conv2d_config();
+	cfg.fp32_acc = (enum tt_ops_switch)5;
+	expect_error(tt_op_conv2d(f->ctx, x, w, NULL, &p, &cfg, &o), -EINVAL,
+		     "cfg.fp32_acc 5 is not auto (0), off (1) or on (2)");
+	cfg = tt_op_conv2d_config();
 	cfg.activation.op = TT_UNARY_OP_COUNT;
 	expect_error(tt_op_conv2d(f->ctx, x, w, NULL, &p, &cfg, &o), -EINVAL,
 		     "cfg.activation");
