@@ -454,6 +454,15 @@ static void test_conv2d_configs(void **state)
 	r = conv_case(f, &c, TT_FLOAT16_B, TT_FLOAT16_B, &cfg, false, 0, 31);
 	if (r < 0.99)
 		fail_msg("one core: pcc %.5f", r);
+	/* many input channels in Float32: auto block_k shrinks until the
+	 * buffers fit L1, so K takes several steps */
+	{
+		const struct ccase big = { 1, 6, 6, 256, 16, 3, 1, 1, 1, 1, 1, 1, 1, true };
+
+		r = conv_case(f, &big, TT_FLOAT32, TT_FLOAT32, NULL, false, 0, 33);
+		if (r < 0.999)
+			fail_msg("256 channels, Float32: pcc %.5f", r);
+	}
 	/* x, w and bias in L1; a given Float32 output (its format is the
 	 * output's) */
 	case_where = TT_BUFFER_L1;
