@@ -43,28 +43,6 @@ struct tt_conv2d_cfg tt_op_conv2d_config(void)
 	};
 }
 
-void tt_conv_nchw_to_rows(const float *nchw, uint32_t n, uint32_t c,
-			  uint32_t h, uint32_t w, float *rows)
-{
-	for (uint32_t b = 0; b < n; b++)
-		for (uint32_t k = 0; k < c; k++)
-			for (uint32_t y = 0; y < h; y++)
-				for (uint32_t x = 0; x < w; x++)
-					rows[(((size_t)b * h + y) * w + x) * c + k] =
-						nchw[(((size_t)b * c + k) * h + y) * w + x];
-}
-
-void tt_conv_rows_to_nchw(const float *rows, uint32_t n, uint32_t c,
-			  uint32_t h, uint32_t w, float *nchw)
-{
-	for (uint32_t b = 0; b < n; b++)
-		for (uint32_t k = 0; k < c; k++)
-			for (uint32_t y = 0; y < h; y++)
-				for (uint32_t x = 0; x < w; x++)
-					nchw[(((size_t)b * c + k) * h + y) * w + x] =
-						rows[(((size_t)b * h + y) * w + x) * c + k];
-}
-
 /* Output size of one dimension; -1 when below 1. */
 static int64_t out_dim(int64_t in, int64_t k, int64_t s, int64_t pa, int64_t pb,
 		       int64_t d, int64_t op, bool tr)
@@ -143,7 +121,7 @@ int tt_conv2d_out_hw(const struct tt_conv2d_params *p, bool transposed,
 		     uint32_t *oh, uint32_t *ow)
 {
 	if (!oh || !ow)
-		return tt_error(-EINVAL, "tt_conv2d_out_hw: oh or ow is NULL");
+		return tt_error(-EINVAL, "tt_conv2d_out_hw: %s is NULL", !oh ? "oh" : "ow");
 	return out_hw("tt_conv2d_out_hw", p, transposed, oh, ow);
 }
 
@@ -151,113 +129,6 @@ static int mem_type(const char *fn, enum tt_ops_mem m, enum tt_buffer_type dflt,
 		    enum tt_buffer_type *out)
 {
 	return tt_ops_out_mem_interleaved(fn, m, dflt, out);
-}
-
-/* Write a [1, 1, rows, cols] matrix of host values to a new device tensor. */
-static int matrix_to_device(tt_ops_ctx *ctx, const char *fn, const float *m,
-			    uint64_t rows, uint64_t cols,
-			    enum tt_data_format fmt, enum tt_ops_mem mem,
-			    tt_device_tensor **out)
-{
-	struct tt_shape s = TT_SHAPE(1, 1, rows, cols);
-	enum tt_buffer_type bt = TT_BUFFER_DRAM;
-	tt_tensor *t = NULL;
-	int ret;
-
-	ret = mem_type(fn, mem, TT_BUFFER_DRAM, &bt);
-	if (ret)
-		return ret;
-	if (!tt_ops_format_ok(fmt))
-		return tt_error(-ENOTSUP, "%s: fmt %s: the weights are Float32, Float16, Float16_b, Bfp8_b or Bfp4_b",
-				fn, tt_data_format_name(fmt));
-	ret = tt_tensor_create(&s, TT_FLOAT32, TT_TENSOR_ROW_MAJOR, &t);
-	if (ret)
-		return ret;
-	memcpy(tt_tensor_data(t), m, rows * cols * sizeof(float));
-	ret = tt_device_tensor_create(ctx->dev, &s, fmt, bt, out);
-	if (!ret) {
-		ret = tt_device_tensor_write(*out, ctx->cq, t);
-		if (ret) {
-			tt_device_tensor_free(*out);
-			*out = NULL;
-		}
-	}
-	tt_tensor_free(t);
-	return ret;
-}
-
-static int weights(tt_ops_ctx *ctx, const char *fn, const float *w,
-		   uint32_t cin, uint32_t cout, uint32_t kh, uint32_t kw,
-		   uint32_t groups, bool tr, enum tt_data_format fmt,
-		   enum tt_ops_mem mem, tt_device_tensor **out)
-{
-	uint64_t cp, rows;
-	float *m;
-	int ret;
-
-	if (!ctx || !w || !out)
-		return tt_error(-EINVAL, "%s: ctx, w or out is NULL", fn);
-	*out = NULL;
-	if (!cin || !cout || !kh || !kw || !groups)
-		return tt_error(-EINVAL, "%s: cin %u, cout %u, kernel %ux%u, groups %u: each must be at least 1",
-				fn, cin, cout, kh, kw, groups);
-	if (cin % groups || cout % groups)
-		return tt_error(-EINVAL, "%s: groups %u does not divide cin %u and cout %u",
-				fn, groups, cin, cout);
-	cp = (cin + 31u) / 32u * 32u;
-	rows = (uint64_t)kh * kw * cp;
-	if (rows * cout > (1ull << 28))
-		return tt_error(-E2BIG, "%s: %llu x %u weights; at most 2^28 values",
-				fn, (unsigned long long)rows, cout);
-	m = calloc(rows * cout, sizeof(float));
-	if (!m)
-		return tt_error(-ENOMEM, "%s: out of memory", fn);
-	{
-		const uint32_t cig = cin / groups, cog = cout / groups;
-
-		for (uint32_t ci = 0; ci < cin; ci++) {
-			const uint32_t g = ci / cig;
-
-			for (uint32_t j = 0; j < cog; j++) {
-				const uint32_t co = g * cog + j;
-
-				for (uint32_t y = 0; y < kh; y++)
-					for (uint32_t x = 0; x < kw; x++) {
-						/* conv: w[co][ci % cig][y][x];
-						 * transposed: w[ci][j][y][x] */
-						size_t src = tr ?
-							(((size_t)ci * cog + j) * kh + y) * kw + x :
-							(((size_t)co * cig + ci % cig) * kh + y) * kw + x;
-						uint64_t row = ((uint64_t)y * kw + x) * cp + ci;
-
-						m[row * cout + co] = w[src];
-					}
-			}
-		}
-	}
-	ret = matrix_to_device(ctx, fn, m, rows, cout, fmt, mem, out);
-	free(m);
-	return ret;
-}
-
-int tt_conv2d_weights_create(tt_ops_ctx *ctx, const float *w, uint32_t cout,
-			     uint32_t cin, uint32_t kh, uint32_t kw,
-			     uint32_t groups, enum tt_data_format fmt,
-			     enum tt_ops_mem mem, tt_device_tensor **out)
-{
-	return weights(ctx, "tt_conv2d_weights_create", w, cin, cout, kh, kw,
-		       groups, false, fmt, mem, out);
-}
-
-int tt_conv_transpose2d_weights_create(tt_ops_ctx *ctx, const float *w,
-				       uint32_t cin, uint32_t cout, uint32_t kh,
-				       uint32_t kw, uint32_t groups,
-				       enum tt_data_format fmt,
-				       enum tt_ops_mem mem,
-				       tt_device_tensor **out)
-{
-	return weights(ctx, "tt_conv_transpose2d_weights_create", w, cin, cout,
-		       kh, kw, groups, true, fmt, mem, out);
 }
 
 /* The call with every "auto" resolved. */

@@ -107,7 +107,7 @@ int tt_pool2d_out_hw(const struct tt_pool2d_params *p, uint32_t *oh,
 		     uint32_t *ow)
 {
 	if (!oh || !ow)
-		return tt_error(-EINVAL, "tt_pool2d_out_hw: oh or ow is NULL");
+		return tt_error(-EINVAL, "tt_pool2d_out_hw: %s is NULL", !oh ? "oh" : "ow");
 	return pool_hw("tt_pool2d_out_hw", p, false, oh, ow);
 }
 

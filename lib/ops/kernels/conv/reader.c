@@ -37,6 +37,133 @@
 
 static int32_t row_oh[MAX_ROWS], row_ow[MAX_ROWS], row_base[MAX_ROWS];
 
+/* The geometry (common runtime args), read once. */
+static int32_t g_ih, g_iw, g_sh, g_sw, g_pt, g_pl, g_dh, g_dw;
+static uint32_t g_oh, g_ow, g_npix, g_mode, g_first_p;
+
+/*
+ * A tile's 32 rows as runs: rows run_row[j] .. + run_len[j] - 1 read input
+ * rows run_src[j] .. (consecutive, inside one face of the source and of
+ * the destination), or are zero (run_src -1).
+ */
+static uint32_t nruns, run_row[32], run_len[32];
+static int32_t run_src[32];
+
+static void add_run(uint32_t i, uint32_t len, int32_t src)
+{
+	/* split at face boundaries; extend the last run where it continues */
+	while (len) {
+		uint32_t l = len;
+
+		if (l > 16 - i % 16)
+			l = 16 - i % 16;
+		if (src >= 0 && l > 16 - (uint32_t)src % 16)
+			l = 16 - (uint32_t)src % 16;
+		if (nruns && run_row[nruns - 1] + run_len[nruns - 1] == i && i % 16 &&
+		    (src < 0 ? run_src[nruns - 1] < 0 :
+		     run_src[nruns - 1] >= 0 && (uint32_t)src % 16 &&
+		     run_src[nruns - 1] + (int32_t)run_len[nruns - 1] == src)) {
+			run_len[nruns - 1] += l;
+		} else {
+			run_row[nruns] = i;
+			run_len[nruns] = l;
+			run_src[nruns] = src;
+			nruns++;
+		}
+		i += l;
+		len -= l;
+		if (src >= 0)
+			src += (int32_t)l;
+	}
+}
+
+/* Runs of the 32 output pixels from p0 for tap (kh, kw). */
+static void make_runs(uint32_t p0, int32_t kh, int32_t kw)
+{
+	uint32_t i = 0, p = p0;
+
+	nruns = 0;
+	if (g_mode == 0 && g_sw == 1) {
+		/* Stride 1 along W: a segment of one output row reads
+		 * consecutive input pixels. */
+		uint32_t n = p / (g_oh * g_ow), rem = p % (g_oh * g_ow);
+		int32_t oh = (int32_t)(rem / g_ow), ow = (int32_t)(rem % g_ow);
+
+		while (i < 32) {
+			uint32_t left = 32 - i, seg = g_ow - (uint32_t)ow;
+			int32_t ih = oh * g_sh - g_pt + kh * g_dh;
+
+			if (seg > left)
+				seg = left;
+			if (p >= g_npix) {
+				add_run(i, left, -1);
+				break;
+			}
+			if (p + seg > g_npix)
+				seg = g_npix - p;
+			if (ih < 0 || ih >= g_ih) {
+				add_run(i, seg, -1);
+			} else {
+				int32_t iw = ow - g_pl + kw * g_dw;
+				int32_t base = (int32_t)(n * (uint32_t)g_ih * (uint32_t)g_iw) + ih * g_iw;
+				uint32_t done = 0;
+
+				if (iw < 0) {
+					uint32_t z = (uint32_t)-iw < seg ? (uint32_t)-iw : seg;
+
+					add_run(i, z, -1);
+					done = z;
+					iw = 0;
+				}
+				if (done < seg && iw < g_iw) {
+					uint32_t v = seg - done;
+
+					if ((uint32_t)(g_iw - iw) < v)
+						v = (uint32_t)(g_iw - iw);
+					add_run(i + done, v, base + iw);
+					done += v;
+				}
+				if (done < seg)
+					add_run(i + done, seg - done, -1);
+			}
+			i += seg;
+			p += seg;
+			ow += (int32_t)seg;
+			if (ow == (int32_t)g_ow) {
+				ow = 0;
+				if (++oh == (int32_t)g_oh) {
+					oh = 0;
+					n++;
+				}
+			}
+		}
+		return;
+	}
+	/* Any stride, and transposed: row by row. */
+	for (i = 0; i < 32; i++) {
+		const uint32_t q = p0 - g_first_p + i;
+		int32_t src = -1;
+
+		if (row_base[q] >= 0) {
+			int32_t ih, iw;
+
+			if (g_mode == 0) {
+				ih = row_oh[q] * g_sh - g_pt + kh * g_dh;
+				iw = row_ow[q] * g_sw - g_pl + kw * g_dw;
+			} else {
+				int32_t th = row_oh[q] + g_pt - kh * g_dh;
+				int32_t tw = row_ow[q] + g_pl - kw * g_dw;
+
+				ih = th >= 0 && th % g_sh == 0 ? th / g_sh : -1;
+				iw = tw >= 0 && tw % g_sw == 0 ? tw / g_sw : -1;
+			}
+			if (ih >= 0 && ih < g_ih && iw >= 0 && iw < g_iw)
+				src = row_base[q] + ih * g_iw + iw;
+		}
+		add_run(i, 1, src);
+	}
+}
+
 static void zero_bytes(uint32_t addr, uint32_t n)
 {
 	volatile uint32_t *p = (volatile uint32_t *)addr;
@@ -82,7 +209,21 @@ void kernel_main(void)
 		.data_format = get_dataformat(CB_B),
 		.is_dram = get_named_compile_time_arg_val("W_DRAM"),
 	};
-	uint32_t cur_mb = 0xffffffffu;
+	uint32_t cur_mb = 0xffffffffu, last_st = 0xffffffffu;
+	uint64_t last_base = 0;
+
+	g_ih = ih_n;
+	g_iw = iw_n;
+	g_sh = sh;
+	g_sw = sw;
+	g_pt = pt;
+	g_pl = pl;
+	g_dh = dh;
+	g_dw = dw;
+	g_oh = oh_n;
+	g_ow = ow_n;
+	g_npix = npix;
+	g_mode = mode;
 
 	if (get_named_compile_time_arg_val("HAS_BIAS")) {
 		const uint32_t sbias = get_tile_size(CB_BIAS);
@@ -116,9 +257,10 @@ void kernel_main(void)
 		const uint32_t mb = u / nblk, nbk = u % nblk;
 		const uint32_t nbc = nt - nbk * nb < nb ? nt - nbk * nb : nb;
 
-		if (mb != cur_mb) {
+		if (mb != cur_mb && !(mode == 0 && sw == 1)) {
 			/* Where each of the block's rows of pixels is. */
 			cur_mb = mb;
+			g_first_p = mb * rt * 32;
 			for (uint32_t i = 0; i < rt * 32; i++) {
 				uint32_t p = mb * rt * 32 + i;
 
@@ -139,68 +281,44 @@ void kernel_main(void)
 
 			cb_reserve_back(CB_A, rt * kb);
 			pa = get_write_ptr(CB_A);
-			for (uint32_t k = 0; k < kbc; k++) {
-				const uint32_t kg = k0 + k, tap = kg / ct, tc = kg % ct;
-				const int32_t kh = (int32_t)(tap / kw_n);
-				const int32_t kw = (int32_t)(tap % kw_n);
+			for (uint32_t r = 0; r < rt; r++) {
+				uint32_t run_tap = 0xffffffffu;
 
-				for (uint32_t r = 0; r < rt; r++) {
+				for (uint32_t k = 0; k < kbc; k++) {
+					const uint32_t kg = k0 + k, tap = kg / ct, tc = kg % ct;
 					const uint32_t dst = pa + (r * kb + k) * sa;
-					uint32_t i = 0;
 
-					while (i < 32) {
-						const uint32_t q = r * 32 + i;
-						int32_t src = -1;
-
-						if (row_base[q] >= 0) {
-							int32_t ih, iw;
-
-							if (mode == 0) {
-								ih = row_oh[q] * sh - pt + kh * dh;
-								iw = row_ow[q] * sw - pl + kw * dw;
-							} else {
-								int32_t th = row_oh[q] + pt - kh * dh;
-								int32_t tw = row_ow[q] + pl - kw * dw;
-
-								ih = th >= 0 && th % sh == 0 ? th / sh : -1;
-								iw = tw >= 0 && tw % sw == 0 ? tw / sw : -1;
-							}
-							if (ih >= 0 && ih < ih_n && iw >= 0 && iw < iw_n)
-								src = row_base[q] + ih * iw_n + iw;
-						}
-						/* A run: rows i.. of this face whose sources
-						 * follow each other inside one face (or
-						 * which are all padding). */
-						uint32_t len = 1;
-
-						if (mode == 0 && sw == 1 && src >= 0) {
-							uint32_t room = 16 - i % 16, sroom = 16 - (uint32_t)src % 16;
-							uint32_t lim = room < sroom ? room : sroom;
-							const uint32_t ow0 = (uint32_t)row_ow[q];
-
-							/* the same pixel row, inside the input */
-							while (len < lim && q + len < rt * 32 &&
-							       row_base[q + len] == row_base[q] &&
-							       row_oh[q + len] == row_oh[q] &&
-							       (uint32_t)row_ow[q + len] == ow0 + len &&
-							       iw_n - 1 - (int32_t)(ow0 + len) * sw + pl - kw * dw >= 0)
-								len++;
-						}
+					if (tap != run_tap) {
+						/* The runs of this row of tiles and tap,
+						 * the same for every channel tile. */
+						run_tap = tap;
+						make_runs(mb * rt * 32 + r * 32, (int32_t)(tap / kw_n),
+							  (int32_t)(tap % kw_n));
+					}
+					for (uint32_t j = 0; j < nruns; j++) {
+						const uint32_t i = run_row[j], len = run_len[j];
 						const uint32_t doff = ((i / 16) * 512 + (i % 16) * 16) * esz;
 
-						if (src < 0) {
-							zero_bytes(dst + doff, frow);
-							zero_bytes(dst + doff + 256 * esz, frow);
+						if (run_src[j] < 0) {
+							zero_bytes(dst + doff, len * frow);
+							zero_bytes(dst + doff + 256 * esz, len * frow);
 						} else {
-							const uint32_t sr = (uint32_t)src % 32;
-							const uint32_t st = x_first + ((uint32_t)src / 32) * ct + tc;
+							const uint32_t src = (uint32_t)run_src[j], sr = src % 32;
+							const uint32_t st = x_first + (src / 32) * ct + tc;
 							const uint32_t soff = ((sr / 16) * 512 + (sr % 16) * 16) * esz;
+							uint64_t a;
 
-							noc_async_read(get_noc_addr(st, gx, soff), dst + doff, len * frow);
-							noc_async_read(get_noc_addr(st, gx, soff + 256 * esz),
-								       dst + doff + 256 * esz, len * frow);
+							if (st != last_st) {
+								/* runs often share a source tile */
+								last_st = st;
+								last_base = get_noc_addr(st, gx, 0);
+							}
+							a = last_base + soff;
+
+							noc_async_read(a, dst + doff, len * frow);
+							noc_async_read(a + 256 * esz, dst + doff + 256 * esz,
+								       len * frow);
 						}
-						i += len;
 					}
 				}
 			}

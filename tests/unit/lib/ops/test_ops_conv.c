@@ -15,8 +15,14 @@
  *    groups;
  *  - max and avg pools (ceil_mode, count_include_pad, dilation), global
  *    average pool, nearest upsample (exact);
- *  - the program cache (a second call builds nothing), explicit configs;
+ *    (max exact, pools in every format);
+ *  - the program cache (a second call builds nothing), explicit configs,
+ *    inputs in L1 and a given output, the profiler's records, the NCHW
+ *    host conversions;
  *  - a refused call for every class of bad input or config.
+ *
+ * The sweep and the activations also bound the largest error (3% of the
+ * largest value), which PCC alone would not catch for a clipped tail.
  */
 #include <errno.h>
 #include <math.h>
@@ -32,6 +38,7 @@
 
 #include "lib/kbuild/kbuild.h"
 #include "testutil.h"
+#include "tmpdir.h"
 #include "tt/ops.h"
 
 struct fx {
@@ -232,6 +239,10 @@ static float *ref_convt(const float *x, const float *w, const float *b,
 
 /* The last conv_case's largest error over the reference's largest value. */
 static double last_rel_err;
+/* Where the next conv_case puts x, w and bias; whether it gives the
+ * output (one-shot: conv_case resets them). */
+static enum tt_buffer_type case_where = TT_BUFFER_DRAM;
+static bool case_given_out;
 
 static double rel_err(const float *got, const float *ref, size_t n)
 {
@@ -263,8 +274,12 @@ static double conv_case(struct fx *f, const struct ccase *c,
 	float *x = randv(nx, seed), *w, *b = NULL, *ref, *got;
 	tt_device_tensor *dx, *dw = NULL, *db = NULL, *o = NULL;
 	struct tt_unary_fn none = { TT_UNARY_NONE, 0, 0 };
+	const enum tt_buffer_type where = case_where;
+	const bool given_out = case_given_out;
 	double r;
 
+	case_where = TT_BUFFER_DRAM;
+	case_given_out = false;
 	p.batch = c->n;
 	p.in_h = c->h;
 	p.in_w = c->w;
@@ -280,17 +295,24 @@ static double conv_case(struct fx *f, const struct ccase *c,
 	TRY(tt_conv2d_out_hw(&p, tr, &oh, &ow));
 	nw = (size_t)(tr ? c->cin * cog : c->cout * cig) * c->k * c->k;
 	w = randv(nw, seed + 1);
-	dx = dev_from(f, TT_SHAPE(1, 1, nx / c->cin, c->cin), fx_fmt, TT_BUFFER_DRAM, x);
-	if (tr)
-		TRY(tt_conv_transpose2d_weights_create(f->ctx, w, c->cin, c->cout, c->k, c->k,
-						       c->g, fw_fmt, TT_OPS_MEM_DRAM, &dw));
-	else
-		TRY(tt_conv2d_weights_create(f->ctx, w, c->cout, c->cin, c->k, c->k, c->g,
-					     fw_fmt, TT_OPS_MEM_DRAM, &dw));
+	dx = dev_from(f, TT_SHAPE(1, 1, nx / c->cin, c->cin), fx_fmt, where, x);
+	{
+		enum tt_ops_mem m = where == TT_BUFFER_L1 ? TT_OPS_MEM_L1 : TT_OPS_MEM_DRAM;
+
+		if (tr)
+			TRY(tt_conv_transpose2d_weights_create(f->ctx, w, c->cin, c->cout, c->k,
+							       c->k, c->g, fw_fmt, m, &dw));
+		else
+			TRY(tt_conv2d_weights_create(f->ctx, w, c->cout, c->cin, c->k, c->k,
+						     c->g, fw_fmt, m, &dw));
+	}
 	if (c->bias) {
 		b = randv(c->cout, seed + 2);
-		db = dev_from(f, TT_SHAPE(c->cout), fx_fmt, TT_BUFFER_DRAM, b);
+		db = dev_from(f, TT_SHAPE(c->cout), fx_fmt, where, b);
 	}
+	if (given_out)
+		TRY(tt_device_tensor_create(f->dev, &TT_SHAPE(1, 1, (uint64_t)c->n * oh * ow, c->cout),
+					    TT_FLOAT32, TT_BUFFER_DRAM, &o));
 	if (tr)
 		TRY(tt_op_conv_transpose2d(f->ctx, dx, dw, db, &p, cfg, &o));
 	else
@@ -432,6 +454,22 @@ static void test_conv2d_configs(void **state)
 	r = conv_case(f, &c, TT_FLOAT16_B, TT_FLOAT16_B, &cfg, false, 0, 31);
 	if (r < 0.99)
 		fail_msg("one core: pcc %.5f", r);
+	/* many input channels in Float32: auto block_k shrinks until the
+	 * buffers fit L1, so K takes several steps */
+	{
+		const struct ccase big = { 1, 6, 6, 256, 16, 3, 1, 1, 1, 1, 1, 1, 1, true };
+
+		r = conv_case(f, &big, TT_FLOAT32, TT_FLOAT32, NULL, false, 0, 33);
+		if (r < 0.999)
+			fail_msg("256 channels, Float32: pcc %.5f", r);
+	}
+	/* x, w and bias in L1; a given Float32 output (its format is the
+	 * output's) */
+	case_where = TT_BUFFER_L1;
+	case_given_out = true;
+	r = conv_case(f, &c, TT_FLOAT16_B, TT_FLOAT16_B, NULL, false, 0, 32);
+	if (r < 0.99 || last_rel_err > 0.03)
+		fail_msg("L1 inputs, given output: pcc %.5f, error %.4f", r, last_rel_err);
 }
 
 static void test_conv_transpose2d(void **state)
@@ -538,7 +576,7 @@ static void pool_case(struct fx *f, const struct pcase *pc, bool avg,
 	got = dev_values(f, o, &n);
 	assert_int_equal(n, (size_t)pc->n * oh * ow * pc->c);
 	ref = ref_pool(x, pc->c, &p, oh, ow, avg);
-	if (!avg && fmt != TT_BFP8_B) {
+	if (!avg && fmt != TT_BFP8_B && fmt != TT_BFP4_B) {
 		/* max: exact */
 		for (size_t i = 0; i < n; i++)
 			if (got[i] != ref[i])
@@ -574,6 +612,8 @@ static void test_max_pool2d(void **state)
 		pool_case(f, &cases[i], false, TT_FLOAT16_B, 50 + (uint32_t)i);
 	pool_case(f, &cases[1], false, TT_FLOAT32, 60);
 	pool_case(f, &cases[1], false, TT_BFP8_B, 61);
+	pool_case(f, &cases[2], false, TT_FLOAT16, 62);
+	pool_case(f, &cases[3], false, TT_BFP4_B, 63);
 }
 
 static void test_avg_pool2d(void **state)
@@ -592,6 +632,8 @@ static void test_avg_pool2d(void **state)
 		pool_case(f, &cases[i], true, TT_FLOAT16_B, 70 + (uint32_t)i);
 	pool_case(f, &cases[1], true, TT_FLOAT32, 80);
 	pool_case(f, &cases[2], true, TT_BFP8_B, 81);
+	pool_case(f, &cases[3], true, TT_FLOAT16, 82);
+	pool_case(f, &cases[4], true, TT_BFP4_B, 83);
 }
 
 static void test_global_avg_pool_and_upsample(void **state)
@@ -718,6 +760,9 @@ static void test_errors(void **state)
 	p.kernel_h = p.kernel_w = 3;
 
 	/* NULLs */
+	expect_error(tt_conv2d_weights_create(f->ctx, NULL, 8, 6, 3, 3, 1, TT_FLOAT16_B,
+					      TT_OPS_MEM_DRAM, &bad),
+		     -EINVAL, "tt_conv2d_weights_create: w is NULL");
 	expect_error(tt_op_conv2d(NULL, x, w, NULL, &p, NULL, &o), -EINVAL, "tt_op_conv2d: ctx is NULL");
 	expect_error(tt_op_conv2d(f->ctx, NULL, w, NULL, &p, NULL, &o), -EINVAL, "tt_op_conv2d: x is NULL");
 	expect_error(tt_op_conv2d(f->ctx, x, w, NULL, NULL, NULL, &o), -EINVAL, "tt_op_conv2d: p is NULL");
@@ -784,6 +829,14 @@ static void test_errors(void **state)
 	cfg.out_format = TT_INT32;
 	expect_error(tt_op_conv2d(f->ctx, x, w, NULL, &p, &cfg, &o), -ENOTSUP,
 		     "cfg.out_format Int32");
+	cfg = tt_op_conv2d_config();
+	cfg.block_k = 256;
+	expect_error(tt_op_conv2d(f->ctx, x, w, NULL, &p, &cfg, &o), -EINVAL,
+		     "cfg.block_k 256: at most 255 tiles");
+	cfg = tt_op_conv2d_config();
+	cfg.fp32_acc = (enum tt_ops_switch)5;
+	expect_error(tt_op_conv2d(f->ctx, x, w, NULL, &p, &cfg, &o), -EINVAL,
+		     "cfg.fp32_acc 5 is not auto (0), off (1) or on (2)");
 	cfg = tt_op_conv2d_config();
 	cfg.activation.op = TT_UNARY_OP_COUNT;
 	expect_error(tt_op_conv2d(f->ctx, x, w, NULL, &p, &cfg, &o), -EINVAL,
@@ -862,6 +915,54 @@ static void test_errors(void **state)
 	free(wv);
 }
 
+/* Conv and pool calls are recorded by the profiler: names, hits, times. */
+static void test_profile(void **state)
+{
+	struct fx *f = *state;
+	const struct ccase c = { 1, 6, 6, 4, 8, 3, 1, 1, 1, 1, 1, 1, 1, true };
+	const struct pcase pc = { 1, 6, 6, 4, 2, 2, 0, 1, false, false };
+	char dir[256], prefix[300], cmd[1200];
+
+	assert_non_null(test_mkdtemp(dir, sizeof(dir), "ops-conv-prof"));
+	snprintf(prefix, sizeof(prefix), "%s/prof", dir);
+	TRY(tt_ops_cache_clear(f->ctx));
+	TRY(tt_ops_profile_start(f->ctx, prefix));
+	assert_true(conv_case(f, &c, TT_FLOAT16_B, TT_FLOAT16_B, NULL, false, 0, 5) >= 0.99);
+	assert_true(conv_case(f, &c, TT_FLOAT16_B, TT_FLOAT16_B, NULL, false, 0, 6) >= 0.99);
+	pool_case(f, &pc, true, TT_FLOAT16_B, 7);
+	TRY(tt_ops_profile_stop(f->ctx));
+	snprintf(cmd, sizeof(cmd),
+		 "python3 -c 'import csv, sys\n"
+		 "r = list(csv.DictReader(open(sys.argv[1] + \".csv\")))\n"
+		 "assert [w[\"op\"] for w in r] == [\"tt_op_conv2d\", \"tt_op_conv2d\", \"tt_op_avg_pool2d\"], r\n"
+		 "assert [w[\"cache_hit\"] for w in r] == [\"0\", \"1\", \"0\"], r\n"
+		 "assert \"block_k 9\" in r[0][\"config\"], r[0]\n"
+		 "assert all(float(w[\"device_us\"]) > 0 for w in r)\n' %s",
+		 prefix);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* NCHW host arrays to rows [N*H*W][C] and back. */
+static void test_nchw_conversions(void **state)
+{
+	const uint32_t n = 2, c = 3, h = 4, w = 5;
+	float nchw[120], rows[120], back[120];
+
+	(void)state;
+	for (uint32_t i = 0; i < 120; i++)
+		nchw[i] = (float)i;
+	tt_conv_nchw_to_rows(nchw, n, c, h, w, rows);
+	/* element (n 1, c 2, h 3, w 4) is row (1*4 + 3)*5 + 4 = 39, column 2 */
+	assert_true(rows[39 * c + 2] == nchw[((1 * c + 2) * h + 3) * w + 4]);
+	assert_true(rows[0 * c + 1] == nchw[1 * h * w]);
+	tt_conv_rows_to_nchw(rows, n, c, h, w, back);
+	assert_memory_equal(back, nchw, sizeof(nchw));
+	tt_conv_nchw_to_rows(NULL, n, c, h, w, rows);
+	assert_non_null(strstr(tt_last_error(), "tt_conv_nchw_to_rows: nchw is NULL"));
+}
+
 static int fx_up(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
@@ -901,6 +1002,8 @@ int main(void)
 		cmocka_unit_test(test_global_avg_pool_and_upsample),
 		cmocka_unit_test(test_program_cache),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_profile),
+		cmocka_unit_test(test_nchw_conversions),
 	};
 
 	return cmocka_run_group_tests_name("ops_conv", tests, fx_up, fx_down);
