@@ -861,7 +861,10 @@ static int find_portable(struct kjob *j, struct tt_kbinary **out)
 				j->name, j->cc_why, tt_last_error());
 	tt_sha256_hex(j->pkey, hex);
 	ret = tt_kcache_port_load(dir.path, j->pkey, &r);
-	if (ret == -ENOENT)
+	if (ret == -ENOENT && access(dir.path, F_OK))
+		snprintf(why, sizeof(why), "it does not exist (%s)",
+			 strerror(errno));
+	else if (ret == -ENOENT)
 		snprintf(why, sizeof(why), "it has no %s.port (fill the cache on a host with the compiler, with the same SDK and request)",
 			 hex);
 	else if (ret)

@@ -231,14 +231,23 @@ cmocka_tap() {
 	}'
 }
 
+# The op library's suites (/libtt/ops, run-vm OP_SUITES) first: they need
+# the firmware intact on the cores they run kernels on, which the
+# device-layer tests overwrite. They build kernels, and the guest has no
+# RISC-V compiler: kernels come from /libtt/kernel-cache, filled on the
+# host, against the SDK in /libtt/sdk (docs/kernels.md "Without a
+# compiler").
 LIBTT_TIMEOUT=120
 libtt_tests() {
 	local prog st found=
-	for prog in /libtt/test_*; do
+	check "libtt: no RISC-V compiler in the guest" \
+		fails command -v riscv64-unknown-elf-gcc
+	for prog in /libtt/ops/test_* /libtt/test_*; do
 		[ -x "$prog" ] || continue
 		found=1
 		TT_TEST_TRANSPORT=kmd TT_TRANSPORT=kmd CMOCKA_MESSAGE_OUTPUT=TAP \
 			TT_FW_TESTS_DIR=/libtt/kernels \
+			TT_KERNEL_CACHE=/libtt/kernel-cache TT_KERNEL_SDK=/libtt/sdk \
 			timeout -s KILL $LIBTT_TIMEOUT $prog >/tmp/libtt 2>&1
 		st=$?
 		cmocka_tap "libtt ${prog##*/} on kmd" $st </tmp/libtt

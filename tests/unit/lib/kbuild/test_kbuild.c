@@ -1509,6 +1509,13 @@ static void test_no_cc_not_cached(void **state)
 	t.ct_args = other_ct;
 	build_fails(&t, -ENOENT, "kernel full: ", "no compiler", cache_dir,
 		    NULL);
+	/* No cache directory at all: said so, and not created. */
+	snprintf(path, sizeof(path), "%s/none", work_dir);
+	setenv("TT_KERNEL_CACHE", path, 1);
+	build_fails(&t, -ENOENT, "kernel full: ", path, "does not exist",
+		    NULL);
+	assert_int_equal(access(path, F_OK), -1);
+	setenv("TT_KERNEL_CACHE", cache_dir, 1);
 	t = full_opts();
 	setenv("TT_KERNEL_CC", "none", 1);
 	tt_kbinary_put(build_ok(&t));
