@@ -18,6 +18,7 @@
  *    multicast) with explicit blocking, an L1 output, a given output;
  *  - the program cache: a second call builds nothing, runs on its own
  *    buffers;
+ *  - the profiler's record of a call (shapes, variant, blocking, hit);
  *  - a refused call for every class of bad input or config.
  */
 #include <errno.h>
@@ -34,6 +35,7 @@
 
 #include "lib/kbuild/kbuild.h"
 #include "testutil.h"
+#include "tmpdir.h"
 #include "tt/ops.h"
 
 struct fx {
@@ -601,6 +603,52 @@ static void test_program_cache(void **state)
 	tt_device_tensor_free(o3);
 }
 
+/* A profiled call: its record names the op, the shapes and the config
+ * (variant, blocking), and says whether the cache hit. */
+static void test_profile(void **state)
+{
+	struct fx *f = *state;
+	char dir[256], prefix[300], path[320], *csv;
+	struct operand x;
+	tt_device_tensor *a, *b, *o = NULL;
+	struct tt_matmul_cfg c = tt_op_matmul_config();
+	FILE *fp;
+	long len;
+
+	assert_non_null(test_mkdtemp(dir, sizeof(dir), "ops-mm-prof"));
+	snprintf(prefix, sizeof(prefix), "%s/prof", dir);
+	a = make(f, TT_SHAPE(2, 64, 70), TT_FLOAT16_B, TT_BUFFER_DRAM, false, 1, &x);
+	free(x.v);
+	b = make(f, TT_SHAPE(70, 96), TT_FLOAT16_B, TT_BUFFER_DRAM, false, 2, &x);
+	free(x.v);
+	c.variant = TT_MATMUL_MCAST_2D;
+	c.per_core_m = 1;
+	c.per_core_n = 3;
+	TRY(tt_ops_profile_start(f->ctx, prefix));
+	TRY(tt_op_matmul(f->ctx, a, b, &c, &o));
+	TRY(tt_op_matmul(f->ctx, a, b, &c, &o));
+	TRY(tt_ops_profile_stop(f->ctx));
+	snprintf(path, sizeof(path), "%s.csv", prefix);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	fseek(fp, 0, SEEK_END);
+	len = ftell(fp);
+	rewind(fp);
+	csv = calloc(1, (size_t)len + 1);
+	assert_non_null(csv);
+	assert_int_equal(fread(csv, 1, (size_t)len, fp), (size_t)len);
+	fclose(fp);
+	if (!strstr(csv, "\"tt_op_matmul\",\"a [2,64,70] Float16_b; b [70,96] Float16_b -> [2,64,96] Float16_b\",\"mcast_2d grid") ||
+	    !strstr(csv, "cores 2 block 1x3 sub-block 1x3") ||
+	    !strstr(csv, "act identity\",0,2,12,") ||
+	    !strstr(csv, "act identity\",1,2,12,"))
+		fail_msg("profile CSV lacks the call: %s", csv);
+	free(csv);
+	tt_device_tensor_free(a);
+	tt_device_tensor_free(b);
+	tt_device_tensor_free(o);
+}
+
 static void test_errors(void **state)
 {
 	struct fx *f = *state;
@@ -777,6 +825,7 @@ int main(void)
 		cmocka_unit_test(test_variants),
 		cmocka_unit_test(test_given_output),
 		cmocka_unit_test(test_program_cache),
+		cmocka_unit_test(test_profile),
 		cmocka_unit_test(test_errors),
 	};
 
