@@ -474,7 +474,10 @@ static int plan_config(tt_ops_ctx *ctx, struct plan *p,
 
 				if (per < AUTO_MIN_TILES_PER_CORE && used > 1)
 					per = AUTO_MIN_TILES_PER_CORE + used;
-				cost = per << 20 | (64 * 64 - bm * bn);
+				/* Then the block whose sub-blocks read the
+				 * fewest operand tiles per product (the
+				 * largest, squarest: 1/bm + 1/bn). */
+				cost = per << 20 | (bm + bn) * 4096 / (bm * bn);
 				if (cost < best) {
 					best = cost;
 					p->pm = bm;
