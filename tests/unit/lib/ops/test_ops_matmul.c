@@ -12,7 +12,8 @@
  *  - linear with a bias ([N] and [1, N]) and fused activations, among
  *    them the ones that need scratch DST tiles;
  *  - every format as in0, in1 and output (PCC >= 0.999 Float32 at HiFi4,
- *    0.99 Float16_b and Float16, 0.98 Bfp8_b, 0.9 Bfp4_b), and every
+ *    0.99 Float16_b and Float16, 0.98 Bfp8_b, 0.9 Bfp4_b), padding masks
+ *    that split a Bfp4_b byte, a narrow block-float output, and every
  *    fidelity (HiFi4 closer to the reference than LoFi);
  *  - each program variant (reuse, 1-D multicast of in0 and of in1, 2-D
  *    multicast) with explicit blocking, an L1 output, a given output;
@@ -79,12 +80,13 @@ static uint64_t pad32(uint64_t n)
 
 /*
  * A device tensor of shape s and format fmt with values in [-1, 1); with
- * `garbage`, the padding of its last tiles holds 1e6 (the tensor is a
- * view of a padded one), which a matmul must not let into its result.
+ * `garbage` 1, the padding of its last tiles holds 1e6 (the tensor is a
+ * view of a padded one), which a matmul must not let into its result; 2,
+ * values like the data's (block formats keep both).
  */
 static tt_device_tensor *make(struct fx *f, struct tt_shape s,
 			      enum tt_data_format fmt, enum tt_buffer_type where,
-			      bool garbage, uint32_t seed, struct operand *op)
+			      int garbage, uint32_t seed, struct operand *op)
 {
 	struct tt_shape ps = s;
 	tt_device_tensor *full = NULL, *dt = NULL;
@@ -105,9 +107,10 @@ static tt_device_tensor *make(struct fx *f, struct tt_shape s,
 	for (uint64_t i = 0; i < tt_tensor_volume(t); i++) {
 		uint64_t c = i % cols, r = i / cols % rows;
 		bool pad = c >= op->d[3] || r >= op->d[2];
+		float v = (float)seed_next(&seed) / 8388608.0f - 1.0f;
 
-		p[i] = pad ? (garbage ? 1e6f : 0.0f) :
-			     (float)seed_next(&seed) / 8388608.0f - 1.0f;
+		/* garbage 1: 1e6 in the padding; 2: values like the data's */
+		p[i] = !pad ? v : garbage == 1 ? 1e6f : garbage == 2 ? v : 0.0f;
 	}
 	TRY(tt_device_tensor_create(f->dev, &ps, fmt, where, &full));
 	TRY(tt_device_tensor_write(full, NULL, t));
@@ -244,7 +247,7 @@ static double min_pcc(enum tt_data_format f)
 struct mm_case {
 	struct tt_shape a, b, bias; /* bias.rank 0: none */
 	enum tt_data_format fa, fb;
-	bool garbage;
+	int garbage; /* as make's */
 };
 
 static double run_case(struct fx *f, const struct mm_case *mc,
@@ -395,14 +398,28 @@ static void test_formats(void **state)
 		c.out_format = fmts[i];
 		run_case(f, &mc, &c, min_pcc(fmts[i]));
 	}
-	/* A narrow block-float output: a padding value left in b's odd
-	 * column 5 would share the exponent of every valid output. */
+	/* A narrow block-float output: 1e6 left in b's padding columns
+	 * would give output padding that shares the exponent of every valid
+	 * output. */
 	{
 		struct mm_case mc = { TT_SHAPE(40, 33), TT_SHAPE(33, 5), NOBIAS,
-				      TT_BFP4_B, TT_BFP4_B, true };
+				      TT_FLOAT16_B, TT_FLOAT16_B, 1 };
 
 		c.out_format = TT_BFP8_B;
+		run_case(f, &mc, &c, 0.98);
+	}
+	/* Bfp4_b operands whose padding holds values like the data's (1e6
+	 * would flush their valid neighbours to 0): with K = 1 the mask of
+	 * each row of a and of (transposed) b splits the byte holding the
+	 * only valid value and the first padding one. */
+	{
+		struct mm_case mc = { TT_SHAPE(40, 1), TT_SHAPE(40, 1), NOBIAS,
+				      TT_BFP4_B, TT_BFP4_B, 2 };
+
+		c.out_format = TT_FLOAT16_B;
+		c.transpose_b = true;
 		run_case(f, &mc, &c, 0.9);
+		c.transpose_b = false;
 	}
 	/* mixed: bf16 x bfp8 into Float32; Float32 x bf16 into Bfp8_b */
 	{
