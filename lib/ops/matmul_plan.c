@@ -375,7 +375,13 @@ int tt_mm_plan_config(tt_ops_ctx *ctx, struct plan *p,
 				p->fn, c->per_core_m, c->per_core_n, p->mt, p->nt);
 	switch (p->variant) {
 	case TT_MATMUL_MCAST_2D:
-		auto_2d(p, p->grid.x, p->grid.y, AUTO_MIN_TILES_PER_CORE);
+		if (!c->grid.x && !c->grid.y)
+			/* The op's own grid: at most AUTO_2D_SIDE^2 cores. */
+			auto_2d(p, min_u32(p->grid.x, AUTO_2D_SIDE),
+				min_u32(p->grid.y, AUTO_2D_SIDE),
+				AUTO_MIN_TILES_PER_CORE);
+		else
+			auto_2d(p, p->grid.x, p->grid.y, AUTO_MIN_TILES_PER_CORE);
 		break;
 	case TT_MATMUL_MCAST_1D:
 		if (c->mcast_in0 != TT_OPS_OFF) {

@@ -18,6 +18,13 @@
  * core of a launch costs host time on the model). */
 #define AUTO_MIN_TILES_PER_CORE 4u
 
+/* Side of the corner of the grid the 2-D variant uses when cfg.grid is
+ * auto: on the chip model a few host threads run every core's harts, so
+ * fewer cores with larger blocks cost less (2048^3: 16 cores with 16x16
+ * tile blocks took about 8 % less time than 64 with 8x8), and 16 cores
+ * keep a few threads busy. */
+#define AUTO_2D_SIDE 4u
+
 enum share_role { READ_ALONE = 0, SEND = 1, RECEIVE = 2 };
 
 struct plan {
