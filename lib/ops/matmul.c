@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ops_internal.h"
+#include "matmul_plan.h"
 #include "ops_matmul_compute_src.h"
 #include "ops_matmul_reader_src.h"
 #include "ops_matmul_writer_src.h"
@@ -25,14 +25,6 @@
 #define READER_ARGS 43u
 #define WRITER_ARGS 11u
 #define COMPUTE_ARGS 10u
-/* K tiles per matmul_block_k when the op chooses: fewer, larger
- * commands cost less host time on the model. */
-#define AUTO_KB_MAX 64u
-/* Output tiles a core gets at least when the op chooses the grid (every
- * core of a launch costs host time on the model). */
-#define AUTO_MIN_TILES_PER_CORE 4u
-
-enum share_role { READ_ALONE = 0, SEND = 1, RECEIVE = 2 };
 
 struct tt_matmul_cfg tt_op_matmul_config(void)
 {
@@ -635,8 +627,8 @@ static int share_args(tt_device *dev, const struct plan *p, bool row,
 		out[2] = sender.y;
 		return ret;
 	}
-	lr = receivers(p, row, line);
-	ret = noc_bounds(dev, lr, &r);
+	lr = tt_mm_receivers(p, row, line);
+	ret = tt_mm_noc_bounds(dev, lr, &r);
 	out[0] = SEND;
 	out[1] = r.start.x;
 	out[2] = r.start.y;
@@ -694,7 +686,7 @@ static int build(tt_ops_ctx *ctx, const struct plan *p,
 		return tt_error(-ENOMEM, "%s: out of memory", p->fn);
 	}
 	e->ncores = p->cores;
-	plan_key(p, &e->key);
+	tt_mm_plan_key(p, &e->key);
 	ret = tt_program_create(&e->prog);
 	if (!ret)
 		ret = add_cb(e->prog, &set, CB_A, p->fa, 2 * p->sh * p->kb);
@@ -820,7 +812,7 @@ static void describe_config(const struct plan *p, char *buf, size_t len)
 {
 	snprintf(buf, len,
 		 "%s grid %ux%u cores %u block %ux%u sub-block %ux%u in0_block_w %u mcast in0 %d in1 %d out %s %s fidelity %d fp32_acc %d act %s%s%s%s",
-		 variant_names[p->variant], p->grid.x, p->grid.y, p->cores,
+		 tt_mm_variant_names[p->variant], p->grid.x, p->grid.y, p->cores,
 		 p->pm, p->pn, p->sh, p->sw, p->kb, p->mcast_a, p->mcast_b,
 		 tt_data_format_name(p->fo), tt_buffer_type_name(p->mo),
 		 (int)p->fid, p->fp32,
@@ -881,8 +873,6 @@ static int check_act(const char *fn, const struct tt_unary_fn *u)
 	if (u->op == TT_UNARY_CLIP && !(u->p0 <= u->p1))
 		return tt_error(-EINVAL, "%s: cfg.activation clip: lower bound %g above upper bound %g",
 				fn, (double)u->p0, (double)u->p1);
-	if (u->op == TT_UNARY_GELU)
-		return 0;
 	return 0;
 }
 
@@ -931,15 +921,15 @@ static int run(tt_ops_ctx *ctx, const char *fn, const tt_device_tensor *a,
 	p.act = c->activation;
 	ret = check_act(fn, &p.act);
 	if (!ret)
-		ret = plan_shapes(&p, a, b, z, c);
+		ret = tt_mm_plan_shapes(&p, a, b, z, c);
 	if (!ret)
-		ret = plan_config(ctx, &p, c, a, b, z);
+		ret = tt_mm_plan_config(ctx, &p, c, a, b, z);
 	if (!ret)
 		ret = prepare_out(ctx, &p, out, &created, c);
 	if (ret)
 		return ret;
 
-	plan_key(&p, &key);
+	tt_mm_plan_key(&p, &key);
 	e = tt_ops_cache_find(ctx, &key);
 	hit = e != NULL;
 	if (!e) {
@@ -1020,3 +1010,4 @@ int tt_op_linear(tt_ops_ctx *ctx, const tt_device_tensor *a,
 {
 	return run(ctx, "tt_op_linear", a, w, bias, true, cfg, out);
 }
+

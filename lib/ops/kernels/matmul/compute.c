@@ -374,6 +374,8 @@ void kernel_main(void)
 					continue;
 				}
 				tile_regs_acquire();
+				if (act != U_NONE && !has_bias && !ta)
+					mm_block_init_short(CB_A, CB_B); /* after the vector unit */
 				if (has_bias) {
 					cb_wait_front(CB_BIAS, SW);
 					add_tiles_init(CB_ZERO, CB_BIAS);

@@ -12,12 +12,14 @@
  *  - linear with a bias ([N] and [1, N]) and fused activations, among
  *    them the ones that need scratch DST tiles;
  *  - every format as in0, in1 and output (PCC >= 0.999 Float32 at HiFi4,
- *    0.99 Float16_b and Float16, 0.98 Bfp8_b, 0.9 Bfp4_b), and every
+ *    0.99 Float16_b and Float16, 0.98 Bfp8_b, 0.9 Bfp4_b), padding masks
+ *    that split a Bfp4_b byte, a narrow block-float output, and every
  *    fidelity (HiFi4 closer to the reference than LoFi);
  *  - each program variant (reuse, 1-D multicast of in0 and of in1, 2-D
  *    multicast) with explicit blocking, an L1 output, a given output;
  *  - the program cache: a second call builds nothing, runs on its own
  *    buffers;
+ *  - the profiler's record of a call (shapes, variant, blocking, hit);
  *  - a refused call for every class of bad input or config.
  */
 #include <errno.h>
@@ -34,6 +36,7 @@
 
 #include "lib/kbuild/kbuild.h"
 #include "testutil.h"
+#include "tmpdir.h"
 #include "tt/ops.h"
 
 struct fx {
@@ -77,12 +80,13 @@ static uint64_t pad32(uint64_t n)
 
 /*
  * A device tensor of shape s and format fmt with values in [-1, 1); with
- * `garbage`, the padding of its last tiles holds 1e6 (the tensor is a
- * view of a padded one), which a matmul must not let into its result.
+ * `garbage` 1, the padding of its last tiles holds 1e6 (the tensor is a
+ * view of a padded one), which a matmul must not let into its result; 2,
+ * values like the data's (block formats keep both).
  */
 static tt_device_tensor *make(struct fx *f, struct tt_shape s,
 			      enum tt_data_format fmt, enum tt_buffer_type where,
-			      bool garbage, uint32_t seed, struct operand *op)
+			      int garbage, uint32_t seed, struct operand *op)
 {
 	struct tt_shape ps = s;
 	tt_device_tensor *full = NULL, *dt = NULL;
@@ -103,9 +107,10 @@ static tt_device_tensor *make(struct fx *f, struct tt_shape s,
 	for (uint64_t i = 0; i < tt_tensor_volume(t); i++) {
 		uint64_t c = i % cols, r = i / cols % rows;
 		bool pad = c >= op->d[3] || r >= op->d[2];
+		float v = (float)seed_next(&seed) / 8388608.0f - 1.0f;
 
-		p[i] = pad ? (garbage ? 1e6f : 0.0f) :
-			     (float)seed_next(&seed) / 8388608.0f - 1.0f;
+		/* garbage 1: 1e6 in the padding; 2: values like the data's */
+		p[i] = !pad ? v : garbage == 1 ? 1e6f : garbage == 2 ? v : 0.0f;
 	}
 	TRY(tt_device_tensor_create(f->dev, &ps, fmt, where, &full));
 	TRY(tt_device_tensor_write(full, NULL, t));
@@ -242,7 +247,7 @@ static double min_pcc(enum tt_data_format f)
 struct mm_case {
 	struct tt_shape a, b, bias; /* bias.rank 0: none */
 	enum tt_data_format fa, fb;
-	bool garbage;
+	int garbage; /* as make's */
 };
 
 static double run_case(struct fx *f, const struct mm_case *mc,
@@ -393,14 +398,28 @@ static void test_formats(void **state)
 		c.out_format = fmts[i];
 		run_case(f, &mc, &c, min_pcc(fmts[i]));
 	}
-	/* A narrow block-float output: a padding value left in b's odd
-	 * column 5 would share the exponent of every valid output. */
+	/* A narrow block-float output: 1e6 left in the padding columns of b
+	 * or of the bias would give output padding that shares the exponent
+	 * of every valid output. */
 	{
-		struct mm_case mc = { TT_SHAPE(40, 33), TT_SHAPE(33, 5), NOBIAS,
-				      TT_BFP4_B, TT_BFP4_B, true };
+		struct mm_case mc = { TT_SHAPE(40, 33), TT_SHAPE(33, 5), TT_SHAPE(5),
+				      TT_FLOAT16_B, TT_FLOAT16_B, 1 };
 
 		c.out_format = TT_BFP8_B;
+		run_case(f, &mc, &c, 0.98);
+	}
+	/* Bfp4_b operands whose padding holds values like the data's (1e6
+	 * would flush their valid neighbours to 0): with K = 1 the mask of
+	 * each row of a and of (transposed) b splits the byte holding the
+	 * only valid value and the first padding one. */
+	{
+		struct mm_case mc = { TT_SHAPE(40, 1), TT_SHAPE(40, 1), NOBIAS,
+				      TT_BFP4_B, TT_BFP4_B, 2 };
+
+		c.out_format = TT_FLOAT16_B;
+		c.transpose_b = true;
 		run_case(f, &mc, &c, 0.9);
+		c.transpose_b = false;
 	}
 	/* mixed: bf16 x bfp8 into Float32; Float32 x bf16 into Bfp8_b */
 	{
@@ -601,6 +620,52 @@ static void test_program_cache(void **state)
 	tt_device_tensor_free(o3);
 }
 
+/* A profiled call: its record names the op, the shapes and the config
+ * (variant, blocking), and says whether the cache hit. */
+static void test_profile(void **state)
+{
+	struct fx *f = *state;
+	char dir[256], prefix[300], path[320], *csv;
+	struct operand x;
+	tt_device_tensor *a, *b, *o = NULL;
+	struct tt_matmul_cfg c = tt_op_matmul_config();
+	FILE *fp;
+	long len;
+
+	assert_non_null(test_mkdtemp(dir, sizeof(dir), "ops-mm-prof"));
+	snprintf(prefix, sizeof(prefix), "%s/prof", dir);
+	a = make(f, TT_SHAPE(2, 64, 70), TT_FLOAT16_B, TT_BUFFER_DRAM, false, 1, &x);
+	free(x.v);
+	b = make(f, TT_SHAPE(70, 96), TT_FLOAT16_B, TT_BUFFER_DRAM, false, 2, &x);
+	free(x.v);
+	c.variant = TT_MATMUL_MCAST_2D;
+	c.per_core_m = 1;
+	c.per_core_n = 3;
+	TRY(tt_ops_profile_start(f->ctx, prefix));
+	TRY(tt_op_matmul(f->ctx, a, b, &c, &o));
+	TRY(tt_op_matmul(f->ctx, a, b, &c, &o));
+	TRY(tt_ops_profile_stop(f->ctx));
+	snprintf(path, sizeof(path), "%s.csv", prefix);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	fseek(fp, 0, SEEK_END);
+	len = ftell(fp);
+	rewind(fp);
+	csv = calloc(1, (size_t)len + 1);
+	assert_non_null(csv);
+	assert_int_equal(fread(csv, 1, (size_t)len, fp), (size_t)len);
+	fclose(fp);
+	if (!strstr(csv, "\"tt_op_matmul\",\"a [2,64,70] Float16_b; b [70,96] Float16_b -> [2,64,96] Float16_b\",\"mcast_2d grid") ||
+	    !strstr(csv, "cores 2 block 1x3 sub-block 1x3") ||
+	    !strstr(csv, "act identity\",0,2,12,") ||
+	    !strstr(csv, "act identity\",1,2,12,"))
+		fail_msg("profile CSV lacks the call: %s", csv);
+	free(csv);
+	tt_device_tensor_free(a);
+	tt_device_tensor_free(b);
+	tt_device_tensor_free(o);
+}
+
 static void test_errors(void **state)
 {
 	struct fx *f = *state;
@@ -777,6 +842,7 @@ int main(void)
 		cmocka_unit_test(test_variants),
 		cmocka_unit_test(test_given_output),
 		cmocka_unit_test(test_program_cache),
+		cmocka_unit_test(test_profile),
 		cmocka_unit_test(test_errors),
 	};
 
