@@ -311,20 +311,9 @@ int tt_mm_plan_config(tt_ops_ctx *ctx, struct plan *p,
 	ret = check_format(p, "cfg.interm_format", p->fi);
 	if (ret)
 		return ret;
-	switch (c->out_mem) {
-	case TT_OPS_MEM_AUTO:
-		p->mo = p->ma;
-		break;
-	case TT_OPS_MEM_DRAM:
-		p->mo = TT_BUFFER_DRAM;
-		break;
-	case TT_OPS_MEM_L1:
-		p->mo = TT_BUFFER_L1;
-		break;
-	default:
-		return tt_error(-EINVAL, "%s: cfg.out_mem %d is not a placement (0 auto, 1 DRAM, 2 L1)",
-				p->fn, (int)c->out_mem);
-	}
+	ret = tt_ops_out_mem_interleaved(p->fn, c->out_mem, p->ma, &p->mo);
+	if (ret)
+		return ret;
 
 	/* math */
 	if (c->math_fidelity == TT_OPS_FIDELITY_AUTO)
