@@ -434,7 +434,8 @@ static int build(const struct plan *p, struct tt_ops_entry **out)
 			     (i < p->rows % p->cores);
 		uint32_t r[10] = { 0, 0, 0, 0, 0, 0, 0, 0, start, n };
 		uint32_t w[5] = { 0, 0, start, n, wt };
-		uint32_t k[4] = { start, n, wt, (uint32_t)p->ht };
+		uint32_t k[5] = { start, n, wt, (uint32_t)p->ht,
+				  fbits(1.0f / (float)p->a[3]) };
 		unsigned cnt;
 
 		if (p->rpc && n > p->rpc)
