@@ -8,7 +8,8 @@
  *    the batch dimensions and mixes, on shapes of rank 1 to 4 with sizes
  *    1, 31, 33, 65, ... (padding ignored), in Float16_b (PCC >= 0.99),
  *    Float32 at HiFi4 (>= 0.999), Bfp8_b (>= 0.98), Float16, Bfp4_b,
- *    every fidelity; exact on integer-valued inputs;
+ *    every fidelity; exact on integer-valued inputs; Float32 to fp32
+ *    precision;
  *  - argmax along the last dimension, exact, ties to the first index;
  *  - cumsum along the last two dimensions, exact on integer values;
  *  - keepdim and the shapes it gives; grids, splits, chunks, L1 output;
@@ -346,6 +347,45 @@ static void test_reduce_dims_formats(void **state)
 		reduce_case(f, op, TT_SHAPE(2, 3, 40, 50), 1 | 8, TT_FLOAT16_B, TT_HIFI4, true, 6);
 		reduce_case(f, op, TT_SHAPE(70, 45), 0, TT_FLOAT16_B, TT_HIFI4, true, 7);
 	}
+}
+
+/* Float32 at fp32 precision: sums, means, maxima and minima of values
+ * with full 24-bit mantissas agree with double to 2e-6 (the matrix
+ * unit's multiplier keeps 8 bits of them; the folds make up for it). */
+static void test_reduce_precision(void **state)
+{
+	struct fx *f = *state;
+	static const uint32_t dd[] = { 4, 2, 6, 1 };
+	const struct tt_shape s = TT_SHAPE(3, 33, 70);
+
+	for (int op = 0; op < TT_REDUCE_OP_COUNT; op++)
+		for (size_t i = 0; i < sizeof(dd) / sizeof(dd[0]); i++) {
+			uint64_t d[4], od[4];
+			bool red[4] = { false, dd[i] & 1, dd[i] & 2, dd[i] & 4 };
+			tt_device_tensor *a, *o = NULL;
+			float *x, *want, *got;
+			size_t n;
+
+			dims_of(s, d);
+			a = dev_tensor(f, s, TT_FLOAT32, TT_BUFFER_DRAM, 1, 2,
+				       (uint32_t)(op * 10 + (int)i), &x);
+			TRY(tt_op_reduce(f->ctx, a, op, dd[i], true, NULL, &o));
+			TRY(tt_shape_wzrc(tt_device_tensor_shape(o), od));
+			want = malloc(od[1] * od[2] * od[3] * sizeof(float));
+			assert_non_null(want);
+			ref_reduce(x, d, red, op, want);
+			got = dev_values(f, o, &n);
+			for (size_t k = 0; k < n; k++)
+				if (fabsf(got[k] - want[k]) > 2e-6f * fabsf(want[k]))
+					fail_msg("%s dims 0x%x Float32: element %zu is %.9g, want %.9g",
+						 tt_reduce_op_name(op), dd[i], k,
+						 (double)got[k], (double)want[k]);
+			free(got);
+			free(want);
+			free(x);
+			tt_device_tensor_free(a);
+			tt_device_tensor_free(o);
+		}
 }
 
 /* argmax along the last dimension: integers with many ties, exact, the
@@ -744,6 +784,7 @@ int main(void)
 		cmocka_unit_test(test_reduce_float32),
 		cmocka_unit_test(test_reduce_bfp8_b),
 		cmocka_unit_test(test_reduce_dims_formats),
+		cmocka_unit_test(test_reduce_precision),
 		cmocka_unit_test(test_argmax),
 		cmocka_unit_test(test_cumsum),
 		cmocka_unit_test(test_keepdim),
