@@ -31,6 +31,13 @@
 #define CB_GF 29u
 #define CB_BF 30u
 #define NCONST 6u
+/* Rows of tiles a core gets at least when the op chooses the grid: on the
+ * chip model every core of a launch costs host time (its kernels' set-up,
+ * the constant tiles, gamma and beta broadcast), so rows are not spread
+ * thinner than this. */
+#ifndef AUTO_MIN_ROWS_PER_CORE
+#define AUTO_MIN_ROWS_PER_CORE 8u
+#endif
 
 static const char *const op_names[3] = { "softmax", "layernorm", "rmsnorm" };
 
@@ -241,7 +248,12 @@ static int plan_all(tt_ops_ctx *ctx, struct plan *p)
 						(unsigned long long)n, p->grid.x,
 						p->grid.y, (unsigned long long)max_cores);
 		} else {
-			n = p->rows < max_cores ? p->rows : max_cores;
+			n = (p->rows + AUTO_MIN_ROWS_PER_CORE - 1) /
+			    AUTO_MIN_ROWS_PER_CORE;
+			if (cf->grid.x || cf->grid.y)
+				n = p->rows; /* a grid asked for: use it */
+			if (n > max_cores)
+				n = max_cores;
 		}
 		p->cores = (uint32_t)n;
 		p->rpc = cf->rows_per_core;
@@ -348,6 +360,10 @@ static int build(const struct plan *p, struct tt_ops_entry **out)
 		{ "GAMMA_DRAM", p->mg == TT_BUFFER_DRAM },
 		{ "BETA", c->beta != NULL },
 		{ "BETA_DRAM", p->mb == TT_BUFFER_DRAM },
+		{ "PAD", p->pad },
+		{ "CAUSAL", c->causal },
+		{ "SCALE", p->scale },
+		{ "MEAN", 0 },
 	};
 	const uint32_t geom[] = {
 		wt, (uint32_t)p->ht, (uint32_t)p->a[1], p->msw, p->msz, p->vc,
