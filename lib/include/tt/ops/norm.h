@@ -20,8 +20,10 @@ struct tt_norm_cfg {
 	/* Cores: a grid.x x grid.y grid from logical (0,0); {0, 0}: the
 	 * device's whole logical grid. */
 	struct tt_xy grid;
-	/* At most this many rows of tiles per core (0: auto, as even a
-	 * split as the grid allows); ceil(rows / rows_per_core) cores must
+	/* At most this many rows of tiles per core (0: auto: at least 8 per
+	 * core, since every core of a launch costs the chip model host
+	 * time, as many cores as that gives up to the grid; every core of
+	 * a grid given in cfg.grid); ceil(rows / rows_per_core) cores must
 	 * fit the grid. */
 	uint32_t rows_per_core;
 	/* Output tiles per DST block (0: auto, as many as DST holds). */
