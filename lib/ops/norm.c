@@ -362,7 +362,7 @@ static int build(const struct plan *p, struct tt_ops_entry **out)
 		{ "BETA_DRAM", p->mb == TT_BUFFER_DRAM },
 		{ "PAD", p->pad },
 		{ "CAUSAL", c->causal },
-		{ "SCALE", p->scale },
+		{ "SCALE", 0 },
 		{ "MEAN", 0 },
 	};
 	const uint32_t geom[] = {
@@ -450,8 +450,8 @@ static int build(const struct plan *p, struct tt_ops_entry **out)
 			     (i < p->rows % p->cores);
 		uint32_t r[10] = { 0, 0, 0, 0, 0, 0, 0, 0, start, n };
 		uint32_t w[5] = { 0, 0, start, n, wt };
-		uint32_t k[5] = { start, n, wt, (uint32_t)p->ht,
-				  fbits(1.0f / (float)p->a[3]) };
+		uint32_t k[6] = { start, n, wt, (uint32_t)p->ht,
+				  fbits(1.0f / (float)p->a[3]), fbits(c->scale) };
 		unsigned cnt;
 
 		if (p->rpc && n > p->rpc)

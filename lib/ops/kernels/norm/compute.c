@@ -34,7 +34,7 @@
  * (Float32) an accumulator before it is reduced. Constants: CB 4 (the
  * reader's).
  *
- * Runtime args: first row of tiles, rows, WT, HT, 1/W (fp32 bits).
+ * Runtime args: first row of tiles, rows, WT, HT, 1/W, scale (fp32 bits).
  * Named compile-time args: OP, BLOCK, SCALE, MASK, CAUSAL, PAD, GAMMA,
  * BETA, EPS (fp32 bits).
  */
@@ -58,7 +58,6 @@
 #define P_ZERO 2
 #define P_COLMASK 3
 #define P_TRI 4
-#define P_SCALE 5
 
 #define NEG_BIG (-1e30f)
 
@@ -213,7 +212,7 @@ void kernel_main(void)
 {
 	const uint32_t start = get_arg_val(0), n = get_arg_val(1);
 	const uint32_t wt = get_arg_val(2), ht = get_arg_val(3);
-	const float invw = f32(get_arg_val(4));
+	const float invw = f32(get_arg_val(4)), xscale = f32(get_arg_val(5));
 	const uint32_t op = get_named_compile_time_arg_val("OP");
 	const uint32_t block = get_named_compile_time_arg_val("BLOCK");
 	const bool scale = get_named_compile_time_arg_val("SCALE");
@@ -252,13 +251,13 @@ void kernel_main(void)
 			/* pass 1: x, M, m */
 			if (softmax_x)
 				cb_reserve_back(CB_X, wt);
+			if (scale)
+				fill_tile(3, xscale);
 			fill_tile(2, -__builtin_inff());
 			for (uint32_t t = 0; t < wt; t++) {
-				if (scale)
-					mul_tiles_bcast_scalar(CB_IN, CB_CONST, t,
-							       P_SCALE, 0);
-				else
-					copy_tile(CB_IN, t, 0);
+				copy_tile(CB_IN, t, 0);
+				if (scale) /* DST 3 is free until pass 2 */
+					mul_binary_tile(0, 3);
 				if (mask) {
 					copy_tile(CB_MASK, t, 1);
 					add_binary_tile(0, 1);

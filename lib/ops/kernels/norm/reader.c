@@ -7,7 +7,9 @@
  *
  * CB 4's pages: 0 ones, 1 the mean's scaler (1/W everywhere), 2 zeros,
  * 3 the column mask (1 in columns below VC, 0 in the padding), 4 the
- * causal triangle (1 where column <= row), 5 the scale everywhere.
+ * causal triangle (1 where column <= row), 5 the scale everywhere (the
+ * host asks for none of 1 and 5 today: the compute kernel scales in
+ * fp32 on the vector unit).
  *
  * Runtime args: a address, a's first tile, mask address, its first
  * tile, gamma address, its first tile, beta address, its first tile,
