@@ -74,8 +74,9 @@ TT_API struct tt_softmax_cfg tt_op_softmax_config(void);
 
 /*
  * out = softmax(a * scale + mask) along the last dimension, numerically
- * stable: exp(x - max) / sum exp(x - max) per row. A row whose every
- * element is masked gives 0 (or NaN with -inf masks: as PyTorch).
+ * stable: exp(x - max) / sum exp(x - max) per row. Causal masking and
+ * padding set elements to -1e30 (probability 0); a row whose every
+ * element the mask tensor sets to -inf gives NaN, as PyTorch.
  */
 TT_API int tt_op_softmax(tt_ops_ctx *ctx, const tt_device_tensor *a,
 			 const struct tt_softmax_cfg *cfg,
