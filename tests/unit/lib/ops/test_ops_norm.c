@@ -34,6 +34,7 @@
 
 #include "lib/kbuild/kbuild.h"
 #include "testutil.h"
+#include "tmpdir.h"
 #include "tt/ops.h"
 
 struct fx {
@@ -630,6 +631,43 @@ static void test_program_cache(void **state)
 	tt_device_tensor_free(o3);
 }
 
+/* Each call is recorded for the profiler: op name, shapes, config, cache
+ * hit (CSV and Chrome trace JSON). */
+static void test_profile(void **state)
+{
+	struct fx *f = *state;
+	char dir[256], prefix[300], cmd[1200];
+	tt_device_tensor *a, *o = NULL;
+
+	assert_non_null(test_mkdtemp(dir, sizeof(dir), "ops-norm-prof"));
+	snprintf(prefix, sizeof(prefix), "%s/prof", dir);
+	a = dev_tensor(f, TT_SHAPE(40, 70), TT_FLOAT16_B, TT_BUFFER_DRAM, -1, 1, 1, NULL);
+	TRY(tt_ops_cache_clear(f->ctx));
+	TRY(tt_ops_profile_start(f->ctx, prefix));
+	TRY(tt_op_softmax(f->ctx, a, NULL, &o));
+	TRY(tt_op_softmax(f->ctx, a, NULL, &o));
+	TRY(tt_op_layernorm(f->ctx, a, NULL, NULL, 1e-5f, NULL, &o));
+	TRY(tt_op_rmsnorm(f->ctx, a, NULL, 1e-5f, NULL, &o));
+	TRY(tt_ops_profile_stop(f->ctx));
+	snprintf(cmd, sizeof(cmd),
+		 "python3 -c 'import json, csv, sys\n"
+		 "t = json.load(open(sys.argv[1] + \".json\"))\n"
+		 "x = [e for e in t[\"traceEvents\"] if e[\"ph\"] == \"X\" and e[\"tid\"] == 1]\n"
+		 "assert [e[\"name\"] for e in x] == [\"tt_op_softmax\", \"tt_op_softmax\", \"tt_op_layernorm\", \"tt_op_rmsnorm\"], x\n"
+		 "assert [e[\"args\"][\"cache_hit\"] for e in x] == [False, True, False, False]\n"
+		 "r = list(csv.DictReader(open(sys.argv[1] + \".csv\")))\n"
+		 "assert [w[\"op\"] for w in r] == [\"tt_op_softmax\", \"tt_op_softmax\", \"tt_op_layernorm\", \"tt_op_rmsnorm\"], r\n"
+		 "assert all(\"[40,70] Float16_b\" in w[\"shapes\"] for w in r), r\n"
+		 "assert r[0][\"config\"].startswith(\"softmax grid\"), r[0]\n"
+		 "assert all(float(w[\"device_us\"]) > 0 for w in r)\n' %s",
+		 prefix);
+	assert_int_equal(system(cmd), 0);
+	tt_device_tensor_free(a);
+	tt_device_tensor_free(o);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Every class of refused call, with its message; nothing runs. */
 static void test_errors(void **state)
 {
@@ -776,6 +814,7 @@ int main(void)
 		cmocka_unit_test(test_fidelities),
 		cmocka_unit_test(test_configs),
 		cmocka_unit_test(test_program_cache),
+		cmocka_unit_test(test_profile),
 		cmocka_unit_test(test_errors),
 	};
 

@@ -31,6 +31,7 @@
 
 #include "lib/kbuild/kbuild.h"
 #include "testutil.h"
+#include "tmpdir.h"
 #include "tt/ops.h"
 
 struct fx {
@@ -680,6 +681,36 @@ static void test_program_cache(void **state)
 	tt_device_tensor_free(o2);
 }
 
+/* Each call is recorded for the profiler. */
+static void test_profile(void **state)
+{
+	struct fx *f = *state;
+	char dir[256], prefix[300], cmd[1200];
+	tt_device_tensor *a, *o = NULL, *o2 = NULL;
+
+	assert_non_null(test_mkdtemp(dir, sizeof(dir), "ops-reduce-prof"));
+	snprintf(prefix, sizeof(prefix), "%s/prof", dir);
+	a = dev_tensor(f, TT_SHAPE(40, 70), TT_FLOAT16_B, TT_BUFFER_DRAM, -1, 1, 1, NULL);
+	TRY(tt_ops_profile_start(f->ctx, prefix));
+	TRY(tt_op_sum(f->ctx, a, 0, true, NULL, &o));
+	TRY(tt_op_cumsum(f->ctx, a, -1, NULL, &o2));
+	TRY(tt_ops_profile_stop(f->ctx));
+	snprintf(cmd, sizeof(cmd),
+		 "python3 -c 'import csv, sys\n"
+		 "r = list(csv.DictReader(open(sys.argv[1] + \".csv\")))\n"
+		 "assert [w[\"op\"] for w in r] == [\"tt_op_sum\", \"tt_op_cumsum\"], r\n"
+		 "assert \"[40,70] Float16_b -> [1,1] Float16_b\" in r[0][\"shapes\"], r\n"
+		 "assert r[0][\"config\"].startswith(\"dims wzrc 0011\"), r\n"
+		 "assert all(float(w[\"device_us\"]) > 0 for w in r)\n' %s",
+		 prefix);
+	assert_int_equal(system(cmd), 0);
+	tt_device_tensor_free(a);
+	tt_device_tensor_free(o);
+	tt_device_tensor_free(o2);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Every class of refused call; nothing runs. */
 static void test_errors(void **state)
 {
@@ -790,6 +821,7 @@ int main(void)
 		cmocka_unit_test(test_keepdim),
 		cmocka_unit_test(test_configs),
 		cmocka_unit_test(test_program_cache),
+		cmocka_unit_test(test_profile),
 		cmocka_unit_test(test_errors),
 	};
 
