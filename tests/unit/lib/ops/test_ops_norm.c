@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * The op library's softmax, layernorm and rmsnorm (tt/ops/norm.h) on the
- * embedded model, against host references in double computed from the
- * inputs as the device holds them (read back after conversion to their
- * format):
+ * embedded model, against libttc's goldens (ttir.softmax, layer_norm,
+ * rms_norm, run by its interpreter; tools/ttc/golden/) where they apply
+ * and a host reference in double for the masks, both on the inputs as the
+ * device holds them (read back after conversion to their format):
  *
  *  - each op on shapes of rank 1 to 4 whose last dimensions are 1, 31,
  *    32, 33, 65, ... (padding ignored), in Float16_b (PCC >= 0.99),
@@ -36,6 +37,9 @@
 #include "testutil.h"
 #include "tmpdir.h"
 #include "tt/ops.h"
+#include "ttc/golden.h"
+#include "ttc/ops.h"
+#include "ttc/text.h"
 
 struct fx {
 	tt_device *dev;
@@ -254,6 +258,76 @@ static void check(const char *what, const float *got, const float *want,
 
 enum kind { K_SOFTMAX, K_LAYERNORM, K_RMSNORM };
 
+/* ---- libttc's goldens (tools/ttc/golden/) ---- */
+
+/*
+ * The golden of ttir.softmax (dimension -1), ttir.layer_norm or
+ * ttir.rms_norm (normalized_shape [W], epsilon eps, weight and bias as
+ * given) of x (shape d, rank r), run by libttc's interpreter on the
+ * values as the device holds them; y gets the result.
+ */
+static void golden(enum kind k, const float *x, const uint64_t *d,
+		   unsigned rank, const float *g, const float *b, float eps,
+		   float *y)
+{
+	ttc_ctx *ctx = ttc_ctx_new_ttir();
+	char ty[96] = "tensor<", wt[64], text[2048], props[256];
+	size_t n = 1, pos = 7;
+	ttc_module *m;
+	ttc_func *f;
+	ttc_tensor *args[3] = { NULL, NULL, NULL }, *res[1] = { NULL };
+	const float *src[3] = { x, g, b };
+	size_t nargs = 1;
+
+	assert_non_null(ctx);
+	for (unsigned i = 4 - rank; i < 4; i++) {
+		pos += (size_t)snprintf(ty + pos, sizeof(ty) - pos, "%llux",
+					(unsigned long long)d[i]);
+		n *= d[i];
+	}
+	snprintf(ty + pos, sizeof(ty) - pos, "f32>");
+	snprintf(wt, sizeof(wt), "tensor<%lluxf32>", (unsigned long long)d[3]);
+	if (k == K_SOFTMAX) {
+		snprintf(props, sizeof(props), "dimension = -1 : si32");
+	} else {
+		snprintf(props, sizeof(props),
+			 "normalized_shape = array<i64: %llu>, epsilon = %.9e : f32, operandSegmentSizes = array<i32: 1, %d, %d>",
+			 (unsigned long long)d[3], (double)eps, g != NULL, b != NULL);
+		nargs += (g != NULL) + (b != NULL);
+		if (!g)
+			src[1] = b;
+	}
+	snprintf(text, sizeof(text),
+		 "module {\n  func.func @main(%%x: %s%s%s%s%s) -> %s {\n"
+		 "    %%0 = \"ttir.%s\"(%%x%s%s) <{%s}> : (%s%s%s%s%s) -> %s\n"
+		 "    return %%0 : %s\n  }\n}\n",
+		 ty, nargs > 1 ? ", %w: " : "", nargs > 1 ? wt : "",
+		 nargs > 2 ? ", %b: " : "", nargs > 2 ? wt : "", ty,
+		 k == K_SOFTMAX ? "softmax" : k == K_LAYERNORM ? "layer_norm" : "rms_norm",
+		 nargs > 1 ? ", %w" : "", nargs > 2 ? ", %b" : "", props, ty,
+		 nargs > 1 ? ", " : "", nargs > 1 ? wt : "", nargs > 2 ? ", " : "",
+		 nargs > 2 ? wt : "", ty, ty);
+	m = ttc_parse(ctx, "golden.mlir", text, strlen(text), 0);
+	if (!m)
+		fail_msg("golden: %s\n%s", ttc_ctx_error(ctx), text);
+	f = ttc_module_lookup(m, "main");
+	assert_non_null(f);
+	for (size_t i = 0; i < nargs; i++) {
+		args[i] = ttc_tensor_new(ctx, ttc_value_type(ttc_func_arg(f, i)));
+		assert_non_null(args[i]);
+		memcpy(args[i]->data, src[i], args[i]->numel * sizeof(float));
+	}
+	if (ttc_golden_run(f, args, nargs, res, NULL))
+		fail_msg("golden: %s", ttc_ctx_error(ctx));
+	assert_int_equal(res[0]->numel, n);
+	memcpy(y, res[0]->data, n * sizeof(float));
+	for (size_t i = 0; i < nargs; i++)
+		ttc_tensor_free(args[i]);
+	ttc_tensor_free(res[0]);
+	ttc_module_free(m);
+	ttc_ctx_free(ctx);
+}
+
 /* One op on a fresh input of shape s, format fmt, with config fields;
  * gamma and beta when gb. */
 static void run_case(struct fx *f, enum kind k, struct tt_shape s,
@@ -296,6 +370,20 @@ static void run_case(struct fx *f, enum kind k, struct tt_shape s,
 	}
 	got = dev_values(f, o, &n);
 	assert_int_equal(n, volume(d));
+	{
+		/* libttc's golden agrees with the reference here (both in
+		 * double); the device is held to the golden below. */
+		float *gold = malloc(volume(d) * sizeof(float));
+
+		assert_non_null(gold);
+		golden(k, x, d, s.rank, gx, bx, 1e-5f, gold);
+		for (size_t i = 0; i < n; i++)
+			if (fabsf(gold[i] - want[i]) > 1e-5f * fmaxf(1, fabsf(want[i])))
+				fail_msg("golden and reference differ at %zu: %g %g", i,
+					 (double)gold[i], (double)want[i]);
+		memcpy(want, gold, n * sizeof(float));
+		free(gold);
+	}
 	snprintf(what, sizeof(what), "%s [%llu,%llu,%llu,%llu] %s fidelity %d%s",
 		 k == K_SOFTMAX ? "softmax" : k == K_LAYERNORM ? "layernorm" : "rmsnorm",
 		 (unsigned long long)d[0], (unsigned long long)d[1],
