@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * The op library's reductions, argmax and cumsum (tt/ops/reduce.h) on the
- * embedded model, against host references in double computed from the
- * inputs as the device holds them:
+ * embedded model, against libttc's goldens (ttir.sum, mean, max, min,
+ * argmax, cumsum through its interpreter; tools/ttc/golden/), checked in
+ * turn against references in double, on the inputs as the device holds
+ * them:
  *
  *  - sum, mean, max, min over the last dimension, the one before, both,
  *    the batch dimensions and mixes, on shapes of rank 1 to 4 with sizes
@@ -33,6 +35,9 @@
 #include "testutil.h"
 #include "tmpdir.h"
 #include "tt/ops.h"
+#include "ttc/golden.h"
+#include "ttc/ops.h"
+#include "ttc/text.h"
 
 struct fx {
 	tt_device *dev;
@@ -178,6 +183,78 @@ static void dims_of(struct tt_shape s, uint64_t *d)
 	TRY(tt_shape_wzrc(&s, d));
 }
 
+/* ---- libttc's goldens (tools/ttc/golden/) ---- */
+
+/* "tensor<2x3x40xf32>" of the last rank dims of d (out: reduced ones 1,
+ * as red says, if red). */
+static void ttype(char *buf, size_t len, const uint64_t *d, unsigned rank,
+		  const bool *red, const char *elem)
+{
+	size_t pos = (size_t)snprintf(buf, len, "tensor<");
+
+	for (unsigned i = 4 - rank; i < 4; i++)
+		pos += (size_t)snprintf(buf + pos, len - pos, "%llux",
+					(unsigned long long)(red && red[i] ? 1 : d[i]));
+	snprintf(buf + pos, len - pos, "%s>", elem);
+}
+
+/*
+ * The golden of "ttir.<op>" with properties props on x (shape d, rank r),
+ * run by libttc's interpreter on the values as the device holds them;
+ * the result has the reduced dimensions (red) 1 and element type elem;
+ * y gets its values as floats.
+ */
+static void golden(const char *op, const char *props, const float *x,
+		   const uint64_t *d, unsigned rank, const bool *red,
+		   const char *elem, float *y)
+{
+	ttc_ctx *ctx = ttc_ctx_new_ttir();
+	char ti[96], to[96], text[1024];
+	ttc_module *m;
+	ttc_func *f;
+	ttc_tensor *args[1], *res[1] = { NULL };
+
+	assert_non_null(ctx);
+	ttype(ti, sizeof(ti), d, rank, NULL, "f32");
+	ttype(to, sizeof(to), d, rank, red, elem);
+	snprintf(text, sizeof(text),
+		 "module {\n  func.func @main(%%x: %s) -> %s {\n"
+		 "    %%0 = \"ttir.%s\"(%%x) <{%s}> : (%s) -> %s\n"
+		 "    return %%0 : %s\n  }\n}\n",
+		 ti, to, op, props, ti, to, to);
+	m = ttc_parse(ctx, "golden.mlir", text, strlen(text), 0);
+	if (!m)
+		fail_msg("golden: %s\n%s", ttc_ctx_error(ctx), text);
+	f = ttc_module_lookup(m, "main");
+	assert_non_null(f);
+	args[0] = ttc_tensor_new(ctx, ttc_value_type(ttc_func_arg(f, 0)));
+	assert_non_null(args[0]);
+	memcpy(args[0]->data, x, args[0]->numel * sizeof(float));
+	if (ttc_golden_run(f, args, 1, res, NULL))
+		fail_msg("golden: %s\n%s", ttc_ctx_error(ctx), text);
+	for (size_t i = 0; i < res[0]->numel; i++)
+		y[i] = (float)ttc_tensor_get(res[0], i);
+	ttc_tensor_free(args[0]);
+	ttc_tensor_free(res[0]);
+	ttc_module_free(m);
+	ttc_ctx_free(ctx);
+}
+
+/* dim_arg of the reduced dimensions of a rank-r shape. */
+static void dim_arg(char *buf, size_t len, const bool *red, unsigned rank)
+{
+	size_t pos = (size_t)snprintf(buf, len, "keep_dim = true, dim_arg = [");
+	bool first = true;
+
+	for (unsigned i = 0; i < rank; i++)
+		if (red[4 - rank + i]) {
+			pos += (size_t)snprintf(buf + pos, len - pos, "%s%u : i32",
+						first ? "" : ", ", i);
+			first = false;
+		}
+	snprintf(buf + pos, len - pos, "]");
+}
+
 /* Reference reduction over [w, z, r, c] with red flags; out has the
  * reduced dims 1 (row-major over the kept ones). */
 static void ref_reduce(const float *x, const uint64_t *d, const bool *red,
@@ -249,6 +326,22 @@ static void reduce_case(struct fx *f, enum tt_reduce_op op, struct tt_shape s,
 	want = malloc(nw * sizeof(float));
 	assert_non_null(want);
 	ref_reduce(x, d, red, op, want);
+	{
+		/* libttc's golden agrees with the reference (both in double);
+		 * the device is held to the golden. */
+		char props[160];
+		float *gold = malloc(nw * sizeof(float));
+
+		assert_non_null(gold);
+		dim_arg(props, sizeof(props), red, s.rank);
+		golden(tt_reduce_op_name(op), props, x, d, s.rank, red, "f32", gold);
+		for (size_t i = 0; i < nw; i++)
+			if (fabsf(gold[i] - want[i]) > 1e-5f * fmaxf(1, fabsf(want[i])))
+				fail_msg("golden and reference differ at %zu: %g %g", i,
+					 (double)gold[i], (double)want[i]);
+		memcpy(want, gold, nw * sizeof(float));
+		free(gold);
+	}
 	if (fmt == TT_FLOAT16_B) /* the result is in a's format */
 		for (size_t i = 0; i < nw; i++)
 			want[i] = tt_bf16_to_float(tt_float_to_bf16(want[i]));
@@ -416,6 +509,23 @@ static void test_argmax(void **state)
 		got = dev_values(f, o, &n);
 		rows = d[0] * d[1] * d[2];
 		assert_int_equal(n, rows);
+		{
+			/* libttc's golden (i32 indices, first of equal maxima) */
+			bool red[4] = { false, false, false, true };
+			char props[80];
+			float *gold = malloc(rows * sizeof(float));
+
+			assert_non_null(gold);
+			snprintf(props, sizeof(props), "keep_dim = true, dim_arg = [%u : i32]",
+				 sh[i].rank - 1);
+			golden("argmax", props, x, d, sh[i].rank, red, "i32", gold);
+			for (uint64_t r = 0; r < rows; r++)
+				if (got[r] != gold[r])
+					fail_msg("argmax of row %llu of shape %zu: %g, golden %g",
+						 (unsigned long long)r, i, (double)got[r],
+						 (double)gold[r]);
+			free(gold);
+		}
 		for (uint64_t r = 0; r < rows; r++) {
 			uint64_t best = 0;
 
@@ -458,6 +568,25 @@ static void test_cumsum(void **state)
 			a = dev_ints(f, sh[i], fmt, -3, 5, (uint32_t)i, &x);
 			TRY(tt_op_cumsum(f->ctx, a, dim, NULL, &o));
 			got = dev_values(f, o, &n);
+			{
+				/* libttc's golden, exact on these integers */
+				char props[40];
+				float *gold = malloc(n * sizeof(float));
+
+				assert_non_null(gold);
+				snprintf(props, sizeof(props), "dim = %d : i64",
+					 (int)sh[i].rank + dim);
+				golden("cumsum", props, x, d, sh[i].rank, NULL, "f32", gold);
+				for (size_t k = 0; k < n; k++) {
+					float w = fmt == TT_FLOAT16_B ?
+						tt_bf16_to_float(tt_float_to_bf16(gold[k])) : gold[k];
+
+					if (got[k] != w)
+						fail_msg("cumsum dim %d of shape %zu: element %zu is %g, golden %g",
+							 dim, i, k, (double)got[k], (double)w);
+				}
+				free(gold);
+			}
 			for (uint64_t m = 0; m < d[0] * d[1]; m++)
 				for (uint64_t r = 0; r < d[2]; r++)
 					for (uint64_t c = 0; c < d[3]; c++) {
