@@ -4,7 +4,8 @@
 
 Usage: check_exports.py [--api MACRO] [--def-prefix P] LIB HEADER_DIR
 
-libtt.so's API is declared TT_API in lib/include/tt/*.h; libttc.so's
+libtt.so's API is declared TT_API in lib/include/tt/*.h and its
+subdirectories (tt/ops/*.h); libttc.so's
 TTC_API in tools/ttc/include/ttc/*.h, plus one function per line
 NAME(op) of its *.def lists (P + op, ttc_ for the builder's ops).
 
@@ -28,7 +29,9 @@ def declared(header_dir, macro, def_prefix):
     decl = re.compile(r'\b' + macro + r'\b([^;(]*?)\b([A-Za-z_]\w*)\s*\(',
                       re.S)
     names = set()
-    for h in sorted(glob.glob(os.path.join(header_dir, '*.h'))):
+    # the headers and those of their subdirectories (tt/ops/*.h)
+    for h in sorted(glob.glob(os.path.join(header_dir, '**', '*.h'),
+                              recursive=True)):
         text = open(h, encoding='utf-8').read()
         text = re.sub(r'/\*.*?\*/', ' ', text, flags=re.S)
         # macros, continuation lines included
