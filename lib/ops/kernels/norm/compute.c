@@ -18,7 +18,8 @@
  *   CAUSAL, the padding columns: PAD; masked elements -1e30), kept in
  *   CB 24 when anything but the padding changes it; M = elementwise max
  *   over the row's tiles; m = max over M's columns (reduce MAX);
- *   pass 2: e = exp(x - m) into CB 26, S = elementwise sum of e;
+ *   pass 2: e = exp(x - m) into CB 26 (0 without exp for tiles wholly
+ *   above the diagonal: CAUSAL), S = elementwise sum of e;
  *   r = 1 / (sum over S's columns);
  *   pass 3: out = e * r.
  * layernorm (OP 1):
@@ -282,6 +283,12 @@ void kernel_main(void)
 			cb_reserve_back(CB_EXP, wt);
 			fill_tile(2, 0.0f);
 			for (uint32_t t = 0; t < wt; t++) {
+				if (causal && t > h) {
+					/* wholly above the diagonal: 0, no exp */
+					fill_tile(0, 0.0f);
+					pack_tile(0, CB_EXP);
+					continue;
+				}
 				copy_tile(cb_x, t, 0);
 				if (pad && t == wt - 1 && !softmax_x)
 					fill_where_zero(0, 6, NEG_BIG);
