@@ -31,6 +31,13 @@
 #define CB_GF 29u
 #define CB_BF 30u
 #define NCONST 6u
+/* Rows of tiles a core gets at least when the op chooses the grid: on the
+ * chip model every core of a launch costs host time (its kernels' set-up,
+ * the constant tiles, gamma and beta broadcast), so rows are not spread
+ * thinner than this. */
+#ifndef AUTO_MIN_ROWS_PER_CORE
+#define AUTO_MIN_ROWS_PER_CORE 8u
+#endif
 
 static const char *const op_names[3] = { "softmax", "layernorm", "rmsnorm" };
 
@@ -231,7 +238,12 @@ static int plan_all(tt_ops_ctx *ctx, struct plan *p)
 						(unsigned long long)n, p->grid.x,
 						p->grid.y, (unsigned long long)max_cores);
 		} else {
-			n = p->rows < max_cores ? p->rows : max_cores;
+			n = (p->rows + AUTO_MIN_ROWS_PER_CORE - 1) /
+			    AUTO_MIN_ROWS_PER_CORE;
+			if (cf->grid.x || cf->grid.y)
+				n = p->rows; /* a grid asked for: use it */
+			if (n > max_cores)
+				n = max_cores;
 		}
 		p->cores = (uint32_t)n;
 		p->rpc = cf->rows_per_core;
@@ -338,6 +350,10 @@ static int build(const struct plan *p, struct tt_ops_entry **out)
 		{ "GAMMA_DRAM", p->mg == TT_BUFFER_DRAM },
 		{ "BETA", c->beta != NULL },
 		{ "BETA_DRAM", p->mb == TT_BUFFER_DRAM },
+		{ "PAD", p->pad },
+		{ "CAUSAL", c->causal },
+		{ "SCALE", 0 },
+		{ "MEAN", 0 },
 	};
 	const uint32_t geom[] = {
 		wt, (uint32_t)p->ht, (uint32_t)p->a[1], p->msw, p->msz, p->vc,
@@ -424,7 +440,8 @@ static int build(const struct plan *p, struct tt_ops_entry **out)
 			     (i < p->rows % p->cores);
 		uint32_t r[10] = { 0, 0, 0, 0, 0, 0, 0, 0, start, n };
 		uint32_t w[5] = { 0, 0, start, n, wt };
-		uint32_t k[4] = { start, n, wt, (uint32_t)p->ht };
+		uint32_t k[6] = { start, n, wt, (uint32_t)p->ht,
+				  fbits(1.0f / (float)p->a[3]), fbits(c->scale) };
 		unsigned cnt;
 
 		if (p->rpc && n > p->rpc)

@@ -5,6 +5,8 @@
 Usage: check_exports.py [--api MACRO] [--def-prefix P] LIB HEADER_DIR
 
 libtt.so's API is declared TT_API in lib/include/tt/*.h and tt/*/*.h; libttc.so's
+libtt.so's API is declared TT_API in lib/include/tt/*.h and its
+subdirectories (tt/ops/*.h); libttc.so's
 TTC_API in tools/ttc/include/ttc/*.h, plus one function per line
 NAME(op) of its *.def lists (P + op, ttc_ for the builder's ops).
 
@@ -31,6 +33,9 @@ def declared(header_dir, macro, def_prefix):
     # tt/ops/*.h: the op library's family headers
     for h in sorted(glob.glob(os.path.join(header_dir, '*.h')) +
                     glob.glob(os.path.join(header_dir, '*', '*.h'))):
+    # the headers and those of their subdirectories (tt/ops/*.h)
+    for h in sorted(glob.glob(os.path.join(header_dir, '**', '*.h'),
+                              recursive=True)):
         text = open(h, encoding='utf-8').read()
         text = re.sub(r'/\*.*?\*/', ' ', text, flags=re.S)
         # macros, continuation lines included

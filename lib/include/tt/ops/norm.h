@@ -20,8 +20,10 @@ struct tt_norm_cfg {
 	/* Cores: a grid.x x grid.y grid from logical (0,0); {0, 0}: the
 	 * device's whole logical grid. */
 	struct tt_xy grid;
-	/* At most this many rows of tiles per core (0: auto, as even a
-	 * split as the grid allows); ceil(rows / rows_per_core) cores must
+	/* At most this many rows of tiles per core (0: auto: at least 8 per
+	 * core, since every core of a launch costs the chip model host
+	 * time, as many cores as that gives up to the grid; every core of
+	 * a grid given in cfg.grid); ceil(rows / rows_per_core) cores must
 	 * fit the grid. */
 	uint32_t rows_per_core;
 	/* Output tiles per DST block (0: auto, as many as DST holds). */
@@ -72,8 +74,9 @@ TT_API struct tt_softmax_cfg tt_op_softmax_config(void);
 
 /*
  * out = softmax(a * scale + mask) along the last dimension, numerically
- * stable: exp(x - max) / sum exp(x - max) per row. A row whose every
- * element is masked gives 0 (or NaN with -inf masks: as PyTorch).
+ * stable: exp(x - max) / sum exp(x - max) per row. Causal masking and
+ * padding set elements to -1e30 (probability 0); a row whose every
+ * element the mask tensor sets to -inf gives NaN, as PyTorch.
  */
 TT_API int tt_op_softmax(tt_ops_ctx *ctx, const tt_device_tensor *a,
 			 const struct tt_softmax_cfg *cfg,

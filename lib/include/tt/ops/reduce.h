@@ -98,7 +98,8 @@ TT_API int tt_op_argmax(tt_ops_ctx *ctx, const tt_device_tensor *a,
  * a[.., i]. Within a tile, each prefix is one matrix-unit product with
  * a triangular ones tile (its terms summed in index order); then the
  * running total of the tiles before is added. Exact for integer values
- * whose sums stay below 2^24 (inputs below 2048 in magnitude at HiFi4).
+ * whose sums stay below 2^24 (inputs below 256 in magnitude: the
+ * multiplier keeps 8 bits of them at HiFi4), with fp32 accumulation.
  */
 TT_API int tt_op_cumsum(tt_ops_ctx *ctx, const tt_device_tensor *a, int dim,
 			const struct tt_reduce_cfg *cfg,

@@ -6,7 +6,8 @@
  * accumulation), one tile load per tile and pass; the matrix unit only
  * folds a row's 32 columns (reduce_tile REDUCE_ROW, once per row and
  * statistic) and broadcasts the statistic back to a full tile
- * (add_tiles_bcast_cols with a zero tile). DST tiles, which persist
+ * (add_tiles_bcast_cols with a zero tile), each in parts to keep fp32
+ * precision (see fold_sum). DST tiles, which persist
  * through the kernel (one tile_regs_acquire at the start):
  *   0, 1 work; 2 the elementwise accumulator; 3 and 5 a row's
  *   statistics broadcast to full tiles; 4 the reduction's target;
@@ -17,7 +18,8 @@
  *   CAUSAL, the padding columns: PAD; masked elements -1e30), kept in
  *   CB 24 when anything but the padding changes it; M = elementwise max
  *   over the row's tiles; m = max over M's columns (reduce MAX);
- *   pass 2: e = exp(x - m) into CB 26, S = elementwise sum of e;
+ *   pass 2: e = exp(x - m) into CB 26 (0 without exp for tiles wholly
+ *   above the diagonal: CAUSAL), S = elementwise sum of e;
  *   r = 1 / (sum over S's columns);
  *   pass 3: out = e * r.
  * layernorm (OP 1):
@@ -33,7 +35,7 @@
  * (Float32) an accumulator before it is reduced. Constants: CB 4 (the
  * reader's).
  *
- * Runtime args: first row of tiles, rows, WT, HT.
+ * Runtime args: first row of tiles, rows, WT, HT, 1/W, scale (fp32 bits).
  * Named compile-time args: OP, BLOCK, SCALE, MASK, CAUSAL, PAD, GAMMA,
  * BETA, EPS (fp32 bits).
  */
@@ -57,7 +59,6 @@
 #define P_ZERO 2
 #define P_COLMASK 3
 #define P_TRI 4
-#define P_SCALE 5
 
 #define NEG_BIG (-1e30f)
 
@@ -108,27 +109,90 @@ static void pack_one(uint32_t d, uint32_t cb)
 	cb_wait_front(cb, 1);
 }
 
-/* DST[to] = the row statistic of accumulator DST[acc] (reduce pool over
- * its columns, times scaler page), optionally + eps and rsqrt or
- * recip, broadcast to every column. */
+/* DST[d] *= c. */
+static void mul_const(uint32_t d, float c)
+{
+	sfpi_init();
+	sfpi_loadi(SFPI_V1, c);
+	for (uint32_t v = 0; v < SFPI_TILE_VECS; v++) {
+		sfpi_load(SFPI_V0, sfpi_dst(d, v));
+		sfpi_mul(SFPI_V0, SFPI_V0, SFPI_V1);
+		sfpi_store(sfpi_dst(d, v), SFPI_V0);
+	}
+}
+
+/*
+ * The matrix unit takes its sources at TF32 precision, and its
+ * multiplier (reduce_tile multiplies by the scaler) keeps fewer bits of
+ * A (8 at HiFi4, 4 at LoFi). Its folds are therefore done in levels:
+ * fold the accumulator, subtract what the fold saw of it (its product
+ * with 1 through the same multiplier, elementwise), fold the rest, and so
+ * on until nothing is left (24 bits / the bits kept); its broadcasts in
+ * two parts, the TF32 rounding and the rest (exact in fp32). A row
+ * statistic thus keeps fp32 precision.
+ */
+#if MATH_FIDELITY == 0
+#define FOLD_LEVELS 6
+#else
+#define FOLD_LEVELS 3
+#endif
+
+/* DST[4] column 0 = the row sums of DST[acc] (destroyed). DST 1 scratch. */
+static void fold_sum(uint32_t acc)
+{
+	fill_tile(4, 0.0f);
+	for (uint32_t level = 0; level < FOLD_LEVELS; level++) {
+		pack_one(acc, CB_TMP);
+		reduce_tile_op(PoolType_SUM, REDUCE_ROW, CB_TMP, CB_CONST, 0,
+			       P_ONES, 4);
+		if (level + 1 < FOLD_LEVELS) {
+			mul_tiles(CB_TMP, CB_CONST, 0, P_ONES, 1);
+			sub_binary_tile(acc, 1);
+		}
+		cb_pop_front(CB_TMP, 1);
+	}
+}
+
+/* DST[to] = DST[4]'s column 0 in every column (DST 4 destroyed, DST 1
+ * scratch). */
+static void bcast_col(uint32_t to)
+{
+	pack_one(4, CB_STAT);
+	add_tiles_bcast_cols(CB_CONST, CB_STAT, P_ZERO, 0, to);
+	add_tiles(CB_STAT, CB_CONST, 0, P_ZERO, 1);
+	cb_pop_front(CB_STAT, 1);
+	sub_binary_tile(4, 1);
+	pack_one(4, CB_STAT);
+	add_tiles_bcast_cols(CB_CONST, CB_STAT, P_ZERO, 0, 1);
+	cb_pop_front(CB_STAT, 1);
+	add_binary_tile(to, 1);
+}
+
+/* DST[to] = the row statistic of accumulator DST[acc]: its row sums
+ * times mul (SUM) or row maxima (MAX), then + eps and rsqrt, or recip,
+ * broadcast to every column. */
 enum { FIN_NONE, FIN_RECIP, FIN_RSQRT };
 
-static void row_stat(uint32_t acc, uint32_t pool, uint32_t scaler,
-		     uint32_t fin, float eps, uint32_t to)
+static void row_stat(uint32_t acc, uint32_t pool, float mul, uint32_t fin,
+		     float eps, uint32_t to)
 {
-	pack_one(acc, CB_TMP);
-	fill_tile(4, pool == PoolType_MAX ? -__builtin_inff() : 0.0f);
-	reduce_tile_op(pool, REDUCE_ROW, CB_TMP, CB_CONST, 0, scaler, 4);
-	cb_pop_front(CB_TMP, 1);
+	if (pool == PoolType_SUM) {
+		fold_sum(acc);
+		if (mul != 1.0f)
+			mul_const(4, mul);
+	} else {
+		pack_one(acc, CB_TMP);
+		fill_tile(4, -__builtin_inff());
+		reduce_tile_op(pool, REDUCE_ROW, CB_TMP, CB_CONST, 0, P_ONES, 4);
+		cb_pop_front(CB_TMP, 1);
+	}
 	if (fin == FIN_RSQRT) {
 		add_const(4, eps);
 		rsqrt_tile(4);
 	} else if (fin == FIN_RECIP) {
 		recip_tile(4);
 	}
-	pack_one(4, CB_STAT);
-	add_tiles_bcast_cols(CB_CONST, CB_STAT, P_ZERO, 0, to);
-	cb_pop_front(CB_STAT, 1);
+	bcast_col(to);
 }
 
 /* Gamma (beta) rows broadcast to full tiles, once per core. */
@@ -149,6 +213,7 @@ void kernel_main(void)
 {
 	const uint32_t start = get_arg_val(0), n = get_arg_val(1);
 	const uint32_t wt = get_arg_val(2), ht = get_arg_val(3);
+	const float invw = f32(get_arg_val(4)), xscale = f32(get_arg_val(5));
 	const uint32_t op = get_named_compile_time_arg_val("OP");
 	const uint32_t block = get_named_compile_time_arg_val("BLOCK");
 	const bool scale = get_named_compile_time_arg_val("SCALE");
@@ -187,13 +252,13 @@ void kernel_main(void)
 			/* pass 1: x, M, m */
 			if (softmax_x)
 				cb_reserve_back(CB_X, wt);
+			if (scale)
+				fill_tile(3, xscale);
 			fill_tile(2, -__builtin_inff());
 			for (uint32_t t = 0; t < wt; t++) {
-				if (scale)
-					mul_tiles_bcast_scalar(CB_IN, CB_CONST, t,
-							       P_SCALE, 0);
-				else
-					copy_tile(CB_IN, t, 0);
+				copy_tile(CB_IN, t, 0);
+				if (scale) /* DST 3 is free until pass 2 */
+					mul_binary_tile(0, 3);
 				if (mask) {
 					copy_tile(CB_MASK, t, 1);
 					add_binary_tile(0, 1);
@@ -213,11 +278,17 @@ void kernel_main(void)
 				cb_wait_front(CB_X, wt);
 				cb_x = CB_X;
 			}
-			row_stat(2, PoolType_MAX, P_ONES, FIN_NONE, 0, 5);
+			row_stat(2, PoolType_MAX, 1.0f, FIN_NONE, 0, 5);
 			/* pass 2: e, S, r */
 			cb_reserve_back(CB_EXP, wt);
 			fill_tile(2, 0.0f);
 			for (uint32_t t = 0; t < wt; t++) {
+				if (causal && t > h) {
+					/* wholly above the diagonal: 0, no exp */
+					fill_tile(0, 0.0f);
+					pack_tile(0, CB_EXP);
+					continue;
+				}
 				copy_tile(cb_x, t, 0);
 				if (pad && t == wt - 1 && !softmax_x)
 					fill_where_zero(0, 6, NEG_BIG);
@@ -228,7 +299,7 @@ void kernel_main(void)
 			}
 			cb_push_back(CB_EXP, wt);
 			cb_wait_front(CB_EXP, wt);
-			row_stat(2, PoolType_SUM, P_ONES, FIN_RECIP, 0, 3);
+			row_stat(2, PoolType_SUM, 1.0f, FIN_RECIP, 0, 3);
 			/* pass 3: out */
 			for (uint32_t t = 0; t < wt; t += block) {
 				const uint32_t k = wt - t < block ? wt - t : block;
@@ -256,7 +327,7 @@ void kernel_main(void)
 						add_binary_tile(2, 0);
 					}
 				}
-				row_stat(2, PoolType_SUM, P_INVW, FIN_NONE, 0, 5);
+				row_stat(2, PoolType_SUM, invw, FIN_NONE, 0, 5);
 			}
 			/* pass 2: the sum of squares, rstd */
 			fill_tile(2, 0.0f);
@@ -269,7 +340,7 @@ void kernel_main(void)
 				mul_binary_tile(0, 0);
 				add_binary_tile(2, 0);
 			}
-			row_stat(2, PoolType_SUM, P_INVW, FIN_RSQRT, eps, 3);
+			row_stat(2, PoolType_SUM, invw, FIN_RSQRT, eps, 3);
 			/* pass 3: out */
 			for (uint32_t t = 0; t < wt; t += block) {
 				const uint32_t k = wt - t < block ? wt - t : block;

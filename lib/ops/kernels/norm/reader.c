@@ -7,7 +7,9 @@
  *
  * CB 4's pages: 0 ones, 1 the mean's scaler (1/W everywhere), 2 zeros,
  * 3 the column mask (1 in columns below VC, 0 in the padding), 4 the
- * causal triangle (1 where column <= row), 5 the scale everywhere.
+ * causal triangle (1 where column <= row), 5 the scale everywhere (the
+ * host asks for none of 1 and 5 today: the compute kernel scales in
+ * fp32 on the vector unit).
  *
  * Runtime args: a address, a's first tile, mask address, its first
  * tile, gamma address, its first tile, beta address, its first tile,
@@ -17,7 +19,8 @@
  * broadcast), VC (valid columns of the last tile), 1/W and scale (fp32
  * bits).
  * Named compile-time args: A_DRAM, MASK, MASK_DRAM, GAMMA, GAMMA_DRAM,
- * BETA, BETA_DRAM (1: DRAM or present).
+ * BETA, BETA_DRAM (1: DRAM or present); PAD, CAUSAL, SCALE, MEAN (which
+ * constant pages are needed: the others are left unwritten).
  */
 #include "dataflow_api.h"
 
@@ -34,17 +37,29 @@ static void make_consts(uint32_t vc, uint32_t inv_w, uint32_t scale)
 
 	cb_reserve_back(CB_CONST, NCONST);
 	p = (volatile uint32_t *)get_write_ptr(CB_CONST);
+	/* Pages the compute kernel uses always: ones, zeros; the others
+	 * only when it uses them (each is a loop of the reader's). */
 	for (uint32_t e = 0; e < 1024; e++) {
-		uint32_t face = e / 256, r = (face / 2) * 16 + (e % 256) / 16;
-		uint32_t c = (face % 2) * 16 + e % 16;
-
 		p[e] = 0x3F800000u;
-		p[1024 + e] = inv_w;
 		p[2048 + e] = 0;
-		p[3072 + e] = c < vc ? 0x3F800000u : 0;
-		p[4096 + e] = c <= r ? 0x3F800000u : 0;
-		p[5120 + e] = scale;
 	}
+	if (get_named_compile_time_arg_val("MEAN"))
+		for (uint32_t e = 0; e < 1024; e++)
+			p[1024 + e] = inv_w;
+	if (get_named_compile_time_arg_val("PAD") ||
+	    get_named_compile_time_arg_val("CAUSAL")) {
+		for (uint32_t e = 0; e < 1024; e++) {
+			uint32_t face = e / 256;
+			uint32_t r = (face / 2) * 16 + (e % 256) / 16;
+			uint32_t c = (face % 2) * 16 + e % 16;
+
+			p[3072 + e] = c < vc ? 0x3F800000u : 0;
+			p[4096 + e] = c <= r ? 0x3F800000u : 0;
+		}
+	}
+	if (get_named_compile_time_arg_val("SCALE"))
+		for (uint32_t e = 0; e < 1024; e++)
+			p[5120 + e] = scale;
 	cb_push_back(CB_CONST, NCONST);
 }
 

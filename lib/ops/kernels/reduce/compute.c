@@ -119,27 +119,44 @@ static void pack_one(uint32_t d, uint32_t cb)
 
 /*
  * DST[4] = the accumulator DST[2] folded (pool, dim) to fp32 precision.
- * The matrix unit takes its sources at TF32 precision, so one fold gives
- * the result of the rounded values, hi; the fold of what the rounding
- * left is added: for a sum, the residuals acc - tf32(acc) (tf32(acc) is
- * acc + 0 through the matrix unit); for a maximum, acc - hi (hi
- * broadcast back), whose largest is the true maximum's distance from hi.
+ * The matrix unit takes its sources at TF32 precision, and for a sum its
+ * multiplier (times the scaler 1) keeps fewer bits of the values (8 at
+ * HiFi4, 4 at LoFi). A sum is therefore folded in levels: fold, subtract
+ * what the fold saw (the accumulator times 1 through the same
+ * multiplier, elementwise), fold the rest, until nothing is left (24
+ * bits / the bits kept). A maximum (no multiplier) is folded once, giving
+ * hi, the TF32 rounding of the largest; then acc - hi (hi broadcast back)
+ * is folded, whose largest is the true maximum's distance from hi.
  * DST 1, 3 scratch; 3 and 4 zeroed since the line began.
  */
+#if MATH_FIDELITY == 0
+#define FOLD_LEVELS 6
+#else
+#define FOLD_LEVELS 3
+#endif
+
 static void exact_fold(uint32_t pool, uint32_t dim)
 {
+	if (pool == PoolType_SUM) {
+		for (uint32_t level = 0; level < FOLD_LEVELS; level++) {
+			pack_one(2, CB_TMP);
+			reduce_tile_op(pool, dim, CB_TMP, CB_CONST, 0, P_ONES, 4);
+			if (level + 1 < FOLD_LEVELS) {
+				mul_tiles(CB_TMP, CB_CONST, 0, P_ONES, 1);
+				sub_binary_tile(2, 1);
+			}
+			cb_pop_front(CB_TMP, 1);
+		}
+		return;
+	}
 	pack_one(2, CB_TMP);
 	reduce_tile_op(pool, dim, CB_TMP, CB_CONST, 0, P_ONES, 4);
-	if (pool == PoolType_SUM) {
-		add_tiles(CB_TMP, CB_CONST, 0, P_ZERO, 1);
-	} else {
-		pack_one(4, CB_STAT);
-		any_tiles_bcast(ELWADD, dim == REDUCE_ROW ? BroadcastType_COL :
-				dim == REDUCE_COL ? BroadcastType_ROW :
-				BroadcastType_SCALAR, CB_CONST, CB_STAT, P_ZERO, 0, 1);
-		cb_pop_front(CB_STAT, 1);
-	}
 	cb_pop_front(CB_TMP, 1);
+	pack_one(4, CB_STAT);
+	any_tiles_bcast(ELWADD, dim == REDUCE_ROW ? BroadcastType_COL :
+			dim == REDUCE_COL ? BroadcastType_ROW :
+			BroadcastType_SCALAR, CB_CONST, CB_STAT, P_ZERO, 0, 1);
+	cb_pop_front(CB_STAT, 1);
 	sub_binary_tile(2, 1);
 	pack_one(2, CB_TMP);
 	reduce_tile_op(pool, dim, CB_TMP, CB_CONST, 0, P_ONES, 3);

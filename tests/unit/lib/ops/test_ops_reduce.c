@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * The op library's reductions, argmax and cumsum (tt/ops/reduce.h) on the
- * embedded model, against host references in double computed from the
- * inputs as the device holds them:
+ * embedded model, against libttc's goldens (ttir.sum, mean, max, min,
+ * argmax, cumsum through its interpreter; tools/ttc/golden/), checked in
+ * turn against references in double, on the inputs as the device holds
+ * them:
  *
  *  - sum, mean, max, min over the last dimension, the one before, both,
  *    the batch dimensions and mixes, on shapes of rank 1 to 4 with sizes
  *    1, 31, 33, 65, ... (padding ignored), in Float16_b (PCC >= 0.99),
  *    Float32 at HiFi4 (>= 0.999), Bfp8_b (>= 0.98), Float16, Bfp4_b,
- *    every fidelity; exact on integer-valued inputs;
+ *    every fidelity; exact on integer-valued inputs; Float32 to fp32
+ *    precision;
  *  - argmax along the last dimension, exact, ties to the first index;
  *  - cumsum along the last two dimensions, exact on integer values;
  *  - keepdim and the shapes it gives; grids, splits, chunks, L1 output;
@@ -30,7 +33,11 @@
 
 #include "lib/kbuild/kbuild.h"
 #include "testutil.h"
+#include "tmpdir.h"
 #include "tt/ops.h"
+#include "ttc/golden.h"
+#include "ttc/ops.h"
+#include "ttc/text.h"
 
 struct fx {
 	tt_device *dev;
@@ -176,6 +183,79 @@ static void dims_of(struct tt_shape s, uint64_t *d)
 	TRY(tt_shape_wzrc(&s, d));
 }
 
+/* ---- libttc's goldens (tools/ttc/golden/) ---- */
+
+/* "tensor<2x3x40xf32>" of the last rank dims of d (out: reduced ones 1,
+ * as red says, if red). */
+static void ttype(char *buf, size_t len, const uint64_t *d, unsigned rank,
+		  const bool *red, const char *elem)
+{
+	size_t pos = (size_t)snprintf(buf, len, "tensor<");
+
+	for (unsigned i = 4 - rank; i < 4; i++)
+		pos += (size_t)snprintf(buf + pos, len - pos, "%llux",
+					(unsigned long long)(red && red[i] ? 1 : d[i]));
+	snprintf(buf + pos, len - pos, "%s>", elem);
+}
+
+/*
+ * The golden of "ttir.<op>" with properties props on x (shape d, rank r),
+ * run by libttc's interpreter on the values as the device holds them;
+ * the result has the reduced dimensions (red) 1 and element type elem;
+ * y gets its ny values as floats.
+ */
+static void golden(const char *op, const char *props, const float *x,
+		   const uint64_t *d, unsigned rank, const bool *red,
+		   const char *elem, float *y, size_t ny)
+{
+	ttc_ctx *ctx = ttc_ctx_new_ttir();
+	char ti[96], to[96], text[1024];
+	ttc_module *m;
+	ttc_func *f;
+	ttc_tensor *args[1], *res[1] = { NULL };
+
+	assert_non_null(ctx);
+	ttype(ti, sizeof(ti), d, rank, NULL, "f32");
+	ttype(to, sizeof(to), d, rank, red, elem);
+	snprintf(text, sizeof(text),
+		 "module {\n  func.func @main(%%x: %s) -> %s {\n"
+		 "    %%0 = \"ttir.%s\"(%%x) <{%s}> : (%s) -> %s\n"
+		 "    return %%0 : %s\n  }\n}\n",
+		 ti, to, op, props, ti, to, to);
+	m = ttc_parse(ctx, "golden.mlir", text, strlen(text), 0);
+	if (!m)
+		fail_msg("golden: %s\n%s", ttc_ctx_error(ctx), text);
+	f = ttc_module_lookup(m, "main");
+	assert_non_null(f);
+	args[0] = ttc_tensor_new(ctx, ttc_value_type(ttc_func_arg(f, 0)));
+	assert_non_null(args[0]);
+	memcpy(args[0]->data, x, args[0]->numel * sizeof(float));
+	if (ttc_golden_run(f, args, 1, res, NULL))
+		fail_msg("golden: %s\n%s", ttc_ctx_error(ctx), text);
+	assert_int_equal(res[0]->numel, ny);
+	for (size_t i = 0; i < res[0]->numel; i++)
+		y[i] = (float)ttc_tensor_get(res[0], i);
+	ttc_tensor_free(args[0]);
+	ttc_tensor_free(res[0]);
+	ttc_module_free(m);
+	ttc_ctx_free(ctx);
+}
+
+/* dim_arg of the reduced dimensions of a rank-r shape. */
+static void dim_arg(char *buf, size_t len, const bool *red, unsigned rank)
+{
+	size_t pos = (size_t)snprintf(buf, len, "keep_dim = true, dim_arg = [");
+	bool first = true;
+
+	for (unsigned i = 0; i < rank; i++)
+		if (red[4 - rank + i]) {
+			pos += (size_t)snprintf(buf + pos, len - pos, "%s%u : i32",
+						first ? "" : ", ", i);
+			first = false;
+		}
+	snprintf(buf + pos, len - pos, "]");
+}
+
 /* Reference reduction over [w, z, r, c] with red flags; out has the
  * reduced dims 1 (row-major over the kept ones). */
 static void ref_reduce(const float *x, const uint64_t *d, const bool *red,
@@ -247,6 +327,22 @@ static void reduce_case(struct fx *f, enum tt_reduce_op op, struct tt_shape s,
 	want = malloc(nw * sizeof(float));
 	assert_non_null(want);
 	ref_reduce(x, d, red, op, want);
+	{
+		/* libttc's golden agrees with the reference (both in double);
+		 * the device is held to the golden. */
+		char props[160];
+		float *gold = malloc(nw * sizeof(float));
+
+		assert_non_null(gold);
+		dim_arg(props, sizeof(props), red, s.rank);
+		golden(tt_reduce_op_name(op), props, x, d, s.rank, red, "f32", gold, nw);
+		for (size_t i = 0; i < nw; i++)
+			if (fabsf(gold[i] - want[i]) > 1e-5f * fmaxf(1, fabsf(want[i])))
+				fail_msg("golden and reference differ at %zu: %g %g", i,
+					 (double)gold[i], (double)want[i]);
+		memcpy(want, gold, nw * sizeof(float));
+		free(gold);
+	}
 	if (fmt == TT_FLOAT16_B) /* the result is in a's format */
 		for (size_t i = 0; i < nw; i++)
 			want[i] = tt_bf16_to_float(tt_float_to_bf16(want[i]));
@@ -348,6 +444,45 @@ static void test_reduce_dims_formats(void **state)
 	}
 }
 
+/* Float32 at fp32 precision: sums, means, maxima and minima of values
+ * with full 24-bit mantissas agree with double to 2e-6 (the matrix
+ * unit's multiplier keeps 8 bits of them; the folds make up for it). */
+static void test_reduce_precision(void **state)
+{
+	struct fx *f = *state;
+	static const uint32_t dd[] = { 4, 2, 6, 1 };
+	const struct tt_shape s = TT_SHAPE(3, 33, 70);
+
+	for (int op = 0; op < TT_REDUCE_OP_COUNT; op++)
+		for (size_t i = 0; i < sizeof(dd) / sizeof(dd[0]); i++) {
+			uint64_t d[4], od[4];
+			bool red[4] = { false, dd[i] & 1, dd[i] & 2, dd[i] & 4 };
+			tt_device_tensor *a, *o = NULL;
+			float *x, *want, *got;
+			size_t n;
+
+			dims_of(s, d);
+			a = dev_tensor(f, s, TT_FLOAT32, TT_BUFFER_DRAM, 1, 2,
+				       (uint32_t)(op * 10 + (int)i), &x);
+			TRY(tt_op_reduce(f->ctx, a, op, dd[i], true, NULL, &o));
+			TRY(tt_shape_wzrc(tt_device_tensor_shape(o), od));
+			want = malloc(od[1] * od[2] * od[3] * sizeof(float));
+			assert_non_null(want);
+			ref_reduce(x, d, red, op, want);
+			got = dev_values(f, o, &n);
+			for (size_t k = 0; k < n; k++)
+				if (fabsf(got[k] - want[k]) > 2e-6f * fabsf(want[k]))
+					fail_msg("%s dims 0x%x Float32: element %zu is %.9g, want %.9g",
+						 tt_reduce_op_name(op), dd[i], k,
+						 (double)got[k], (double)want[k]);
+			free(got);
+			free(want);
+			free(x);
+			tt_device_tensor_free(a);
+			tt_device_tensor_free(o);
+		}
+}
+
 /* argmax along the last dimension: integers with many ties, exact, the
  * first index of the maximum. */
 static void test_argmax(void **state)
@@ -375,6 +510,23 @@ static void test_argmax(void **state)
 		got = dev_values(f, o, &n);
 		rows = d[0] * d[1] * d[2];
 		assert_int_equal(n, rows);
+		{
+			/* libttc's golden (i32 indices, first of equal maxima) */
+			bool red[4] = { false, false, false, true };
+			char props[80];
+			float *gold = malloc(rows * sizeof(float));
+
+			assert_non_null(gold);
+			snprintf(props, sizeof(props), "keep_dim = true, dim_arg = [%u : i32]",
+				 sh[i].rank - 1);
+			golden("argmax", props, x, d, sh[i].rank, red, "i32", gold, rows);
+			for (uint64_t r = 0; r < rows; r++)
+				if (got[r] != gold[r])
+					fail_msg("argmax of row %llu of shape %zu: %g, golden %g",
+						 (unsigned long long)r, i, (double)got[r],
+						 (double)gold[r]);
+			free(gold);
+		}
 		for (uint64_t r = 0; r < rows; r++) {
 			uint64_t best = 0;
 
@@ -417,6 +569,25 @@ static void test_cumsum(void **state)
 			a = dev_ints(f, sh[i], fmt, -3, 5, (uint32_t)i, &x);
 			TRY(tt_op_cumsum(f->ctx, a, dim, NULL, &o));
 			got = dev_values(f, o, &n);
+			{
+				/* libttc's golden, exact on these integers */
+				char props[40];
+				float *gold = malloc(n * sizeof(float));
+
+				assert_non_null(gold);
+				snprintf(props, sizeof(props), "dim = %d : i64",
+					 (int)sh[i].rank + dim);
+				golden("cumsum", props, x, d, sh[i].rank, NULL, "f32", gold, n);
+				for (size_t k = 0; k < n; k++) {
+					float w = fmt == TT_FLOAT16_B ?
+						tt_bf16_to_float(tt_float_to_bf16(gold[k])) : gold[k];
+
+					if (got[k] != w)
+						fail_msg("cumsum dim %d of shape %zu: element %zu is %g, golden %g",
+							 dim, i, k, (double)got[k], (double)w);
+				}
+				free(gold);
+			}
 			for (uint64_t m = 0; m < d[0] * d[1]; m++)
 				for (uint64_t r = 0; r < d[2]; r++)
 					for (uint64_t c = 0; c < d[3]; c++) {
@@ -640,6 +811,36 @@ static void test_program_cache(void **state)
 	tt_device_tensor_free(o2);
 }
 
+/* Each call is recorded for the profiler. */
+static void test_profile(void **state)
+{
+	struct fx *f = *state;
+	char dir[256], prefix[300], cmd[1200];
+	tt_device_tensor *a, *o = NULL, *o2 = NULL;
+
+	assert_non_null(test_mkdtemp(dir, sizeof(dir), "ops-reduce-prof"));
+	snprintf(prefix, sizeof(prefix), "%s/prof", dir);
+	a = dev_tensor(f, TT_SHAPE(40, 70), TT_FLOAT16_B, TT_BUFFER_DRAM, -1, 1, 1, NULL);
+	TRY(tt_ops_profile_start(f->ctx, prefix));
+	TRY(tt_op_sum(f->ctx, a, 0, true, NULL, &o));
+	TRY(tt_op_cumsum(f->ctx, a, -1, NULL, &o2));
+	TRY(tt_ops_profile_stop(f->ctx));
+	snprintf(cmd, sizeof(cmd),
+		 "python3 -c 'import csv, sys\n"
+		 "r = list(csv.DictReader(open(sys.argv[1] + \".csv\")))\n"
+		 "assert [w[\"op\"] for w in r] == [\"tt_op_sum\", \"tt_op_cumsum\"], r\n"
+		 "assert \"[40,70] Float16_b -> [1,1] Float16_b\" in r[0][\"shapes\"], r\n"
+		 "assert r[0][\"config\"].startswith(\"dims wzrc 0011\"), r\n"
+		 "assert all(float(w[\"device_us\"]) > 0 for w in r)\n' %s",
+		 prefix);
+	assert_int_equal(system(cmd), 0);
+	tt_device_tensor_free(a);
+	tt_device_tensor_free(o);
+	tt_device_tensor_free(o2);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Every class of refused call; nothing runs. */
 static void test_errors(void **state)
 {
@@ -748,11 +949,13 @@ int main(void)
 		cmocka_unit_test(test_reduce_float32),
 		cmocka_unit_test(test_reduce_bfp8_b),
 		cmocka_unit_test(test_reduce_dims_formats),
+		cmocka_unit_test(test_reduce_precision),
 		cmocka_unit_test(test_argmax),
 		cmocka_unit_test(test_cumsum),
 		cmocka_unit_test(test_keepdim),
 		cmocka_unit_test(test_configs),
 		cmocka_unit_test(test_program_cache),
+		cmocka_unit_test(test_profile),
 		cmocka_unit_test(test_errors),
 	};
 
