@@ -4,7 +4,6 @@
 
 Usage: check_exports.py [--api MACRO] [--def-prefix P] LIB HEADER_DIR
 
-libtt.so's API is declared TT_API in lib/include/tt/*.h and tt/*/*.h; libttc.so's
 libtt.so's API is declared TT_API in lib/include/tt/*.h and its
 subdirectories (tt/ops/*.h); libttc.so's
 TTC_API in tools/ttc/include/ttc/*.h, plus one function per line
@@ -30,9 +29,6 @@ def declared(header_dir, macro, def_prefix):
     decl = re.compile(r'\b' + macro + r'\b([^;(]*?)\b([A-Za-z_]\w*)\s*\(',
                       re.S)
     names = set()
-    # tt/ops/*.h: the op library's family headers
-    for h in sorted(glob.glob(os.path.join(header_dir, '*.h')) +
-                    glob.glob(os.path.join(header_dir, '*', '*.h'))):
     # the headers and those of their subdirectories (tt/ops/*.h)
     for h in sorted(glob.glob(os.path.join(header_dir, '**', '*.h'),
                               recursive=True)):
