@@ -4,16 +4,17 @@
 
 usage: embed-text.py INPUT OUTPUT NAME
 
-A line `#include "name"` naming a file next to INPUT is replaced by that
-file's text (recursively, each file once), so that a kernel built from
-the string, which has no directory to look in, still gets the headers it
-shares with its siblings. Other includes stay as they are.
+A line `#include "path"` naming a file relative to the including file
+("x.h" next to it, "../common/x.h") is replaced by that file's text
+(recursively, each file once), so that a kernel built from the string,
+which has no directory to look in, still gets the headers it shares with
+other kernels. Other includes (the kernel SDK's) stay as they are.
 """
 import os
 import re
 import sys
 
-LOCAL_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)"\s*$')
+LOCAL_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"\s*$')
 
 
 def inline(path, seen):
@@ -23,7 +24,8 @@ def inline(path, seen):
     with open(path, encoding='utf-8') as f:
         for line in f.read().splitlines(keepends=True):
             m = LOCAL_INCLUDE.match(line)
-            target = os.path.join(here, m.group(1)) if m else None
+            target = (os.path.normpath(os.path.join(here, m.group(1)))
+                      if m else None)
             if not target or not os.path.isfile(target):
                 out.append(line)
                 continue
