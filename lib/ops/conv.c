@@ -525,8 +525,8 @@ static int prepare_out(tt_ops_ctx *ctx, const struct plan *p,
 		       const struct tt_conv2d_cfg *c, tt_device_tensor **out,
 		       bool *created)
 {
-	uint64_t d[4], want[4] = { 1, 1, p->npix, p->cout };
-	char s1[100], s2[100];
+	const uint64_t want[4] = { 1, 1, p->npix, p->cout };
+	char s1[100];
 	int ret;
 
 	*created = false;
@@ -540,24 +540,10 @@ static int prepare_out(tt_ops_ctx *ctx, const struct plan *p,
 		*created = true;
 		return 0;
 	}
-	ret = tt_shape_wzrc(tt_device_tensor_shape(*out), d);
+	ret = tt_ops_check_given_out(p->fn, *out, want, &p->oshape,
+				     c->out_format, c->out_mem, p->mo);
 	if (ret)
 		return ret;
-	if (memcmp(d, want, sizeof(d)))
-		return tt_error(-EINVAL, "%s: out is %s; the result is %s", p->fn,
-				tt_ops_shape_str(tt_device_tensor_shape(*out), s1, sizeof(s1)),
-				tt_ops_shape_str(&p->oshape, s2, sizeof(s2)));
-	if (c->out_format != TT_OPS_FORMAT_AUTO &&
-	    tt_device_tensor_format(*out) != c->out_format)
-		return tt_error(-EINVAL, "%s: out is %s; cfg.out_format asks for %s",
-				p->fn, tt_data_format_name(tt_device_tensor_format(*out)),
-				tt_data_format_name(c->out_format));
-	if (c->out_mem != TT_OPS_MEM_AUTO &&
-	    tt_buffer_type(tt_device_tensor_buffer(*out)) != p->mo)
-		return tt_error(-EINVAL, "%s: out is in %s; cfg.out_mem asks for %s",
-				p->fn,
-				tt_buffer_type_name(tt_buffer_type(tt_device_tensor_buffer(*out))),
-				tt_buffer_type_name(p->mo));
 	return 0;
 }
 

@@ -611,8 +611,6 @@ static void describe_config(const struct plan *p, char *buf, size_t len)
 static int prepare_out(tt_ops_ctx *ctx, struct plan *p, tt_device_tensor **out,
 		       bool *created, const struct tt_eltwise_cfg *c)
 {
-	uint64_t d[4];
-	char s1[100], s2[100];
 	int ret;
 
 	*created = false;
@@ -624,24 +622,10 @@ static int prepare_out(tt_ops_ctx *ctx, struct plan *p, tt_device_tensor **out,
 		*created = true;
 		return 0;
 	}
-	ret = wzrc(*out, d);
+	ret = tt_ops_check_given_out(p->fn, *out, p->o, &p->oshape,
+				     c->out_format, c->out_mem, p->mo);
 	if (ret)
 		return ret;
-	if (memcmp(d, p->o, sizeof(d)))
-		return tt_error(-EINVAL, "%s: out is %s; the result is %s", p->fn,
-				tt_ops_shape_str(tt_device_tensor_shape(*out), s1, sizeof(s1)),
-				tt_ops_shape_str(&p->oshape, s2, sizeof(s2)));
-	if (c->out_format != TT_OPS_FORMAT_AUTO &&
-	    tt_device_tensor_format(*out) != c->out_format)
-		return tt_error(-EINVAL, "%s: out is %s; cfg.out_format asks for %s",
-				p->fn, tt_data_format_name(tt_device_tensor_format(*out)),
-				tt_data_format_name(c->out_format));
-	if (c->out_mem != TT_OPS_MEM_AUTO &&
-	    tt_buffer_type(tt_device_tensor_buffer(*out)) != p->mo)
-		return tt_error(-EINVAL, "%s: out is in %s; cfg.out_mem asks for %s",
-				p->fn,
-				tt_buffer_type_name(tt_buffer_type(tt_device_tensor_buffer(*out))),
-				tt_buffer_type_name(p->mo));
 	if (c->out_mem >= TT_OPS_MEM_L1_HEIGHT_SHARDED &&
 	    (unsigned)tt_buffer_layout(tt_device_tensor_buffer(*out)) !=
 		    (unsigned)(c->out_mem - TT_OPS_MEM_L1_HEIGHT_SHARDED) +

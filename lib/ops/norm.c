@@ -475,8 +475,7 @@ static int prepare_out(tt_ops_ctx *ctx, struct plan *p, tt_device_tensor **out,
 {
 	const struct tt_norm_cfg *cf = &p->c->cfg;
 	const struct tt_shape *as = tt_device_tensor_shape(p->c->a);
-	uint64_t d[4];
-	char s1[100], s2[100];
+	char s1[100];
 	int ret;
 
 	*created = false;
@@ -490,23 +489,10 @@ static int prepare_out(tt_ops_ctx *ctx, struct plan *p, tt_device_tensor **out,
 		*created = true;
 		return 0;
 	}
-	ret = wzrc(*out, d);
+	ret = tt_ops_check_given_out(p->fn, *out, p->a, as, p->fo,
+				     cf->out_mem, p->mo);
 	if (ret)
 		return ret;
-	if (memcmp(d, p->a, sizeof(d)))
-		return tt_error(-EINVAL, "%s: out is %s; the result is %s", p->fn,
-				tt_ops_shape_str(tt_device_tensor_shape(*out), s1, sizeof(s1)),
-				tt_ops_shape_str(as, s2, sizeof(s2)));
-	if (tt_device_tensor_format(*out) != p->fo)
-		return tt_error(-EINVAL, "%s: out is %s; cfg.out_format asks for %s",
-				p->fn, tt_data_format_name(tt_device_tensor_format(*out)),
-				tt_data_format_name(p->fo));
-	if (cf->out_mem != TT_OPS_MEM_AUTO &&
-	    tt_buffer_type(tt_device_tensor_buffer(*out)) != p->mo)
-		return tt_error(-EINVAL, "%s: out is in %s; cfg.out_mem asks for %s",
-				p->fn,
-				tt_buffer_type_name(tt_buffer_type(tt_device_tensor_buffer(*out))),
-				tt_buffer_type_name(p->mo));
 	return 0;
 }
 

@@ -399,3 +399,30 @@ int tt_ops_out_mem_interleaved(const char *fn, enum tt_ops_mem mem,
 	return tt_error(-EINVAL, "%s: cfg.out_mem %d is not a placement (0 auto, 1 DRAM, 2 L1, 3..5 L1 height, width, block sharded)",
 			fn, (int)mem);
 }
+
+int tt_ops_check_given_out(const char *fn, const tt_device_tensor *out,
+			   const uint64_t *o, const struct tt_shape *oshape,
+			   enum tt_data_format fmt, enum tt_ops_mem mem,
+			   enum tt_buffer_type mo)
+{
+	enum tt_buffer_type t = tt_buffer_type(tt_device_tensor_buffer(out));
+	char s1[100], s2[100];
+	uint64_t d[4];
+	int ret = tt_shape_wzrc(tt_device_tensor_shape(out), d);
+
+	if (ret)
+		return ret;
+	if (memcmp(d, o, sizeof(d)))
+		return tt_error(-EINVAL, "%s: out is %s; the result is %s", fn,
+				tt_ops_shape_str(tt_device_tensor_shape(out), s1,
+						 sizeof(s1)),
+				tt_ops_shape_str(oshape, s2, sizeof(s2)));
+	if (fmt != TT_OPS_FORMAT_AUTO && tt_device_tensor_format(out) != fmt)
+		return tt_error(-EINVAL, "%s: out is %s; cfg.out_format asks for %s",
+				fn, tt_data_format_name(tt_device_tensor_format(out)),
+				tt_data_format_name(fmt));
+	if (mem != TT_OPS_MEM_AUTO && t != mo)
+		return tt_error(-EINVAL, "%s: out is in %s; cfg.out_mem asks for %s",
+				fn, tt_buffer_type_name(t), tt_buffer_type_name(mo));
+	return 0;
+}

@@ -162,6 +162,19 @@ TT_HIDDEN int tt_ops_out_mem_interleaved(const char *fn, enum tt_ops_mem mem,
 					 enum tt_buffer_type dflt,
 					 enum tt_buffer_type *out);
 
+/*
+ * Check an output the caller gave: the result's shape (o as [w, z, r, c],
+ * oshape to name it), and the format fmt and buffer type mo where the
+ * config asks for them (fmt TT_OPS_FORMAT_AUTO, mem TT_OPS_MEM_AUTO: any).
+ */
+TT_HIDDEN int tt_ops_check_given_out(const char *fn,
+				     const tt_device_tensor *out,
+				     const uint64_t *o,
+				     const struct tt_shape *oshape,
+				     enum tt_data_format fmt,
+				     enum tt_ops_mem mem,
+				     enum tt_buffer_type mo);
+
 /* "DRAM", "L1", "L1 height sharded", ...; NULL for a bad value. */
 TT_HIDDEN const char *tt_ops_mem_name(enum tt_ops_mem mem);
 
