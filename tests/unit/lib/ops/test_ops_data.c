@@ -33,41 +33,16 @@
 #include <cmocka.h>
 
 #include "lib/kbuild/kbuild.h"
+#include "ops_testutil.h"
 #include "testutil.h"
 #include "tmpdir.h"
 #include "tt/ops.h"
-
-struct fx {
-	tt_device *dev;
-	tt_ops_ctx *ctx;
-};
-
-static void expect_error(int ret, int code, const char *text)
-{
-	if (ret != code)
-		fail_msg("got %d, want %d (%s)", ret, code, tt_last_error());
-	if (!strstr(tt_last_error(), text))
-		fail_msg("message \"%s\" lacks \"%s\"", tt_last_error(), text);
-}
-
-#define TRY(e)                                                       \
-	do {                                                         \
-		int r_ = (e);                                        \
-		if (r_)                                              \
-			fail_msg("%s: %d %s", #e, r_, tt_last_error()); \
-	} while (0)
 
 static const enum tt_data_format all_formats[] = {
 	TT_FLOAT32, TT_FLOAT16, TT_FLOAT16_B, TT_INT32,
 	TT_UINT32,  TT_UINT16,  TT_INT8,      TT_UINT8,
 };
 #define NFMT (sizeof(all_formats) / sizeof(all_formats[0]))
-
-static uint32_t seed_next(uint32_t *s)
-{
-	*s = *s * 1664525u + 1013904223u;
-	return *s >> 8;
-}
 
 /* A host tensor: raw row-major elements of fmt. */
 struct host {
@@ -1108,32 +1083,6 @@ static void test_views(void **state)
 	tt_device_tensor_free(v);
 	tt_device_tensor_free(obase);
 	tt_device_tensor_free(base);
-}
-
-static int fx_up(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-	void *dev;
-
-	if (!f || booted_up(&dev))
-		return -1;
-	f->dev = dev;
-	if (tt_ops_ctx_create(f->dev, &f->ctx)) {
-		fprintf(stderr, "# %s\n", tt_last_error());
-		return -1;
-	}
-	*state = f;
-	return 0;
-}
-
-static int fx_down(void **state)
-{
-	struct fx *f = *state;
-
-	tt_ops_ctx_free(f->ctx);
-	tt_device_close(f->dev);
-	free(f);
-	return 0;
 }
 
 int main(void)

@@ -32,35 +32,10 @@
 #include <cmocka.h>
 
 #include "lib/kbuild/kbuild.h"
+#include "ops_testutil.h"
 #include "testutil.h"
 #include "tmpdir.h"
 #include "tt/ops.h"
-
-struct fx {
-	tt_device *dev;
-	tt_ops_ctx *ctx;
-};
-
-static void expect_error(int ret, int code, const char *text)
-{
-	if (ret != code)
-		fail_msg("got %d, want %d (%s)", ret, code, tt_last_error());
-	if (!strstr(tt_last_error(), text))
-		fail_msg("message \"%s\" lacks \"%s\"", tt_last_error(), text);
-}
-
-#define TRY(e)                                                       \
-	do {                                                         \
-		int r_ = (e);                                        \
-		if (r_)                                              \
-			fail_msg("%s: %d %s", #e, r_, tt_last_error()); \
-	} while (0)
-
-static uint32_t seed_next(uint32_t *s)
-{
-	*s = *s * 1664525u + 1013904223u;
-	return *s >> 8;
-}
 
 /* A device tensor of shape s and format f holding values in [lo, hi)
  * (integers if ints); *host gets the values as the device holds them. */
@@ -94,24 +69,6 @@ static tt_device_tensor *dev_tensor(struct fx *f, struct tt_shape s,
 	}
 	tt_tensor_free(t);
 	return dt;
-}
-
-/* The device tensor's values as Float32 (after tt_ops_finish). */
-static float *dev_values(struct fx *f, tt_device_tensor *dt, size_t *n)
-{
-	tt_tensor *t = NULL;
-	float *v;
-
-	TRY(tt_ops_finish(f->ctx));
-	TRY(tt_tensor_create(tt_device_tensor_shape(dt), TT_FLOAT32,
-			     TT_TENSOR_ROW_MAJOR, &t));
-	TRY(tt_device_tensor_read(dt, NULL, t));
-	*n = tt_tensor_volume(t);
-	v = malloc(*n * sizeof(float));
-	assert_non_null(v);
-	memcpy(v, tt_tensor_data(t), *n * sizeof(float));
-	tt_tensor_free(t);
-	return v;
 }
 
 /* Pearson correlation; two equal constant vectors count as 1. */
@@ -433,7 +390,6 @@ static void test_binary_bfp8_b(void **state)
 {
 	binary_sweep(state, TT_BFP8_B);
 }
-
 
 /* Broadcasting of b and of a: rows, columns, scalars, outer dimensions,
  * ranks 1 to 4, on the matrix unit (add, sub, mul) and the vector unit. */
@@ -892,32 +848,6 @@ static void test_errors(void **state)
 	tt_device_tensor_free(a);
 	tt_device_tensor_free(b);
 	tt_device_tensor_free(bad);
-}
-
-static int fx_up(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-	void *dev;
-
-	if (!f || booted_up(&dev))
-		return -1;
-	f->dev = dev;
-	if (tt_ops_ctx_create(f->dev, &f->ctx)) {
-		fprintf(stderr, "# %s\n", tt_last_error());
-		return -1;
-	}
-	*state = f;
-	return 0;
-}
-
-static int fx_down(void **state)
-{
-	struct fx *f = *state;
-
-	tt_ops_ctx_free(f->ctx);
-	tt_device_close(f->dev);
-	free(f);
-	return 0;
 }
 
 int main(void)

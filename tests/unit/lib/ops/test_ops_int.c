@@ -26,20 +26,9 @@
 
 #include <cmocka.h>
 
+#include "ops_testutil.h"
 #include "testutil.h"
 #include "tt/ops.h"
-
-struct fx {
-	tt_device *dev;
-	tt_ops_ctx *ctx;
-};
-
-#define TRY(e)                                                       \
-	do {                                                         \
-		int r_ = (e);                                        \
-		if (r_)                                              \
-			fail_msg("%s: %d %s", #e, r_, tt_last_error()); \
-	} while (0)
 
 /* A device tensor of fmt holding v (doubles, exact in fmt). */
 static tt_device_tensor *dev_of(struct fx *f, struct tt_shape s,
@@ -262,14 +251,6 @@ static void test_typecasts(void **state)
 	tt_device_tensor_free(back);
 }
 
-static void expect_error(int ret, int code, const char *text)
-{
-	if (ret != code)
-		fail_msg("got %d, want %d (%s)", ret, code, tt_last_error());
-	if (!strstr(tt_last_error(), text))
-		fail_msg("message \"%s\" lacks \"%s\"", tt_last_error(), text);
-}
-
 static void test_int_errors(void **state)
 {
 	struct fx *f = *state;
@@ -295,32 +276,6 @@ static void test_int_errors(void **state)
 		     "cfg.out_format Int8");
 	tt_device_tensor_free(a);
 	tt_device_tensor_free(fl);
-}
-
-static int fx_up(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-	void *dev;
-
-	if (!f || booted_up(&dev))
-		return -1;
-	f->dev = dev;
-	if (tt_ops_ctx_create(f->dev, &f->ctx)) {
-		fprintf(stderr, "# %s\n", tt_last_error());
-		return -1;
-	}
-	*state = f;
-	return 0;
-}
-
-static int fx_down(void **state)
-{
-	struct fx *f = *state;
-
-	tt_ops_ctx_free(f->ctx);
-	tt_device_close(f->dev);
-	free(f);
-	return 0;
 }
 
 int main(void)

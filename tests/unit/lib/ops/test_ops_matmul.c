@@ -35,35 +35,10 @@
 #include <cmocka.h>
 
 #include "lib/kbuild/kbuild.h"
+#include "ops_testutil.h"
 #include "testutil.h"
 #include "tmpdir.h"
 #include "tt/ops.h"
-
-struct fx {
-	tt_device *dev;
-	tt_ops_ctx *ctx;
-};
-
-static void expect_error(int ret, int code, const char *text)
-{
-	if (ret != code)
-		fail_msg("got %d, want %d (%s)", ret, code, tt_last_error());
-	if (!strstr(tt_last_error(), text))
-		fail_msg("message \"%s\" lacks \"%s\"", tt_last_error(), text);
-}
-
-#define TRY(e)                                                       \
-	do {                                                         \
-		int r_ = (e);                                        \
-		if (r_)                                              \
-			fail_msg("%s: %d %s", #e, r_, tt_last_error()); \
-	} while (0)
-
-static uint32_t seed_next(uint32_t *s)
-{
-	*s = *s * 1664525u + 1013904223u;
-	return *s >> 8;
-}
 
 /* A host operand: its shape, [w, z, r, c] and values (as the device
  * holds them). */
@@ -125,24 +100,6 @@ static tt_device_tensor *make(struct fx *f, struct tt_shape s,
 	TRY(tt_device_tensor_view(full, 0, &s, &dt));
 	tt_device_tensor_free(full);
 	return dt;
-}
-
-/* The device tensor's values as Float32 (after tt_ops_finish). */
-static float *dev_values(struct fx *f, tt_device_tensor *dt, size_t *n)
-{
-	tt_tensor *t = NULL;
-	float *v;
-
-	TRY(tt_ops_finish(f->ctx));
-	TRY(tt_tensor_create(tt_device_tensor_shape(dt), TT_FLOAT32,
-			     TT_TENSOR_ROW_MAJOR, &t));
-	TRY(tt_device_tensor_read(dt, NULL, t));
-	*n = tt_tensor_volume(t);
-	v = malloc(*n * sizeof(float));
-	assert_non_null(v);
-	memcpy(v, tt_tensor_data(t), *n * sizeof(float));
-	tt_tensor_free(t);
-	return v;
 }
 
 static double pcc(const float *x, const double *y, size_t n)
@@ -803,32 +760,6 @@ static void test_errors(void **state)
 	tt_device_tensor_free(zb);
 	tt_device_tensor_free(ai);
 	tt_device_tensor_free(klong);
-}
-
-static int fx_up(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-	void *dev;
-
-	if (!f || booted_up(&dev))
-		return -1;
-	f->dev = dev;
-	if (tt_ops_ctx_create(f->dev, &f->ctx)) {
-		fprintf(stderr, "# %s\n", tt_last_error());
-		return -1;
-	}
-	*state = f;
-	return 0;
-}
-
-static int fx_down(void **state)
-{
-	struct fx *f = *state;
-
-	tt_ops_ctx_free(f->ctx);
-	tt_device_close(f->dev);
-	free(f);
-	return 0;
 }
 
 int main(void)

@@ -27,20 +27,9 @@
 
 #include <cmocka.h>
 
+#include "ops_testutil.h"
 #include "testutil.h"
 #include "tt/ops.h"
-
-struct fx {
-	tt_device *dev;
-	tt_ops_ctx *ctx;
-};
-
-#define TRY(e)                                                       \
-	do {                                                         \
-		int r_ = (e);                                        \
-		if (r_)                                              \
-			fail_msg("%s: %d %s", #e, r_, tt_last_error()); \
-	} while (0)
 
 static void fill(tt_tensor *t, uint32_t seed)
 {
@@ -345,14 +334,6 @@ static void test_sharded_cache(void **state)
 	tt_tensor_free(h);
 }
 
-static void expect_error(int ret, int code, const char *text)
-{
-	if (ret != code)
-		fail_msg("got %d, want %d (%s)", ret, code, tt_last_error());
-	if (!strstr(tt_last_error(), text))
-		fail_msg("message \"%s\" lacks \"%s\"", tt_last_error(), text);
-}
-
 static void test_sharded_errors(void **state)
 {
 	struct fx *f = *state;
@@ -376,32 +357,6 @@ static void test_sharded_errors(void **state)
 	tt_device_tensor_free(hs);
 	tt_device_tensor_free(a);
 	tt_tensor_free(h);
-}
-
-static int fx_up(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-	void *dev;
-
-	if (!f || booted_up(&dev))
-		return -1;
-	f->dev = dev;
-	if (tt_ops_ctx_create(f->dev, &f->ctx)) {
-		fprintf(stderr, "# %s\n", tt_last_error());
-		return -1;
-	}
-	*state = f;
-	return 0;
-}
-
-static int fx_down(void **state)
-{
-	struct fx *f = *state;
-
-	tt_ops_ctx_free(f->ctx);
-	tt_device_close(f->dev);
-	free(f);
-	return 0;
 }
 
 int main(void)
