@@ -392,19 +392,6 @@ static void plan_key(const struct plan *p, const struct tt_conv2d_params *prm,
 	k->fp32 = p->fp32;
 }
 
-static int add_cb(tt_program *prog, const struct tt_core_range_set *cores,
-		  unsigned index, enum tt_data_format fmt, uint32_t pages)
-{
-	uint32_t page = (uint32_t)tt_tile_size(fmt);
-	struct tt_circular_buffer_config c =
-		tt_circular_buffer_config(pages * page, index, fmt, page);
-	tt_cb_handle h;
-
-	return tt_create_circular_buffer(prog, cores, &c, &h);
-}
-
-#define NARGS(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
-
 static int build(const struct plan *p, const struct tt_conv2d_params *prm,
 		 struct tt_ops_entry **out)
 {
@@ -458,21 +445,25 @@ static int build(const struct plan *p, const struct tt_conv2d_params *prm,
 	plan_key(p, prm, &e->key);
 	ret = tt_program_create(&e->prog);
 	if (!ret)
-		ret = add_cb(e->prog, &set, CB_A, p->fx, 2 * p->rt * p->kb);
+		ret = tt_ops_add_cb(e->prog, &set, CB_A, p->fx,
+				    2 * p->rt * p->kb);
 	if (!ret)
-		ret = add_cb(e->prog, &set, CB_B, p->fw, 2 * p->kb * p->nb);
+		ret = tt_ops_add_cb(e->prog, &set, CB_B, p->fw,
+				    2 * p->kb * p->nb);
 	if (!ret && p->bias)
-		ret = add_cb(e->prog, &set, CB_ONES, TT_FLOAT16_B, p->rt);
+		ret = tt_ops_add_cb(e->prog, &set, CB_ONES, TT_FLOAT16_B,
+				    p->rt);
 	if (!ret && p->bias)
-		ret = add_cb(e->prog, &set, CB_BIAS, p->fb, p->nt);
+		ret = tt_ops_add_cb(e->prog, &set, CB_BIAS, p->fb, p->nt);
 	if (!ret)
-		ret = add_cb(e->prog, &set, CB_OUT, p->fo, 2 * p->rt * p->nb);
+		ret = tt_ops_add_cb(e->prog, &set, CB_OUT, p->fo,
+				    2 * p->rt * p->nb);
 	rc.named_compile_args = rargs;
-	rc.named_compile_arg_count = NARGS(rargs);
+	rc.named_compile_arg_count = TT_OPS_NARGS(rargs);
 	wc.named_compile_args = wargs;
-	wc.named_compile_arg_count = NARGS(wargs);
+	wc.named_compile_arg_count = TT_OPS_NARGS(wargs);
 	cc.named_compile_args = cargs;
-	cc.named_compile_arg_count = NARGS(cargs);
+	cc.named_compile_arg_count = TT_OPS_NARGS(cargs);
 	cc.math_fidelity = p->fid;
 	cc.fp32_dest_acc_en = p->fp32;
 	cc.dst_full_sync_en = true;
@@ -480,17 +471,20 @@ static int build(const struct plan *p, const struct tt_conv2d_params *prm,
 		ret = tt_create_kernel_from_string(e->prog, tt_ops_conv_reader,
 						   &set, &rc, &kr);
 	if (!ret)
-		ret = tt_set_common_runtime_args(e->prog, kr, rgeom, NARGS(rgeom));
+		ret = tt_set_common_runtime_args(e->prog, kr, rgeom,
+						 TT_OPS_NARGS(rgeom));
 	if (!ret)
 		ret = tt_create_kernel_from_string(e->prog, tt_ops_conv_compute,
 						   &set, &cc, &kc);
 	if (!ret)
-		ret = tt_set_common_runtime_args(e->prog, kc, cgeom, NARGS(cgeom));
+		ret = tt_set_common_runtime_args(e->prog, kc, cgeom,
+						 TT_OPS_NARGS(cgeom));
 	if (!ret)
 		ret = tt_create_kernel_from_string(e->prog, tt_ops_conv_writer,
 						   &set, &wc, &kw);
 	if (!ret)
-		ret = tt_set_common_runtime_args(e->prog, kw, wgeom, NARGS(wgeom));
+		ret = tt_set_common_runtime_args(e->prog, kw, wgeom,
+						 TT_OPS_NARGS(wgeom));
 	for (uint32_t i = 0, start = 0; !ret && i < p->cores; i++) {
 		struct tt_ops_core *oc = &e->cores[i];
 		uint32_t n = p->units / p->cores + (i < p->units % p->cores);

@@ -402,8 +402,6 @@ static int add_cb(tt_program *prog, const struct tt_core_range_set *cores,
 	return tt_create_circular_buffer(prog, cores, &c, &h);
 }
 
-#define NARGS(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
-
 static int build(const struct dplan *p, struct tt_ops_entry **out)
 {
 	struct tt_kernel_config rc = tt_reader_config();
@@ -448,7 +446,7 @@ static int build(const struct dplan *p, struct tt_ops_entry **out)
 		ret = add_cb(e->prog, &set, CB_OUT, p->fmt,
 			     align_up(p->g[A_OUTPAGE], 32), 1);
 	rc.named_compile_args = args;
-	rc.named_compile_arg_count = NARGS(args);
+	rc.named_compile_arg_count = TT_OPS_NARGS(args);
 	if (!ret)
 		ret = tt_create_kernel_from_string(e->prog, tt_ops_data_gather,
 						   &set, &rc, &k);

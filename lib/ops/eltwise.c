@@ -440,18 +440,6 @@ static void plan_key(const struct plan *p, struct tt_ops_key *k)
 		k->layout[i] = tt_ops_layout_hash(p->ta[i], p->nta[i]);
 }
 
-static int add_cb(tt_program *prog, const struct tt_core_range_set *cores,
-		  unsigned index, enum tt_data_format fmt, uint32_t pages)
-{
-	uint32_t page = (uint32_t)tt_tile_size(fmt);
-	struct tt_circular_buffer_config c =
-		tt_circular_buffer_config(pages * page, index, fmt, page);
-	tt_cb_handle h;
-
-	return tt_create_circular_buffer(prog, cores, &c, &h);
-}
-
-#define NARGS(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
 #define NGEOM 15u /* the reader's geometry words */
 
 /* Build the program of plan p (a cache miss). */
@@ -528,21 +516,21 @@ static int build(tt_ops_ctx *ctx, const struct plan *p,
 	plan_key(p, &e->key);
 	ret = tt_program_create(&e->prog);
 	if (!ret)
-		ret = add_cb(e->prog, &set, CB_A, p->fa, pages);
+		ret = tt_ops_add_cb(e->prog, &set, CB_A, p->fa, pages);
 	if (!ret && has_b)
-		ret = add_cb(e->prog, &set, CB_B, p->fb, pages);
+		ret = tt_ops_add_cb(e->prog, &set, CB_B, p->fb, pages);
 	if (!ret && has_b && !p->fpu && (p->bc_a || p->bc_b))
-		ret = add_cb(e->prog, &set, CB_ZERO, TT_FLOAT16_B, 1);
+		ret = tt_ops_add_cb(e->prog, &set, CB_ZERO, TT_FLOAT16_B, 1);
 	if (!ret && p->mask)
-		ret = add_cb(e->prog, &set, CB_MASK, TT_FLOAT16_B, 2);
+		ret = tt_ops_add_cb(e->prog, &set, CB_MASK, TT_FLOAT16_B, 2);
 	if (!ret)
-		ret = add_cb(e->prog, &set, CB_OUT, p->fo, pages);
+		ret = tt_ops_add_cb(e->prog, &set, CB_OUT, p->fo, pages);
 	rc.named_compile_args = rargs;
-	rc.named_compile_arg_count = NARGS(rargs);
+	rc.named_compile_arg_count = TT_OPS_NARGS(rargs);
 	wc.named_compile_args = wargs;
-	wc.named_compile_arg_count = NARGS(wargs);
+	wc.named_compile_arg_count = TT_OPS_NARGS(wargs);
 	cc.named_compile_args = cargs;
-	cc.named_compile_arg_count = NARGS(cargs);
+	cc.named_compile_arg_count = TT_OPS_NARGS(cargs);
 	cc.math_fidelity = p->fid;
 	cc.fp32_dest_acc_en = p->fp32;
 	cc.dst_full_sync_en = true;

@@ -37,19 +37,6 @@ struct tt_matmul_cfg tt_op_matmul_config(void)
 	};
 }
 
-static int add_cb(tt_program *prog, const struct tt_core_range_set *cores,
-		  unsigned index, enum tt_data_format fmt, uint32_t pages)
-{
-	uint32_t page = (uint32_t)tt_tile_size(fmt);
-	struct tt_circular_buffer_config c =
-		tt_circular_buffer_config(pages * page, index, fmt, page);
-	tt_cb_handle h;
-
-	return tt_create_circular_buffer(prog, cores, &c, &h);
-}
-
-#define NARGS(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
-
 /* A core's sharing words for in0 (row) or in1: role, rectangle, count. */
 static int share_args(tt_device *dev, const struct plan *p, bool row,
 		      struct tt_xy core, uint32_t *out)
@@ -132,26 +119,29 @@ static int build(tt_ops_ctx *ctx, const struct plan *p,
 	tt_mm_plan_key(p, &e->key);
 	ret = tt_program_create(&e->prog);
 	if (!ret)
-		ret = add_cb(e->prog, &set, CB_A, p->fa, 2 * p->sh * p->kb);
+		ret = tt_ops_add_cb(e->prog, &set, CB_A, p->fa,
+				    2 * p->sh * p->kb);
 	if (!ret)
-		ret = add_cb(e->prog, &set, CB_B, p->fb, 2 * p->kb * p->sw);
+		ret = tt_ops_add_cb(e->prog, &set, CB_B, p->fb,
+				    2 * p->kb * p->sw);
 	if (!ret && p->has_bias)
-		ret = add_cb(e->prog, &set, CB_ZERO, p->fz, 1);
+		ret = tt_ops_add_cb(e->prog, &set, CB_ZERO, p->fz, 1);
 	if (!ret && p->has_bias)
-		ret = add_cb(e->prog, &set, CB_BIAS, p->fz, 2 * p->sw);
+		ret = tt_ops_add_cb(e->prog, &set, CB_BIAS, p->fz, 2 * p->sw);
 	if (!ret && p->ta)
-		ret = add_cb(e->prog, &set, CB_AT, p->fi, p->sh * p->kb);
+		ret = tt_ops_add_cb(e->prog, &set, CB_AT, p->fi, p->sh * p->kb);
 	if (!ret)
-		ret = add_cb(e->prog, &set, CB_OUT, p->fo, 2 * p->sh * p->sw);
+		ret = tt_ops_add_cb(e->prog, &set, CB_OUT, p->fo,
+				    2 * p->sh * p->sw);
 	for (unsigned i = 0; i < 4 && !ret && (p->mcast_a || p->mcast_b); i++)
 		ret = tt_create_semaphore(e->prog, &set, 0, TT_CORE_TENSIX,
 					  &sems[i]);
 	rc.named_compile_args = rargs;
-	rc.named_compile_arg_count = NARGS(rargs);
+	rc.named_compile_arg_count = TT_OPS_NARGS(rargs);
 	wc.named_compile_args = wargs;
-	wc.named_compile_arg_count = NARGS(wargs);
+	wc.named_compile_arg_count = TT_OPS_NARGS(wargs);
 	cc.named_compile_args = cargs;
-	cc.named_compile_arg_count = NARGS(cargs);
+	cc.named_compile_arg_count = TT_OPS_NARGS(cargs);
 	cc.math_fidelity = p->fid;
 	cc.fp32_dest_acc_en = p->fp32;
 	cc.dst_full_sync_en = true;

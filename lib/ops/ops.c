@@ -426,3 +426,14 @@ int tt_ops_check_given_out(const char *fn, const tt_device_tensor *out,
 				fn, tt_buffer_type_name(t), tt_buffer_type_name(mo));
 	return 0;
 }
+
+int tt_ops_add_cb(tt_program *prog, const struct tt_core_range_set *cores,
+		  unsigned index, enum tt_data_format fmt, uint64_t pages)
+{
+	uint32_t page = (uint32_t)tt_tile_size(fmt);
+	struct tt_circular_buffer_config c = tt_circular_buffer_config(
+		(uint32_t)(pages * page), index, fmt, page);
+	tt_cb_handle h;
+
+	return tt_create_circular_buffer(prog, cores, &c, &h);
+}

@@ -175,6 +175,15 @@ TT_HIDDEN int tt_ops_check_given_out(const char *fn,
 				     enum tt_ops_mem mem,
 				     enum tt_buffer_type mo);
 
+/* A circular buffer `index` of `pages` tiles of fmt on cores. */
+TT_HIDDEN int tt_ops_add_cb(tt_program *prog,
+			    const struct tt_core_range_set *cores,
+			    unsigned index, enum tt_data_format fmt,
+			    uint64_t pages);
+
+/* Elements of an argument array. */
+#define TT_OPS_NARGS(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
+
 /* "DRAM", "L1", "L1 height sharded", ...; NULL for a bad value. */
 TT_HIDDEN const char *tt_ops_mem_name(enum tt_ops_mem mem);
 

@@ -134,19 +134,6 @@ static uint32_t fill_of(uint32_t mode, enum tt_data_format f)
 	return 0xFF80FF80u;
 }
 
-static int add_cb(tt_program *prog, const struct tt_core_range_set *cores,
-		  unsigned index, enum tt_data_format fmt, uint32_t pages)
-{
-	uint32_t page = (uint32_t)tt_tile_size(fmt);
-	struct tt_circular_buffer_config c =
-		tt_circular_buffer_config(pages * page, index, fmt, page);
-	tt_cb_handle h;
-
-	return tt_create_circular_buffer(prog, cores, &c, &h);
-}
-
-#define NARGS(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
-
 static int build(const struct plan *pl, const struct tt_pool2d_params *p,
 		 const struct tt_ops_key *key, struct tt_ops_entry **out)
 {
@@ -191,24 +178,25 @@ static int build(const struct plan *pl, const struct tt_pool2d_params *p,
 	e->key = *key;
 	ret = tt_program_create(&e->prog);
 	if (!ret)
-		ret = add_cb(e->prog, &set, CB_IN, pl->fx, 4);
+		ret = tt_ops_add_cb(e->prog, &set, CB_IN, pl->fx, 4);
 	if (!ret && pl->mode == MODE_AVG)
-		ret = add_cb(e->prog, &set, CB_SCALE, TT_FLOAT32, 2);
+		ret = tt_ops_add_cb(e->prog, &set, CB_SCALE, TT_FLOAT32, 2);
 	if (!ret)
-		ret = add_cb(e->prog, &set, CB_OUT, pl->fo, 2);
+		ret = tt_ops_add_cb(e->prog, &set, CB_OUT, pl->fo, 2);
 	rc.named_compile_args = rargs;
-	rc.named_compile_arg_count = NARGS(rargs);
+	rc.named_compile_arg_count = TT_OPS_NARGS(rargs);
 	wc.named_compile_args = wargs;
-	wc.named_compile_arg_count = NARGS(wargs);
+	wc.named_compile_arg_count = TT_OPS_NARGS(wargs);
 	cc.named_compile_args = cargs;
-	cc.named_compile_arg_count = NARGS(cargs);
+	cc.named_compile_arg_count = TT_OPS_NARGS(cargs);
 	cc.fp32_dest_acc_en = pl->fp32;
 	cc.dst_full_sync_en = true;
 	if (!ret)
 		ret = tt_create_kernel_from_string(e->prog, tt_ops_pool_reader,
 						   &set, &rc, &kr);
 	if (!ret)
-		ret = tt_set_common_runtime_args(e->prog, kr, rgeom, NARGS(rgeom));
+		ret = tt_set_common_runtime_args(e->prog, kr, rgeom,
+						 TT_OPS_NARGS(rgeom));
 	if (!ret)
 		ret = tt_create_kernel_from_string(e->prog, tt_ops_pool_compute,
 						   &set, &cc, &kc);
@@ -216,7 +204,8 @@ static int build(const struct plan *pl, const struct tt_pool2d_params *p,
 		ret = tt_create_kernel_from_string(e->prog, tt_ops_conv_writer,
 						   &set, &wc, &kw);
 	if (!ret)
-		ret = tt_set_common_runtime_args(e->prog, kw, wgeom, NARGS(wgeom));
+		ret = tt_set_common_runtime_args(e->prog, kw, wgeom,
+						 TT_OPS_NARGS(wgeom));
 	for (uint32_t i = 0, start = 0; !ret && i < pl->cores; i++) {
 		struct tt_ops_core *oc = &e->cores[i];
 		uint32_t n = (uint32_t)(pl->units / pl->cores) + (i < pl->units % pl->cores);

@@ -199,20 +199,6 @@ static void plan_key(const struct plan *p, struct tt_ops_key *k)
 	k->fp32 = p->fp32;
 }
 
-static int add_cb(tt_program *prog, const struct tt_core_range_set *cores,
-		  unsigned index, enum tt_data_format fmt, uint64_t pages)
-{
-	uint32_t page = (uint32_t)tt_tile_size(fmt);
-	struct tt_circular_buffer_config c =
-		tt_circular_buffer_config((uint32_t)(pages * page), index, fmt,
-					  page);
-	tt_cb_handle h;
-
-	return tt_create_circular_buffer(prog, cores, &c, &h);
-}
-
-#define NARGS(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
-
 static int build(const struct plan *p, struct tt_ops_entry **out)
 {
 	struct tt_kernel_config rc = tt_reader_config(), wc = tt_writer_config();
@@ -258,21 +244,23 @@ static int build(const struct plan *p, struct tt_ops_entry **out)
 	plan_key(p, &e->key);
 	ret = tt_program_create(&e->prog);
 	if (!ret)
-		ret = add_cb(e->prog, &set, CB_IN, p->fa, 2ull * p->chunk);
+		ret = tt_ops_add_cb(e->prog, &set, CB_IN, p->fa,
+				    2ull * p->chunk);
 	if (!ret)
-		ret = add_cb(e->prog, &set, CB_CONST, TT_FLOAT32, NCONST);
+		ret = tt_ops_add_cb(e->prog, &set, CB_CONST, TT_FLOAT32,
+				    NCONST);
 	if (!ret)
-		ret = add_cb(e->prog, &set, CB_OUT, p->fo, 2);
+		ret = tt_ops_add_cb(e->prog, &set, CB_OUT, p->fo, 2);
 	if (!ret)
-		ret = add_cb(e->prog, &set, CB_STAT, TT_FLOAT32, 1);
+		ret = tt_ops_add_cb(e->prog, &set, CB_STAT, TT_FLOAT32, 1);
 	if (!ret)
-		ret = add_cb(e->prog, &set, CB_TMP, TT_FLOAT32, 1);
+		ret = tt_ops_add_cb(e->prog, &set, CB_TMP, TT_FLOAT32, 1);
 	rc.named_compile_args = rargs;
-	rc.named_compile_arg_count = NARGS(rargs);
+	rc.named_compile_arg_count = TT_OPS_NARGS(rargs);
 	wc.named_compile_args = wargs;
-	wc.named_compile_arg_count = NARGS(wargs);
+	wc.named_compile_arg_count = TT_OPS_NARGS(wargs);
 	cc.named_compile_args = cargs;
-	cc.named_compile_arg_count = NARGS(cargs);
+	cc.named_compile_arg_count = TT_OPS_NARGS(cargs);
 	cc.math_fidelity = p->fid;
 	cc.fp32_dest_acc_en = p->fp32;
 	cc.dst_full_sync_en = true;
@@ -281,7 +269,8 @@ static int build(const struct plan *p, struct tt_ops_entry **out)
 		ret = tt_create_kernel_from_string(e->prog, tt_ops_reduce_reader,
 						   &set, &rc, &kr);
 	if (!ret)
-		ret = tt_set_common_runtime_args(e->prog, kr, geom, NARGS(geom));
+		ret = tt_set_common_runtime_args(e->prog, kr, geom,
+						 TT_OPS_NARGS(geom));
 	if (!ret)
 		ret = tt_create_kernel_from_string(e->prog, tt_ops_reduce_compute,
 						   &set, &cc, &kc);
@@ -289,7 +278,8 @@ static int build(const struct plan *p, struct tt_ops_entry **out)
 		ret = tt_create_kernel_from_string(e->prog, tt_ops_reduce_writer,
 						   &set, &wc, &kw);
 	if (!ret)
-		ret = tt_set_common_runtime_args(e->prog, kw, geom, NARGS(geom));
+		ret = tt_set_common_runtime_args(e->prog, kw, geom,
+						 TT_OPS_NARGS(geom));
 	for (uint32_t i = 0, start = 0; !ret && i < p->cores; i++) {
 		struct tt_ops_core *oc = &e->cores[i];
 		uint32_t n = (uint32_t)(p->lines / p->cores) +
@@ -303,11 +293,14 @@ static int build(const struct plan *p, struct tt_ops_entry **out)
 		oc->xy = (struct tt_xy){ i % p->grid.x, i / p->grid.x };
 		oc->start = start;
 		oc->tiles = n;
-		ret = tt_set_runtime_args(e->prog, kr, oc->xy, r, NARGS(r));
+		ret = tt_set_runtime_args(e->prog, kr, oc->xy, r,
+					  TT_OPS_NARGS(r));
 		if (!ret)
-			ret = tt_set_runtime_args(e->prog, kw, oc->xy, w, NARGS(w));
+			ret = tt_set_runtime_args(e->prog, kw, oc->xy, w,
+						  TT_OPS_NARGS(w));
 		if (!ret)
-			ret = tt_set_runtime_args(e->prog, kc, oc->xy, k, NARGS(k));
+			ret = tt_set_runtime_args(e->prog, kc, oc->xy, k,
+						  TT_OPS_NARGS(k));
 		if (!ret)
 			ret = tt_get_runtime_args(e->prog, kr, oc->xy, &oc->rargs,
 						  &cnt);
