@@ -19,6 +19,10 @@
 #include "ops_eltwise_writer_src.h"
 
 #define UNARY_BINOP 255u /* the compute kernel's BINOP for unary ops */
+#define WHERE_BINOP 254u /* and for where */
+/* where, among the binary ops of a plan (beyond enum tt_binary_op) */
+#define OP_WHERE ((enum tt_binary_op)(TT_BINARY_OP_COUNT + 1))
+#define CB_C 4u
 #define CB_A 0u
 #define CB_B 1u
 #define CB_ZERO 2u
@@ -136,10 +140,16 @@ struct plan {
 	uint32_t vc, vr; /* valid columns and rows of the last tiles */
 	uint32_t bc_a, bc_b; /* in-tile broadcast flags (BroadcastType_*) */
 	uint32_t sa[4], sb[4];  /* tile strides */
+	/* where's condition (op OP_WHERE), as b */
+	const tt_device_tensor *cond;
+	uint64_t c[4];
+	uint32_t sc[4], bc_c;
+	enum tt_data_format fc;
+	enum tt_buffer_type mc;
 	enum tt_ops_mem omem;   /* the output's placement when the op makes it */
-	/* tensor accessor words of a, b and out (none: interleaved) */
-	uint32_t ta[3][TT_TENSOR_ACCESSOR_ARGS_MAX];
-	unsigned nta[3];
+	/* tensor accessor words of a, b, out and cond (none: interleaved) */
+	uint32_t ta[4][TT_TENSOR_ACCESSOR_ARGS_MAX];
+	unsigned nta[4];
 	/* kernels/eltwise/eltwise_order.h: 0, or the output's bank count */
 	uint32_t order_banks;
 };
@@ -179,6 +189,40 @@ static int wzrc(const tt_device_tensor *t, uint64_t *d)
 	return tt_shape_wzrc(tt_device_tensor_shape(t), d);
 }
 
+/* where's condition broadcast with the shape of a and b. */
+static int fold_cond(struct plan *p)
+{
+	const struct tt_shape *shc;
+	char s1[100], s2[100];
+	int ret;
+
+	if (!p->cond)
+		return 0;
+	shc = tt_device_tensor_shape(p->cond);
+	ret = wzrc(p->cond, p->c);
+	if (ret)
+		return ret;
+	for (int i = 0; i < 4; i++) {
+		if (p->o[i] == p->c[i] || p->c[i] == 1)
+			continue;
+		if (p->o[i] != 1)
+			return tt_error(-EINVAL,
+					"%s: cond %s does not broadcast with a and b's %s: dimension %c is %llu there and %llu in cond (equal, or 1 in one of them)",
+					p->fn, tt_ops_shape_str(shc, s1, sizeof(s1)),
+					tt_ops_shape_str(&p->oshape, s2, sizeof(s2)),
+					"wzrc"[i], (unsigned long long)p->o[i],
+					(unsigned long long)p->c[i]);
+		p->o[i] = p->c[i];
+	}
+	if (shc->rank > p->oshape.rank)
+		p->oshape.rank = shc->rank;
+	for (unsigned i = 0; i < p->oshape.rank; i++)
+		p->oshape.dims[i] = p->o[4 - p->oshape.rank + i];
+	p->bc_c = bcast_flag(p->c, p->o);
+	strides(p->c, p->sc);
+	return 0;
+}
+
 /* Shapes: the output's and the broadcast. */
 static int plan_shapes(struct plan *p, const tt_device_tensor *a,
 		       const tt_device_tensor *b)
@@ -215,6 +259,9 @@ static int plan_shapes(struct plan *p, const tt_device_tensor *a,
 		/* The output's shape at the larger rank, from the right. */
 		for (unsigned i = 0; i < p->oshape.rank; i++)
 			p->oshape.dims[i] = p->o[4 - p->oshape.rank + i];
+		ret = fold_cond(p);
+		if (ret)
+			return ret;
 		p->bc_a = bcast_flag(p->a, p->o);
 		p->bc_b = bcast_flag(p->b, p->o);
 		strides(p->a, p->sa);
@@ -245,6 +292,9 @@ static int plan_config(tt_ops_ctx *ctx, struct plan *p,
 	p->fb = b ? tt_device_tensor_format(b) : p->fa;
 	p->ma = tt_buffer_type(tt_device_tensor_buffer(a));
 	p->mb = b ? tt_buffer_type(tt_device_tensor_buffer(b)) : p->ma;
+	p->fc = p->cond ? tt_device_tensor_format(p->cond) : p->fa;
+	p->mc = p->cond ? tt_buffer_type(tt_device_tensor_buffer(p->cond)) :
+			  p->ma;
 
 	/* formats and placement */
 	p->fo = c->out_format == TT_OPS_FORMAT_AUTO ? p->fa : c->out_format;
@@ -309,7 +359,9 @@ static int plan_config(tt_ops_ctx *ctx, struct plan *p,
 	/* The matrix unit's sources keep 10 bits (TF32): integers take the
 	 * vector unit, exact in fp32 DST. */
 	p->fpu = p->op <= TT_BINARY_MUL && !p->bc_a && !p->ints;
-	p->slots = p->op == TT_BINARY_OP_COUNT || p->fpu ? 1 : 2;
+	p->slots = p->op == TT_BINARY_OP_COUNT || p->fpu ? 1 :
+		   p->cond				 ? 3 :
+							   2;
 	if (fn_slots(p->ufn.op) > p->slots)
 		p->slots = fn_slots(p->ufn.op);
 	if (fn_slots(p->act.op) > p->slots)
@@ -372,7 +424,7 @@ static int plan_config(tt_ops_ctx *ctx, struct plan *p,
 		return tt_error(-EINVAL, "%s: cfg.buffering %u: at most 1024 blocks per circular buffer",
 				p->fn, c->buffering);
 	tile_bytes = tt_tile_size(p->fa) + (b ? tt_tile_size(p->fb) : 0) +
-		     tt_tile_size(p->fo);
+		     (p->cond ? tt_tile_size(p->fc) : 0) + tt_tile_size(p->fo);
 	need = (uint64_t)p->buffering * p->block * tile_bytes +
 	       (b ? tt_tile_size(TT_FLOAT16_B) : 0) +
 	       (p->mask ? 2 * tt_tile_size(TT_FLOAT16_B) : 0);
@@ -436,11 +488,14 @@ static void plan_key(const struct plan *p, struct tt_ops_key *k)
 	k->fidelity = p->fid;
 	k->fp32 = p->fp32;
 	k->approx = p->approx;
-	for (int i = 0; i < 3; i++)
+	memcpy(k->shape[3], p->c, sizeof(p->c));
+	k->fmt[3] = p->cond ? p->fc : 0;
+	k->mem[3] = p->cond ? p->mc : 0;
+	for (int i = 0; i < 4; i++)
 		k->layout[i] = tt_ops_layout_hash(p->ta[i], p->nta[i]);
 }
 
-#define NGEOM 15u /* the reader's geometry words */
+#define NGEOM 19u /* the reader's geometry words */
 
 /* Build the program of plan p (a cache miss). */
 static int build(tt_ops_ctx *ctx, const struct plan *p,
@@ -462,14 +517,18 @@ static int build(tt_ops_ctx *ctx, const struct plan *p,
 		{ "MASK", p->mask },
 		{ "A_TA", p->nta[0] ? NGEOM + 1 : 0 },
 		{ "B_TA", p->nta[1] ? NGEOM + 1 + p->nta[0] : 0 },
+		{ "HAS_C", p->cond != NULL },
+		{ "C_DRAM", p->mc == TT_BUFFER_DRAM },
+		{ "C_TA", p->nta[3] ? NGEOM + 1 + p->nta[0] + p->nta[1] : 0 },
 	};
 	/* The reader's geometry, then the inputs' accessor words: common
 	 * runtime args (kernels/eltwise). */
-	uint32_t geom[NGEOM + 2 * TT_TENSOR_ACCESSOR_ARGS_MAX] = {
+	uint32_t geom[NGEOM + 3 * TT_TENSOR_ACCESSOR_ARGS_MAX] = {
 		(uint32_t)p->wt, (uint32_t)p->ht, (uint32_t)p->o[1],
 		p->sa[0], p->sa[1], p->sa[2], p->sa[3],
 		p->sb[0], p->sb[1], p->sb[2], p->sb[3], p->vc, p->vr,
 		(uint32_t)p->o_tiles, p->order_banks,
+		p->sc[0], p->sc[1], p->sc[2], p->sc[3],
 	};
 	uint32_t wcommon[2 + TT_TENSOR_ACCESSOR_ARGS_MAX] = {
 		(uint32_t)p->o_tiles, p->order_banks,
@@ -479,14 +538,17 @@ static int build(tt_ops_ctx *ctx, const struct plan *p,
 		{ "OUT_DRAM", p->mo == TT_BUFFER_DRAM },
 		{ "OUT_TA", p->nta[2] ? 3 : 0 },
 	};
-	const unsigned ngeom = NGEOM + p->nta[0] + p->nta[1];
+	const unsigned ngeom = NGEOM + p->nta[0] + p->nta[1] + p->nta[3];
 	const struct tt_named_arg cargs[] = {
 		{ "BLOCK", p->block },
 		{ "SLOTS", p->slots },
-		{ "BINOP", has_b ? (uint32_t)p->op : UNARY_BINOP },
+		{ "BINOP", p->cond ? WHERE_BINOP :
+			   has_b   ? (uint32_t)p->op :
+				     UNARY_BINOP },
 		{ "FPU", p->fpu },
 		{ "BCAST_A", p->bc_a },
 		{ "BCAST_B", p->bc_b },
+		{ "BCAST_C", p->bc_c },
 		{ "UOP", (uint32_t)p->ufn.op },
 		{ "UP0", fbits(p->ufn.p0) },
 		{ "UP1", fbits(p->ufn.p1) },
@@ -519,7 +581,9 @@ static int build(tt_ops_ctx *ctx, const struct plan *p,
 		ret = tt_ops_add_cb(e->prog, &set, CB_A, p->fa, pages);
 	if (!ret && has_b)
 		ret = tt_ops_add_cb(e->prog, &set, CB_B, p->fb, pages);
-	if (!ret && has_b && !p->fpu && (p->bc_a || p->bc_b))
+	if (!ret && p->cond)
+		ret = tt_ops_add_cb(e->prog, &set, CB_C, p->fc, pages);
+	if (!ret && has_b && !p->fpu && (p->bc_a || p->bc_b || p->bc_c))
 		ret = tt_ops_add_cb(e->prog, &set, CB_ZERO, TT_FLOAT16_B, 1);
 	if (!ret && p->mask)
 		ret = tt_ops_add_cb(e->prog, &set, CB_MASK, TT_FLOAT16_B, 2);
@@ -540,6 +604,8 @@ static int build(tt_ops_ctx *ctx, const struct plan *p,
 						   &set, &rc, &kr);
 	memcpy(geom + NGEOM, p->ta[0], p->nta[0] * sizeof(uint32_t));
 	memcpy(geom + NGEOM + p->nta[0], p->ta[1], p->nta[1] * sizeof(uint32_t));
+	memcpy(geom + NGEOM + p->nta[0] + p->nta[1], p->ta[3],
+	       p->nta[3] * sizeof(uint32_t));
 	if (!ret)
 		ret = tt_set_common_runtime_args(e->prog, kr, geom, ngeom);
 	if (!ret)
@@ -557,14 +623,15 @@ static int build(tt_ops_ctx *ctx, const struct plan *p,
 		struct tt_ops_core *oc = &e->cores[i];
 		uint32_t n = (uint32_t)(p->o_tiles / p->cores) +
 			     (i < p->o_tiles % p->cores);
-		uint32_t r[6] = { 0, 0, 0, 0, start, n }, w[4] = { 0, 0, start, n };
+		uint32_t r[8] = { 0, 0, 0, 0, start, n, 0, 0 };
+		uint32_t w[4] = { 0, 0, start, n };
 		uint32_t cargs_rt[2] = { n, start };
 		unsigned cnt;
 
 		oc->xy = (struct tt_xy){ i % p->grid.x, i / p->grid.x };
 		oc->start = start;
 		oc->tiles = n;
-		ret = tt_set_runtime_args(e->prog, kr, oc->xy, r, 6);
+		ret = tt_set_runtime_args(e->prog, kr, oc->xy, r, 8);
 		if (!ret)
 			ret = tt_set_runtime_args(e->prog, kw, oc->xy, w, 4);
 		if (!ret)
@@ -625,10 +692,11 @@ static int prepare_out(tt_ops_ctx *ctx, struct plan *p, tt_device_tensor **out,
 	return 0;
 }
 
-static int run(tt_ops_ctx *ctx, const char *fn, enum tt_binary_op op,
+static int run3(tt_ops_ctx *ctx, const char *fn, enum tt_binary_op op,
 	       const tt_device_tensor *a, const tt_device_tensor *b,
 	       const struct tt_unary_fn *ufn, const struct tt_eltwise_cfg *cfg,
-	       tt_device_tensor **out)
+	       tt_device_tensor **out,
+		const tt_device_tensor *cond)
 {
 	struct tt_eltwise_cfg cc = cfg ? *cfg : tt_op_eltwise_config();
 	const struct tt_eltwise_cfg *c = &cc;
@@ -637,12 +705,13 @@ static int run(tt_ops_ctx *ctx, const char *fn, enum tt_binary_op op,
 	struct tt_ops_key key;
 	struct plan p;
 	bool created, hit;
-	uint64_t aaddr, baddr, oaddr, afirst, bfirst, ofirst;
+	uint64_t aaddr, baddr, caddr, oaddr, afirst, bfirst, cfirst, ofirst;
 	int ret;
 
 	memset(&p, 0, sizeof(p));
 	p.fn = fn;
 	p.op = op;
+	p.cond = cond;
 	if (!ctx)
 		return tt_error(-EINVAL, "%s: ctx is NULL", fn);
 	if (!a)
@@ -651,12 +720,17 @@ static int run(tt_ops_ctx *ctx, const char *fn, enum tt_binary_op op,
 		return tt_error(-EINVAL, "%s: b is NULL", fn);
 	if (!out)
 		return tt_error(-EINVAL, "%s: out is NULL", fn);
-	if (op != TT_BINARY_OP_COUNT && (unsigned)op >= TT_BINARY_OP_COUNT)
+	if (op == OP_WHERE && !cond)
+		return tt_error(-EINVAL, "%s: cond is NULL", fn);
+	if (op != TT_BINARY_OP_COUNT && op != OP_WHERE &&
+	    (unsigned)op >= TT_BINARY_OP_COUNT)
 		return tt_error(-EINVAL, "%s: op %d is not a binary op (0..%d)",
 				fn, (int)op, TT_BINARY_OP_COUNT - 1);
 	ret = tt_ops_check_tensor_any(ctx, fn, "a", a);
 	if (!ret && b)
 		ret = tt_ops_check_tensor_any(ctx, fn, "b", b);
+	if (!ret && cond)
+		ret = tt_ops_check_tensor_any(ctx, fn, "cond", cond);
 	if (!ret && *out)
 		ret = tt_ops_check_tensor_any(ctx, fn, "out", *out);
 	if (ret)
@@ -688,6 +762,8 @@ static int run(tt_ops_ctx *ctx, const char *fn, enum tt_binary_op op,
 		ret = tt_ops_accessor_words(fn, "b", b, p.ta[1], &p.nta[1]);
 	if (!ret)
 		ret = tt_ops_accessor_words(fn, "out", *out, p.ta[2], &p.nta[2]);
+	if (!ret && cond)
+		ret = tt_ops_accessor_words(fn, "cond", cond, p.ta[3], &p.nta[3]);
 	if (!ret)
 		ret = plan_order(ctx, &p);
 	if (ret)
@@ -707,6 +783,8 @@ static int run(tt_ops_ctx *ctx, const char *fn, enum tt_binary_op op,
 	afirst = tt_device_tensor_first_tile(a);
 	baddr = b ? tt_buffer_address(tt_device_tensor_buffer(b)) : 0;
 	bfirst = b ? tt_device_tensor_first_tile(b) : 0;
+	caddr = cond ? tt_buffer_address(tt_device_tensor_buffer(cond)) : 0;
+	cfirst = cond ? tt_device_tensor_first_tile(cond) : 0;
 	oaddr = tt_buffer_address(tt_device_tensor_buffer(*out));
 	ofirst = tt_device_tensor_first_tile(*out);
 	for (unsigned i = 0; i < e->ncores; i++) {
@@ -714,6 +792,8 @@ static int run(tt_ops_ctx *ctx, const char *fn, enum tt_binary_op op,
 		e->cores[i].rargs[1] = (uint32_t)afirst;
 		e->cores[i].rargs[2] = (uint32_t)baddr;
 		e->cores[i].rargs[3] = (uint32_t)bfirst;
+		e->cores[i].rargs[6] = (uint32_t)caddr;
+		e->cores[i].rargs[7] = (uint32_t)cfirst;
 		e->cores[i].wargs[0] = (uint32_t)oaddr;
 		e->cores[i].wargs[1] = (uint32_t)ofirst;
 	}
@@ -748,6 +828,23 @@ fail:
 		*out = NULL;
 	}
 	return ret;
+}
+
+static int run(tt_ops_ctx *ctx, const char *fn, enum tt_binary_op op,
+	       const tt_device_tensor *a, const tt_device_tensor *b,
+	       const struct tt_unary_fn *ufn, const struct tt_eltwise_cfg *cfg,
+	       tt_device_tensor **out)
+{
+	return run3(ctx, fn, op, a, b, ufn, cfg, out, NULL);
+}
+
+int tt_op_where(tt_ops_ctx *ctx, const tt_device_tensor *cond,
+		const tt_device_tensor *a, const tt_device_tensor *b,
+		const struct tt_eltwise_cfg *cfg, tt_device_tensor **out)
+{
+	if (!cond)
+		return tt_error(-EINVAL, "tt_op_where: cond is NULL");
+	return run3(ctx, "tt_op_where", OP_WHERE, a, b, NULL, cfg, out, cond);
 }
 
 int tt_op_unary(tt_ops_ctx *ctx, const tt_device_tensor *a,

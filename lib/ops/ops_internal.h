@@ -28,13 +28,13 @@ struct tt_ops_key {
 	uint32_t family;
 	uint32_t op[4];             /* the family's op and sub-ops */
 	uint32_t param[4];          /* parameters baked into kernels */
-	uint64_t shape[3][4];       /* [w, z, r, c] of inputs and output */
-	uint32_t fmt[3];            /* their formats */
-	uint32_t mem[3];            /* their buffer types */
+	uint64_t shape[4][4];       /* [w, z, r, c] of inputs and output */
+	uint32_t fmt[4];            /* their formats */
+	uint32_t mem[4];            /* their buffer types */
 	uint32_t grid_x, grid_y, cores;
 	uint32_t tiles_per_core, block, buffering;
 	uint32_t fidelity, fp32, approx;
-	uint64_t layout[3];         /* tt_ops_layout_hash of the tensors */
+	uint64_t layout[4];         /* tt_ops_layout_hash of the tensors */
 };
 
 /* One core of a cached program: where its argument words live. */

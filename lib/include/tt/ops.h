@@ -334,6 +334,17 @@ TT_API int tt_op_binary(tt_ops_ctx *ctx, enum tt_binary_op op,
 			const struct tt_eltwise_cfg *cfg,
 			tt_device_tensor **out);
 
+/*
+ * out = cond != 0 ? a : b, element by element (a NaN cond is not 0, as in
+ * C), cond, a and b broadcast together as the binary ops' inputs are;
+ * then cfg's activation. Values are selected, not computed: each is a's
+ * or b's in the output's format (docs/ops.md: broadcast operands pass
+ * the matrix unit, which keeps 10 mantissa bits).
+ */
+TT_API int tt_op_where(tt_ops_ctx *ctx, const tt_device_tensor *cond,
+		       const tt_device_tensor *a, const tt_device_tensor *b,
+		       const struct tt_eltwise_cfg *cfg, tt_device_tensor **out);
+
 TT_API int tt_op_add(tt_ops_ctx *ctx, const tt_device_tensor *a,
 		     const tt_device_tensor *b,
 		     const struct tt_eltwise_cfg *cfg, tt_device_tensor **out);

@@ -39,8 +39,10 @@
 /* enum tt_binary_op of tt/ops.h, by value. */
 enum {
 	B_ADD, B_SUB, B_MUL, B_DIV, B_MAX, B_MIN, B_POW, B_RSUB, B_EQ, B_NE,
-	B_LT, B_LE, B_GT, B_GE, B_AND, B_OR, B_XOR, B_UNARY = 255,
+	B_LT, B_LE, B_GT, B_GE, B_AND, B_OR, B_XOR, B_WHERE = 254,
+	B_UNARY = 255,
 };
+#define CB_C 4
 
 /* DST[d] = 1 where DST[d] op DST[d + 1] holds, else 0. */
 static void compare(uint32_t d, uint32_t op)
@@ -78,6 +80,23 @@ static void compare(uint32_t d, uint32_t op)
 			break;
 		}
 		sfpi_store(sfpi_dst(d, v), V4);
+	}
+}
+
+/* DST[d] = DST[d + 2] != 0 ? DST[d] : DST[d + 1] (a NaN condition is
+ * not 0, as in C). */
+static void select(uint32_t d)
+{
+	sfpi_init();
+	sfpi_loadi(V3, 0.0f);
+	for (uint32_t v = 0; v < SFPI_TILE_VECS; v++) {
+		sfpi_load(V0, sfpi_dst(d, v));
+		sfpi_load(V1, sfpi_dst(d + 1, v));
+		sfpi_load(V2, sfpi_dst(d + 2, v));
+		SFPI_IF(sfpi_eq(V2, V3)) {
+			sfpi_mov(V0, V1);
+		} SFPI_ENDIF;
+		sfpi_store(sfpi_dst(d, v), V0);
 	}
 }
 
@@ -119,6 +138,8 @@ void kernel_main(void)
 	const bool fpu = get_named_compile_time_arg_val("FPU");
 	const uint32_t bc_a = get_named_compile_time_arg_val("BCAST_A");
 	const uint32_t bc_b = get_named_compile_time_arg_val("BCAST_B");
+	const uint32_t bc_c = get_named_compile_time_arg_val("BCAST_C");
+	const bool has_c = binop == B_WHERE;
 	const uint32_t uop = get_named_compile_time_arg_val("UOP");
 	const uint32_t act = get_named_compile_time_arg_val("ACT");
 	const bool has_b = binop != B_UNARY;
@@ -134,7 +155,7 @@ void kernel_main(void)
 	else
 		unary_op_init_common(CB_A, CB_OUT);
 	init_sfpu(CB_A, CB_OUT);
-	if (has_b && !fpu && (bc_a || bc_b)) {
+	if (has_b && !fpu && (bc_a || bc_b || bc_c)) {
 		/* The zero tile the vector path broadcasts through. */
 		tile_regs_acquire();
 		cb_reserve_back(CB_ZERO, 1);
@@ -151,6 +172,8 @@ void kernel_main(void)
 		cb_wait_front(CB_A, k);
 		if (has_b)
 			cb_wait_front(CB_B, k);
+		if (has_c)
+			cb_wait_front(CB_C, k);
 		tile_regs_acquire();
 		for (uint32_t i = 0; i < k; i++) {
 			const uint32_t d = i * slots;
@@ -174,6 +197,10 @@ void kernel_main(void)
 				case B_MIN: binary_min_tile(d, d + 1); break;
 				case B_POW: power_binary_tile(d, d + 1); break;
 				case B_RSUB: rsub_binary_tile(d, d + 1); break;
+				case B_WHERE:
+					load_operand(CB_C, i, bc_c, d + 2);
+					select(d);
+					break;
 				default: compare(d, binop); break;
 				}
 			}
@@ -200,5 +227,7 @@ void kernel_main(void)
 		cb_pop_front(CB_A, k);
 		if (has_b)
 			cb_pop_front(CB_B, k);
+		if (has_c)
+			cb_pop_front(CB_C, k);
 	}
 }

@@ -16,14 +16,16 @@
  * below OUT_VC, page 1 is 1 in rows below OUT_VR, 0 elsewhere.
  *
  * Runtime args: a address, a's first tile, b address, b's first tile,
- * first output tile, output tiles.
+ * first output tile, output tiles, c (where's condition) address, c's
+ * first tile.
  * Common runtime args (the geometry, so that one binary serves every
  * shape), in this order: OUT_WT, OUT_HT, OUT_Z (the output's tiles per
  * row, rows of tiles, matrices per w), A_SW, A_SZ, A_SH, A_SC, B_SW,
  * B_SZ, B_SH, B_SC (the strides), OUT_VC, OUT_VR, OUT_TILES, ORDER_BANKS
- * (eltwise_order.h), then the inputs' accessor words (below).
- * Named compile-time args: BLOCK, MASK, HAS_B, A_DRAM, B_DRAM (1: DRAM,
- * 0: L1), A_TA, B_TA: 0 for an interleaved input, else 1 + the index of
+ * (eltwise_order.h), C_SW, C_SZ, C_SH, C_SC, then the inputs' accessor
+ * words (below).
+ * Named compile-time args: BLOCK, MASK, HAS_B, HAS_C, A_DRAM, B_DRAM,
+ * C_DRAM (1: DRAM, 0: L1), A_TA, B_TA, C_TA: 0 for an interleaved input, else 1 + the index of
  * the common runtime args where its tensor accessor words start (a
  * sharded input: its pages are found through the accessor).
  */
@@ -33,6 +35,7 @@
 
 #define CB_A 0
 #define CB_B 1
+#define CB_C 4
 #define CB_MASK 3
 
 /* Page 0: columns below vc; page 1: rows below vr (tile layout: four
@@ -95,7 +98,17 @@ void kernel_main(void)
 	};
 	const uint32_t a_ta = get_named_compile_time_arg_val("A_TA");
 	const uint32_t b_ta = get_named_compile_time_arg_val("B_TA");
-	TensorAccessor sa_acc, sb_acc;
+	const bool has_c = get_named_compile_time_arg_val("HAS_C");
+	const uint32_t c_addr = get_arg_val(6), c_first = get_arg_val(7);
+	const uint32_t sc = has_c ? get_tile_size(CB_C) : 0;
+	const InterleavedAddrGenFast gc = {
+		.bank_base_address = c_addr,
+		.page_size = sc,
+		.data_format = has_c ? get_dataformat(CB_C) : get_dataformat(CB_A),
+		.is_dram = get_named_compile_time_arg_val("C_DRAM"),
+	};
+	const uint32_t c_ta = get_named_compile_time_arg_val("C_TA");
+	TensorAccessor sa_acc, sb_acc, sc_acc;
 
 	if (a_ta)
 		sa_acc = TensorAccessor(TensorAccessorArgs_crt(a_ta - 1),
@@ -103,19 +116,26 @@ void kernel_main(void)
 	if (b_ta)
 		sb_acc = TensorAccessor(TensorAccessorArgs_crt(b_ta - 1),
 					b_addr, sb);
+	if (c_ta)
+		sc_acc = TensorAccessor(TensorAccessorArgs_crt(c_ta - 1),
+					c_addr, sc);
 	if (get_named_compile_time_arg_val("MASK"))
 		make_masks(get_common_arg_val(11), get_common_arg_val(12));
 
 	for (uint32_t i = 0; i < n; i += block) {
 		const uint32_t k = n - i < block ? n - i : block;
-		struct eltwise_run ra = { 0 }, rb = { 0 };
-		uint32_t pa, pb = 0;
+		struct eltwise_run ra = { 0 }, rb = { 0 }, rc = { 0 };
+		uint32_t pa, pb = 0, pc = 0;
 
 		cb_reserve_back(CB_A, k);
 		pa = get_write_ptr(CB_A);
 		if (has_b) {
 			cb_reserve_back(CB_B, k);
 			pb = get_write_ptr(CB_B);
+		}
+		if (has_c) {
+			cb_reserve_back(CB_C, k);
+			pc = get_write_ptr(CB_C);
 		}
 		for (uint32_t j = 0; j < k; j++) {
 			const uint32_t id = eltwise_tile_at(start + i + j, tiles,
@@ -129,15 +149,26 @@ void kernel_main(void)
 							     get_noc_addr(tb, gb),
 						 pb + j * sb, sb);
 			}
+			if (has_c) {
+				const uint32_t tc = c_first + input_tile(id, wt, ht,
+									 zn, 15);
+
+				eltwise_run_read(&rc, c_ta ? get_noc_addr(tc, sc_acc) :
+							     get_noc_addr(tc, gc),
+						 pc + j * sc, sc);
+			}
 			eltwise_run_read(&ra, a_ta ? get_noc_addr(ta, sa_acc) :
 						     get_noc_addr(ta, ga),
 					 pa + j * sa, sa);
 		}
 		eltwise_run_read(&ra, 0, 0, 0);
 		eltwise_run_read(&rb, 0, 0, 0);
+		eltwise_run_read(&rc, 0, 0, 0);
 		noc_async_read_barrier();
 		cb_push_back(CB_A, k);
 		if (has_b)
 			cb_push_back(CB_B, k);
+		if (has_c)
+			cb_push_back(CB_C, k);
 	}
 }

@@ -711,6 +711,89 @@ static void test_profile(void **state)
 
 /* Every class of refused call: nothing runs, nothing is created, and the
  * message names the op, the argument and the limit. */
+/* where: every element is a's or b's, chosen by cond != 0; with cond,
+ * a and b broadcast against each other, in Float32 (exact), bfloat16
+ * and Int32; a second call is a cache hit. */
+static void test_where(void **state)
+{
+	struct fx *f = *state;
+	static const struct {
+		struct tt_shape c, a, b;
+		enum tt_data_format fmt;
+	} cases[] = {
+		{ TT_SHAPE(2, 40, 70), TT_SHAPE(2, 40, 70), TT_SHAPE(2, 40, 70), TT_FLOAT32 },
+		{ TT_SHAPE(1, 70), TT_SHAPE(2, 40, 70), TT_SHAPE(1), TT_FLOAT32 },
+		{ TT_SHAPE(2, 40, 1), TT_SHAPE(40, 70), TT_SHAPE(2, 1, 70), TT_FLOAT16_B },
+		{ TT_SHAPE(33, 33), TT_SHAPE(33, 33), TT_SHAPE(33, 1), TT_INT32 },
+	};
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		float *hc, *ha, *hb, *got;
+		tt_device_tensor *c, *a, *b, *o = NULL, *o2 = NULL;
+		struct tt_ops_cache_stats s0, s1;
+		uint64_t dc[4], da[4], db[4], dout[4];
+		size_t n;
+
+		/* cond: integers in [-1, 2): zero about a third of the time */
+		c = dev_tensor(f, cases[k].c, TT_FLOAT16_B, TT_BUFFER_DRAM, -1,
+			       2, true, 11 + (uint32_t)k, &hc);
+		/* a and b: bfloat16 values (exact in every format here and
+		 * through the matrix unit's broadcast), integers for Int32 */
+		a = dev_tensor(f, cases[k].a, cases[k].fmt, TT_BUFFER_DRAM,
+			       -1000, 1000, true, 21 + (uint32_t)k, &ha);
+		b = dev_tensor(f, cases[k].b, cases[k].fmt, TT_BUFFER_L1, -1000,
+			       1000, true, 31 + (uint32_t)k, &hb);
+		TRY(tt_op_where(f->ctx, c, a, b, NULL, &o));
+		assert_int_equal(tt_device_tensor_format(o), cases[k].fmt);
+		got = dev_values(f, o, &n);
+		TRY(tt_shape_wzrc(tt_device_tensor_shape(c), dc));
+		TRY(tt_shape_wzrc(tt_device_tensor_shape(a), da));
+		TRY(tt_shape_wzrc(tt_device_tensor_shape(b), db));
+		TRY(tt_shape_wzrc(tt_device_tensor_shape(o), dout));
+		for (size_t i = 0; i < n; i++) {
+			uint64_t w = i / (dout[1] * dout[2] * dout[3]);
+			uint64_t z = i / (dout[2] * dout[3]) % dout[1];
+			uint64_t r = i / dout[3] % dout[2], col = i % dout[3];
+#define AT(d, h) h[(((w % d[0]) * d[1] + z % d[1]) * d[2] + r % d[2]) * d[3] + col % d[3]]
+			float want = AT(dc, hc) != 0 ? AT(da, ha) : AT(db, hb);
+#undef AT
+			if (memcmp(&got[i], &want, sizeof(want)))
+				fail_msg("case %zu: element %zu is %g, want %g", k,
+					 i, (double)got[i], (double)want);
+		}
+		free(got);
+		TRY(tt_ops_cache_stats(f->ctx, &s0));
+		TRY(tt_op_where(f->ctx, c, a, b, NULL, &o2));
+		TRY(tt_ops_cache_stats(f->ctx, &s1));
+		assert_int_equal(s1.hits, s0.hits + 1);
+		assert_int_equal(s1.misses, s0.misses);
+		TRY(tt_ops_finish(f->ctx));
+		tt_device_tensor_free(o);
+		tt_device_tensor_free(o2);
+		tt_device_tensor_free(a);
+		tt_device_tensor_free(b);
+		tt_device_tensor_free(c);
+		free(hc);
+		free(ha);
+		free(hb);
+	}
+	{
+		tt_device_tensor *a = dev_tensor(f, TT_SHAPE(2, 40, 70), TT_FLOAT16_B,
+						 TT_BUFFER_DRAM, 0, 1, false, 1, NULL);
+		tt_device_tensor *c3 = dev_tensor(f, TT_SHAPE(3, 1, 70), TT_FLOAT16_B,
+						  TT_BUFFER_DRAM, 0, 1, false, 2, NULL);
+		tt_device_tensor *o = NULL;
+
+		expect_error(tt_op_where(f->ctx, NULL, a, a, NULL, &o), -EINVAL,
+			     "tt_op_where: cond is NULL");
+		expect_error(tt_op_where(f->ctx, c3, a, a, NULL, &o), -EINVAL,
+			     "tt_op_where: cond [3,1,70] does not broadcast with a and b's [2,40,70]: dimension z is 2 there and 3 in cond");
+		assert_null(o);
+		tt_device_tensor_free(a);
+		tt_device_tensor_free(c3);
+	}
+}
+
 static void test_errors(void **state)
 {
 	struct fx *f = *state;
@@ -865,6 +948,7 @@ int main(void)
 		cmocka_unit_test(test_placement_and_formats),
 		cmocka_unit_test(test_program_cache),
 		cmocka_unit_test(test_profile),
+		cmocka_unit_test(test_where),
 		cmocka_unit_test(test_errors),
 	};
 
@@ -877,7 +961,7 @@ int main(void)
 		"test_binary_float32", "test_binary_bfp8_b", "test_broadcast",
 		"test_fused_activation", "test_configs",
 		"test_placement_and_formats", "test_program_cache",
-		"test_errors", NULL,
+		"test_where", "test_errors", NULL,
 	};
 
 	return RUN_GROUP("ops_eltwise", tests, fx_up, fx_down, kmd);
