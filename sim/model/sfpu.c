@@ -317,25 +317,45 @@ enum tt_tx_err tx_sfpu(struct tx_cmd *c)
 	return TT_TX_OK;
 }
 
-static float binary(unsigned op, float a, float b)
+/* d = d op s over a tile: one plain loop per op, so that the compiler
+ * can vectorise the ones it may. */
+static void binary(unsigned op, float *d, const float *s)
 {
+	unsigned i;
+
 	switch (op) {
 	case TT_TX_ADD:
-		return a + b;
+		for (i = 0; i < TX_ELEMS; i++)
+			d[i] = d[i] + s[i];
+		break;
 	case TT_TX_SUB:
-		return a - b;
+		for (i = 0; i < TX_ELEMS; i++)
+			d[i] = d[i] - s[i];
+		break;
 	case TT_TX_MUL:
-		return a * b;
+		for (i = 0; i < TX_ELEMS; i++)
+			d[i] = d[i] * s[i];
+		break;
 	case TT_TX_DIV:
-		return a / b;
+		for (i = 0; i < TX_ELEMS; i++)
+			d[i] = d[i] / s[i];
+		break;
 	case TT_TX_MAX:
-		return fmaxf(a, b);
+		for (i = 0; i < TX_ELEMS; i++)
+			d[i] = fmaxf(d[i], s[i]);
+		break;
 	case TT_TX_MIN:
-		return fminf(a, b);
+		for (i = 0; i < TX_ELEMS; i++)
+			d[i] = fminf(d[i], s[i]);
+		break;
 	case TT_TX_RSUB:
-		return b - a;
+		for (i = 0; i < TX_ELEMS; i++)
+			d[i] = s[i] - d[i];
+		break;
 	default: /* TT_TX_POW */
-		return powf(a, b);
+		for (i = 0; i < TX_ELEMS; i++)
+			d[i] = powf(d[i], s[i]);
+		break;
 	}
 }
 
@@ -349,8 +369,7 @@ enum tt_tx_err tx_sfpu_binary(struct tx_cmd *c)
 	s = tx_dst(c, c->arg[0], 1);
 	if (!d || !s)
 		return TT_TX_ERR_DST;
-	for (unsigned i = 0; i < TX_ELEMS; i++)
-		d[i] = binary(c->sub, d[i], s[i]);
+	binary(c->sub, d, s);
 	tx_dst_written(c, c->dst, NULL, 0);
 	c->macs = TX_ELEMS;
 	return TT_TX_OK;
