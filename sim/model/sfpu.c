@@ -317,11 +317,14 @@ enum tt_tx_err tx_sfpu(struct tx_cmd *c)
 	return TT_TX_OK;
 }
 
-/* d = d op s over a tile: one plain loop per op, so that the compiler
- * can vectorise the ones it may. */
-static void binary(unsigned op, float *d, const float *s)
+/* d = d op s over a tile: one plain loop per op over a copy of s (s may
+ * be d itself), so that the compiler can vectorise the ones it may. */
+static void binary(unsigned op, float *d, const float *src)
 {
+	float s[TX_ELEMS];
 	unsigned i;
+
+	memcpy(s, src, sizeof(s));
 
 	switch (op) {
 	case TT_TX_ADD:
