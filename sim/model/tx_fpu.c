@@ -139,12 +139,14 @@ enum tt_tx_err tx_eltwise(struct tx_cmd *c)
 		bcast(b, c->flags, bb);
 		y = bb;
 	}
+	/* Into a local v: no aliasing for the compiler to fear, so the loops
+	 * vectorise. */
+	eltwise_values(c, &p, a, y, v);
 	if (c->flags & TT_TX_F_ACC) {
-		eltwise_values(c, &p, a, y, v);
 		for (unsigned i = 0; i < TX_ELEMS; i++)
 			d[i] += v[i];
 	} else {
-		eltwise_values(c, &p, a, y, d);
+		memcpy(d, v, sizeof(v));
 	}
 	tx_dst_written(c, c->dst, NULL, 0);
 	c->macs = TX_ELEMS;
