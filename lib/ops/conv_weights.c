@@ -157,4 +157,3 @@ int tt_conv_transpose2d_weights_create(tt_ops_ctx *ctx, const float *w,
 	return weights(ctx, "tt_conv_transpose2d_weights_create", w, cin, cout,
 		       kh, kw, groups, true, fmt, mem, out);
 }
-

@@ -428,4 +428,3 @@ int tt_op_linear(tt_ops_ctx *ctx, const tt_device_tensor *a,
 {
 	return run(ctx, "tt_op_linear", a, w, bias, true, cfg, out);
 }
-

@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "openblas_peer.h"
+#include "python_peer.h"
 #include "tt.h"
 
 #define N 1u
@@ -109,9 +110,8 @@ int main(int argc, char **argv)
 	tt_ops_ctx *ctx;
 	tt_device *dev;
 	double best = 0, cpu0, flops, torch_us = 0, sxy = 0, sxx = 0, syy = 0;
-	char name[32] = "none", tag[64] = "no_torch", cmd[4096];
+	char name[32] = "none", tag[64] = "no_torch", out[256];
 	uint32_t seed = 1;
-	FILE *f;
 
 	(void)argc;
 	if (tt_device_open(0, &dev) || tt_ops_ctx_create(dev, &ctx))
@@ -183,25 +183,9 @@ int main(int argc, char **argv)
 		dt = now_us() - t0;
 		best = r == 0 || dt < best ? dt : best;
 	}
-	{
-		char path[] = "/tmp/bench-ops-conv-XXXXXX";
-		int fd = mkstemp(path);
-
-		if (fd >= 0) {
-			FILE *s = fdopen(fd, "w");
-
-			fputs(peer_py, s);
-			fclose(s);
-			snprintf(cmd, sizeof(cmd), "/usr/bin/python3 %s %d 2>/dev/null", path, threads);
-			f = popen(cmd, "r");
-			if (f) {
-				if (fscanf(f, "%31s %lf %63s", name, &torch_us, tag) != 3)
-					torch_us = 0;
-				pclose(f);
-			}
-			unlink(path);
-		}
-	}
+	if (bench_python_peer(peer_py, threads, true, out, sizeof(out)) ||
+	    sscanf(out, "%31s %lf %63s", name, &torch_us, tag) != 3)
+		torch_us = 0;
 	cpu0 = (cpu_s() - cpu0) / RUNS;
 	flops = 2.0 * N * H * W * C * C * K * K;
 	fprintf(stderr, "# model %.0f us (%.0f us of CPU a call), torch %s %.0f us on %d threads\n",

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "openblas_peer.h"
+#include "python_peer.h"
 #include "tt.h"
 
 #ifndef RUNS
@@ -122,29 +123,12 @@ static const char peer_script[] =
 
 static int peer(int threads, double *sm_us, double *ln_us)
 {
-	char path[] = "/tmp/bench-ops-norm-XXXXXX", cmd[256];
-	int fd = mkstemp(path);
-	FILE *f;
-	int ok;
+	char out[128];
 
-	if (fd < 0)
+	if (bench_python_peer(peer_script, threads, false, out, sizeof(out)) ||
+	    sscanf(out, "%lf %lf", sm_us, ln_us) != 2)
 		return -1;
-	if (write(fd, peer_script, sizeof(peer_script) - 1) !=
-	    (ssize_t)(sizeof(peer_script) - 1)) {
-		close(fd);
-		unlink(path);
-		return -1;
-	}
-	close(fd);
-	snprintf(cmd, sizeof(cmd),
-		 "OMP_NUM_THREADS=%d OPENBLAS_NUM_THREADS=%d /usr/bin/python3 %s",
-		 threads, threads, path);
-	f = popen(cmd, "r");
-	ok = f && fscanf(f, "%lf %lf", sm_us, ln_us) == 2;
-	if (f)
-		ok = pclose(f) == 0 && ok;
-	unlink(path);
-	return ok ? 0 : -1;
+	return 0;
 }
 
 int main(int argc, char **argv)
