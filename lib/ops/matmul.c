@@ -108,16 +108,10 @@ static int build(tt_ops_ctx *ctx, const struct plan *p,
 		ret = tt_num_cores_to_core_range_set(p->cores, p->grid, true, &set);
 	if (ret)
 		return ret;
-	e = calloc(1, sizeof(*e));
-	if (e)
-		e->cores = calloc(p->cores, sizeof(*e->cores));
-	if (!e || !e->cores) {
-		tt_ops_entry_free(e);
-		return tt_error(-ENOMEM, "%s: out of memory", p->fn);
-	}
-	e->ncores = p->cores;
+	ret = tt_ops_entry_new(p->fn, p->cores, &e);
+	if (ret)
+		return ret;
 	tt_mm_plan_key(p, &e->key);
-	ret = tt_program_create(&e->prog);
 	if (!ret)
 		ret = tt_ops_add_cb(e->prog, &set, CB_A, p->fa,
 				    2 * p->sh * p->kb);

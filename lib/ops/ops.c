@@ -155,6 +155,28 @@ void tt_ops_cache_add(tt_ops_ctx *ctx, struct tt_ops_entry *e)
 	ctx->programs++;
 }
 
+int tt_ops_entry_new(const char *fn, unsigned ncores,
+		     struct tt_ops_entry **out)
+{
+	struct tt_ops_entry *e = calloc(1, sizeof(*e));
+	int ret;
+
+	if (e)
+		e->cores = calloc(ncores, sizeof(*e->cores));
+	if (!e || !e->cores) {
+		tt_ops_entry_free(e);
+		return tt_error(-ENOMEM, "%s: out of memory", fn);
+	}
+	e->ncores = ncores;
+	ret = tt_program_create(&e->prog);
+	if (ret) {
+		tt_ops_entry_free(e);
+		return ret;
+	}
+	*out = e;
+	return 0;
+}
+
 void tt_ops_entry_free(struct tt_ops_entry *e)
 {
 	if (!e)

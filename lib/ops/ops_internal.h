@@ -91,6 +91,11 @@ TT_HIDDEN struct tt_ops_entry *tt_ops_cache_find(tt_ops_ctx *ctx,
 /* Add a built entry (takes it; counts a miss). */
 TT_HIDDEN void tt_ops_cache_add(tt_ops_ctx *ctx, struct tt_ops_entry *e);
 
+/* A new entry of ncores cores with its (empty) program; the caller
+ * fills its key and program. -ENOMEM naming fn. */
+TT_HIDDEN int tt_ops_entry_new(const char *fn, unsigned ncores,
+			       struct tt_ops_entry **out);
+
 /* Free an entry that never made it into the cache. */
 TT_HIDDEN void tt_ops_entry_free(struct tt_ops_entry *e);
 

@@ -167,16 +167,10 @@ static int build(const struct plan *pl, const struct tt_pool2d_params *p,
 	ret = tt_num_cores_to_core_range_set(pl->cores, pl->grid, true, &set);
 	if (ret)
 		return ret;
-	e = calloc(1, sizeof(*e));
-	if (e)
-		e->cores = calloc(pl->cores, sizeof(*e->cores));
-	if (!e || !e->cores) {
-		tt_ops_entry_free(e);
-		return tt_error(-ENOMEM, "%s: out of memory", pl->fn);
-	}
-	e->ncores = pl->cores;
+	ret = tt_ops_entry_new(pl->fn, pl->cores, &e);
+	if (ret)
+		return ret;
 	e->key = *key;
-	ret = tt_program_create(&e->prog);
 	if (!ret)
 		ret = tt_ops_add_cb(e->prog, &set, CB_IN, pl->fx, 4);
 	if (!ret && pl->mode == MODE_AVG)
