@@ -29,12 +29,13 @@ import sys
 # prefix it has.
 UNITS = [
     'lib/include', 'lib/device', 'lib/kbuild', 'lib/memory', 'lib/program',
-    'lib/dispatch', 'lib/tensor', 'lib/backend', 'lib/ops',
+    'lib/dispatch', 'lib/tensor', 'lib/backend', 'lib/ops', 'lib/model',
     'sim/embed.h', 'sim/model', 'sim/daemon', 'sim',
     'firmware/include/hw', 'firmware', 'common', 'uapi', 'driver', 'smi',
     'tools/examples', 'tools/ttinfo',
     'tools/ttc/include', 'tools/ttc/ir', 'tools/ttc/text', 'tools/ttc/ops',
-    'tools/ttc/golden', 'tools/ttc/builder',
+    'tools/ttc/golden', 'tools/ttc/builder', 'tools/ttc/passes',
+    'tools/ttc/codegen', 'tools/ttc/image',
     'tools/ttc/cli', 'tools/ttc/fuzz', 'tools/ttc', 'tools', 'tests',
 ]
 
@@ -44,7 +45,8 @@ FW_API = 'firmware'  # kernel SDK headers: firmware/include/*
 # What each unit may include, besides itself. libtt's layers are listed
 # lowest first; each may use the ones before it and nothing after.
 LIB_ORDER = ['lib/device', 'lib/kbuild', 'lib/memory', 'lib/program',
-             'lib/dispatch', 'lib/tensor', 'lib/backend', 'lib/ops']
+             'lib/dispatch', 'lib/tensor', 'lib/backend', 'lib/ops',
+             'lib/model']
 ALLOWED = {
     HW: set(),
     'common': {HW},
@@ -70,8 +72,10 @@ ALLOWED = {
 # stage may use the ones before it, libtt's public headers and common/,
 # never the chip model. ir/ is below both text/ and ops/, which do not use
 # each other; golden/ is above ops/ (not text/); builder/ is above golden/
-# (it computes goldens as it builds); the program (cli/) and the fuzzer use
-# the public headers.
+# (it computes goldens as it builds); passes/ (IR to IR; consteval runs
+# goldens) is above builder/, codegen/ (placement, memory plan, op records)
+# above passes/, image/ (the .tti writer) above codegen/; the program
+# (cli/) and the fuzzer use the public headers.
 TTC_PUB = 'tools/ttc/include'
 ALLOWED.update({
     TTC_PUB: set(),
@@ -82,6 +86,17 @@ ALLOWED.update({
                          'lib/include', 'common'},
     'tools/ttc/builder': {'tools/ttc/ir', 'tools/ttc/ops', 'tools/ttc/golden',
                           TTC_PUB, 'lib/include', 'common'},
+    'tools/ttc/passes': {'tools/ttc/ir', 'tools/ttc/ops', 'tools/ttc/golden',
+                         'tools/ttc/builder', TTC_PUB, 'lib/include',
+                         'common'},
+    'tools/ttc/codegen': {'tools/ttc/ir', 'tools/ttc/ops',
+                          'tools/ttc/golden', 'tools/ttc/builder',
+                          'tools/ttc/passes', TTC_PUB, 'lib/include',
+                          'common'},
+    'tools/ttc/image': {'tools/ttc/ir', 'tools/ttc/ops', 'tools/ttc/golden',
+                        'tools/ttc/builder', 'tools/ttc/passes',
+                        'tools/ttc/codegen', TTC_PUB, 'lib/include',
+                        'common'},
     'tools/ttc/cli': {TTC_PUB, 'lib/include'},
     'tools/ttc/fuzz': {TTC_PUB},
     'tools/ttc': {TTC_PUB, 'lib/include'},
@@ -92,6 +107,9 @@ TTC_PUBLIC_LAYER = {
     'text.h': 'tools/ttc/text', 'ops.h': 'tools/ttc/ops',
     'golden.h': 'tools/ttc/golden',
     'builder.h': 'tools/ttc/builder',
+    'passes.h': 'tools/ttc/passes',
+    'codegen.h': 'tools/ttc/codegen',
+    'tti.h': 'tools/ttc/image',
 }
 for i, layer in enumerate(LIB_ORDER):
     ALLOWED[layer] = set(LIB_ORDER[:i]) | {'lib/include', 'common', HW}
@@ -111,6 +129,8 @@ PUBLIC_LAYER = {
     'npy.h': 'lib/tensor',
     'backend.h': 'lib/backend',
     'ops.h': 'lib/ops',
+    'kernel_set.h': 'lib/kbuild',
+    'image.h': 'lib/model', 'model.h': 'lib/model',
 }
 
 # The chip model reaches libtt through one header, and only in the files
@@ -257,7 +277,8 @@ OBJECT_DIRS = {
     'lib/libtt.so.0.1.0.p': ('lib', [u.split('/')[1] for u in LIB_ORDER]),
     'sim/libttsim.a.p': ('sim', ['model', 'daemon']),
     'tools/ttc/libttc.so.0.1.0.p': ('tools/ttc', ['ir', 'text', 'ops',
-                                                  'golden']),
+                                                  'golden', 'passes',
+                                                  'codegen', 'image']),
 }
 
 
