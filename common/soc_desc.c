@@ -3,16 +3,12 @@
  * SoC descriptor loader (format: docs/soc-descriptor.md).
  *
  * Loading happens in two steps. First the YAML text is turned into a small
- * tree with libyaml's event API; doing this ourselves rather than with
- * yaml_parser_load() lets us bound nesting depth and node count, reject
- * anchors and aliases, and check every mapping for duplicate keys, all with
- * the exact position of the offending node. Then the tree is checked and
- * copied into struct soc_desc, and the derived maps are computed.
- *
- * Every tree node lives in one list owned by struct ytree, so freeing is a
- * flat loop and no error path can leak.
+ * tree (ytree.h: bounded depth and node count, no anchors or aliases, no
+ * duplicate keys, every failure at its position). Then the tree is checked
+ * and copied into struct soc_desc, and the derived maps are computed.
  */
 #include "soc_desc.h"
+#include "ytree.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,33 +34,10 @@ extern const size_t soc_builtin_lens[];
  * costing unbounded memory or time.
  */
 #define SOC_MAX_INPUT (1u << 20) /* bytes */
-#define SOC_MAX_DEPTH 32 /* nested collections */
 #define SOC_MAX_YAML_NODES 65536
 #define SOC_ADDR_BITS 36 /* NOC local address width */
-#define SOC_SHOW_MAX 40 /* characters of a value quoted in a message */
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-/* ------------------------------------------------------------------ */
-/* YAML tree */
-
-enum ykind { Y_SCALAR, Y_SEQ, Y_MAP };
-
-struct ynode {
-	enum ykind kind;
-	unsigned line, col; /* 1-based */
-	char *str; /* scalar text, NUL-terminated (may hold NULs) */
-	size_t len;
-	/* Sequence: items. Mapping: key, value, key, value, ... */
-	struct ynode **items;
-	size_t n, cap;
-};
-
-struct ytree {
-	struct ynode **all; /* every node, for freeing */
-	size_t count, cap;
-	struct ynode *root;
-};
 
 /* ------------------------------------------------------------------ */
 /* Loader state and errors */
@@ -88,389 +61,26 @@ struct owner {
 };
 
 struct loader {
-	const char *origin;
-	const char *text;
-	size_t len;
-	char *err;
-	size_t errlen;
+	struct ysrc y; /* origin, text and where the message goes */
 	struct soc_desc *d;
 	struct owner owner[SOC_MAX_GRID][SOC_MAX_GRID]; /* [y][x] */
 };
 
-static void __attribute__((format(printf, 3, 0)))
-verr(char *err, size_t errlen, const char *fmt, va_list ap)
-{
-	if (err && errlen)
-		vsnprintf(err, errlen, fmt, ap);
-}
-
-static void __attribute__((format(printf, 3, 4)))
-set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	verr(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* "origin:line:col: message"; returns -EINVAL for the caller to pass on. */
-static int __attribute__((format(printf, 4, 5)))
-fail_at(struct loader *L, unsigned line, unsigned col, const char *fmt, ...)
-{
-	char msg[SOC_ERR_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	set_err(L->err, L->errlen, "%s:%u:%u: %s", L->origin, line, col, msg);
-	return -EINVAL;
-}
+#define fail_at(L, line, col, ...) ytree_fail_at(&(L)->y, (line), (col), __VA_ARGS__)
 
 #define fail(L, node, ...) fail_at((L), (node)->line, (node)->col, __VA_ARGS__)
-
-/*
- * Quote a scalar for a message: printable ASCII only, cut to SOC_SHOW_MAX
- * characters, so a huge or binary value cannot swamp the message.
- */
-static const char *show(const struct ynode *n, char *buf, size_t size)
-{
-	size_t o = 0;
-
-	for (size_t i = 0; i < n->len && o + 4 < size; i++) {
-		unsigned char c = (unsigned char)n->str[i];
-
-		if (i == SOC_SHOW_MAX) {
-			memcpy(buf + o, "...", 3);
-			o += 3;
-			break;
-		}
-		buf[o++] = (c >= 0x20 && c < 0x7f) ? (char)c : '?';
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
-#define SHOW_BUF (SOC_SHOW_MAX + 8)
-
-static const char *kind_name(const struct ynode *n)
-{
-	switch (n->kind) {
-	case Y_SEQ:
-		return "a sequence";
-	case Y_MAP:
-		return "a mapping";
-	case Y_SCALAR:
-		break;
-	}
-	return n->len ? "a scalar" : "an empty value";
-}
 
 /* "expected X, got Y" with the value shown when it is a scalar. */
 static int fail_type(struct loader *L, const struct ynode *n,
 		     const char *path, const char *want)
 {
-	char b[SHOW_BUF];
+	char b[YTREE_SHOW_BUF];
 
 	if (n->kind == Y_SCALAR && n->len)
 		return fail(L, n, "%s: expected %s, got '%s'", path, want,
-			    show(n, b, sizeof(b)));
-	return fail(L, n, "%s: expected %s, got %s", path, want, kind_name(n));
-}
-
-/* ------------------------------------------------------------------ */
-/* Building the tree from libyaml events */
-
-static void tree_free(struct ytree *t)
-{
-	for (size_t i = 0; i < t->count; i++) {
-		free(t->all[i]->str);
-		free(t->all[i]->items);
-		free(t->all[i]);
-	}
-	free(t->all);
-	memset(t, 0, sizeof(*t));
-}
-
-static struct ynode *tree_new(struct ytree *t, enum ykind kind,
-			      const yaml_mark_t *m)
-{
-	struct ynode *n;
-
-	if (t->count == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct ynode **all = realloc(t->all, cap * sizeof(*all));
-
-		if (!all)
-			return NULL;
-		t->all = all;
-		t->cap = cap;
-	}
-	n = calloc(1, sizeof(*n));
-	if (!n)
-		return NULL;
-	n->kind = kind;
-	n->line = (unsigned)m->line + 1;
-	n->col = (unsigned)m->column + 1;
-	t->all[t->count++] = n;
-	return n;
-}
-
-static int node_push(struct ynode *parent, struct ynode *child)
-{
-	if (parent->n == parent->cap) {
-		size_t cap = parent->cap ? parent->cap * 2 : 8;
-		struct ynode **items = realloc(parent->items,
-					       cap * sizeof(*items));
-
-		if (!items)
-			return -ENOMEM;
-		parent->items = items;
-		parent->cap = cap;
-	}
-	parent->items[parent->n++] = child;
-	return 0;
-}
-
-static bool key_eq(const struct ynode *a, const struct ynode *b)
-{
-	return a->len == b->len && memcmp(a->str, b->str, a->len) == 0;
-}
-
-struct keyref {
-	const struct ynode *key;
-	size_t pos;
-};
-
-static int keyref_cmp(const void *pa, const void *pb)
-{
-	const struct keyref *a = pa, *b = pb;
-	size_t n = a->key->len < b->key->len ? a->key->len : b->key->len;
-	int c = memcmp(a->key->str, b->key->str, n);
-
-	if (c)
-		return c;
-	if (a->key->len != b->key->len)
-		return a->key->len < b->key->len ? -1 : 1;
-	return a->pos < b->pos ? -1 : a->pos > b->pos;
-}
-
-/*
- * Report the first repeated key of a mapping (the one that appears
- * earliest in the text after an earlier twin). Sorting keeps this cheap
- * for large hostile mappings.
- */
-static int check_dup_keys(struct loader *L, const struct ynode *map)
-{
-	size_t pairs = map->n / 2, best = SIZE_MAX, twin = 0;
-	const struct ynode *k, *first;
-	struct keyref *refs;
-	char b[SHOW_BUF];
-
-	if (pairs < 2)
-		return 0;
-	refs = malloc(pairs * sizeof(*refs));
-	if (!refs)
-		return -ENOMEM;
-	for (size_t i = 0; i < pairs; i++) {
-		refs[i].key = map->items[2 * i];
-		refs[i].pos = i;
-	}
-	qsort(refs, pairs, sizeof(*refs), keyref_cmp);
-	for (size_t i = 1; i < pairs; i++) {
-		if (key_eq(refs[i - 1].key, refs[i].key) &&
-		    refs[i].pos < best) {
-			best = refs[i].pos;
-			twin = refs[i - 1].pos;
-		}
-	}
-	free(refs);
-	if (best == SIZE_MAX)
-		return 0;
-	k = map->items[2 * best];
-	first = map->items[2 * twin];
-	return fail(L, k, "duplicate key '%s' (first at line %u, column %u)",
-		    show(k, b, sizeof(b)), first->line, first->col);
-}
-
-/* Line and column of a byte offset, for reader errors (no libyaml mark). */
-static void offset_to_mark(const struct loader *L, size_t off, unsigned *line,
-			   unsigned *col)
-{
-	*line = 1;
-	*col = 1;
-	for (size_t i = 0; i < off && i < L->len; i++) {
-		if (L->text[i] == '\n') {
-			++*line;
-			*col = 1;
-		} else {
-			++*col;
-		}
-	}
-}
-
-static int syntax_error(struct loader *L, const yaml_parser_t *p)
-{
-	const char *problem = p->problem ? p->problem : "unknown error";
-	unsigned line, col;
-
-	switch (p->error) {
-	case YAML_MEMORY_ERROR:
-		set_err(L->err, L->errlen, "%s: out of memory", L->origin);
-		return -ENOMEM;
-	case YAML_READER_ERROR:
-		offset_to_mark(L, p->problem_offset, &line, &col);
-		return fail_at(L, line, col, "invalid YAML: %s", problem);
-	default:
-		break;
-	}
-	line = (unsigned)p->problem_mark.line + 1;
-	col = (unsigned)p->problem_mark.column + 1;
-	if (p->context)
-		return fail_at(L, line, col, "invalid YAML: %s %s (line %u)",
-			       problem, p->context,
-			       (unsigned)p->context_mark.line + 1);
-	return fail_at(L, line, col, "invalid YAML: %s", problem);
-}
-
-struct builder {
-	struct loader *L;
-	struct ytree *t;
-	struct ynode *stack[SOC_MAX_DEPTH];
-	unsigned depth;
-	unsigned docs;
-};
-
-/* Hang a new node under the open collection (or make it the root). */
-static int attach(struct builder *b, struct ynode *n)
-{
-	struct ynode *parent;
-
-	if (!b->depth) {
-		b->t->root = n;
-		return 0;
-	}
-	parent = b->stack[b->depth - 1];
-	if (parent->kind == Y_MAP && parent->n % 2 == 0 && n->kind != Y_SCALAR)
-		return fail(b->L, n, "mapping keys must be scalars, got %s",
-			    kind_name(n));
-	return node_push(parent, n);
-}
-
-static int add_node(struct builder *b, enum ykind kind, const yaml_event_t *ev)
-{
-	struct ynode *n;
-	int rc;
-
-	if (b->t->count >= SOC_MAX_YAML_NODES)
-		return fail_at(b->L, (unsigned)ev->start_mark.line + 1,
-			       (unsigned)ev->start_mark.column + 1,
-			       "too many YAML nodes (limit %u)",
-			       SOC_MAX_YAML_NODES);
-	if (kind != Y_SCALAR && b->depth == SOC_MAX_DEPTH)
-		return fail_at(b->L, (unsigned)ev->start_mark.line + 1,
-			       (unsigned)ev->start_mark.column + 1,
-			       "nesting deeper than %u levels", SOC_MAX_DEPTH);
-	n = tree_new(b->t, kind, &ev->start_mark);
-	if (!n)
-		return -ENOMEM;
-	if (kind == Y_SCALAR) {
-		n->len = ev->data.scalar.length;
-		n->str = malloc(n->len + 1);
-		if (!n->str)
-			return -ENOMEM;
-		memcpy(n->str, ev->data.scalar.value, n->len);
-		n->str[n->len] = '\0';
-	}
-	rc = attach(b, n);
-	if (rc)
-		return rc;
-	if (kind != Y_SCALAR)
-		b->stack[b->depth++] = n;
-	return 0;
-}
-
-static int check_anchor(struct builder *b, const yaml_event_t *ev,
-			const yaml_char_t *anchor)
-{
-	if (!anchor)
-		return 0;
-	return fail_at(b->L, (unsigned)ev->start_mark.line + 1,
-		       (unsigned)ev->start_mark.column + 1,
-		       "anchors (&%.*s) are not supported", SOC_SHOW_MAX,
-		       (const char *)anchor);
-}
-
-static int on_event(struct builder *b, const yaml_event_t *ev, bool *done)
-{
-	unsigned line = (unsigned)ev->start_mark.line + 1;
-	unsigned col = (unsigned)ev->start_mark.column + 1;
-	struct ynode *closed;
-	int rc;
-
-	switch (ev->type) {
-	case YAML_STREAM_END_EVENT:
-		*done = true;
-		return 0;
-	case YAML_DOCUMENT_START_EVENT:
-		if (b->docs++)
-			return fail_at(b->L, line, col,
-				       "more than one YAML document");
-		return 0;
-	case YAML_ALIAS_EVENT:
-		return fail_at(b->L, line, col,
-			       "aliases (*%.*s) are not supported",
-			       SOC_SHOW_MAX,
-			       (const char *)ev->data.alias.anchor);
-	case YAML_SCALAR_EVENT:
-		rc = check_anchor(b, ev, ev->data.scalar.anchor);
-		return rc ? rc : add_node(b, Y_SCALAR, ev);
-	case YAML_SEQUENCE_START_EVENT:
-		rc = check_anchor(b, ev, ev->data.sequence_start.anchor);
-		return rc ? rc : add_node(b, Y_SEQ, ev);
-	case YAML_MAPPING_START_EVENT:
-		rc = check_anchor(b, ev, ev->data.mapping_start.anchor);
-		return rc ? rc : add_node(b, Y_MAP, ev);
-	case YAML_SEQUENCE_END_EVENT:
-	case YAML_MAPPING_END_EVENT:
-		/* libyaml pairs start and end events; guard anyway. */
-		if (!b->depth)
-			return 0;
-		closed = b->stack[--b->depth];
-		return closed->kind == Y_MAP ? check_dup_keys(b->L, closed) : 0;
-	default:
-		return 0;
-	}
-}
-
-static int build_tree(struct loader *L, struct ytree *t)
-{
-	struct builder b = { .L = L, .t = t };
-	yaml_parser_t p;
-	bool done = false;
-	int rc = 0;
-
-	if (!yaml_parser_initialize(&p)) {
-		set_err(L->err, L->errlen, "%s: out of memory", L->origin);
-		return -ENOMEM;
-	}
-	yaml_parser_set_input_string(&p, (const unsigned char *)L->text,
-				     L->len);
-	while (!done && !rc) {
-		yaml_event_t ev;
-
-		if (!yaml_parser_parse(&p, &ev)) {
-			rc = syntax_error(L, &p);
-			break;
-		}
-		rc = on_event(&b, &ev, &done);
-		yaml_event_delete(&ev);
-	}
-	yaml_parser_delete(&p);
-	if (rc == -ENOMEM)
-		set_err(L->err, L->errlen, "%s: out of memory", L->origin);
-	return rc;
+			    ytree_show(n, b, sizeof(b)));
+	return fail(L, n, "%s: expected %s, got %s", path, want, ytree_kind_name(n));
 }
 
 /* ------------------------------------------------------------------ */
@@ -531,7 +141,7 @@ static enum int_parse parse_int(const struct ynode *n, uint64_t *mag,
 static int get_uint(struct loader *L, const struct ynode *n, const char *path,
 		    uint64_t min, uint64_t max, uint64_t *out)
 {
-	char b[SHOW_BUF];
+	char b[YTREE_SHOW_BUF];
 	uint64_t v = 0;
 	bool neg;
 
@@ -540,19 +150,19 @@ static int get_uint(struct loader *L, const struct ynode *n, const char *path,
 		return fail_type(L, n, path, "an integer");
 	case INT_RANGE:
 		return fail(L, n, "%s: '%s' is out of range (maximum %" PRIu64
-			    ")", path, show(n, b, sizeof(b)), max);
+			    ")", path, ytree_show(n, b, sizeof(b)), max);
 	case INT_OK:
 		break;
 	}
 	if (neg && v && !min)
 		return fail(L, n, "%s: must not be negative, got %s", path,
-			    show(n, b, sizeof(b)));
+			    ytree_show(n, b, sizeof(b)));
 	if ((neg && v) || v < min) {
 		if (min == 1)
 			return fail(L, n, "%s: must be greater than 0, got %s",
-				    path, show(n, b, sizeof(b)));
+				    path, ytree_show(n, b, sizeof(b)));
 		return fail(L, n, "%s: must be at least %" PRIu64 ", got %s",
-			    path, min, show(n, b, sizeof(b)));
+			    path, min, ytree_show(n, b, sizeof(b)));
 	}
 	if (v > max)
 		return fail(L, n, "%s: %" PRIu64 " is too large (maximum %"
@@ -615,17 +225,17 @@ static int get_xy(struct loader *L, const struct ynode *n, const char *path,
 		  struct soc_xy *xy)
 {
 	const struct soc_desc *d = L->d;
-	char b[SHOW_BUF];
+	char b[YTREE_SHOW_BUF];
 	unsigned x, y;
 
 	if (n->kind != Y_SCALAR)
 		return fail_type(L, n, path, "a coordinate \"x-y\"");
 	if (!parse_xy_text(n, &x, &y))
 		return fail(L, n, "%s: malformed coordinate '%s' (expected "
-			    "\"x-y\")", path, show(n, b, sizeof(b)));
+			    "\"x-y\")", path, ytree_show(n, b, sizeof(b)));
 	if (x >= d->grid_x || y >= d->grid_y)
 		return fail(L, n, "%s: coordinate '%s' is outside the %ux%u "
-			    "grid", path, show(n, b, sizeof(b)), d->grid_x,
+			    "grid", path, ytree_show(n, b, sizeof(b)), d->grid_x,
 			    d->grid_y);
 	xy->x = (uint8_t)x;
 	xy->y = (uint8_t)y;
@@ -649,7 +259,7 @@ static int get_keys(struct loader *L, const struct ynode *map,
 		    const char *path, const struct keyspec *spec, size_t nspec,
 		    const struct ynode **vals)
 {
-	char b[SHOW_BUF];
+	char b[YTREE_SHOW_BUF];
 
 	if (map->kind != Y_MAP)
 		return fail_type(L, map, path ? path : "top level",
@@ -667,10 +277,10 @@ static int get_keys(struct loader *L, const struct ynode *map,
 			vals[i] = map->items[p + 1];
 		else if (path)
 			return fail(L, k, "%s: unknown key '%s'", path,
-				    show(k, b, sizeof(b)));
+				    ytree_show(k, b, sizeof(b)));
 		else
 			return fail(L, k, "unknown top-level key '%s'",
-				    show(k, b, sizeof(b)));
+				    ytree_show(k, b, sizeof(b)));
 	}
 	for (size_t i = 0; i < nspec; i++) {
 		if (vals[i] || !spec[i].required)
@@ -960,18 +570,18 @@ static bool name_char_ok(char c)
 
 static int get_name(struct loader *L, const struct ynode *n)
 {
-	char b[SHOW_BUF];
+	char b[YTREE_SHOW_BUF];
 
 	if (n->kind != Y_SCALAR || !n->len)
 		return fail_type(L, n, "name", "a name");
 	if (n->len >= sizeof(L->d->name))
 		return fail(L, n, "name: '%s' is longer than %zu characters",
-			    show(n, b, sizeof(b)), sizeof(L->d->name) - 1);
+			    ytree_show(n, b, sizeof(b)), sizeof(L->d->name) - 1);
 	for (size_t i = 0; i < n->len; i++)
 		if (!name_char_ok(n->str[i]))
 			return fail(L, n, "name: '%s' may only hold letters, "
 				    "digits and _ - . +",
-				    show(n, b, sizeof(b)));
+				    ytree_show(n, b, sizeof(b)));
 	memcpy(L->d->name, n->str, n->len + 1);
 	return 0;
 }
@@ -1000,7 +610,7 @@ static int get_arch(struct loader *L, const struct ynode *n)
 		TT_HW_ARCH_WORMHOLE_B0, TT_HW_ARCH_BLACKHOLE,
 		TT_HW_ARCH_GRAYSKULL,
 	};
-	char b[SHOW_BUF];
+	char b[YTREE_SHOW_BUF];
 
 	if (n->kind != Y_SCALAR)
 		return fail_type(L, n, "arch_name", "an architecture name");
@@ -1012,7 +622,7 @@ static int get_arch(struct loader *L, const struct ynode *n)
 	}
 	return fail(L, n, "arch_name: unknown architecture '%s' (expected "
 		    "WORMHOLE_B0, BLACKHOLE or GRAYSKULL)",
-		    show(n, b, sizeof(b)));
+		    ytree_show(n, b, sizeof(b)));
 }
 
 static int get_grid(struct loader *L, const struct ynode *n)
@@ -1455,34 +1065,35 @@ static int load_text(const char *text, size_t len, const char *origin,
 	int rc;
 
 	if (!out || (!text && len)) {
-		set_err(err, errlen, "%s: no descriptor text or output",
+		ytree_set_err(err, errlen, "%s: no descriptor text or output",
 			origin);
 		return -EINVAL;
 	}
 	if (len > SOC_MAX_INPUT) {
-		set_err(err, errlen, "%s: larger than %u bytes", origin,
+		ytree_set_err(err, errlen, "%s: larger than %u bytes", origin,
 			SOC_MAX_INPUT);
 		return -EINVAL;
 	}
 	/* The loader carries a 6 KiB owner table: keep it off the stack. */
 	L = calloc(1, sizeof(*L));
 	if (!L) {
-		set_err(err, errlen, "%s: out of memory", origin);
+		ytree_set_err(err, errlen, "%s: out of memory", origin);
 		return -ENOMEM;
 	}
-	L->origin = origin;
-	L->text = text ? text : "";
-	L->len = len;
-	L->err = err;
-	L->errlen = errlen;
+	L->y.origin = origin;
+	L->y.text = text ? text : "";
+	L->y.len = len;
+	L->y.err = err;
+	L->y.errlen = errlen;
+	L->y.max_nodes = SOC_MAX_YAML_NODES;
 	L->d = out;
 	init_desc(out, name);
-	rc = build_tree(L, &tree);
+	rc = ytree_build(&L->y, &tree);
 	if (!rc && !tree.root)
 		rc = fail_at(L, 1, 1, "empty descriptor (no YAML document)");
 	if (!rc)
 		rc = load_tree(L, tree.root);
-	tree_free(&tree);
+	ytree_free(&tree);
 	free(L);
 	return rc;
 }
@@ -1509,7 +1120,7 @@ static int read_all(const char *path, char **buf, size_t *len, char *err,
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		rc = -errno;
-		set_err(err, errlen, "%s: cannot open: %s", path,
+		ytree_set_err(err, errlen, "%s: cannot open: %s", path,
 			strerror(-rc));
 		return rc;
 	}
@@ -1524,7 +1135,7 @@ static int read_all(const char *path, char **buf, size_t *len, char *err,
 			nb = realloc(b, cap + 1);
 			if (!nb) {
 				rc = -ENOMEM;
-				set_err(err, errlen, "%s: out of memory", path);
+				ytree_set_err(err, errlen, "%s: out of memory", path);
 				break;
 			}
 			b = nb;
@@ -1536,7 +1147,7 @@ static int read_all(const char *path, char **buf, size_t *len, char *err,
 			int e = errno;
 
 			rc = -EIO;
-			set_err(err, errlen, "%s: read error: %s", path,
+			ytree_set_err(err, errlen, "%s: read error: %s", path,
 				strerror(e));
 			break;
 		}
@@ -1545,7 +1156,7 @@ static int read_all(const char *path, char **buf, size_t *len, char *err,
 		n += (size_t)r;
 		if (n > SOC_MAX_INPUT) {
 			rc = -EINVAL;
-			set_err(err, errlen, "%s: larger than %u bytes", path,
+			ytree_set_err(err, errlen, "%s: larger than %u bytes", path,
 				SOC_MAX_INPUT);
 			break;
 		}
@@ -1570,7 +1181,7 @@ int soc_desc_load_file(const char *path, struct soc_desc *out, char *err,
 	int rc;
 
 	if (!path) {
-		set_err(err, errlen, "no SoC descriptor path given");
+		ytree_set_err(err, errlen, "no SoC descriptor path given");
 		return -EINVAL;
 	}
 	rc = read_all(path, &text, &len, err, errlen);
@@ -1595,8 +1206,8 @@ int soc_desc_builtin(const char *name, struct soc_desc *out, char *err,
 				 origin, soc_builtin_names[i], out, err,
 				 errlen);
 	}
-	set_err(err, errlen, "no built-in SoC descriptor named '%.*s'",
-		SOC_SHOW_MAX, name ? name : "(null)");
+	ytree_set_err(err, errlen, "no built-in SoC descriptor named '%.*s'",
+		YTREE_SHOW_MAX, name ? name : "(null)");
 	return -ENOENT;
 }
 
