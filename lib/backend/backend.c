@@ -79,6 +79,13 @@ static struct tt_backend_io *find_io(const tt_backend *b, const char *name)
 	return NULL;
 }
 
+tt_tensor_queue *tt_backend_queue(const tt_backend *b, const char *name)
+{
+	struct tt_backend_io *io = find_io(b, name);
+
+	return io ? io->q : NULL;
+}
+
 /* ---- the backend ---- */
 
 int tt_backend_create(tt_device *dev, tt_backend **out)

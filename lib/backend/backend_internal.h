@@ -32,9 +32,19 @@ struct tt_backend_pdef {
 	unsigned nwords;
 };
 
+/* A program the host drives (a compiled model's, lib/model/): run()
+ * does the whole run, synchronously, with every parameter's value in
+ * the order given; free() drops arg with the program. */
+struct tt_backend_host_prog {
+	int (*run)(void *arg, const uint32_t *values);
+	void (*free)(void *arg);
+	void *arg;
+};
+
 struct tt_backend_prog {
 	char *name;
-	tt_program *prog;
+	tt_program *prog; /* NULL for a host-driven program */
+	struct tt_backend_host_prog host;
 	struct tt_backend_pdef *params;
 	unsigned nparams;
 	uint64_t runs; /* started so far; the messages' run numbers */
@@ -76,6 +86,20 @@ TT_HIDDEN const char *tt_backend_show(char buf[TT_BACKEND_SHOW_BUF],
 				      const char *name);
 
 /* embedded_program.c */
+
+/*
+ * Add a host-driven program: parameters names[n] with defaults[n] (each
+ * name once). On success the backend owns host->arg (host->free drops
+ * it); on failure it stays the caller's.
+ */
+TT_HIDDEN int tt_backend_add_host_program(tt_backend *b, const char *name,
+					  const char *const *names,
+					  const uint32_t *defaults, unsigned n,
+					  const struct tt_backend_host_prog *host);
+
+/* The queue named name (input or output), or NULL. */
+TT_HIDDEN tt_tensor_queue *tt_backend_queue(const tt_backend *b,
+					    const char *name);
 
 /* Wait for the run in progress, if any; its error names the run. */
 TT_HIDDEN int tt_backend_wait_run(tt_backend *b);

@@ -49,6 +49,8 @@ void tt_backend_prog_free(struct tt_backend_prog *p)
 	}
 	free(p->params);
 	tt_program_free(p->prog);
+	if (p->host.free)
+		p->host.free(p->host.arg);
 	free(p->name);
 	free(p);
 }
@@ -198,6 +200,47 @@ static int attach_prog(tt_backend *b, struct tt_backend_prog *p)
 	if (tt_append(&b->prog_names, &nnames, p->name) ||
 	    tt_append(&b->progs, &b->nprogs, p))
 		return -ENOMEM;
+	return 0;
+}
+
+int tt_backend_add_host_program(tt_backend *b, const char *name,
+				const char *const *names,
+				const uint32_t *defaults, unsigned n,
+				const struct tt_backend_host_prog *host)
+{
+	static const char fn[] = "tt_backend_add_program";
+	char where[WHERE_MAX], show[TT_BACKEND_SHOW_BUF];
+	struct tt_backend_prog *p;
+	int ret = tt_backend_check_name(fn, "program", name);
+
+	if (ret)
+		return ret;
+	snprintf(where, sizeof(where), "%s: program %s", fn,
+		 tt_backend_show(show, name));
+	if (find_prog(b, name))
+		return tt_error(-EEXIST, "%s: the name is taken", where);
+	p = calloc(1, sizeof(*p));
+	if (!p || !(p->name = strdup(name))) {
+		free(p);
+		return tt_error(-ENOMEM, "%s: out of memory", where);
+	}
+	for (unsigned i = 0; i < n && !ret; i++) {
+		ret = tt_backend_check_name(fn, "parameter", names[i]);
+		if (!ret && find_pdef(p, names[i]) >= 0)
+			ret = tt_error(-EINVAL, "%s: parameter %s twice", where,
+				       names[i]);
+		if (!ret && new_pdef(p, &(struct tt_backend_binding){
+					 .param = names[i],
+					 .default_value = defaults[i]}) < 0)
+			ret = tt_error(-ENOMEM, "%s: out of memory", where);
+	}
+	if (!ret && attach_prog(b, p))
+		ret = tt_error(-ENOMEM, "%s: out of memory", where);
+	if (ret) {
+		tt_backend_prog_free(p);
+		return ret;
+	}
+	p->host = *host;
 	return 0;
 }
 
@@ -366,7 +409,13 @@ int tt_backend_run_program(tt_backend *b, const char *name,
 	 * first, and if it failed this one does not start. */
 	if (!ret && (ret = tt_backend_wait_run(b)))
 		tt_error_wrap(ret, "%s not started", where);
-	if (!ret) {
+	if (!ret && p->host.run) {
+		/* Host-driven: the run ends before this returns. */
+		ret = p->host.run(p->host.arg, values);
+		++p->runs;
+		if (ret)
+			tt_error_wrap(ret, "%s: run %" PRIu64, where, p->runs);
+	} else if (!ret) {
 		write_values(p, values);
 		ret = start(b, p, where);
 	}

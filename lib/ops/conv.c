@@ -627,7 +627,7 @@ static int run(tt_ops_ctx *ctx, const char *fn, bool tr,
 			e->cores[i].wargs[1] = of;
 		}
 	}
-	ret = tt_enqueue_program(ctx->cq, e->prog, false);
+	ret = tt_ops_enqueue(ctx, e->prog, false);
 	if (ret)
 		goto fail;
 	if (xt) {

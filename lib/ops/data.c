@@ -547,7 +547,7 @@ static int run(tt_ops_ctx *ctx, struct dplan *p, double t0, tt_buffer *in,
 		r[6] = idx ? (uint32_t)tt_buffer_address(tt_device_tensor_buffer(idx)) : 0;
 		r[7] = idx ? (uint32_t)tt_device_tensor_first_tile(idx) : 0;
 	}
-	ret = tt_enqueue_program(ctx->cq, e->prog, made != NULL);
+	ret = tt_ops_enqueue(ctx, e->prog, made != NULL);
 	if (!ret && ctx->prof_prefix) {
 		struct tt_ops_rec r = { .hit = hit, .cores = p->cores,
 					.tiles = p->units, .start_us = t0 };

@@ -791,7 +791,7 @@ static int run3(tt_ops_ctx *ctx, const char *fn, enum tt_binary_op op,
 		e->cores[i].wargs[0] = (uint32_t)oaddr;
 		e->cores[i].wargs[1] = (uint32_t)ofirst;
 	}
-	ret = tt_enqueue_program(ctx->cq, e->prog, false);
+	ret = tt_ops_enqueue(ctx, e->prog, false);
 	if (ret)
 		goto fail;
 	if (ctx->prof_prefix) {

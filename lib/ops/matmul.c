@@ -374,7 +374,7 @@ static int run(tt_ops_ctx *ctx, const char *fn, const tt_device_tensor *a,
 			w[1] = ofirst;
 		}
 	}
-	ret = tt_enqueue_program(ctx->cq, e->prog, false);
+	ret = tt_ops_enqueue(ctx, e->prog, false);
 	if (ret)
 		goto fail;
 	if (ctx->prof_prefix) {

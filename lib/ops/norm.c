@@ -560,7 +560,7 @@ int tt_ops_norm_run(tt_ops_ctx *ctx, const struct tt_ops_norm_call *call,
 		w[0] = (uint32_t)addr_of(*out);
 		w[1] = (uint32_t)first_of(*out);
 	}
-	ret = tt_enqueue_program(ctx->cq, e->prog, false);
+	ret = tt_ops_enqueue(ctx, e->prog, false);
 	if (ret)
 		goto fail;
 	if (ctx->prof_prefix) {

@@ -51,6 +51,20 @@ int tt_ops_ctx_create(tt_device *dev, tt_ops_ctx **out)
 	return 0;
 }
 
+int tt_ops_ctx_set_build_only(tt_ops_ctx *ctx, bool on)
+{
+	TT_CHECK_ARG(ctx);
+	ctx->build_only = on;
+	return 0;
+}
+
+int tt_ops_enqueue(tt_ops_ctx *ctx, tt_program *prog, bool blocking)
+{
+	if (ctx->build_only)
+		return tt_compile_program(ctx->dev, prog);
+	return tt_enqueue_program(ctx->cq, prog, blocking);
+}
+
 static void cache_free_all(tt_ops_ctx *ctx)
 {
 	for (unsigned b = 0; b < TT_OPS_BUCKETS; b++) {

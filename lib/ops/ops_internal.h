@@ -74,12 +74,18 @@ struct tt_ops_ctx {
 	tt_command_queue *cq;
 	struct tt_ops_entry *buckets[TT_OPS_BUCKETS];
 	uint64_t hits, misses, programs;
+	/* Build programs and their kernels, run nothing (ttc's codegen). */
+	bool build_only;
 	/* profiling */
 	char *prof_prefix; /* NULL: off */
 	struct tt_ops_rec *recs;
 	size_t nrecs, caprecs;
 	double prof_t0;
 };
+
+/* Enqueue an op's program on the context's queue; in build-only mode
+ * compile its kernels instead (tt_compile_program). */
+TT_HIDDEN int tt_ops_enqueue(tt_ops_ctx *ctx, tt_program *prog, bool blocking);
 
 /* Monotonic microseconds. */
 TT_HIDDEN double tt_ops_now_us(void);

@@ -425,7 +425,7 @@ static int run(tt_ops_ctx *ctx, const char *fn, uint32_t mode,
 		e->cores[i].wargs[0] = (uint32_t)tt_buffer_address(tt_device_tensor_buffer(*out));
 		e->cores[i].wargs[1] = (uint32_t)tt_device_tensor_first_tile(*out);
 	}
-	ret = tt_enqueue_program(ctx->cq, e->prog, false);
+	ret = tt_ops_enqueue(ctx, e->prog, false);
 	if (ret)
 		goto fail;
 	if (xt) {

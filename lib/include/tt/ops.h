@@ -76,6 +76,14 @@ TT_API void tt_ops_ctx_free(tt_ops_ctx *ctx);
 TT_API tt_device *tt_ops_ctx_device(const tt_ops_ctx *ctx);
 TT_API tt_command_queue *tt_ops_ctx_queue(const tt_ops_ctx *ctx);
 
+/*
+ * Build-only mode (ttc's codegen uses it to collect an image's kernels):
+ * while on, an op call checks its arguments, builds its program (and
+ * caches it) and compiles its kernels, but runs nothing: its output holds
+ * nothing meaningful.
+ */
+TT_API int tt_ops_ctx_set_build_only(tt_ops_ctx *ctx, bool on);
+
 /* Wait until every op enqueued so far has finished (tt_finish). */
 TT_API int tt_ops_finish(tt_ops_ctx *ctx);
 

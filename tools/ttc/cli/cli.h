@@ -3,7 +3,10 @@
 #ifndef TTC_CLI_H
 #define TTC_CLI_H
 
+#include <stdbool.h>
 #include <stdio.h>
+
+#include "ttc/ir.h"
 
 /* Exit status, the same for every tool of the tree (tools/README.md). */
 enum {
@@ -16,8 +19,16 @@ enum {
 int usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* cli_func.c: the function to work on (name, else the first with a
+ * body, nested modules included), or NULL; whether name (N, argN, %argN
+ * or its loc name) names argument i of f. */
+ttc_func *cli_pick_func(ttc_module *m, const char *name);
+bool cli_names_arg(ttc_func *f, size_t i, const char *name);
+
 int cmd_parse(int argc, char **argv);
 int cmd_ops(int argc, char **argv);
 int cmd_golden(int argc, char **argv);
+int cmd_compile(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 #endif /* TTC_CLI_H */

@@ -174,22 +174,6 @@ static int parse_args(int argc, char **argv, struct golden_opts *o)
 	return 0;
 }
 
-/* Whether NAME names argument i of f. */
-static bool names_arg(ttc_func *f, size_t i, const char *name)
-{
-	char buf[32];
-	const ttc_loc *l = ttc_func_arg_loc(f, i);
-
-	snprintf(buf, sizeof(buf), "%zu", i);
-	if (!strcmp(name, buf))
-		return true;
-	snprintf(buf, sizeof(buf), "arg%zu", i);
-	if (!strcmp(name, buf) || (name[0] == '%' && !strcmp(name + 1, buf)))
-		return true;
-	return l && ttc_loc_kind(l) == TTC_LOC_NAME &&
-	       !strcmp(ttc_loc_str(l), name);
-}
-
 /* NumPy has no bfloat16: an f32 array for a bf16 argument of its shape
  * is rounded to it. Anything else is left for the interpreter's check. */
 static ttc_tensor *as_arg(ttc_ctx *ctx, ttc_tensor *t, const ttc_type *want)
@@ -220,7 +204,7 @@ static int load_args(ttc_ctx *ctx, ttc_func *f, const struct golden_opts *o,
 	for (size_t k = 0; k < o->ninputs; k++) {
 		size_t i = 0;
 
-		while (i < n && !names_arg(f, i, o->names[k]))
+		while (i < n && !cli_names_arg(f, i, o->names[k]))
 			i++;
 		if (i == n) {
 			fprintf(stderr, "ttc: --input %s: @%s has no argument "
@@ -305,25 +289,9 @@ static int visit(void *arg, const ttc_op *op, size_t r, const ttc_tensor *t)
 	return write_named(w, name, t, false);
 }
 
-static ttc_func *pick(ttc_module *m, const char *name)
-{
-	if (name)
-		return ttc_module_lookup(m, name);
-	for (size_t i = 0; i < ttc_module_num_items(m); i++) {
-		ttc_func *f = ttc_module_item_func(m, i);
-		ttc_module *sub = ttc_module_item_module(m, i);
-
-		if (f && !ttc_func_is_declaration(f))
-			return f;
-		if (sub && (f = pick(sub, NULL)))
-			return f;
-	}
-	return NULL;
-}
-
 static int run(ttc_ctx *ctx, ttc_module *m, const struct golden_opts *o)
 {
-	ttc_func *f = pick(m, o->func);
+	ttc_func *f = cli_pick_func(m, o->func);
 
 	if (!f) {
 		fprintf(stderr, "ttc: %s: no function %s%s to run\n", o->in,

@@ -2,7 +2,8 @@
 /*
  * ttc: the model compiler's command line. Subcommands: parse (read,
  * verify and print TTIR), ops (the op registry), golden (run a module
- * on the CPU goldens). docs/ttc.md.
+ * on the CPU goldens), compile (a model into an image), run (an image on
+ * the device). docs/ttc.md.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,6 +22,8 @@ static void usage(FILE *f)
 		"  parse FILE     read TTIR, verify it and print it back\n"
 		"  ops            list the registered ops\n"
 		"  golden FILE    run a module on the CPU goldens, write .npy\n"
+		"  compile FILE   compile a model into an image (.tti)\n"
+		"  run MODEL.tti  run a compiled model on the device\n"
 		"\n"
 		"'ttc COMMAND --help' describes each.\n"
 		"\n"
@@ -67,6 +70,10 @@ int main(int argc, char **argv)
 		return cmd_ops(argc - 1, argv + 1);
 	if (!strcmp(c, "golden"))
 		return cmd_golden(argc - 1, argv + 1);
+	if (!strcmp(c, "compile"))
+		return cmd_compile(argc - 1, argv + 1);
+	if (!strcmp(c, "run"))
+		return cmd_run(argc - 1, argv + 1);
 	if (c[0] == '-')
 		return usage_error(NULL, "unknown option '%s'", c);
 	return usage_error(NULL, "unknown command '%s'", c);

@@ -1,0 +1,644 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The op records of a model (docs/image.md, "Ops"): each names an op of
+ * the device op library and carries its arguments as text attributes.
+ * This table is the one place that knows how a record becomes a tt_op_*
+ * call: the manifest's checks parse every attribute through it, and the
+ * runtime makes the call. The output's format and place come from its
+ * tensor, so a config never disagrees with the buffer it writes.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+
+/* ---- attribute parsers: 0, or -EINVAL naming nothing (the caller
+ * names the op and attribute) ---- */
+
+static int parse_u32(const char *s, uint32_t max, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > max)
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int parse_int(const char *s, int min, int max, int *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -EINVAL;
+	*out = (int)v;
+	return 0;
+}
+
+static int parse_float(const char *s, float *out)
+{
+	char *end;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	*out = strtof(s, &end);
+	return errno || *end || !isfinite(*out) ? -EINVAL : 0;
+}
+
+static int parse_bool(const char *s, bool *out)
+{
+	if (s && strcmp(s, "true") == 0)
+		*out = true;
+	else if (s && strcmp(s, "false") == 0)
+		*out = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int parse_xy(const char *s, struct tt_xy *out)
+{
+	uint32_t x, y;
+	char buf[16], *sep;
+
+	if (!s || strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	sep = strchr(buf, 'x');
+	if (!sep)
+		return -EINVAL;
+	*sep = '\0';
+	if (parse_u32(buf, 64, &x) || parse_u32(sep + 1, 64, &y) || !x || !y)
+		return -EINVAL;
+	*out = (struct tt_xy){x, y};
+	return 0;
+}
+
+/* "0,2,1": up to max integers in [min, max_v]. Returns the count. */
+static int parse_ints(const char *s, int64_t min, int64_t max_v,
+		      int64_t *out, unsigned max)
+{
+	unsigned n = 0;
+	char *end;
+
+	if (!s || !*s)
+		return -EINVAL;
+	for (;;) {
+		long long v;
+
+		if (n == max)
+			return -EINVAL;
+		errno = 0;
+		v = strtoll(s, &end, 10);
+		if (errno || end == s || v < min || v > max_v)
+			return -EINVAL;
+		out[n++] = v;
+		if (!*end)
+			return (int)n;
+		if (*end != ',')
+			return -EINVAL;
+		s = end + 1;
+	}
+}
+
+static int parse_fidelity(const char *s, enum tt_math_fidelity *out)
+{
+	static const struct {
+		const char *name;
+		enum tt_math_fidelity f;
+	} t[] = {{"LoFi", TT_LOFI}, {"HiFi2", TT_HIFI2}, {"HiFi3", TT_HIFI3},
+		 {"HiFi4", TT_HIFI4}};
+
+	for (unsigned i = 0; s && i < sizeof(t) / sizeof(t[0]); i++)
+		if (strcmp(s, t[i].name) == 0) {
+			*out = t[i].f;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static int parse_switch(const char *s, enum tt_ops_switch *out)
+{
+	bool b;
+
+	if (parse_bool(s, &b))
+		return -EINVAL;
+	*out = b ? TT_OPS_ON : TT_OPS_OFF;
+	return 0;
+}
+
+static int parse_unary(const char *s, enum tt_unary_op *out)
+{
+	for (int i = 0; s && i < TT_UNARY_OP_COUNT; i++)
+		if (strcmp(s, tt_unary_op_name((enum tt_unary_op)i)) == 0) {
+			*out = (enum tt_unary_op)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static int parse_binary(const char *s, enum tt_binary_op *out)
+{
+	for (int i = 0; s && i < TT_BINARY_OP_COUNT; i++)
+		if (strcmp(s, tt_binary_op_name((enum tt_binary_op)i)) == 0) {
+			*out = (enum tt_binary_op)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static int parse_reduce(const char *s, enum tt_reduce_op *out)
+{
+	for (int i = 0; s && i < TT_REDUCE_OP_COUNT; i++)
+		if (strcmp(s, tt_reduce_op_name((enum tt_reduce_op)i)) == 0) {
+			*out = (enum tt_reduce_op)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* ---- the attributes every op may take ---- */
+
+struct common {
+	struct tt_xy grid;
+	enum tt_math_fidelity fidelity;
+	enum tt_ops_switch fp32_acc, approx;
+	struct tt_unary_fn act;
+};
+
+/* Each attribute once: its parser, by name. -EINVAL naming it. */
+static int attr_fail(const struct tt_model_op *op, const char *name,
+		     const char *want)
+{
+	return tt_error(-EINVAL, "op %s (%s): attribute %s = \"%s\": %s",
+			op->name, op->op, name,
+			tt_model_attr(op, name) ?: "", want);
+}
+
+static int parse_common(const struct tt_model_op *op, struct common *c)
+{
+	const char *v;
+
+	*c = (struct common){.fidelity = TT_OPS_FIDELITY_AUTO};
+	if ((v = tt_model_attr(op, "grid")) && parse_xy(v, &c->grid))
+		return attr_fail(op, "grid", "not XxY with 1..64 each");
+	if ((v = tt_model_attr(op, "fidelity")) &&
+	    parse_fidelity(v, &c->fidelity))
+		return attr_fail(op, "fidelity", "not LoFi, HiFi2, HiFi3, HiFi4");
+	if ((v = tt_model_attr(op, "fp32_acc")) &&
+	    parse_switch(v, &c->fp32_acc))
+		return attr_fail(op, "fp32_acc", "not true or false");
+	if ((v = tt_model_attr(op, "approx")) && parse_switch(v, &c->approx))
+		return attr_fail(op, "approx", "not true or false");
+	if ((v = tt_model_attr(op, "activation")) &&
+	    parse_unary(v, &c->act.op))
+		return attr_fail(op, "activation", "not a unary function");
+	if ((v = tt_model_attr(op, "activation_p0")) &&
+	    parse_float(v, &c->act.p0))
+		return attr_fail(op, "activation_p0", "not a finite number");
+	if ((v = tt_model_attr(op, "activation_p1")) &&
+	    parse_float(v, &c->act.p1))
+		return attr_fail(op, "activation_p1", "not a finite number");
+	return 0;
+}
+
+static const char *const common_attrs[] = {
+	"grid", "fidelity", "fp32_acc", "approx", "activation",
+	"activation_p0", "activation_p1", NULL};
+
+/* Output placement from the output tensor. */
+static enum tt_ops_mem out_mem(const struct tt_model_call *c)
+{
+	return c->d->tensors[c->op->out].l1 ? TT_OPS_MEM_L1 : TT_OPS_MEM_DRAM;
+}
+
+static enum tt_data_format out_format(const struct tt_model_call *c)
+{
+	return c->d->tensors[c->op->out].format;
+}
+
+static struct tt_eltwise_cfg eltwise_cfg(const struct tt_model_call *c,
+					 const struct common *k)
+{
+	struct tt_eltwise_cfg cfg = tt_op_eltwise_config();
+
+	cfg.grid = k->grid;
+	cfg.out_mem = out_mem(c);
+	cfg.out_format = out_format(c);
+	cfg.math_fidelity = k->fidelity;
+	cfg.fp32_acc = k->fp32_acc;
+	cfg.approx = k->approx;
+	cfg.activation = k->act;
+	return cfg;
+}
+
+/* ---- the ops ---- */
+
+static int run_unary(struct tt_model_call *c)
+{
+	struct tt_unary_fn fn = {0};
+	struct common k;
+	struct tt_eltwise_cfg cfg;
+
+	if (parse_common(c->op, &k))
+		return -EINVAL;
+	if (parse_unary(tt_model_attr(c->op, "fn"), &fn.op))
+		return attr_fail(c->op, "fn", "not a unary function");
+	if (tt_model_attr(c->op, "p0") &&
+	    parse_float(tt_model_attr(c->op, "p0"), &fn.p0))
+		return attr_fail(c->op, "p0", "not a finite number");
+	if (tt_model_attr(c->op, "p1") &&
+	    parse_float(tt_model_attr(c->op, "p1"), &fn.p1))
+		return attr_fail(c->op, "p1", "not a finite number");
+	if (!c->ctx)
+		return 0;
+	cfg = eltwise_cfg(c, &k);
+	return tt_op_unary(c->ctx, c->in[0], &fn, &cfg, &c->out);
+}
+
+static int run_binary(struct tt_model_call *c)
+{
+	enum tt_binary_op fn;
+	struct common k;
+	struct tt_eltwise_cfg cfg;
+
+	if (parse_common(c->op, &k))
+		return -EINVAL;
+	if (parse_binary(tt_model_attr(c->op, "fn"), &fn))
+		return attr_fail(c->op, "fn", "not a binary function");
+	if (!c->ctx)
+		return 0;
+	cfg = eltwise_cfg(c, &k);
+	return tt_op_binary(c->ctx, fn, c->in[0], c->in[1], &cfg, &c->out);
+}
+
+static int run_where(struct tt_model_call *c)
+{
+	struct common k;
+	struct tt_eltwise_cfg cfg;
+
+	if (parse_common(c->op, &k))
+		return -EINVAL;
+	if (!c->ctx)
+		return 0;
+	cfg = eltwise_cfg(c, &k);
+	return tt_op_where(c->ctx, c->in[0], c->in[1], c->in[2], &cfg, &c->out);
+}
+
+static int run_typecast(struct tt_model_call *c)
+{
+	struct common k;
+	struct tt_eltwise_cfg cfg;
+
+	if (parse_common(c->op, &k))
+		return -EINVAL;
+	if (!c->ctx)
+		return 0;
+	cfg = eltwise_cfg(c, &k);
+	return tt_op_typecast(c->ctx, c->in[0], out_format(c), &cfg, &c->out);
+}
+
+static int matmul_cfg(struct tt_model_call *c, struct tt_matmul_cfg *cfg)
+{
+	struct common k;
+	const char *v;
+
+	if (parse_common(c->op, &k))
+		return -EINVAL;
+	*cfg = tt_op_matmul_config();
+	cfg->grid = k.grid;
+	cfg->out_mem = out_mem(c);
+	cfg->out_format = out_format(c);
+	cfg->math_fidelity = k.fidelity;
+	cfg->fp32_acc = k.fp32_acc;
+	cfg->activation = k.act;
+	if ((v = tt_model_attr(c->op, "transpose_a")) &&
+	    parse_bool(v, &cfg->transpose_a))
+		return attr_fail(c->op, "transpose_a", "not true or false");
+	if ((v = tt_model_attr(c->op, "transpose_b")) &&
+	    parse_bool(v, &cfg->transpose_b))
+		return attr_fail(c->op, "transpose_b", "not true or false");
+	return 0;
+}
+
+static int run_matmul(struct tt_model_call *c)
+{
+	struct tt_matmul_cfg cfg;
+
+	if (matmul_cfg(c, &cfg))
+		return -EINVAL;
+	if (!c->ctx)
+		return 0;
+	return tt_op_matmul(c->ctx, c->in[0], c->in[1], &cfg, &c->out);
+}
+
+static int run_linear(struct tt_model_call *c)
+{
+	struct tt_matmul_cfg cfg;
+
+	if (matmul_cfg(c, &cfg))
+		return -EINVAL;
+	if (!c->ctx)
+		return 0;
+	return tt_op_linear(c->ctx, c->in[0], c->in[1], c->in[2], &cfg,
+			    &c->out);
+}
+
+static int run_softmax(struct tt_model_call *c)
+{
+	struct tt_softmax_cfg cfg = tt_op_softmax_config();
+	struct common k;
+	const char *v;
+
+	if (parse_common(c->op, &k))
+		return -EINVAL;
+	if ((v = tt_model_attr(c->op, "scale")) && parse_float(v, &cfg.scale))
+		return attr_fail(c->op, "scale", "not a finite number");
+	if ((v = tt_model_attr(c->op, "causal")) && parse_bool(v, &cfg.causal))
+		return attr_fail(c->op, "causal", "not true or false");
+	if (!c->ctx)
+		return 0;
+	cfg.grid = k.grid;
+	cfg.out_mem = out_mem(c);
+	cfg.out_format = out_format(c);
+	cfg.math_fidelity = k.fidelity;
+	cfg.fp32_acc = k.fp32_acc;
+	cfg.mask = c->in[1];
+	return tt_op_softmax(c->ctx, c->in[0], &cfg, &c->out);
+}
+
+static int norm(struct tt_model_call *c, bool rms)
+{
+	struct tt_norm_cfg cfg = tt_op_norm_config();
+	struct common k;
+	float eps = 1e-5f;
+	const char *v;
+
+	if (parse_common(c->op, &k))
+		return -EINVAL;
+	if ((v = tt_model_attr(c->op, "eps")) &&
+	    (parse_float(v, &eps) || eps < 0))
+		return attr_fail(c->op, "eps", "not a number >= 0");
+	if (!c->ctx)
+		return 0;
+	cfg.grid = k.grid;
+	cfg.out_mem = out_mem(c);
+	cfg.out_format = out_format(c);
+	cfg.math_fidelity = k.fidelity;
+	cfg.fp32_acc = k.fp32_acc;
+	if (rms)
+		return tt_op_rmsnorm(c->ctx, c->in[0], c->in[1], eps, &cfg,
+				     &c->out);
+	return tt_op_layernorm(c->ctx, c->in[0], c->in[1], c->in[2], eps, &cfg,
+			       &c->out);
+}
+
+static int run_layernorm(struct tt_model_call *c)
+{
+	return norm(c, false);
+}
+
+static int run_rmsnorm(struct tt_model_call *c)
+{
+	return norm(c, true);
+}
+
+static int run_reduce(struct tt_model_call *c)
+{
+	struct tt_reduce_cfg cfg = tt_op_reduce_config();
+	enum tt_reduce_op fn;
+	int64_t dims[TT_TENSOR_MAX_RANK];
+	uint32_t mask = 0;
+	bool keepdim = true;
+	struct common k;
+	int n;
+
+	if (parse_common(c->op, &k))
+		return -EINVAL;
+	if (parse_reduce(tt_model_attr(c->op, "fn"), &fn))
+		return attr_fail(c->op, "fn", "not sum, mean, max or min");
+	n = parse_ints(tt_model_attr(c->op, "dims"), 0, TT_TENSOR_MAX_RANK - 1,
+		       dims, TT_TENSOR_MAX_RANK);
+	if (n < 1)
+		return attr_fail(c->op, "dims", "not a list of dimensions 0..3");
+	for (int i = 0; i < n; i++)
+		mask |= TT_REDUCE_DIM(dims[i]);
+	if (tt_model_attr(c->op, "keepdim") &&
+	    parse_bool(tt_model_attr(c->op, "keepdim"), &keepdim))
+		return attr_fail(c->op, "keepdim", "not true or false");
+	if (!c->ctx)
+		return 0;
+	cfg.grid = k.grid;
+	cfg.out_mem = out_mem(c);
+	cfg.out_format = out_format(c);
+	cfg.math_fidelity = k.fidelity;
+	cfg.fp32_acc = k.fp32_acc;
+	return tt_op_reduce(c->ctx, c->in[0], fn, mask, keepdim, &cfg, &c->out);
+}
+
+static struct tt_data_cfg data_cfg(const struct tt_model_call *c,
+				   const struct common *k)
+{
+	struct tt_data_cfg cfg = tt_op_data_config();
+
+	cfg.grid = k->grid;
+	cfg.out_mem = out_mem(c);
+	cfg.out_format = out_format(c);
+	return cfg;
+}
+
+static int run_transpose(struct tt_model_call *c)
+{
+	struct tt_data_cfg cfg;
+	struct common k;
+	int d0, d1;
+
+	if (parse_common(c->op, &k))
+		return -EINVAL;
+	if (parse_int(tt_model_attr(c->op, "dim0"), -4, 3, &d0))
+		return attr_fail(c->op, "dim0", "not a dimension -4..3");
+	if (parse_int(tt_model_attr(c->op, "dim1"), -4, 3, &d1))
+		return attr_fail(c->op, "dim1", "not a dimension -4..3");
+	if (!c->ctx)
+		return 0;
+	cfg = data_cfg(c, &k);
+	return tt_op_transpose(c->ctx, c->in[0], d0, d1, &cfg, &c->out);
+}
+
+static int run_permute(struct tt_model_call *c)
+{
+	int64_t p[TT_TENSOR_MAX_RANK];
+	unsigned perm[TT_TENSOR_MAX_RANK];
+	struct tt_data_cfg cfg;
+	struct common k;
+	int n;
+
+	if (parse_common(c->op, &k))
+		return -EINVAL;
+	n = parse_ints(tt_model_attr(c->op, "perm"), 0, TT_TENSOR_MAX_RANK - 1,
+		       p, TT_TENSOR_MAX_RANK);
+	if (n < 1)
+		return attr_fail(c->op, "perm", "not a permutation of 0..3");
+	if (!c->ctx)
+		return 0;
+	for (int i = 0; i < n; i++)
+		perm[i] = (unsigned)p[i];
+	cfg = data_cfg(c, &k);
+	return tt_op_permute(c->ctx, c->in[0], perm, &cfg, &c->out);
+}
+
+static int run_reshape(struct tt_model_call *c)
+{
+	struct tt_data_cfg cfg;
+	struct common k;
+
+	if (parse_common(c->op, &k))
+		return -EINVAL;
+	if (!c->ctx)
+		return 0;
+	cfg = data_cfg(c, &k);
+	return tt_op_reshape(c->ctx, c->in[0],
+			     &c->d->tensors[c->op->out].shape, &cfg, &c->out);
+}
+
+static int run_concat(struct tt_model_call *c)
+{
+	struct tt_data_cfg cfg;
+	struct common k;
+	int dim;
+
+	if (parse_common(c->op, &k))
+		return -EINVAL;
+	if (parse_int(tt_model_attr(c->op, "dim"), -4, 3, &dim))
+		return attr_fail(c->op, "dim", "not a dimension -4..3");
+	if (!c->ctx)
+		return 0;
+	cfg = data_cfg(c, &k);
+	return tt_op_concat(c->ctx, c->in, c->op->nin, dim, &cfg, &c->out);
+}
+
+static int run_slice(struct tt_model_call *c)
+{
+	int64_t s[TT_TENSOR_MAX_RANK], e[TT_TENSOR_MAX_RANK],
+		st[TT_TENSOR_MAX_RANK];
+	struct tt_data_cfg cfg;
+	struct common k;
+	int n0, n1, n2;
+
+	if (parse_common(c->op, &k))
+		return -EINVAL;
+	n0 = parse_ints(tt_model_attr(c->op, "start"), INT32_MIN, INT32_MAX, s,
+			TT_TENSOR_MAX_RANK);
+	n1 = parse_ints(tt_model_attr(c->op, "end"), INT32_MIN, INT32_MAX, e,
+			TT_TENSOR_MAX_RANK);
+	n2 = parse_ints(tt_model_attr(c->op, "step"), 1, INT32_MAX, st,
+			TT_TENSOR_MAX_RANK);
+	if (n0 < 1 || n1 != n0 || n2 != n0)
+		return attr_fail(c->op, "start",
+				 "start, end and step must be lists of one length");
+	if (!c->ctx)
+		return 0;
+	cfg = data_cfg(c, &k);
+	return tt_op_slice(c->ctx, c->in[0], s, e, st, &cfg, &c->out);
+}
+
+static const char *const a_fn[] = {"fn", "p0", "p1", NULL};
+static const char *const a_none[] = {NULL};
+static const char *const a_matmul[] = {"transpose_a", "transpose_b", NULL};
+static const char *const a_softmax[] = {"scale", "causal", NULL};
+static const char *const a_norm[] = {"eps", NULL};
+static const char *const a_reduce[] = {"fn", "dims", "keepdim", NULL};
+static const char *const a_transpose[] = {"dim0", "dim1", NULL};
+static const char *const a_permute[] = {"perm", NULL};
+static const char *const a_concat[] = {"dim", NULL};
+static const char *const a_slice[] = {"start", "end", "step", NULL};
+
+static const struct tt_model_opdef opdefs[] = {
+	{"unary", 1, 1, a_fn, run_unary},
+	{"binary", 2, 2, a_fn, run_binary},
+	{"where", 3, 3, a_none, run_where},
+	{"typecast", 1, 1, a_none, run_typecast},
+	{"matmul", 2, 2, a_matmul, run_matmul},
+	{"linear", 2, 3, a_matmul, run_linear},
+	{"softmax", 1, 2, a_softmax, run_softmax},
+	{"layernorm", 1, 3, a_norm, run_layernorm},
+	{"rmsnorm", 1, 2, a_norm, run_rmsnorm},
+	{"reduce", 1, 1, a_reduce, run_reduce},
+	{"transpose", 1, 1, a_transpose, run_transpose},
+	{"permute", 1, 1, a_permute, run_permute},
+	{"reshape", 1, 1, a_none, run_reshape},
+	{"concat", 1, TT_MODEL_MAX_OP_INPUTS, a_concat, run_concat},
+	{"slice", 1, 1, a_slice, run_slice},
+};
+
+const struct tt_model_opdef *tt_model_opdef_find(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof(opdefs) / sizeof(opdefs[0]); i++)
+		if (strcmp(opdefs[i].name, name) == 0)
+			return &opdefs[i];
+	return NULL;
+}
+
+static bool listed(const char *const *list, const char *name)
+{
+	for (; *list; list++)
+		if (strcmp(*list, name) == 0)
+			return true;
+	return false;
+}
+
+int tt_model_op_check(const char *where, const struct tt_model_op *op)
+{
+	const struct tt_model_opdef *def = tt_model_opdef_find(op->op);
+	struct tt_model_call c = {.op = op};
+	char msg[512];
+	int ret;
+
+	if (!def)
+		return tt_error(-EINVAL, "%s: unknown op \"%s\"", where,
+				op->op ?: "");
+	if (op->nin < def->min_in || op->nin > def->max_in ||
+	    (op->nin && op->in[0] == TT_MODEL_NONE))
+		return tt_error(-EINVAL, "%s: %s takes %u..%u inputs, has %u",
+				where, def->name, def->min_in, def->max_in,
+				op->nin);
+	for (unsigned i = 0; i < op->nattrs; i++) {
+		const char *n = op->attrs[i].name;
+
+		if (!listed(common_attrs, n) && !listed(def->attrs, n))
+			return tt_error(-EINVAL,
+					"%s: %s takes no attribute \"%s\"",
+					where, def->name, n);
+		for (unsigned j = 0; j < i; j++)
+			if (strcmp(op->attrs[j].name, n) == 0)
+				return tt_error(-EINVAL,
+						"%s: attribute \"%s\" given twice",
+						where, n);
+	}
+	/* A call without a context parses every attribute and stops. */
+	ret = def->run(&c);
+	if (ret) {
+		snprintf(msg, sizeof(msg), "%s", tt_last_error());
+		return tt_error(ret, "%s: %s", where, msg);
+	}
+	return 0;
+}
+
+int tt_model_op_run(struct tt_model_call *c)
+{
+	return tt_model_opdef_find(c->op->op)->run(c);
+}

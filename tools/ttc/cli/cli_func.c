@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+/* What several commands share: the function of a module they work on, and
+ * how a command-line name names one of its arguments. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+bool cli_names_arg(ttc_func *f, size_t i, const char *name)
+{
+	char buf[32];
+	const ttc_loc *l = ttc_func_arg_loc(f, i);
+
+	snprintf(buf, sizeof(buf), "%zu", i);
+	if (!strcmp(name, buf))
+		return true;
+	snprintf(buf, sizeof(buf), "arg%zu", i);
+	if (!strcmp(name, buf) || (name[0] == '%' && !strcmp(name + 1, buf)))
+		return true;
+	return l && ttc_loc_kind(l) == TTC_LOC_NAME &&
+	       !strcmp(ttc_loc_str(l), name);
+}
+
+ttc_func *cli_pick_func(ttc_module *m, const char *name)
+{
+	if (name)
+		return ttc_module_lookup(m, name);
+	for (size_t i = 0; i < ttc_module_num_items(m); i++) {
+		ttc_func *f = ttc_module_item_func(m, i);
+		ttc_module *sub = ttc_module_item_module(m, i);
+
+		if (f && !ttc_func_is_declaration(f))
+			return f;
+		if (sub && (f = cli_pick_func(sub, NULL)))
+			return f;
+	}
+	return NULL;
+}

@@ -1,0 +1,642 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * TTIR to op records: every argument, constant and op result becomes a
+ * tensor of the compiled model, every op one record of the device op
+ * library (libtt's tt/model.h, docs/image.md "Ops"), by the table below.
+ * An op with no rule is an error naming it: codegen never drops an op.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../ir/internal.h"
+#include "internal.h"
+
+/* ---- value -> tensor ---- */
+
+struct vmap {
+	const ttc_value **keys;
+	unsigned *vals;
+	size_t cap;
+};
+
+static size_t vslot(const struct vmap *m, const ttc_value *v)
+{
+	size_t h = ((uintptr_t)v >> 4) * 0x9e3779b97f4a7c15ull;
+
+	for (h &= m->cap - 1; m->keys[h] && m->keys[h] != v;
+	     h = (h + 1) & (m->cap - 1))
+		;
+	return h;
+}
+
+static void vput(struct vmap *m, const ttc_value *v, unsigned t)
+{
+	size_t h = vslot(m, v);
+
+	m->keys[h] = v;
+	m->vals[h] = t;
+}
+
+static int vget(const struct vmap *m, const ttc_value *v, unsigned *t)
+{
+	size_t h = vslot(m, v);
+
+	if (!m->keys[h])
+		return -ENOENT;
+	*t = m->vals[h];
+	return 0;
+}
+
+/* ---- tensors ---- */
+
+static enum tt_data_format elem_format(const ttc_type *elem)
+{
+	if (ttc_type_kind(elem) == TTC_TYPE_FLOAT) {
+		switch (ttc_type_float_kind(elem)) {
+		case TTC_BF16:
+			return TT_FLOAT16_B;
+		case TTC_F16:
+			return TT_FLOAT16;
+		default:
+			return TT_FLOAT32;
+		}
+	}
+	if (ttc_type_kind(elem) == TTC_TYPE_INT)
+		return ttc_type_signedness(elem) == TTC_UNSIGNED &&
+				       ttc_type_width(elem) <= 16 ?
+			       (ttc_type_width(elem) <= 8 ? TT_UINT8 : TT_UINT16) :
+			       TT_INT32;
+	return TT_INVALID;
+}
+
+/* The device format of a value: its op's ttc.df, the default, or its
+ * element type's. */
+static enum tt_data_format value_format(ttc_compiled *c, const ttc_value *v)
+{
+	const ttc_op *def = ttc_value_def(v);
+	const ttc_attr *df = def ? ttc_op_attr(def, "ttc.df") : NULL;
+	enum tt_data_format f = elem_format(ttc_type_elem(ttc_value_type(v)));
+
+	if (f != TT_FLOAT32 && f != TT_FLOAT16_B && f != TT_FLOAT16)
+		return f; /* integers keep their format */
+	if (df && ttc_attr_kind(df) == TTC_ATTR_STRING &&
+	    tt_data_format_parse(ttc_attr_str(df, NULL), &f) == 0)
+		return f;
+	return c->o.default_df != TT_INVALID ? c->o.default_df : f;
+}
+
+static int add_tensor(ttc_compiled *c, const ttc_value *v, const char *name,
+		      enum tt_model_tensor_kind kind, const ttc_op *op,
+		      unsigned *out)
+{
+	const ttc_type *t = ttc_value_type(v);
+	struct cg_tensor *ct;
+	unsigned rank = ttc_type_rank(t);
+
+	if (!ttc_type_is_tensor(t) || rank > TT_TENSOR_MAX_RANK)
+		return cg_error(c, op, -ENOTSUP,
+				"%s: the device holds tensors of rank 0..%u",
+				name, TT_TENSOR_MAX_RANK);
+	if (c->ntensors == c->captensors) {
+		c->captensors = c->captensors ? 2 * c->captensors : 64;
+		c->tensors = ttc_xrealloc(c->tensors, c->captensors *
+							      sizeof(*c->tensors));
+	}
+	ct = &c->tensors[c->ntensors];
+	*ct = (struct cg_tensor){.v = v, .first = ~0u, .last = 0};
+	ct->t.name = name;
+	ct->t.kind = kind;
+	ct->t.slot = -1;
+	ct->t.format = value_format(c, v);
+	ct->t.shape.rank = rank ? rank : 1;
+	ct->t.shape.dims[0] = 1;
+	for (unsigned k = 0; k < rank; k++)
+		ct->t.shape.dims[k] = (uint64_t)ttc_type_dims(t)[k];
+	if (ct->t.format == TT_INVALID)
+		return cg_error(c, op, -ENOTSUP,
+				"%s: no device data format for its element type",
+				name);
+	*out = (unsigned)c->ntensors++;
+	return 0;
+}
+
+/* Data of a parameter or constant, row-major: bf16 for Float16_b
+ * tensors (their device values are exactly these), Float32 else. */
+static int set_data(ttc_compiled *c, unsigned i, const ttc_tensor *h,
+		    const ttc_op *op)
+{
+	struct cg_tensor *t = &c->tensors[i];
+	bool bf16 = t->t.format == TT_FLOAT16_B;
+	bool is_int = ttc_type_kind(ttc_type_elem(h->type)) == TTC_TYPE_INT;
+	size_t n = h->numel;
+
+	if (is_int)
+		return cg_error(c, op, -ENOTSUP,
+				"%s: integer parameters and constants are not supported yet",
+				t->t.name);
+	t->t.data_format = bf16 ? TT_FLOAT16_B : TT_FLOAT32;
+	t->bytes = n * (bf16 ? 2 : 4);
+	t->data = ttc_xmalloc(t->bytes ? t->bytes : 1);
+	for (size_t k = 0; k < n; k++) {
+		float f = (float)ttc_tensor_get(h, k);
+
+		if (bf16)
+			((uint16_t *)t->data)[k] = tt_float_to_bf16(f);
+		else
+			((float *)t->data)[k] = f;
+	}
+	t->t.section = cg_printf(c, "data/%s", t->t.name);
+	return t->t.section ? 0 : -ENOMEM;
+}
+
+/* ---- names ---- */
+
+static const char *tensor_name(ttc_compiled *c, const char *want,
+			       const char *fallback, size_t index)
+{
+	return cg_tame(c, want, fallback, index, true);
+}
+
+static const char *loc_name(const ttc_loc *l)
+{
+	return l && ttc_loc_kind(l) == TTC_LOC_NAME ? ttc_loc_str(l) : NULL;
+}
+
+/* ---- arguments ---- */
+
+static enum tt_model_tensor_kind arg_kind(ttc_func *f, size_t i)
+{
+	const ttc_attr *d = ttc_func_arg_attrs(f, i);
+	const ttc_attr *a = d ? ttc_attr_dict_get(d, "ttcore.argument_type")
+			      : NULL;
+	const char *s = a ? ttc_attr_str(a, NULL) : NULL;
+
+	if (s && strstr(s, "parameter"))
+		return TT_MODEL_PARAM;
+	if (s && strstr(s, "constant"))
+		return TT_MODEL_CONST;
+	return TT_MODEL_INPUT;
+}
+
+static int lower_args(ttc_compiled *c, ttc_func *f, struct vmap *vm,
+		      ttc_param_fn param, void *arg)
+{
+	for (size_t i = 0; i < ttc_func_num_args(f); i++) {
+		ttc_value *v = ttc_func_arg(f, i);
+		enum tt_model_tensor_kind kind = arg_kind(f, i);
+		const char *name = tensor_name(c, loc_name(ttc_func_arg_loc(f, i)),
+					       "arg", i);
+		const ttc_tensor *h;
+		unsigned t;
+		int ret;
+
+		if (kind == TT_MODEL_INPUT && ttc_value_num_uses(v) == 0)
+			; /* an unused input still takes its queue */
+		else if (kind != TT_MODEL_INPUT && ttc_value_num_uses(v) == 0)
+			continue; /* folded away: nothing to store */
+		ret = add_tensor(c, v, name, kind, NULL, &t);
+		if (ret)
+			return ret;
+		vput(vm, v, t);
+		if (kind == TT_MODEL_INPUT)
+			continue;
+		h = param ? param(arg, f, i) : NULL;
+		if (!h)
+			return cg_error(c, NULL, -EINVAL,
+					"argument #%zu (%s) of @%s is a %s without a value",
+					i, name, ttc_func_name(f),
+					kind == TT_MODEL_PARAM ? "parameter"
+							       : "constant");
+		ret = set_data(c, t, h, NULL);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* ---- op records ---- */
+
+static int attr_str(ttc_compiled *c, struct cg_op *o, const char *name,
+		    const char *value)
+{
+	if (o->op.nattrs == CG_MAX_ATTRS || !value)
+		return cg_error(c, o->src, -E2BIG, "too many attributes");
+	o->attrs[o->op.nattrs++] = (struct tt_model_attr){name, value};
+	return 0;
+}
+
+static int attr_fmt(ttc_compiled *c, struct cg_op *o, const char *name,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int attr_fmt(ttc_compiled *c, struct cg_op *o, const char *name,
+		    const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return attr_str(c, o, name, cg_str(c, buf));
+}
+
+static int attr_bool(ttc_compiled *c, struct cg_op *o, const char *name,
+		     const char *ir_name)
+{
+	const ttc_attr *a = ttc_op_attr(o->src, ir_name);
+
+	if (!a)
+		return 0;
+	return attr_str(c, o, name, ttc_attr_bool(a) ? "true" : "false");
+}
+
+static int attr_float(ttc_compiled *c, struct cg_op *o, const char *name,
+		      const char *ir_name)
+{
+	const ttc_attr *a = ttc_op_attr(o->src, ir_name);
+
+	if (!a)
+		return 0;
+	return attr_fmt(c, o, name, "%.9g",
+			ttc_attr_kind(a) == TTC_ATTR_INT ? (double)ttc_attr_int(a)
+							 : ttc_attr_float(a));
+}
+
+static int attr_int(ttc_compiled *c, struct cg_op *o, const char *name,
+		    const char *ir_name)
+{
+	const ttc_attr *a = ttc_op_attr(o->src, ir_name);
+
+	return a ? attr_fmt(c, o, name, "%lld", (long long)ttc_attr_int(a)) : 0;
+}
+
+/* A list attribute as "a,b,c"; negative dims made positive when rank. */
+static int attr_ints(ttc_compiled *c, struct cg_op *o, const char *name,
+		     const char *ir_name, unsigned rank)
+{
+	const ttc_attr *a = ttc_op_attr(o->src, ir_name);
+	int64_t v[TTC_MAX_RANK];
+	char buf[256];
+	size_t n = 0;
+	int k;
+
+	if (!a)
+		return 0;
+	k = ttc_attr_ints(a, v, TTC_MAX_RANK);
+	if (k < 0)
+		return cg_error(c, o->src, -EINVAL, "%s: not a list of integers",
+				ir_name);
+	buf[0] = '\0';
+	for (int i = 0; i < k; i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%lld",
+				      i ? "," : "",
+				      (long long)(rank && v[i] < 0 ? v[i] + rank
+								    : v[i]));
+	return attr_str(c, o, name, cg_str(c, buf));
+}
+
+static unsigned in_rank(const struct cg_op *o)
+{
+	return ttc_type_rank(ttc_value_type(ttc_op_operand(o->src, 0)));
+}
+
+/* The attributes of each kind of op. */
+static int a_none(ttc_compiled *c, struct cg_op *o)
+{
+	(void)c;
+	(void)o;
+	return 0;
+}
+
+static int a_matmul(ttc_compiled *c, struct cg_op *o)
+{
+	return attr_bool(c, o, "transpose_a", "transpose_a") ||
+	       attr_bool(c, o, "transpose_b", "transpose_b");
+}
+
+static int a_leaky(ttc_compiled *c, struct cg_op *o)
+{
+	return attr_float(c, o, "p0", "parameter");
+}
+
+static int a_clip(ttc_compiled *c, struct cg_op *o)
+{
+	return attr_float(c, o, "p0", "min") || attr_float(c, o, "p1", "max");
+}
+
+static int a_softmax(ttc_compiled *c, struct cg_op *o)
+{
+	const ttc_attr *d = ttc_op_attr(o->src, "dimension");
+	int64_t dim = d ? ttc_attr_int(d) : -1;
+	unsigned rank = in_rank(o);
+
+	if (dim != -1 && dim != (int64_t)rank - 1)
+		return cg_error(c, o->src, -ENOTSUP,
+				"softmax over dimension %lld of %u: the device op takes the last one",
+				(long long)dim, rank);
+	return 0;
+}
+
+static int a_norm(ttc_compiled *c, struct cg_op *o)
+{
+	int64_t ns[TTC_MAX_RANK];
+	const ttc_attr *a = ttc_op_attr(o->src, "normalized_shape");
+	const ttc_type *t = ttc_value_type(ttc_op_operand(o->src, 0));
+	int n = a ? ttc_attr_ints(a, ns, TTC_MAX_RANK) : -1;
+
+	if (n != 1 || ns[0] != ttc_type_dims(t)[ttc_type_rank(t) - 1])
+		return cg_error(c, o->src, -ENOTSUP,
+				"normalized_shape must be the last dimension alone: the device op normalises rows");
+	return attr_float(c, o, "eps", "epsilon");
+}
+
+static int a_reduce(ttc_compiled *c, struct cg_op *o)
+{
+	int ret = attr_bool(c, o, "keepdim", "keep_dim");
+
+	if (!ret && !ttc_op_attr(o->src, "dim_arg")) {
+		/* Every dimension. */
+		char buf[16] = "";
+		for (unsigned i = 0; i < in_rank(o); i++)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+				 "%s%u", i ? "," : "", i);
+		return attr_str(c, o, "dims", cg_str(c, buf));
+	}
+	return ret ? ret : attr_ints(c, o, "dims", "dim_arg", in_rank(o));
+}
+
+static int a_transpose(ttc_compiled *c, struct cg_op *o)
+{
+	return attr_int(c, o, "dim0", "dim0") || attr_int(c, o, "dim1", "dim1");
+}
+
+static int a_permute(ttc_compiled *c, struct cg_op *o)
+{
+	return attr_ints(c, o, "perm", "permutation", 0);
+}
+
+static int a_concat(ttc_compiled *c, struct cg_op *o)
+{
+	return attr_int(c, o, "dim", "dim");
+}
+
+static int a_slice(ttc_compiled *c, struct cg_op *o)
+{
+	return attr_ints(c, o, "start", "begins", 0) ||
+	       attr_ints(c, o, "end", "ends", 0) ||
+	       attr_ints(c, o, "step", "step", 0);
+}
+
+struct rule {
+	const char *ttir;
+	const char *op; /* record op */
+	const char *fn; /* its fn attribute, or NULL */
+	int (*attrs)(ttc_compiled *c, struct cg_op *o);
+};
+
+static const struct rule rules[] = {
+	/* unary */
+	{"ttir.abs", "unary", "abs", a_none},
+	{"ttir.ceil", "unary", "ceil", a_none},
+	{"ttir.clamp_scalar", "unary", "clip", a_clip},
+	{"ttir.cos", "unary", "cos", a_none},
+	{"ttir.erf", "unary", "erf", a_none},
+	{"ttir.erfc", "unary", "erfc", a_none},
+	{"ttir.exp", "unary", "exp", a_none},
+	{"ttir.exp2", "unary", "exp2", a_none},
+	{"ttir.expm1", "unary", "expm1", a_none},
+	{"ttir.floor", "unary", "floor", a_none},
+	{"ttir.gelu", "unary", "gelu", a_none},
+	{"ttir.hardsigmoid", "unary", "hardsigmoid", a_none},
+	{"ttir.isfinite", "unary", "isfinite", a_none},
+	{"ttir.leaky_relu", "unary", "leaky_relu", a_leaky},
+	{"ttir.log", "unary", "log", a_none},
+	{"ttir.log1p", "unary", "log1p", a_none},
+	{"ttir.logical_not", "unary", "logical_not", a_none},
+	{"ttir.mish", "unary", "mish", a_none},
+	{"ttir.neg", "unary", "neg", a_none},
+	{"ttir.reciprocal", "unary", "recip", a_none},
+	{"ttir.relu", "unary", "relu", a_none},
+	{"ttir.relu6", "unary", "relu6", a_none},
+	{"ttir.rsqrt", "unary", "rsqrt", a_none},
+	{"ttir.sigmoid", "unary", "sigmoid", a_none},
+	{"ttir.sign", "unary", "sign", a_none},
+	{"ttir.silu", "unary", "silu", a_none},
+	{"ttir.sin", "unary", "sin", a_none},
+	{"ttir.softsign", "unary", "softsign", a_none},
+	{"ttir.sqrt", "unary", "sqrt", a_none},
+	{"ttir.square", "unary", "square", a_none},
+	{"ttir.tan", "unary", "tan", a_none},
+	{"ttir.tanh", "unary", "tanh", a_none},
+	{"ttir.trunc", "unary", "trunc", a_none},
+	{"ttir.typecast", "typecast", NULL, a_none},
+	/* binary */
+	{"ttir.add", "binary", "add", a_none},
+	{"ttir.subtract", "binary", "sub", a_none},
+	{"ttir.multiply", "binary", "mul", a_none},
+	{"ttir.div", "binary", "div", a_none},
+	{"ttir.maximum", "binary", "max", a_none},
+	{"ttir.minimum", "binary", "min", a_none},
+	{"ttir.pow", "binary", "pow", a_none},
+	{"ttir.eq", "binary", "eq", a_none},
+	{"ttir.ne", "binary", "ne", a_none},
+	{"ttir.lt", "binary", "lt", a_none},
+	{"ttir.le", "binary", "le", a_none},
+	{"ttir.gt", "binary", "gt", a_none},
+	{"ttir.ge", "binary", "ge", a_none},
+	{"ttir.logical_and", "binary", "logical_and", a_none},
+	{"ttir.logical_or", "binary", "logical_or", a_none},
+	{"ttir.logical_xor", "binary", "logical_xor", a_none},
+	{"ttir.where", "where", NULL, a_none},
+	/* the rest */
+	{"ttir.matmul", "matmul", NULL, a_matmul},
+	{"ttir.linear", "linear", NULL, a_matmul},
+	{"ttir.softmax", "softmax", NULL, a_softmax},
+	{"ttir.layer_norm", "layernorm", NULL, a_norm},
+	{"ttir.rms_norm", "rmsnorm", NULL, a_norm},
+	{"ttir.sum", "reduce", "sum", a_reduce},
+	{"ttir.mean", "reduce", "mean", a_reduce},
+	{"ttir.max", "reduce", "max", a_reduce},
+	{"ttir.min", "reduce", "min", a_reduce},
+	{"ttir.transpose", "transpose", NULL, a_transpose},
+	{"ttir.permute", "permute", NULL, a_permute},
+	{"ttir.reshape", "reshape", NULL, a_none},
+	{"ttir.squeeze", "reshape", NULL, a_none},
+	{"ttir.unsqueeze", "reshape", NULL, a_none},
+	{"ttir.concat", "concat", NULL, a_concat},
+	{"ttir.slice_static", "slice", NULL, a_slice},
+};
+
+static const struct rule *find_rule(const char *name)
+{
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if (strcmp(rules[i].ttir, name) == 0)
+			return &rules[i];
+	return NULL;
+}
+
+/* What the passes put on the op: format, fidelity, fused activation. */
+static int pass_attrs(ttc_compiled *c, struct cg_op *o)
+{
+	static const char *const names[][2] = {
+		{"ttc.fidelity", "fidelity"},
+		{"ttc.activation", "activation"},
+	};
+	const ttc_attr *a;
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < 2; i++) {
+		a = ttc_op_attr(o->src, names[i][0]);
+		if (a && ttc_attr_kind(a) == TTC_ATTR_STRING)
+			ret = attr_str(c, o, names[i][1],
+				       cg_str(c, ttc_attr_str(a, NULL)));
+	}
+	if (!ret)
+		ret = attr_float(c, o, "activation_p0", "ttc.activation_p0");
+	if (!ret)
+		ret = attr_float(c, o, "activation_p1", "ttc.activation_p1");
+	a = ttc_op_attr(o->src, "ttc.acc_df");
+	if (!ret && a && ttc_attr_kind(a) == TTC_ATTR_STRING)
+		ret = attr_str(c, o, "fp32_acc",
+			       strcmp(ttc_attr_str(a, NULL), "Float32") == 0 ?
+				       "true" : "false");
+	return ret;
+}
+
+static struct cg_op *new_op(ttc_compiled *c)
+{
+	if (c->nops == c->capops) {
+		c->capops = c->capops ? 2 * c->capops : 64;
+		c->ops = ttc_xrealloc(c->ops, c->capops * sizeof(*c->ops));
+	}
+	memset(&c->ops[c->nops], 0, sizeof(c->ops[0]));
+	return &c->ops[c->nops++];
+}
+
+static int lower_constant(ttc_compiled *c, const ttc_op *op, size_t index,
+			  struct vmap *vm)
+{
+	const ttc_attr *val = ttc_op_attr(op, "value");
+	ttc_value *v = ttc_op_result(op, 0);
+	ttc_tensor *h;
+	unsigned t;
+	int ret;
+
+	if (!val || ttc_attr_kind(val) != TTC_ATTR_DENSE)
+		return cg_error(c, op, -ENOTSUP,
+				"a constant needs a dense value");
+	ret = add_tensor(c, v, tensor_name(c, loc_name(ttc_op_loc(op)), "const",
+					   index),
+			 TT_MODEL_CONST, op, &t);
+	if (ret)
+		return ret;
+	h = ttc_tensor_new(c->ctx, ttc_value_type(v));
+	if (!h)
+		return -ENOMEM;
+	for (size_t k = 0; k < h->numel; k++)
+		ttc_tensor_set(h, k, ttc_attr_dense_get(val, k));
+	ret = set_data(c, t, h, op);
+	ttc_tensor_free(h);
+	vput(vm, v, t);
+	return ret;
+}
+
+static int lower_op(ttc_compiled *c, const ttc_op *op, size_t index,
+		    struct vmap *vm)
+{
+	const struct rule *r = find_rule(ttc_op_name(op));
+	struct cg_op *o;
+	unsigned t;
+	int ret;
+
+	if (strcmp(ttc_op_name(op), "ttir.constant") == 0)
+		return lower_constant(c, op, index, vm);
+	if (!r)
+		return cg_error(c, op, -ENOTSUP,
+				"'%s' has no device op (ttc ops lists the ops; the decompose pass rewrites some)",
+				ttc_op_name(op));
+	if (ttc_op_num_results(op) != 1 ||
+	    ttc_op_num_operands(op) > TT_MODEL_MAX_OP_INPUTS)
+		return cg_error(c, op, -ENOTSUP,
+				"ops of one result and at most %u operands only",
+				TT_MODEL_MAX_OP_INPUTS);
+	o = new_op(c);
+	o->src = op;
+	o->op.name = cg_op_name(c, op, index);
+	o->op.op = r->op;
+	o->op.in = o->in;
+	o->op.attrs = o->attrs;
+	for (size_t i = 0; i < ttc_op_num_operands(op); i++)
+		if (vget(vm, ttc_op_operand(op, i), &o->in[o->op.nin++]))
+			return cg_error(c, op, -EINVAL,
+					"operand #%zu is not a tensor codegen knows",
+					i);
+	if (r->fn && (ret = attr_str(c, o, "fn", r->fn)))
+		return ret;
+	ret = r->attrs(c, o);
+	if (!ret)
+		ret = pass_attrs(c, o);
+	if (ret)
+		return ret;
+	ret = add_tensor(c, ttc_op_result(op, 0), o->op.name, TT_MODEL_ACT,
+			 op, &t);
+	if (ret)
+		return ret;
+	o->op.out = t;
+	vput(vm, ttc_op_result(op, 0), t);
+	return 0;
+}
+
+/* f's results: activations become outputs, named output_N (PyBuda's
+ * queues are named; a result's location names it when it has one). */
+static int lower_return(ttc_compiled *c, const ttc_op *ret_op,
+			struct vmap *vm)
+{
+	for (size_t i = 0; i < ttc_op_num_operands(ret_op); i++) {
+		unsigned t;
+		struct cg_tensor *ct;
+
+		if (vget(vm, ttc_op_operand(ret_op, i), &t))
+			return cg_error(c, ret_op, -EINVAL,
+					"result #%zu is unknown", i);
+		ct = &c->tensors[t];
+		if (ct->t.kind != TT_MODEL_ACT)
+			return cg_error(c, ret_op, -ENOTSUP,
+					"result #%zu is %s, not computed by an op (nothing to run)",
+					i, ct->t.name);
+		ct->t.kind = TT_MODEL_OUTPUT;
+	}
+	return 0;
+}
+
+int cg_lower(ttc_compiled *c, ttc_func *f, ttc_param_fn param, void *arg)
+{
+	struct vmap vm = {0};
+	size_t index = 0;
+	int ret;
+
+	vm.cap = 64;
+	while (vm.cap < 2 * (ttc_func_num_args(f) + 2 * ttc_func_num_ops(f)))
+		vm.cap *= 2;
+	vm.keys = calloc(vm.cap, sizeof(*vm.keys));
+	vm.vals = calloc(vm.cap, sizeof(*vm.vals));
+	if (!vm.keys || !vm.vals) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = lower_args(c, f, &vm, param, arg);
+	for (ttc_op *op = ttc_func_first_op(f); !ret && op;
+	     op = ttc_op_next(op), index++) {
+		if (strcmp(ttc_op_name(op), "func.return") == 0)
+			ret = lower_return(c, op, &vm);
+		else
+			ret = lower_op(c, op, index, &vm);
+	}
+out:
+	free(vm.keys);
+	free(vm.vals);
+	return ret;
+}
