@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The passes that must keep the goldens' results: every rewrite of
+ * decompose (goldens before and after on seeded inputs, bit for bit), and
+ * consteval (constants and parameters folded, inputs never; the limit,
+ * the switch, values of the wrong type).
+ */
+#include "ttc_passes_util.h"
+
+#define Z4 "tensor<1x2x4x8xf32>"
+
+static void dec(const char *text, const char *gone)
+{
+	struct ttc_pass_stats st;
+
+	check_equiv(text, "decompose", gone, true, NULL, &st);
+	assert_true(st.decomposed >= 1);
+}
+
+/* matmul's golden multiplies in fp32 panels, dot_general's in double:
+ * they agree to PCC, not to the bit. */
+static void dec_pcc(const char *text, const char *gone)
+{
+	struct ttc_pass_stats st;
+
+	check_equiv(text, "decompose", gone, false, NULL, &st);
+	assert_true(st.decomposed >= 1);
+}
+
+/* Decompose must leave text's op alone. */
+static void dec_none(const char *text, const char *stays)
+{
+	struct ttc_pass_stats st;
+	ttc_ctx *ctx = ttc_ctx_new_ttir();
+	ttc_module *m = parse_ok(ctx, text);
+
+	assert_int_equal(run_pass(m, "decompose", NULL, &st), 0);
+	assert_int_equal(st.decomposed, 0);
+	assert_int_equal(count_ops(m, stays), 1);
+	ttc_module_free(m);
+	ttc_ctx_free(ctx);
+}
+
+#define ONE(args, op, in, ret) \
+	MOD(args, ret, "%0 = " op " : " in " -> " ret "\nreturn %0 : " ret "\n")
+
+static void test_decompose_zmoves(void **state)
+{
+	(void)state;
+	dec(ONE("%x: " Z4, "\"pybuda.hslice\"(%x) <{slices = 4 : i32}>",
+		"(" Z4 ")", "tensor<1x8x4x2xf32>"),
+	    "pybuda.hslice");
+	dec(ONE("%x: tensor<6x4x6xf32>",
+		"\"pybuda.hslice\"(%x) <{slices = 3 : i32}>",
+		"(tensor<6x4x6xf32>)", "tensor<18x4x2xf32>"),
+	    "pybuda.hslice");
+	dec(ONE("%x: tensor<1x6x4x3xf32>",
+		"\"pybuda.hstack\"(%x) <{slices = 3 : i32}>",
+		"(tensor<1x6x4x3xf32>)", "tensor<1x2x4x9xf32>"),
+	    "pybuda.hstack");
+	/* slices -1: all of Z. */
+	dec(ONE("%x: tensor<2x3x4x5xf32>", "\"pybuda.hstack\"(%x)",
+		"(tensor<2x3x4x5xf32>)", "tensor<2x1x4x15xf32>"),
+	    "pybuda.hstack");
+	dec(ONE("%x: " Z4, "\"pybuda.vslice\"(%x) <{slices = 2 : i32}>",
+		"(" Z4 ")", "tensor<1x4x2x8xf32>"),
+	    "pybuda.vslice");
+	dec(ONE("%x: " Z4, "\"pybuda.vstack\"(%x) <{slices = 2 : i32}>",
+		"(" Z4 ")", "tensor<1x1x8x8xf32>"),
+	    "pybuda.vstack");
+	/* hslice then hstack: the input again. */
+	dec(MOD("%x: " Z4, Z4,
+		"%0 = \"pybuda.hslice\"(%x) <{slices = 2 : i32}> : (" Z4
+		") -> tensor<1x4x4x4xf32>\n"
+		"%1 = \"pybuda.hstack\"(%0) <{slices = 2 : i32}> : "
+		"(tensor<1x4x4x4xf32>) -> " Z4 "\nreturn %1 : " Z4 "\n"),
+	    "pybuda.hstack");
+	/* Rank 8: the split would need rank 9; left alone. */
+	dec_none(ONE("%x: tensor<1x1x1x1x1x2x4x8xf32>",
+		     "\"pybuda.hslice\"(%x) <{slices = 2 : i32}>",
+		     "(tensor<1x1x1x1x1x2x4x8xf32>)",
+		     "tensor<1x1x1x1x1x4x4x4xf32>"),
+		 "pybuda.hslice");
+}
+
+static void test_decompose_shapes(void **state)
+{
+	(void)state;
+	dec(ONE("%x: tensor<2x1x3xf32>", "\"ttir.squeeze\"(%x) <{dim = 1 : "
+					 "si32}>",
+		"(tensor<2x1x3xf32>)", "tensor<2x3xf32>"),
+	    "ttir.squeeze");
+	dec(ONE("%x: tensor<2x3xf32>", "\"ttir.unsqueeze\"(%x) <{dim = -1 : "
+				       "si32}>",
+		"(tensor<2x3xf32>)", "tensor<2x3x1xf32>"),
+	    "ttir.unsqueeze");
+}
+
+static void test_decompose_eltwise(void **state)
+{
+	(void)state;
+	/* Zeros in x (make_args) take heaviside's middle branch; y
+	 * broadcasts. */
+	dec(ONE("%x: tensor<4x8xf32>, %y: tensor<8xf32>",
+		"\"pybuda.heaviside\"(%x, %y)",
+		"(tensor<4x8xf32>, tensor<8xf32>)", "tensor<4x8xf32>"),
+	    "pybuda.heaviside");
+	dec(ONE("%x: tensor<4x8xbf16>, %y: tensor<4x8xbf16>",
+		"\"pybuda.heaviside\"(%x, %y)",
+		"(tensor<4x8xbf16>, tensor<4x8xbf16>)", "tensor<4x8xbf16>"),
+	    "pybuda.heaviside");
+	/* Mixed element types: left alone. */
+	dec_none(ONE("%x: tensor<4x8xf32>, %y: tensor<4x8xbf16>",
+		     "\"pybuda.heaviside\"(%x, %y)",
+		     "(tensor<4x8xf32>, tensor<4x8xbf16>)", "tensor<4x8xf32>"),
+		 "pybuda.heaviside");
+	dec(ONE("%x: tensor<4x8xf32>, %lo: tensor<8xf32>, %hi: tensor<4x8xf32>",
+		"\"ttir.clamp_tensor\"(%x, %lo, %hi)",
+		"(tensor<4x8xf32>, tensor<8xf32>, tensor<4x8xf32>)",
+		"tensor<4x8xf32>"),
+	    "ttir.clamp_tensor");
+	dec(ONE("%x: tensor<4x8xf32>",
+		"\"pybuda.gelu\"(%x) <{approximate = \"none\"}>",
+		"(tensor<4x8xf32>)", "tensor<4x8xf32>"),
+	    "pybuda.gelu");
+	dec(ONE("%x: tensor<4x8xf32>", "\"pybuda.gelu\"(%x)",
+		"(tensor<4x8xf32>)", "tensor<4x8xf32>"),
+	    "pybuda.gelu");
+	/* The tanh form is an op of its own on the device. */
+	dec_none(ONE("%x: tensor<4x8xf32>",
+		     "\"pybuda.gelu\"(%x) <{approximate = \"tanh\"}>",
+		     "(tensor<4x8xf32>)", "tensor<4x8xf32>"),
+		 "pybuda.gelu");
+}
+
+#define DG(bl, cl, br, cr) \
+	"<{batch_dims_lhs = array<i64" bl ">, contract_dims_lhs = array<i64" \
+	cl ">, batch_dims_rhs = array<i64" br ">, contract_dims_rhs = " \
+	"array<i64" cr ">}>"
+
+static void test_decompose_reductions(void **state)
+{
+	(void)state;
+	dec(ONE("%x: tensor<2x4x8xf32>",
+		"\"pybuda.reduce_sum\"(%x) <{dim = 1 : i32}>",
+		"(tensor<2x4x8xf32>)", "tensor<2x1x8xf32>"),
+	    "pybuda.reduce_sum");
+	dec(ONE("%x: tensor<2x4x8xf32>",
+		"\"pybuda.reduce_avg\"(%x) <{dim = -1 : i32}>",
+		"(tensor<2x4x8xf32>)", "tensor<2x4x1xf32>"),
+	    "pybuda.reduce_avg");
+	dec(ONE("%x: tensor<2x4x8xf32>",
+		"\"pybuda.softmax\"(%x) <{dim = -1 : i32}>",
+		"(tensor<2x4x8xf32>)", "tensor<2x4x8xf32>"),
+	    "pybuda.softmax");
+	dec(ONE("%x: tensor<2x4x8xf32>",
+		"\"pybuda.softmax\"(%x) <{dim = 1 : i32, stable = false}>",
+		"(tensor<2x4x8xf32>)", "tensor<2x4x8xf32>"),
+	    "pybuda.softmax");
+}
+
+static void test_decompose_dot_general(void **state)
+{
+	(void)state;
+	/* Plain: [M, K] x [K, N]. */
+	dec_pcc(ONE("%a: tensor<4x6xf32>, %b: tensor<6x5xf32>",
+		"\"ttir.dot_general\"(%a, %b) " DG("", ": 1", "", ": 0"),
+		"(tensor<4x6xf32>, tensor<6x5xf32>)", "tensor<4x5xf32>"),
+	    "ttir.dot_general");
+	/* Batched, rhs contracting on its last dimension (transpose_b). */
+	dec_pcc(ONE("%a: tensor<3x4x6xf32>, %b: tensor<3x5x6xf32>",
+		"\"ttir.dot_general\"(%a, %b) " DG(": 0", ": 2", ": 0", ": 2"),
+		"(tensor<3x4x6xf32>, tensor<3x5x6xf32>)", "tensor<3x4x5xf32>"),
+	    "ttir.dot_general");
+	/* lhs contracting on its first free dimension (transpose_a). */
+	dec_pcc(ONE("%a: tensor<6x4xf32>, %b: tensor<6x5xf32>",
+		"\"ttir.dot_general\"(%a, %b) " DG("", ": 0", "", ": 0"),
+		"(tensor<6x4xf32>, tensor<6x5xf32>)", "tensor<4x5xf32>"),
+	    "ttir.dot_general");
+	/* Batch dimensions not leading: left alone. */
+	dec_none(ONE("%a: tensor<4x3x6xf32>, %b: tensor<3x6x5xf32>",
+		     "\"ttir.dot_general\"(%a, %b) "
+		     DG(": 1", ": 2", ": 0", ": 1"),
+		     "(tensor<4x3x6xf32>, tensor<3x6x5xf32>)",
+		     "tensor<3x4x5xf32>"),
+		 "ttir.dot_general");
+	/* Two free dimensions on the lhs: left alone. */
+	dec_none(ONE("%a: tensor<2x4x6xf32>, %b: tensor<6x5xf32>",
+		     "\"ttir.dot_general\"(%a, %b) " DG("", ": 2", "", ": 0"),
+		     "(tensor<2x4x6xf32>, tensor<6x5xf32>)",
+		     "tensor<2x4x5xf32>"),
+		 "ttir.dot_general");
+}
+
+/* ---- consteval ---- */
+
+#define T23 "tensor<2x3xf32>"
+
+struct params {
+	ttc_tensor *t[4];
+	int calls;
+};
+
+static const ttc_tensor *param_value(void *arg, ttc_func *f, size_t i)
+{
+	struct params *p = arg;
+
+	(void)f;
+	p->calls++;
+	return i < 4 ? p->t[i] : NULL;
+}
+
+/* %w parameter, %c constant, %x input (marked), %y input (unmarked). */
+static const char *const ce_text = MOD(
+	"%w: " T23 " {ttcore.argument_type = #ttcore.argument_type<parameter>}"
+	", %c: " T23 " {ttcore.argument_type = #ttcore.argument_type<constant>}"
+	", %x: " T23 " {ttcore.argument_type = #ttcore.argument_type<input>}"
+	", %y: " T23,
+	"(" T23 ", " T23 ", " T23 ", " T23 ")",
+	"%k = \"ttir.full\"() <{shape = array<i32: 2, 3>, fill_value = 2.0 : "
+	"f32}> : () -> " T23 "\n"
+	"%0 = \"ttir.multiply\"(%w, %k) : (" T23 ", " T23 ") -> " T23 "\n"
+	"%1 = \"ttir.exp\"(%0) : (" T23 ") -> " T23 "\n"
+	"%2 = \"ttir.add\"(%1, %c) : (" T23 ", " T23 ") -> " T23 "\n"
+	"%3 = \"ttir.add\"(%2, %x) : (" T23 ", " T23 ") -> " T23 "\n"
+	"%4 = \"ttir.add\"(%y, %k) : (" T23 ", " T23 ") -> " T23 "\n"
+	"return %3, %4, %w, %k : " T23 ", " T23 ", " T23 ", " T23 "\n");
+
+static void test_consteval(void **state)
+{
+	(void)state;
+	ttc_ctx *ctx = ttc_ctx_new_ttir();
+	ttc_module *m = parse_ok(ctx, ce_text);
+	ttc_func *f = ttc_module_lookup(m, "f");
+	ttc_tensor *args[4], *before[4], *after[4];
+	struct params p = { { NULL }, 0 };
+	struct ttc_pass_options o = ttc_pass_options_default();
+	struct ttc_pass_stats st;
+
+	make_args(ctx, f, args);
+	for (size_t i = 0; i < 4; i++)
+		p.t[i] = args[i]; /* %x, %y too: never folded anyway */
+	run_golden(ctx, f, args, before);
+	o.param_value = param_value;
+	o.param_arg = &p;
+	assert_int_equal(run_pass(m, "consteval", &o, &st), 0);
+	/* multiply, exp and the first add fold; the adds of inputs do not;
+	 * the parameter itself and the full stay as they are. */
+	assert_int_equal(st.folded, 3);
+	assert_int_equal(count_ops(m, "ttir.multiply"), 0);
+	assert_int_equal(count_ops(m, "ttir.exp"), 0);
+	assert_int_equal(count_ops(m, "ttir.add"), 2);
+	assert_int_equal(count_ops(m, "ttir.constant"), 3);
+	assert_int_equal(count_ops(m, "ttir.full"), 1);
+	assert_true(p.calls >= 2);
+	/* The constants hold the values, in hex. */
+	char *s = ttc_print(m, 0, NULL);
+
+	assert_non_null(strstr(s, "dense<\"0x"));
+	free(s);
+	run_golden(ctx, f, args, after);
+	for (size_t i = 0; i < 4; i++) {
+		assert_memory_equal(before[i]->data, after[i]->data,
+				    before[i]->numel * 4);
+		ttc_tensor_free(before[i]);
+		ttc_tensor_free(after[i]);
+	}
+	/* It reads back: the hex constants parse to the same module. */
+	s = ttc_print(m, 0, NULL);
+	ttc_module *back = parse_ok(ctx, s);
+	char *s2 = ttc_print(back, 0, NULL);
+
+	assert_string_equal(s, s2);
+	free(s);
+	free(s2);
+	ttc_module_free(back);
+	ttc_module_free(m);
+
+	/* No values known: only what constants alone make (nothing here). */
+	m = parse_ok(ctx, ce_text);
+	o.param_value = NULL;
+	assert_int_equal(run_pass(m, "consteval", &o, &st), 0);
+	assert_int_equal(st.folded, 0);
+	ttc_module_free(m);
+
+	/* Switched off. */
+	m = parse_ok(ctx, ce_text);
+	o.param_value = param_value;
+	o.enable_consteval = false;
+	assert_int_equal(run_pass(m, "consteval", &o, &st), 0);
+	assert_int_equal(st.folded, 0);
+	ttc_module_free(m);
+
+	/* The limit: 2x3 f32 is 24 bytes. */
+	m = parse_ok(ctx, ce_text);
+	o.enable_consteval = true;
+	o.consteval_limit = 23;
+	assert_int_equal(run_pass(m, "consteval", &o, &st), 0);
+	assert_int_equal(st.folded, 0);
+	ttc_module_free(m);
+	m = parse_ok(ctx, ce_text);
+	o.consteval_limit = 24;
+	assert_int_equal(run_pass(m, "consteval", &o, &st), 0);
+	assert_int_equal(st.folded, 3);
+	ttc_module_free(m);
+
+	/* A value of the wrong type: an error naming the argument. */
+	ttc_tensor *wrong = ttc_tensor_random(
+		ctx, ttc_tensor_type(ctx, (int64_t[]){ 3, 2 }, 2,
+				     ttc_float_type(ctx, TTC_F32), NULL),
+		1);
+
+	p.t[0] = wrong;
+	m = parse_ok(ctx, ce_text);
+	assert_int_equal(run_pass(m, "consteval", &o, &st), -EINVAL);
+	assert_string_equal(first_error(ctx),
+			    "error: pass 'consteval': @f argument #0: the value given "
+			    "is tensor<3x2xf32>, the argument tensor<2x3xf32>");
+	ttc_module_free(m);
+	ttc_tensor_free(wrong);
+	for (size_t i = 0; i < 4; i++)
+		ttc_tensor_free(args[i]);
+	ttc_ctx_free(ctx);
+}
+
+/* Constants alone: folded without any callback; goldens agree. */
+static void test_consteval_constants(void **state)
+{
+	(void)state;
+	struct ttc_pass_stats st;
+	const char *text = MOD(
+		"%x: tensor<4xf32>", "tensor<4xf32>",
+		"%a = \"ttir.arange\"() <{start = 0 : si64, end = 4 : si64, "
+		"step = 1 : si64, arange_dimension = 0 : i64}> : () -> "
+		"tensor<4xf32>\n"
+		"%o = \"ttir.ones\"() <{shape = array<i32: 4>}> : () -> "
+		"tensor<4xf32>\n"
+		"%c = \"ttir.constant\"() <{value = dense<[1.5, 2.5, 3.5, "
+		"4.5]> : tensor<4xf32>}> : () -> tensor<4xf32>\n"
+		"%0 = \"ttir.add\"(%a, %o) : (tensor<4xf32>, tensor<4xf32>) -> "
+		"tensor<4xf32>\n"
+		"%1 = \"ttir.multiply\"(%0, %c) : (tensor<4xf32>, "
+		"tensor<4xf32>) -> tensor<4xf32>\n"
+		"%2 = \"ttir.sqrt\"(%1) : (tensor<4xf32>) -> tensor<4xf32>\n"
+		"%3 = \"ttir.add\"(%2, %x) : (tensor<4xf32>, tensor<4xf32>) -> "
+		"tensor<4xf32>\n"
+		"return %3 : tensor<4xf32>\n");
+
+	check_equiv(text, "consteval", "ttir.sqrt", true, NULL, &st);
+	assert_int_equal(st.folded, 3);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_decompose_zmoves),
+		cmocka_unit_test(test_decompose_shapes),
+		cmocka_unit_test(test_decompose_eltwise),
+		cmocka_unit_test(test_decompose_reductions),
+		cmocka_unit_test(test_decompose_dot_general),
+		cmocka_unit_test(test_consteval),
+		cmocka_unit_test(test_consteval_constants),
+	};
+
+	return cmocka_run_group_tests_name("ttc_passes_eval", tests, NULL,
+					   NULL);
+}

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * decompose: rewrites ops the device op library (lib/include/tt/ops.h and
+ * the headers of tt/ops/) has no op for into ops it has, keeping the
+ * golden result. docs/compiler.md ("Passes") has the table of rewrites.
+ * An op a rule cannot take (a rank over TTC_MAX_RANK after a split, mixed
+ * element types) is left as it is.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+struct rw {
+	ttc_op *op;
+	ttc_ctx *ctx;
+	const ttc_type *rt; /* the op's result type */
+};
+
+static ttc_value *in(const struct rw *r, size_t i)
+{
+	return ttc_op_operand(r->op, i);
+}
+
+static const ttc_type *in_type(const struct rw *r, size_t i)
+{
+	return ttc_value_type(in(r, i));
+}
+
+/* A new op before the one rewritten; its result or NULL. */
+static ttc_value *mk(const struct rw *r, const char *name,
+		     ttc_value *const *ops, size_t n, const ttc_type *t,
+		     const ttc_attr *props)
+{
+	ttc_op *op = pass_new_op(r->op, name, ops, n, t, props);
+
+	return op ? ttc_op_result(op, 0) : NULL;
+}
+
+static ttc_value *reshape(const struct rw *r, ttc_value *x,
+			  const ttc_type *t)
+{
+	const ttc_attr *p = pass_dict1(r->ctx, "shape",
+				       pass_i32_list(r->ctx, ttc_type_dims(t),
+						     ttc_type_rank(t)));
+
+	return x ? mk(r, "ttir.reshape", &x, 1, t, p) : NULL;
+}
+
+/* squeeze, unsqueeze, vslice, vstack: the same elements, another shape. */
+static ttc_value *to_reshape(const struct rw *r)
+{
+	return reshape(r, in(r, 0), r->rt);
+}
+
+/*
+ * hslice and hstack move slices of C to Z and back ([..., Z, R, C]):
+ * reshape to rank + 1 with the slice index next to the dimension it
+ * leaves, swap it past R, reshape to the result. hslice s: [Z, R, s, w]
+ * -> [Z, s, R, w]; hstack s: [Z/s, s, R, C] -> [Z/s, R, s, C].
+ */
+static ttc_value *hmove(const struct rw *r, bool stack)
+{
+	const ttc_type *t = in_type(r, 0);
+	unsigned n = ttc_type_rank(t), z = n - 3;
+	int64_t d[TTC_MAX_RANK], pd[TTC_MAX_RANK], perm[TTC_MAX_RANK];
+	int64_t s = ttc_attr_int(ttc_op_attr(r->op, "slices"));
+	const int64_t *x = ttc_type_dims(t);
+
+	if (n + 1 > TTC_MAX_RANK || n < 3)
+		return NULL;
+	if (stack && s == -1)
+		s = x[z];
+	memcpy(d, x, z * sizeof(*d));
+	if (!stack) {
+		d[z] = x[z], d[z + 1] = x[z + 1], d[z + 2] = s;
+		d[z + 3] = x[z + 2] / s;
+	} else {
+		d[z] = x[z] / s, d[z + 1] = s, d[z + 2] = x[z + 1];
+		d[z + 3] = x[z + 2];
+	}
+	for (unsigned i = 0; i <= n; i++)
+		perm[i] = i;
+	perm[z + 1] = z + 2, perm[z + 2] = z + 1;
+	for (unsigned i = 0; i <= n; i++)
+		pd[i] = d[perm[i]];
+	ttc_value *a = reshape(r, in(r, 0), pass_tensor_like(r->ctx, t, d,
+							     n + 1));
+	const ttc_attr *p = pass_dict1(r->ctx, "permutation",
+				       pass_i64_array(r->ctx, perm, n + 1));
+	ttc_value *b = a ? mk(r, "ttir.permute", &a, 1,
+			      pass_tensor_like(r->ctx, t, pd, n + 1), p) :
+			   NULL;
+
+	return reshape(r, b, r->rt);
+}
+
+static ttc_value *hslice(const struct rw *r)
+{
+	return hmove(r, false);
+}
+
+static ttc_value *hstack(const struct rw *r)
+{
+	return hmove(r, true);
+}
+
+static bool same_elem(const ttc_type *a, const ttc_type *b)
+{
+	return ttc_type_elem(a) == ttc_type_elem(b);
+}
+
+/* heaviside(x, y) = where(x == 0, y, x > 0). */
+static ttc_value *heaviside(const struct rw *r)
+{
+	const ttc_type *xt = in_type(r, 0);
+	char zero[8] = { 0 };
+
+	if (!same_elem(xt, in_type(r, 1)) || !same_elem(xt, r->rt))
+		return NULL;
+	const ttc_attr *z = ttc_dense_attr(
+		r->ctx, xt, zero, ttc_type_elem_bytes(ttc_type_elem(xt)), true,
+		false);
+	ttc_value *c = z ? mk(r, "ttir.constant", NULL, 0, xt,
+			      pass_dict1(r->ctx, "value", z)) :
+			   NULL;
+	ttc_value *eq_ops[2] = { in(r, 0), c };
+	ttc_value *eq = c ? mk(r, "ttir.eq", eq_ops, 2, xt, NULL) : NULL;
+	ttc_value *gt = eq ? mk(r, "ttir.gt", eq_ops, 2, xt, NULL) : NULL;
+	ttc_value *w[3] = { eq, in(r, 1), gt };
+
+	return gt ? mk(r, "ttir.where", w, 3, r->rt, NULL) : NULL;
+}
+
+/* clamp_tensor(x, lo, hi) = minimum(maximum(x, lo), hi). */
+static ttc_value *clamp_tensor(const struct rw *r)
+{
+	for (size_t i = 0; i < 3; i++)
+		if (!same_elem(in_type(r, i), r->rt))
+			return NULL;
+	ttc_value *a[2] = { in(r, 0), in(r, 1) };
+	ttc_value *mx = mk(r, "ttir.maximum", a, 2, r->rt, NULL);
+	ttc_value *b[2] = { mx, in(r, 2) };
+
+	return mx ? mk(r, "ttir.minimum", b, 2, r->rt, NULL) : NULL;
+}
+
+/* Whether list names exactly want[0..n). */
+static bool dims_are(const ttc_attr *a, const int64_t *want, int n)
+{
+	int64_t v[TTC_MAX_RANK];
+
+	if (!a || ttc_attr_ints(a, v, TTC_MAX_RANK) != n)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (v[i] != want[i])
+			return false;
+	return true;
+}
+
+static int contract_dim(const ttc_op *op, const char *name)
+{
+	int64_t v[TTC_MAX_RANK];
+	const ttc_attr *a = ttc_op_attr(op, name);
+
+	return a && ttc_attr_ints(a, v, TTC_MAX_RANK) == 1 ? (int)v[0] : -1;
+}
+
+/*
+ * dot_general with leading batch dimensions [0, nb) on both sides, one
+ * free and one contracting dimension each: a batched matmul, transposing
+ * an operand whose contracting dimension is not where matmul reads it.
+ */
+static ttc_value *dot_general(const struct rw *r)
+{
+	const ttc_type *a = in_type(r, 0), *b = in_type(r, 1);
+	int nb = (int)ttc_type_rank(a) - 2;
+	int64_t batch[TTC_MAX_RANK];
+	int cl = contract_dim(r->op, "contract_dims_lhs");
+	int cr = contract_dim(r->op, "contract_dims_rhs");
+
+	if (nb < 0 || (int)ttc_type_rank(b) != nb + 2 || !same_elem(a, b) ||
+	    !same_elem(a, r->rt) || cl < nb || cr < nb)
+		return NULL;
+	for (int i = 0; i < nb; i++)
+		batch[i] = i;
+	if (!dims_are(ttc_op_attr(r->op, "batch_dims_lhs"), batch, nb) ||
+	    !dims_are(ttc_op_attr(r->op, "batch_dims_rhs"), batch, nb))
+		return NULL;
+	struct ttc_named_attr e[2];
+	size_t ne = 0;
+
+	if (cl == nb)
+		e[ne++] = (struct ttc_named_attr){ "transpose_a",
+						   ttc_bool_attr(r->ctx, true) };
+	if (cr == nb + 1)
+		e[ne++] = (struct ttc_named_attr){ "transpose_b",
+						   ttc_bool_attr(r->ctx, true) };
+	ttc_value *ops[2] = { in(r, 0), in(r, 1) };
+
+	return mk(r, "ttir.matmul", ops, 2, r->rt,
+		  ne ? ttc_dict_attr(r->ctx, e, ne) : NULL);
+}
+
+/* PyBuda's exact gelu is TTIR's (the tanh form stays: its own op). */
+static ttc_value *gelu(const struct rw *r)
+{
+	const ttc_attr *a = ttc_op_attr(r->op, "approximate");
+	const char *s = a ? ttc_attr_str(a, NULL) : "none";
+	ttc_value *x = in(r, 0);
+
+	if (!s || strcmp(s, "none"))
+		return NULL;
+	return mk(r, "ttir.gelu", &x, 1, r->rt, NULL);
+}
+
+/* reduce_sum / reduce_avg (dim): sum / mean keeping the dimension. */
+static ttc_value *reduce(const struct rw *r, const char *name)
+{
+	int64_t d = ttc_attr_int(ttc_op_attr(r->op, "dim"));
+	struct ttc_named_attr e[2] = {
+		{ "dim_arg", pass_i32_list(r->ctx, &d, 1) },
+		{ "keep_dim", ttc_bool_attr(r->ctx, true) },
+	};
+	ttc_value *x = in(r, 0);
+
+	return mk(r, name, &x, 1, r->rt, ttc_dict_attr(r->ctx, e, 2));
+}
+
+static ttc_value *reduce_sum(const struct rw *r)
+{
+	return reduce(r, "ttir.sum");
+}
+
+static ttc_value *reduce_avg(const struct rw *r)
+{
+	return reduce(r, "ttir.mean");
+}
+
+static ttc_value *softmax(const struct rw *r)
+{
+	const ttc_attr *st = ttc_op_attr(r->op, "stable");
+	struct ttc_named_attr e[2] = {
+		{ "dimension",
+		  pass_si32(r->ctx, ttc_attr_int(ttc_op_attr(r->op, "dim"))) },
+		{ "numericStable",
+		  ttc_bool_attr(r->ctx, st ? ttc_attr_bool(st) : true) },
+	};
+	ttc_value *x = in(r, 0);
+
+	return mk(r, "ttir.softmax", &x, 1, r->rt, ttc_dict_attr(r->ctx, e, 2));
+}
+
+static const struct {
+	const char *op;
+	ttc_value *(*fn)(const struct rw *r);
+} rules[] = {
+	{ "pybuda.hslice", hslice },	   { "pybuda.hstack", hstack },
+	{ "pybuda.vslice", to_reshape },   { "pybuda.vstack", to_reshape },
+	{ "ttir.squeeze", to_reshape },	   { "ttir.unsqueeze", to_reshape },
+	{ "pybuda.heaviside", heaviside }, { "ttir.clamp_tensor", clamp_tensor },
+	{ "ttir.dot_general", dot_general }, { "pybuda.gelu", gelu },
+	{ "pybuda.reduce_sum", reduce_sum }, { "pybuda.reduce_avg", reduce_avg },
+	{ "pybuda.softmax", softmax },
+};
+
+static int rewrite(ttc_op *op, struct ttc_pass_ctx *pc)
+{
+	struct rw r = { op, pc->ctx, NULL };
+	ttc_value *v;
+	int rc;
+
+	if (ttc_op_num_results(op) != 1)
+		return 0;
+	r.rt = ttc_value_type(ttc_op_result(op, 0));
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		if (strcmp(ttc_op_name(op), rules[i].op))
+			continue;
+		if (!ttc_type_is_tensor(r.rt) || !(v = rules[i].fn(&r)))
+			return 0;
+		if ((rc = pass_replace_op(op, &v)))
+			return pass_fail(pc, op, rc, "cannot replace the op");
+		pc->stats->decomposed++;
+		return 0;
+	}
+	return 0;
+}
+
+static int run(ttc_func *f, struct ttc_pass_ctx *pc)
+{
+	ttc_op *op, *next;
+	int rc = 0;
+
+	for (op = ttc_func_first_op(f); op && !rc; op = next) {
+		next = ttc_op_next(op);
+		rc = rewrite(op, pc);
+	}
+	return rc;
+}
+
+const struct ttc_pass ttc_pass_decompose = {
+	.name = "decompose",
+	.summary = "rewrites ops the device has no op for into ops it has",
+	.run = run,
+};
