@@ -368,6 +368,22 @@ static void test_canonicalize_shapes(void **state)
 		  "2>}> : (tensor<3x4x2xf32>) -> tensor<4x3x2xf32>\n"
 		  "return %4 : tensor<4x3x2xf32>\n"),
 	      4, 2);
+	/* Transposes of different pairs that keep the type stay. */
+	canon(MOD("%a: tensor<2x2x2xf32>", "tensor<2x2x2xf32>",
+		  "%0 = \"ttir.transpose\"(%a) <{dim0 = 0 : si32, dim1 = 1 : "
+		  "si32}> : (tensor<2x2x2xf32>) -> tensor<2x2x2xf32>\n"
+		  "%1 = \"ttir.transpose\"(%0) <{dim0 = 1 : si32, dim1 = 2 : "
+		  "si32}> : (tensor<2x2x2xf32>) -> tensor<2x2x2xf32>\n"
+		  "return %1 : tensor<2x2x2xf32>\n"),
+	      3, 0);
+	/* One permutation of another, returned: the composition. */
+	canon(MOD("%a: tensor<2x3x4xf32>", "tensor<4x2x3xf32>",
+		  "%0 = \"ttir.permute\"(%a) <{permutation = array<i64: 0, 2, "
+		  "1>}> : (tensor<2x3x4xf32>) -> tensor<2x4x3xf32>\n"
+		  "%1 = \"ttir.permute\"(%0) <{permutation = array<i64: 1, 0, "
+		  "2>}> : (tensor<2x4x3xf32>) -> tensor<4x2x3xf32>\n"
+		  "return %1 : tensor<4x2x3xf32>\n"),
+	      2, 1);
 	/* A typecast that converts stays. */
 	canon(MOD(A23, "tensor<2x3xbf16>",
 		  "%0 = \"ttir.typecast\"(%a) : (" T23 ") -> tensor<2x3xbf16>\n"
@@ -478,14 +494,16 @@ static void test_fuse(void **state)
 		"f32}> : (" T23 ") -> " T23 "\n"
 		"%7 = " BIN("subtract", "%a", "%a") "\n"
 		"%8 = \"ttir.tanh\"(%7) : (" T23 ") -> " T23 "\n"
-		"%9 = " BIN("add", "%8", "%7") "\n"
-		"return %1, %4, %6, %9 : tensor<2x2xf32>, " T23 ", " T23 ", "
+		"%9 = \"ttir.exp\"(%7) : (" T23 ") -> " T23 "\n"
+		"%10 = " BIN("add", "%8", "%9") "\n"
+		"return %1, %4, %6, %10 : tensor<2x2xf32>, " T23 ", " T23 ", "
 		T23 "\n");
 	ttc_module *m = parse_ok(ctx, text);
 
 	assert_int_equal(run_pass(m, "fuse", NULL, &st), 0);
 	/* matmul+relu, exp+leaky_relu, add+clip; the sigmoid stays (exp has
-	 * its one activation), tanh stays (subtract's result has 2 uses). */
+	 * its one activation), tanh and exp stay (subtract's result has two
+	 * uses, both unary). */
 	assert_int_equal(st.fused, 3);
 	assert_string_equal(str_attr(find_op(m, "ttir.matmul"),
 				     "ttc.activation"),
@@ -503,6 +521,7 @@ static void test_fuse(void **state)
 	assert_true(ttc_attr_float(ttc_op_attr(ad, "ttc.activation_p0")) == -1);
 	assert_true(ttc_attr_float(ttc_op_attr(ad, "ttc.activation_p1")) == 2);
 	assert_int_equal(count_ops(m, "ttir.tanh"), 1);
+	assert_null(ttc_op_attr(find_op(m, "ttir.subtract"), "ttc.activation"));
 	ttc_module_free(m);
 
 	/* Disabled: nothing fused. */
