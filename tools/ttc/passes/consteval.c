@@ -88,7 +88,9 @@ static int known_args(ttc_func *f, struct ttc_pass_ctx *pc, struct known *k)
 		ttc_value *a = ttc_func_arg(f, i);
 		const ttc_tensor *t;
 
-		if (!marked(f, i) || !(t = pc->param_value(pc->param_arg, f, i)))
+		if (!marked(f, i))
+			continue;
+		if (!(t = pc->param_value(pc->param_arg, f, i)))
 			continue;
 		if (t->type != ttc_value_type(a)) {
 			char want[128], got[128];

@@ -186,15 +186,14 @@ static ttc_value *dot_general(const struct rw *r)
 	if (!dims_are(ttc_op_attr(r->op, "batch_dims_lhs"), batch, nb) ||
 	    !dims_are(ttc_op_attr(r->op, "batch_dims_rhs"), batch, nb))
 		return NULL;
+	const ttc_attr *yes = ttc_bool_attr(r->ctx, true);
 	struct ttc_named_attr e[2];
 	size_t ne = 0;
 
 	if (cl == nb)
-		e[ne++] = (struct ttc_named_attr){ "transpose_a",
-						   ttc_bool_attr(r->ctx, true) };
+		e[ne++] = (struct ttc_named_attr){ "transpose_a", yes };
 	if (cr == nb + 1)
-		e[ne++] = (struct ttc_named_attr){ "transpose_b",
-						   ttc_bool_attr(r->ctx, true) };
+		e[ne++] = (struct ttc_named_attr){ "transpose_b", yes };
 	ttc_value *ops[2] = { in(r, 0), in(r, 1) };
 
 	return mk(r, "ttir.matmul", ops, 2, r->rt,
@@ -257,9 +256,11 @@ static const struct {
 	{ "pybuda.hslice", hslice },	   { "pybuda.hstack", hstack },
 	{ "pybuda.vslice", to_reshape },   { "pybuda.vstack", to_reshape },
 	{ "ttir.squeeze", to_reshape },	   { "ttir.unsqueeze", to_reshape },
-	{ "pybuda.heaviside", heaviside }, { "ttir.clamp_tensor", clamp_tensor },
+	{ "pybuda.heaviside", heaviside },
+	{ "ttir.clamp_tensor", clamp_tensor },
 	{ "ttir.dot_general", dot_general }, { "pybuda.gelu", gelu },
-	{ "pybuda.reduce_sum", reduce_sum }, { "pybuda.reduce_avg", reduce_avg },
+	{ "pybuda.reduce_sum", reduce_sum },
+	{ "pybuda.reduce_avg", reduce_avg },
 	{ "pybuda.softmax", softmax },
 };
 

@@ -83,8 +83,10 @@ static void amp(const ttc_op *op, int level, struct choice *c)
 		c->weight = TT_BFP4_B;
 		c->fid = TT_LOFI;
 	} else if (level >= 3) {
+		bool high = amp_high_precision(op);
+
 		if (!c->is_int)
-			c->df = amp_high_precision(op) ? TT_FLOAT16_B : TT_BFP8_B;
+			c->df = high ? TT_FLOAT16_B : TT_BFP8_B;
 		if (mm)
 			c->fid = TT_HIFI2;
 	}
@@ -215,8 +217,8 @@ static int check_options(struct ttc_pass_ctx *pc)
 		return pass_fail(pc, NULL, -EINVAL, "fidelity %d is not LoFi, "
 				 "HiFi2, HiFi3 or HiFi4", (int)o->fidelity);
 	if (o->noverrides && !o->overrides)
-		return pass_fail(pc, NULL, -EINVAL, "%zu overrides and no array",
-				 o->noverrides);
+		return pass_fail(pc, NULL, -EINVAL,
+				 "%zu overrides and no array", o->noverrides);
 	return 0;
 }
 

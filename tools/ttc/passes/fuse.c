@@ -59,9 +59,11 @@ static bool try_fuse(ttc_ctx *ctx, ttc_op *op)
 	d = set(ctx, d, "ttc.activation",
 		ttc_string_attr(ctx, name, strlen(name)));
 	if (np > 0)
-		d = set(ctx, d, "ttc.activation_p0", ttc_float_attr(ctx, p[0], f32));
+		d = set(ctx, d, "ttc.activation_p0",
+			ttc_float_attr(ctx, p[0], f32));
 	if (np > 1)
-		d = set(ctx, d, "ttc.activation_p1", ttc_float_attr(ctx, p[1], f32));
+		d = set(ctx, d, "ttc.activation_p1",
+			ttc_float_attr(ctx, p[1], f32));
 	if (ttc_value_replace_all_uses(ttc_op_result(act, 0), r) ||
 	    ttc_op_erase(act))
 		return false;

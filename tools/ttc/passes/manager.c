@@ -199,7 +199,11 @@ int ttc_run_passes(ttc_module *m, const char *const *names, size_t n,
 	o = o ? o : &def;
 	stats = stats ? stats : &local;
 	memset(stats, 0, sizeof(*stats));
-	if (n > TTC_PASS_MAX_PIPELINE || (n && !names)) {
+	if (n && !names) {
+		ttc_diag_addf(ctx, "a pipeline of %zu passes and no names", n);
+		return -EINVAL;
+	}
+	if (n > TTC_PASS_MAX_PIPELINE) {
 		ttc_diag_addf(ctx, "a pipeline of %zu passes (at most %d)", n,
 			      TTC_PASS_MAX_PIPELINE);
 		return -E2BIG;
@@ -212,6 +216,12 @@ int ttc_run_passes(ttc_module *m, const char *const *names, size_t n,
 		}
 	}
 	n = n ? n : DEFAULT_PIPELINE;
+	/* --print-after=typo would otherwise print nothing, silently. */
+	if (o->print_after && strcmp(o->print_after, "all") &&
+	    !find(o, o->print_after)) {
+		unknown(ctx, o, o->print_after);
+		return -ENOENT;
+	}
 	if (o->verify_each && ttc_module_verify(m)) {
 		ttc_diag_addf(ctx, "the input of the pipeline does not verify");
 		return -EINVAL;

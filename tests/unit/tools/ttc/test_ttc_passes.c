@@ -69,9 +69,25 @@ static void test_unknown_pass(void **state)
 	/* Nothing ran. */
 	assert_int_equal(count_ops(m, "ttir.add"), 1);
 	assert_int_equal(ttc_run_passes(NULL, NULL, 0, NULL, NULL), -EINVAL);
-	assert_int_equal(ttc_run_passes(m, NULL, TTC_PASS_MAX_PIPELINE + 1,
+	assert_int_equal(ttc_run_passes(m, names, TTC_PASS_MAX_PIPELINE + 1,
 					NULL, NULL),
 			 -E2BIG);
+	assert_int_equal(ttc_run_passes(m, NULL, 2, NULL, NULL), -EINVAL);
+	/* A NULL name is unknown, not a crash. */
+	const char *null_name[] = { NULL };
+
+	ttc_ctx_clear_diags(ctx);
+	assert_int_equal(ttc_run_passes(m, null_name, 1, NULL, NULL), -ENOENT);
+	assert_non_null(strstr(first_error(ctx), "unknown pass '(null)'"));
+	/* So is a print_after that names no pass. */
+	struct ttc_pass_options o = ttc_pass_options_default();
+
+	ttc_ctx_clear_diags(ctx);
+	o.print_after = "canonicalise";
+	assert_int_equal(ttc_run_passes(m, NULL, 0, &o, NULL), -ENOENT);
+	assert_non_null(strstr(first_error(ctx),
+			       "unknown pass 'canonicalise'; known passes:"));
+	assert_int_equal(count_ops(m, "ttir.add"), 1);
 	ttc_module_free(m);
 	ttc_ctx_free(ctx);
 }
@@ -718,6 +734,12 @@ static void test_formats_errors(void **state)
 	assert_int_equal(run_pass(m, "formats", &o, NULL), -EINVAL);
 	assert_string_equal(first_error(ctx), "error: pass 'formats': acc_df 99 is "
 					      "not a data format");
+	ttc_ctx_clear_diags(ctx);
+	o = ttc_pass_options_default();
+	o.noverrides = 2;
+	assert_int_equal(run_pass(m, "formats", &o, NULL), -EINVAL);
+	assert_string_equal(first_error(ctx), "error: pass 'formats': 2 "
+					      "overrides and no array");
 	/* Nothing was written by the failed runs. */
 	assert_null(ttc_op_attr(find_op(m, "ttir.matmul"), "ttc.df"));
 	ttc_module_free(m);
