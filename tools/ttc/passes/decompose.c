@@ -249,6 +249,107 @@ static ttc_value *softmax(const struct rw *r)
 	return mk(r, "ttir.softmax", &x, 1, r->rt, ttc_dict_attr(r->ctx, e, 2));
 }
 
+static double num(const ttc_attr *a)
+{
+	return ttc_attr_kind(a) == TTC_ATTR_INT ? (double)ttc_attr_int(a) :
+						  ttc_attr_float(a);
+}
+
+/* PyBuda's relu: threshold 0, mode "min" is TTIR's relu; mode "max" with
+ * a threshold t >= 0 is clip(x, 0, t). */
+static ttc_value *pybuda_relu(const struct rw *r)
+{
+	const ttc_attr *ta = ttc_op_attr(r->op, "threshold");
+	const ttc_attr *ma = ttc_op_attr(r->op, "mode");
+	const char *mode = ma ? ttc_attr_str(ma, NULL) : "min";
+	double t = ta ? num(ta) : 0;
+	ttc_value *x = in(r, 0);
+
+	if (!mode || (!strcmp(mode, "min") && t != 0) ||
+	    (!strcmp(mode, "max") && !(t >= 0)))
+		return NULL;
+	if (!strcmp(mode, "min"))
+		return mk(r, "ttir.relu", &x, 1, r->rt, NULL);
+	const ttc_type *f32 = ttc_float_type(r->ctx, TTC_F32);
+	struct ttc_named_attr e[2] = {
+		{ "max", ttc_float_attr(r->ctx, t, f32) },
+		{ "min", ttc_float_attr(r->ctx, 0, f32) },
+	};
+
+	/* The bound must survive f32 (the device's parameter). */
+	if (ttc_attr_float(e[0].value) != t)
+		return NULL;
+	return mk(r, "ttir.clamp_scalar", &x, 1, r->rt,
+		  ttc_dict_attr(r->ctx, e, 2));
+}
+
+/* PyBuda's identity (with or without an inserted dimension). */
+static ttc_value *identity(const struct rw *r)
+{
+	if (in_type(r, 0) == r->rt)
+		return in(r, 0);
+	return to_reshape(r);
+}
+
+static ttc_value *concatenate(const struct rw *r)
+{
+	size_t n = ttc_op_num_operands(r->op);
+	ttc_value *ops[64];
+	const ttc_attr *p = pass_dict1(
+		r->ctx, "dim",
+		pass_si32(r->ctx, ttc_attr_int(ttc_op_attr(r->op, "axis"))));
+
+	if (n > 64)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		ops[i] = in(r, i);
+	return mk(r, "ttir.concat", ops, n, r->rt, p);
+}
+
+/* index(dim, start, stop, stride): a slice_static of that dimension. */
+static ttc_value *pybuda_index(const struct rw *r)
+{
+	const ttc_type *t = in_type(r, 0);
+	unsigned n = ttc_type_rank(t);
+	int64_t b[TTC_MAX_RANK], e[TTC_MAX_RANK], st[TTC_MAX_RANK];
+	int64_t d = ttc_attr_int(ttc_op_attr(r->op, "dim"));
+	int64_t s = ttc_attr_int(ttc_op_attr(r->op, "stride"));
+	int64_t start = ttc_attr_int(ttc_op_attr(r->op, "start"));
+
+	d = d < 0 ? d + n : d;
+	if (d < 0 || d >= (int64_t)n || s < 1)
+		return NULL;
+	for (unsigned i = 0; i < n; i++)
+		b[i] = 0, e[i] = ttc_type_dims(t)[i], st[i] = 1;
+	b[d] = start < 0 ? start + ttc_type_dims(t)[d] : start;
+	e[d] = b[d] + (ttc_type_dims(r->rt)[d] - 1) * s + 1;
+	st[d] = s;
+	struct ttc_named_attr a[3] = {
+		{ "begins", pass_i32_list(r->ctx, b, n) },
+		{ "ends", pass_i32_list(r->ctx, e, n) },
+		{ "step", pass_i32_list(r->ctx, st, n) },
+	};
+	ttc_value *x = in(r, 0);
+
+	if (ttc_type_dims(r->rt)[d] == 0)
+		return NULL;
+	return mk(r, "ttir.slice_static", &x, 1, r->rt,
+		  ttc_dict_attr(r->ctx, a, 3));
+}
+
+/* frac(x) = x - trunc(x) (exact in floating point). */
+static ttc_value *frac(const struct rw *r)
+{
+	ttc_value *x = in(r, 0);
+
+	if (ttc_type_kind(ttc_type_elem(r->rt)) != TTC_TYPE_FLOAT)
+		return NULL;
+	ttc_value *t = mk(r, "ttir.trunc", &x, 1, r->rt, NULL);
+	ttc_value *ops[2] = { x, t };
+
+	return t ? mk(r, "ttir.subtract", ops, 2, r->rt, NULL) : NULL;
+}
+
 static const struct {
 	const char *op;
 	ttc_value *(*fn)(const struct rw *r);
@@ -262,6 +363,11 @@ static const struct {
 	{ "pybuda.reduce_sum", reduce_sum },
 	{ "pybuda.reduce_avg", reduce_avg },
 	{ "pybuda.softmax", softmax },
+	{ "pybuda.relu", pybuda_relu },
+	{ "pybuda.identity", identity },
+	{ "pybuda.concatenate", concatenate },
+	{ "pybuda.index", pybuda_index },
+	{ "ttir.frac", frac },
 };
 
 static int rewrite(ttc_op *op, struct ttc_pass_ctx *pc)

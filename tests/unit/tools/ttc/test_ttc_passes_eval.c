@@ -133,6 +133,58 @@ static void test_decompose_eltwise(void **state)
 		 "pybuda.gelu");
 }
 
+static void test_decompose_pybuda(void **state)
+{
+	(void)state;
+	dec(ONE("%x: tensor<4x8xf32>", "\"pybuda.relu\"(%x)",
+		"(tensor<4x8xf32>)", "tensor<4x8xf32>"),
+	    "pybuda.relu");
+	dec(ONE("%x: tensor<4x8xf32>",
+		"\"pybuda.relu\"(%x) <{threshold = 0.5 : f32, mode = \"max\"}>",
+		"(tensor<4x8xf32>)", "tensor<4x8xf32>"),
+	    "pybuda.relu");
+	/* A threshold with mode "min", or a negative cap: left alone. */
+	dec_none(ONE("%x: tensor<4x8xf32>",
+		     "\"pybuda.relu\"(%x) <{threshold = 0.5 : f32}>",
+		     "(tensor<4x8xf32>)", "tensor<4x8xf32>"),
+		 "pybuda.relu");
+	dec_none(ONE("%x: tensor<4x8xf32>",
+		     "\"pybuda.relu\"(%x) <{threshold = -0.5 : f32, mode = "
+		     "\"max\"}>",
+		     "(tensor<4x8xf32>)", "tensor<4x8xf32>"),
+		 "pybuda.relu");
+	dec(ONE("%x: tensor<4x8xf32>", "\"pybuda.identity\"(%x)",
+		"(tensor<4x8xf32>)", "tensor<4x8xf32>"),
+	    "pybuda.identity");
+	dec(ONE("%x: tensor<4x8xf32>",
+		"\"pybuda.identity\"(%x) <{unsqueeze = \"unsqueeze\", "
+		"unsqueeze_dim = 1 : i32}>",
+		"(tensor<4x8xf32>)", "tensor<4x1x8xf32>"),
+	    "pybuda.identity");
+	dec(ONE("%x: tensor<4x8xf32>, %y: tensor<4x3xf32>",
+		"\"pybuda.concatenate\"(%x, %y) <{axis = -1 : i32}>",
+		"(tensor<4x8xf32>, tensor<4x3xf32>)", "tensor<4x11xf32>"),
+	    "pybuda.concatenate");
+	dec(ONE("%x: tensor<4x9xf32>",
+		"\"pybuda.index\"(%x) <{dim = 1 : i32, start = 1 : i32, stop = "
+		"8 : i32, stride = 3 : i32}>",
+		"(tensor<4x9xf32>)", "tensor<4x3xf32>"),
+	    "pybuda.index");
+	dec(ONE("%x: tensor<4x9xf32>",
+		"\"pybuda.index\"(%x) <{dim = -2 : i32, start = -2 : i32}>",
+		"(tensor<4x9xf32>)", "tensor<1x9xf32>"),
+	    "pybuda.index");
+	/* frac of values scaled past 1 (negative ones too). */
+	dec(MOD("%x: tensor<4x9xf32>", "tensor<4x9xf32>",
+		"%s = \"ttir.full\"() <{shape = array<i32: 4, 9>, fill_value = "
+		"7.3 : f32}> : () -> tensor<4x9xf32>\n"
+		"%0 = \"ttir.multiply\"(%x, %s) : (tensor<4x9xf32>, "
+		"tensor<4x9xf32>) -> tensor<4x9xf32>\n"
+		"%1 = \"ttir.frac\"(%0) : (tensor<4x9xf32>) -> tensor<4x9xf32>\n"
+		"return %1 : tensor<4x9xf32>\n"),
+	    "ttir.frac");
+}
+
 #define DG(bl, cl, br, cr) \
 	"<{batch_dims_lhs = array<i64" bl ">, contract_dims_lhs = array<i64" \
 	cl ">, batch_dims_rhs = array<i64" br ">, contract_dims_rhs = " \
@@ -357,6 +409,7 @@ int main(void)
 		cmocka_unit_test(test_decompose_shapes),
 		cmocka_unit_test(test_decompose_eltwise),
 		cmocka_unit_test(test_decompose_reductions),
+		cmocka_unit_test(test_decompose_pybuda),
 		cmocka_unit_test(test_decompose_dot_general),
 		cmocka_unit_test(test_consteval),
 		cmocka_unit_test(test_consteval_constants),
