@@ -5,6 +5,8 @@
  * consteval (constants and parameters folded, inputs never; the limit,
  * the switch, values of the wrong type).
  */
+#include <dirent.h>
+
 #include "ttc_passes_util.h"
 
 #define Z4 "tensor<1x2x4x8xf32>"
@@ -402,6 +404,146 @@ static void test_consteval_constants(void **state)
 	assert_int_equal(st.folded, 3);
 }
 
+/* ---- the tree's models ---- */
+
+#define MAXF 16
+
+static int goldens_compared; /* functions whose goldens ran */
+
+/* Every function with a body of m and its nested modules. */
+static size_t funcs(ttc_module *m, ttc_func **out, size_t n)
+{
+	for (size_t i = 0; i < ttc_module_num_items(m); i++) {
+		ttc_func *f = ttc_module_item_func(m, i);
+		ttc_module *sub = ttc_module_item_module(m, i);
+
+		if (f && !ttc_func_is_declaration(f) && n < MAXF)
+			out[n++] = f;
+		if (sub)
+			n = funcs(sub, out, n);
+	}
+	return n;
+}
+
+struct run {
+	ttc_func *f;
+	bool ok; /* the goldens ran */
+	ttc_tensor *args[16], *res[8];
+};
+
+static void golden_before(ttc_ctx *ctx, struct run *r)
+{
+	size_t na = ttc_func_num_args(r->f), nr = ttc_func_num_results(r->f);
+
+	r->ok = na <= 16 && nr <= 8;
+	for (size_t i = 0; r->ok && i < na; i++)
+		r->ok = ttc_type_is_tensor(ttc_value_type(ttc_func_arg(r->f, i)));
+	if (!r->ok)
+		return;
+	make_args(ctx, r->f, r->args);
+	r->ok = !ttc_golden_run(r->f, r->args, na, r->res, NULL);
+	ttc_ctx_clear_diags(ctx);
+}
+
+static void golden_after(ttc_ctx *ctx, struct run *r, const char *path)
+{
+	size_t na = ttc_func_num_args(r->f), nr = ttc_func_num_results(r->f);
+	ttc_tensor *after[8];
+
+	if (r->ok) {
+		goldens_compared++;
+		run_golden(ctx, r->f, r->args, after);
+		for (size_t i = 0; i < nr; i++) {
+			struct ttc_compare_want w = ttc_compare_defaults();
+			struct ttc_compare c;
+
+			assert_int_equal(ttc_compare_tensors(r->res[i], after[i],
+							     &w, &c),
+					 0);
+			if (!(c.pcc >= 0.9999))
+				fail_msg("%s @%s result %zu: pcc %f", path,
+					 ttc_func_name(r->f), i, c.pcc);
+			ttc_tensor_free(after[i]);
+			ttc_tensor_free(r->res[i]);
+		}
+		for (size_t i = 0; i < na; i++)
+			ttc_tensor_free(r->args[i]);
+	}
+}
+
+/* The passes that keep the goldens' results, then the annotating ones;
+ * the result verifies and reads back as printed. */
+static void pipeline_file(const char *path)
+{
+	static const char *const keep[] = { "decompose", "canonicalize",
+					    "consteval", "cse", "dce" };
+	static const char *const annotate[] = { "fuse", "formats" };
+	struct ttc_pass_options o = ttc_pass_options_default();
+	ttc_ctx *ctx = ttc_ctx_new_ttir();
+	ttc_module *m = ttc_parse_file(ctx, path, TTC_PARSE_ALLOW_UNREGISTERED);
+	ttc_func *fs[MAXF];
+	struct run runs[MAXF];
+	size_t n;
+
+	if (!m || ttc_module_verify(m))
+		fail_msg("%s: %s", path, ttc_ctx_error(ctx));
+	n = funcs(m, fs, 0);
+	for (size_t i = 0; i < n; i++) {
+		runs[i].f = fs[i];
+		golden_before(ctx, &runs[i]);
+	}
+	o.verify_each = true;
+	if (ttc_run_passes(m, keep, 5, &o, NULL))
+		fail_msg("%s: %s", path, ttc_ctx_error(ctx));
+	for (size_t i = 0; i < n; i++)
+		golden_after(ctx, &runs[i], path);
+	if (ttc_run_passes(m, annotate, 2, &o, NULL))
+		fail_msg("%s: %s", path, ttc_ctx_error(ctx));
+	char *s = ttc_print(m, TTC_PRINT_LOC, NULL);
+	ttc_module *back = ttc_parse(ctx, path, s, strlen(s),
+				     TTC_PARSE_ALLOW_UNREGISTERED);
+	char *s2 = back ? ttc_print(back, TTC_PRINT_LOC, NULL) : NULL;
+
+	if (!back || ttc_module_verify(back) || strcmp(s, s2))
+		fail_msg("%s: does not read back: %s", path,
+			 ttc_ctx_error(ctx));
+	free(s);
+	free(s2);
+	ttc_module_free(back);
+	ttc_module_free(m);
+	ttc_ctx_free(ctx);
+}
+
+/* Every model of tests/data/ttir/ through the pipeline. */
+static void test_tree_models(void **state)
+{
+	(void)state;
+	const char *src = getenv("TT_TEST_SRC");
+	char dir[4096];
+	DIR *d;
+	struct dirent *e;
+	int count = 0;
+
+	assert_non_null(src);
+	snprintf(dir, sizeof(dir), "%s/data/ttir", src);
+	assert_non_null(d = opendir(dir));
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		char path[8192];
+
+		if (l < 6 || strcmp(e->d_name + l - 5, ".mlir"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		pipeline_file(path);
+		count++;
+	}
+	closedir(d);
+	assert_true(count >= 4);
+	printf("# %d models, %d functions compared on the goldens\n", count,
+	       goldens_compared);
+	assert_true(goldens_compared >= 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -413,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_decompose_dot_general),
 		cmocka_unit_test(test_consteval),
 		cmocka_unit_test(test_consteval_constants),
+		cmocka_unit_test(test_tree_models),
 	};
 
 	return cmocka_run_group_tests_name("ttc_passes_eval", tests, NULL,
