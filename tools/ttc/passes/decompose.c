@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "../ops/pybuda_nn.h"
 #include "internal.h"
 
 struct rw {
@@ -350,6 +351,90 @@ static ttc_value *frac(const struct rw *r)
 	return t ? mk(r, "ttir.subtract", ops, 2, r->rt, NULL) : NULL;
 }
 
+static const ttc_attr *i32s(ttc_ctx *ctx, const int64_t *v, size_t n)
+{
+	return ttc_dense_int_array_attr(
+		ctx, ttc_int_type(ctx, 32, TTC_SIGNLESS), v, n);
+}
+
+/* NCHW <-> NHWC. */
+static const int64_t to_nhwc[4] = { 0, 2, 3, 1 }, to_nchw[4] = { 0, 3, 1, 2 };
+
+static ttc_value *permute4(const struct rw *r, ttc_value *x,
+			   const int64_t *perm)
+{
+	const ttc_type *t = ttc_value_type(x);
+	int64_t d[4];
+
+	for (int i = 0; i < 4; i++)
+		d[i] = ttc_type_dims(t)[perm[i]];
+	return mk(r, "ttir.permute", &x, 1, pass_tensor_like(r->ctx, t, d, 4),
+		  pass_dict1(r->ctx, "permutation",
+			     pass_i64_array(r->ctx, perm, 4)));
+}
+
+/*
+ * PyBuda's conv2d and conv2d_transpose (NCHW unless channel_last, "same"
+ * padding by default, padding in PyBuda's order) are TTIR's NHWC ones
+ * with the window made explicit, between permutes when NCHW.
+ */
+static ttc_value *pybuda_conv(const struct rw *r, bool transposed)
+{
+	const ttc_type *xt = in_type(r, 0), *wt = in_type(r, 1);
+	const ttc_attr *cl = ttc_op_attr(r->op, "channel_last");
+	bool nhwc = cl && ttc_attr_bool(cl);
+	unsigned l[4];
+	int64_t xs[2], k[2], d[4], zero[2] = { 0, 0 };
+	struct pybuda_window w;
+	char err[128];
+
+	if (ttc_type_rank(xt) != 4 || ttc_type_rank(wt) != 4 ||
+	    ttc_type_rank(r->rt) != 4)
+		return NULL;
+	pybuda_layout(nhwc, l);
+	xs[0] = ttc_type_dims(xt)[l[1]], xs[1] = ttc_type_dims(xt)[l[2]];
+	k[0] = ttc_type_dims(wt)[2], k[1] = ttc_type_dims(wt)[3];
+	if (pybuda_window(ttc_op_attr(r->op, "stride"),
+			  ttc_op_attr(r->op, "dilation"),
+			  ttc_op_attr(r->op, "padding"), k, xs, &w, err,
+			  sizeof(err)))
+		return NULL;
+	struct ttc_named_attr e[] = {
+		{ "dilation", i32s(r->ctx, w.d, 2) },
+		{ "groups", ttc_op_attr(r->op, "groups") },
+		{ "padding", i32s(r->ctx, w.p, 4) },
+		{ "stride", i32s(r->ctx, w.s, 2) },
+		{ "output_padding", i32s(r->ctx, zero, 2) },
+	};
+	ttc_value *ops[3];
+	size_t n = ttc_op_num_operands(r->op);
+
+	if (!e[1].value || n > 3)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		ops[i] = in(r, i);
+	if (!nhwc && !(ops[0] = permute4(r, ops[0], to_nhwc)))
+		return NULL;
+	for (int i = 0; i < 4; i++)
+		d[i] = ttc_type_dims(r->rt)[nhwc ? i : to_nhwc[i]];
+	ttc_value *y = mk(r, transposed ? "ttir.conv_transpose2d" :
+					  "ttir.conv2d",
+			  ops, n, pass_tensor_like(r->ctx, r->rt, d, 4),
+			  ttc_dict_attr(r->ctx, e, transposed ? 5 : 4));
+
+	return y && !nhwc ? permute4(r, y, to_nchw) : y;
+}
+
+static ttc_value *pybuda_conv2d(const struct rw *r)
+{
+	return pybuda_conv(r, false);
+}
+
+static ttc_value *pybuda_conv2d_t(const struct rw *r)
+{
+	return pybuda_conv(r, true);
+}
+
 static const struct {
 	const char *op;
 	ttc_value *(*fn)(const struct rw *r);
@@ -368,6 +453,8 @@ static const struct {
 	{ "pybuda.concatenate", concatenate },
 	{ "pybuda.index", pybuda_index },
 	{ "ttir.frac", frac },
+	{ "pybuda.conv2d", pybuda_conv2d },
+	{ "pybuda.conv2d_transpose", pybuda_conv2d_t },
 };
 
 static int rewrite(ttc_op *op, struct ttc_pass_ctx *pc)

@@ -187,6 +187,33 @@ static void test_decompose_pybuda(void **state)
 	    "ttir.frac");
 }
 
+static void test_decompose_conv(void **state)
+{
+	(void)state;
+	/* NCHW, "same" padding (odd pixel high), stride 2, bias. */
+	dec(ONE("%x: tensor<1x3x7x6xf32>, %w: tensor<4x3x3x3xf32>, "
+		    "%b: tensor<4xf32>",
+		    "\"pybuda.conv2d\"(%x, %w, %b) <{stride = 2 : i32}>",
+		    "(tensor<1x3x7x6xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>)",
+		    "tensor<1x4x4x3xf32>"),
+		"pybuda.conv2d");
+	/* channel_last, explicit padding [left, right, top, bottom],
+	 * dilation, groups. */
+	dec(ONE("%x: tensor<2x6x5x4xf32>, %w: tensor<4x2x2x3xf32>",
+		    "\"pybuda.conv2d\"(%x, %w) <{channel_last = true, padding = "
+		    "[1 : i32, 0 : i32, 2 : i32, 1 : i32], dilation = 2 : i32, "
+		    "groups = 2 : i32}>",
+		    "(tensor<2x6x5x4xf32>, tensor<4x2x2x3xf32>)",
+		    "tensor<2x7x2x4xf32>"),
+		"pybuda.conv2d");
+	dec(ONE("%x: tensor<1x4x5x5xf32>, %w: tensor<4x3x3x3xf32>",
+		    "\"pybuda.conv2d_transpose\"(%x, %w) <{stride = 2 : i32, "
+		    "padding = 1 : i32}>",
+		    "(tensor<1x4x5x5xf32>, tensor<4x3x3x3xf32>)",
+		    "tensor<1x3x9x9xf32>"),
+		"pybuda.conv2d_transpose");
+}
+
 #define DG(bl, cl, br, cr) \
 	"<{batch_dims_lhs = array<i64" bl ">, contract_dims_lhs = array<i64" \
 	cl ">, batch_dims_rhs = array<i64" br ">, contract_dims_rhs = " \
@@ -552,6 +579,7 @@ int main(void)
 		cmocka_unit_test(test_decompose_eltwise),
 		cmocka_unit_test(test_decompose_reductions),
 		cmocka_unit_test(test_decompose_pybuda),
+		cmocka_unit_test(test_decompose_conv),
 		cmocka_unit_test(test_decompose_dot_general),
 		cmocka_unit_test(test_consteval),
 		cmocka_unit_test(test_consteval_constants),
