@@ -435,6 +435,68 @@ static ttc_value *pybuda_conv2d_t(const struct rw *r)
 	return pybuda_conv(r, true);
 }
 
+/* A value of n elements as a rank-1 tensor (a reshape unless it is). */
+static ttc_value *as_vector(const struct rw *r, ttc_value *v, int64_t n)
+{
+	const ttc_type *t = ttc_value_type(v);
+
+	if (ttc_type_rank(t) == 1)
+		return v;
+	return reshape(r, v, pass_tensor_like(r->ctx, t, &n, 1));
+}
+
+/* PyBuda's layernorm (over the last dimension; weights and bias of any
+ * shape holding one value per element of it) is TTIR's layer_norm. */
+static ttc_value *layernorm(const struct rw *r)
+{
+	const ttc_type *t = in_type(r, 0);
+	int64_t c = ttc_type_dims(t)[ttc_type_rank(t) - 1], seg[3] = { 1, 1, 1 };
+	ttc_value *ops[3] = { in(r, 0), as_vector(r, in(r, 1), c),
+			      as_vector(r, in(r, 2), c) };
+	const ttc_attr *eps = ttc_op_attr(r->op, "epsilon");
+	struct ttc_named_attr e[] = {
+		{ "epsilon", eps },
+		{ "normalized_shape", pass_i64_array(r->ctx, &c, 1) },
+		{ "operandSegmentSizes",
+		  ttc_dense_int_array_attr(
+			  r->ctx, ttc_int_type(r->ctx, 32, TTC_SIGNLESS), seg,
+			  3) },
+	};
+
+	if (!ttc_type_rank(t) || !ops[1] || !ops[2] || !eps)
+		return NULL;
+	return mk(r, "ttir.layer_norm", ops, 3, r->rt,
+		  ttc_dict_attr(r->ctx, e, 3));
+}
+
+/* binary_stack(a, b, dim): a and b interleaved along dim is both
+ * stacked on a new dimension after dim, then merged into it. */
+static ttc_value *binary_stack(const struct rw *r)
+{
+	const ttc_type *t = in_type(r, 0);
+	unsigned n = ttc_type_rank(t);
+	int64_t d = ttc_attr_int(ttc_op_attr(r->op, "dim")), u[TTC_MAX_RANK],
+		c[TTC_MAX_RANK];
+
+	d = d < 0 ? d + n : d;
+	if (n + 1 > TTC_MAX_RANK || d < 0 || d >= (int64_t)n)
+		return NULL;
+	for (unsigned i = 0, k = 0; i <= n; i++)
+		u[i] = i == d + 1 ? 1 : ttc_type_dims(t)[k++];
+	memcpy(c, u, sizeof(c));
+	c[d + 1] = 2;
+	const ttc_type *ut = pass_tensor_like(r->ctx, t, u, n + 1);
+	ttc_value *ops[2] = { reshape(r, in(r, 0), ut), reshape(r, in(r, 1), ut) };
+
+	if (!ops[0] || !ops[1])
+		return NULL;
+	ttc_value *cat = mk(r, "ttir.concat", ops, 2,
+			    pass_tensor_like(r->ctx, t, c, n + 1),
+			    pass_dict1(r->ctx, "dim", pass_si32(r->ctx, d + 1)));
+
+	return reshape(r, cat, r->rt);
+}
+
 static const struct {
 	const char *op;
 	ttc_value *(*fn)(const struct rw *r);
@@ -455,6 +517,8 @@ static const struct {
 	{ "ttir.frac", frac },
 	{ "pybuda.conv2d", pybuda_conv2d },
 	{ "pybuda.conv2d_transpose", pybuda_conv2d_t },
+	{ "pybuda.layernorm", layernorm },
+	{ "pybuda.binary_stack", binary_stack },
 };
 
 static int rewrite(ttc_op *op, struct ttc_pass_ctx *pc)

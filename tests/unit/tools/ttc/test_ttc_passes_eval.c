@@ -176,6 +176,19 @@ static void test_decompose_pybuda(void **state)
 		"\"pybuda.index\"(%x) <{dim = -2 : i32, start = -2 : i32}>",
 		"(tensor<4x9xf32>)", "tensor<1x9xf32>"),
 	    "pybuda.index");
+	dec(ONE("%x: tensor<2x3x8xf32>, %w: tensor<1x8xf32>, %b: tensor<8xf32>",
+		"\"pybuda.layernorm\"(%x, %w, %b) <{epsilon = 0.001 : f32}>",
+		"(tensor<2x3x8xf32>, tensor<1x8xf32>, tensor<8xf32>)",
+		"tensor<2x3x8xf32>"),
+	    "pybuda.layernorm");
+	dec(ONE("%x: tensor<2x3x4xf32>, %y: tensor<2x3x4xf32>",
+		"\"pybuda.binary_stack\"(%x, %y) <{dim = 1 : i32}>",
+		"(tensor<2x3x4xf32>, tensor<2x3x4xf32>)", "tensor<2x6x4xf32>"),
+	    "pybuda.binary_stack");
+	dec(ONE("%x: tensor<2x3x4xf32>, %y: tensor<2x3x4xf32>",
+		"\"pybuda.binary_stack\"(%x, %y) <{dim = -1 : i32}>",
+		"(tensor<2x3x4xf32>, tensor<2x3x4xf32>)", "tensor<2x3x8xf32>"),
+	    "pybuda.binary_stack");
 	/* frac of values scaled past 1 (negative ones too). */
 	dec(MOD("%x: tensor<4x9xf32>", "tensor<4x9xf32>",
 		"%s = \"ttir.full\"() <{shape = array<i32: 4, 9>, fill_value = "
