@@ -435,6 +435,68 @@ static ttc_value *pybuda_conv2d_t(const struct rw *r)
 	return pybuda_conv(r, true);
 }
 
+/* PyBuda's max_pool2d and avg_pool2d: TTIR's NHWC pools with the window
+ * made explicit, between permutes when NCHW (as the convolutions). */
+static ttc_value *pybuda_pool(const struct rw *r, bool avg)
+{
+	const ttc_type *xt = in_type(r, 0);
+	const ttc_attr *cl = ttc_op_attr(r->op, "channel_last");
+	const ttc_attr *ka = ttc_op_attr(r->op, "kernel_size");
+	const ttc_attr *ceil = ttc_op_attr(r->op, "ceil_mode");
+	bool nhwc = cl && ttc_attr_bool(cl);
+	unsigned l[4];
+	int64_t xs[2], k[2], d[4];
+	struct pybuda_window w;
+	char err[128];
+
+	if (ttc_type_rank(xt) != 4 || ttc_type_rank(r->rt) != 4 || !ka ||
+	    !ceil || (avg && ttc_op_attr(r->op, "divisor_override")))
+		return NULL;
+	if (ttc_attr_kind(ka) == TTC_ATTR_INT)
+		k[0] = k[1] = ttc_attr_int(ka);
+	else if (ttc_attr_ints(ka, k, 2) != 2)
+		return NULL;
+	pybuda_layout(nhwc, l);
+	xs[0] = ttc_type_dims(xt)[l[1]], xs[1] = ttc_type_dims(xt)[l[2]];
+	if (pybuda_window(ttc_op_attr(r->op, "stride"),
+			  ttc_op_attr(r->op, "dilation"),
+			  ttc_op_attr(r->op, "padding"), k, xs, &w, err,
+			  sizeof(err)))
+		return NULL;
+	const ttc_attr *cip = ttc_op_attr(r->op, "count_include_pad");
+	struct ttc_named_attr e[] = {
+		{ "ceil_mode", ceil },
+		{ "dilation", i32s(r->ctx, w.d, 2) },
+		{ "kernel", i32s(r->ctx, w.k, 2) },
+		{ "padding", i32s(r->ctx, w.p, 4) },
+		{ "stride", i32s(r->ctx, w.s, 2) },
+		{ "count_include_pad", cip },
+	};
+	ttc_value *x = in(r, 0);
+
+	if (avg && !cip)
+		return NULL;
+	if (!nhwc && !(x = permute4(r, x, to_nhwc)))
+		return NULL;
+	for (int i = 0; i < 4; i++)
+		d[i] = ttc_type_dims(r->rt)[nhwc ? i : to_nhwc[i]];
+	ttc_value *y = mk(r, avg ? "ttir.avg_pool2d" : "ttir.max_pool2d", &x,
+			  1, pass_tensor_like(r->ctx, r->rt, d, 4),
+			  ttc_dict_attr(r->ctx, e, avg ? 6 : 5));
+
+	return y && !nhwc ? permute4(r, y, to_nchw) : y;
+}
+
+static ttc_value *pybuda_max_pool(const struct rw *r)
+{
+	return pybuda_pool(r, false);
+}
+
+static ttc_value *pybuda_avg_pool(const struct rw *r)
+{
+	return pybuda_pool(r, true);
+}
+
 /* A value of n elements as a rank-1 tensor (a reshape unless it is). */
 static ttc_value *as_vector(const struct rw *r, ttc_value *v, int64_t n)
 {
@@ -519,6 +581,8 @@ static const struct {
 	{ "pybuda.conv2d_transpose", pybuda_conv2d_t },
 	{ "pybuda.layernorm", layernorm },
 	{ "pybuda.binary_stack", binary_stack },
+	{ "pybuda.max_pool2d", pybuda_max_pool },
+	{ "pybuda.avg_pool2d", pybuda_avg_pool },
 };
 
 static int rewrite(ttc_op *op, struct ttc_pass_ctx *pc)

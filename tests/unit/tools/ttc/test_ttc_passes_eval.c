@@ -200,7 +200,7 @@ static void test_decompose_pybuda(void **state)
 	    "ttir.frac");
 }
 
-static void test_decompose_conv(void **state)
+static void test_decompose_windows(void **state)
 {
 	(void)state;
 	/* NCHW, "same" padding (odd pixel high), stride 2, bias. */
@@ -225,6 +225,32 @@ static void test_decompose_conv(void **state)
 		    "(tensor<1x4x5x5xf32>, tensor<4x3x3x3xf32>)",
 		    "tensor<1x3x9x9xf32>"),
 		"pybuda.conv2d_transpose");
+	dec(ONE("%x: tensor<1x3x7x6xf32>",
+		"\"pybuda.max_pool2d\"(%x) <{kernel_size = 3 : i32, stride = 2 "
+		": i32, padding = 1 : i32, ceil_mode = true}>",
+		"(tensor<1x3x7x6xf32>)", "tensor<1x3x4x4xf32>"),
+	    "pybuda.max_pool2d");
+	dec(ONE("%x: tensor<1x7x6x3xf32>",
+		"\"pybuda.max_pool2d\"(%x) <{kernel_size = [2 : i32, 3 : i32], "
+		"dilation = 2 : i32, padding = 0 : i32, channel_last = true}>",
+		"(tensor<1x7x6x3xf32>)", "tensor<1x5x2x3xf32>"),
+	    "pybuda.max_pool2d");
+	dec(ONE("%x: tensor<2x3x6x6xf32>",
+		"\"pybuda.avg_pool2d\"(%x) <{kernel_size = 3 : i32, stride = 2 "
+		": i32, padding = 1 : i32, count_include_pad = false}>",
+		"(tensor<2x3x6x6xf32>)", "tensor<2x3x3x3xf32>"),
+	    "pybuda.avg_pool2d");
+	dec(ONE("%x: tensor<2x3x6x6xf32>",
+		"\"pybuda.avg_pool2d\"(%x) <{kernel_size = 2 : i32, stride = 2 "
+		": i32, padding = 1 : i32}>",
+		"(tensor<2x3x6x6xf32>)", "tensor<2x3x4x4xf32>"),
+	    "pybuda.avg_pool2d");
+	/* divisor_override has no TTIR form: left alone. */
+	dec_none(ONE("%x: tensor<2x3x6x6xf32>",
+		     "\"pybuda.avg_pool2d\"(%x) <{kernel_size = 2 : i32, "
+		     "stride = 2 : i32, divisor_override = 3 : i32}>",
+		     "(tensor<2x3x6x6xf32>)", "tensor<2x3x3x3xf32>"),
+		 "pybuda.avg_pool2d");
 }
 
 #define DG(bl, cl, br, cr) \
@@ -592,7 +618,7 @@ int main(void)
 		cmocka_unit_test(test_decompose_eltwise),
 		cmocka_unit_test(test_decompose_reductions),
 		cmocka_unit_test(test_decompose_pybuda),
-		cmocka_unit_test(test_decompose_conv),
+		cmocka_unit_test(test_decompose_windows),
 		cmocka_unit_test(test_decompose_dot_general),
 		cmocka_unit_test(test_consteval),
 		cmocka_unit_test(test_consteval_constants),
