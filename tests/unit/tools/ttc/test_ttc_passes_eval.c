@@ -253,6 +253,45 @@ static void test_decompose_windows(void **state)
 		 "pybuda.avg_pool2d");
 }
 
+/* Two NCHW convolutions in a row: canonicalize cancels the permutes
+ * between them, so the graph runs NHWC from end to end. */
+static void test_decompose_then_canonicalize(void **state)
+{
+	(void)state;
+	ttc_ctx *ctx = ttc_ctx_new_ttir();
+	ttc_module *m = parse_ok(
+		ctx, MOD("%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, "
+			 "%v: tensor<2x4x3x3xf32>",
+			 "tensor<1x2x8x8xf32>",
+			 "%0 = \"pybuda.conv2d\"(%x, %w) : (tensor<1x3x8x8xf32>, "
+			 "tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>\n"
+			 "%1 = \"pybuda.conv2d\"(%0, %v) : (tensor<1x4x8x8xf32>, "
+			 "tensor<2x4x3x3xf32>) -> tensor<1x2x8x8xf32>\n"
+			 "return %1 : tensor<1x2x8x8xf32>\n"));
+	ttc_func *f = ttc_module_lookup(m, "f");
+	ttc_tensor *args[3], *before, *after;
+	const char *names[] = { "decompose", "canonicalize" };
+	struct ttc_pass_options o = ttc_pass_options_default();
+
+	make_args(ctx, f, args);
+	run_golden(ctx, f, args, &before);
+	o.verify_each = true;
+	assert_int_equal(ttc_run_passes(m, names, 2, &o, NULL), 0);
+	assert_int_equal(count_ops(m, "ttir.conv2d"), 2);
+	assert_int_equal(count_ops(m, "ttir.permute"), 2);
+	assert_ptr_equal(ttc_value_def(ttc_op_operand(
+				 find_op(m, "ttir.conv2d"), 0)),
+			 find_op(m, "ttir.permute"));
+	run_golden(ctx, f, args, &after);
+	assert_memory_equal(before->data, after->data, before->numel * 4);
+	ttc_tensor_free(before);
+	ttc_tensor_free(after);
+	for (int i = 0; i < 3; i++)
+		ttc_tensor_free(args[i]);
+	ttc_module_free(m);
+	ttc_ctx_free(ctx);
+}
+
 #define DG(bl, cl, br, cr) \
 	"<{batch_dims_lhs = array<i64" bl ">, contract_dims_lhs = array<i64" \
 	cl ">, batch_dims_rhs = array<i64" br ">, contract_dims_rhs = " \
@@ -619,6 +658,7 @@ int main(void)
 		cmocka_unit_test(test_decompose_reductions),
 		cmocka_unit_test(test_decompose_pybuda),
 		cmocka_unit_test(test_decompose_windows),
+		cmocka_unit_test(test_decompose_then_canonicalize),
 		cmocka_unit_test(test_decompose_dot_general),
 		cmocka_unit_test(test_consteval),
 		cmocka_unit_test(test_consteval_constants),
