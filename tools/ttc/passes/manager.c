@@ -14,10 +14,10 @@
 #include "internal.h"
 
 /*
- * Built-in passes: the default pipeline first (its order), then the
+ * Built-in passes: the default pipeline's first (its order), then the
  * others. A pass of another file of libttc is added by declaring it in
- * internal.h and listing it here (after DEFAULT_PIPELINE's entries when it
- * is not part of the default pipeline).
+ * internal.h and listing it here; one that joins the default pipeline is
+ * named in default_names too (DEFAULT_PIPELINE counts them).
  */
 static const struct ttc_pass *const builtin[] = {
 	&ttc_pass_decompose, &ttc_pass_canonicalize, &ttc_pass_consteval,
@@ -26,6 +26,17 @@ static const struct ttc_pass *const builtin[] = {
 };
 #define NBUILTIN (sizeof(builtin) / sizeof(builtin[0]))
 #define DEFAULT_PIPELINE 7
+
+static const char *const default_names[DEFAULT_PIPELINE] = {
+	"decompose", "canonicalize", "consteval", "cse", "dce", "fuse", "formats",
+};
+
+const char *const *ttc_pass_default_pipeline(size_t *n)
+{
+	if (n)
+		*n = DEFAULT_PIPELINE;
+	return default_names;
+}
 
 size_t ttc_pass_count(void)
 {
@@ -209,9 +220,10 @@ int ttc_run_passes(ttc_module *m, const char *const *names, size_t n,
 		return -E2BIG;
 	}
 	for (size_t i = 0; i < (n ? n : DEFAULT_PIPELINE); i++) {
-		pipe[i] = n ? find(o, names[i]) : builtin[i];
+		pipe[i] = n ? find(o, names[i]) :
+			      ttc_pass_lookup(default_names[i]);
 		if (!pipe[i]) {
-			unknown(ctx, o, names[i]);
+			unknown(ctx, o, n ? names[i] : default_names[i]);
 			return -ENOENT;
 		}
 	}

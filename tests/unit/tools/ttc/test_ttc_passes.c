@@ -27,6 +27,14 @@ static void test_registry(void **state)
 		assert_ptr_equal(ttc_pass_lookup(want[i]), ttc_pass_at(i));
 	}
 	assert_null(ttc_pass_at(7));
+	/* The default pipeline names the first seven, in order. */
+	size_t n = 0;
+	const char *const *def = ttc_pass_default_pipeline(&n);
+
+	assert_int_equal(n, 7);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(def[i], ttc_pass_at(i)->name);
+	assert_ptr_equal(ttc_pass_default_pipeline(NULL), def);
 	assert_null(ttc_pass_lookup("nope"));
 	assert_null(ttc_pass_lookup(NULL));
 

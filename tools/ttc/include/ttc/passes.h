@@ -136,6 +136,9 @@ TTC_API int ttc_run_passes(ttc_module *m, const char *const *names, size_t n,
 			   const struct ttc_pass_options *o,
 			   struct ttc_pass_stats *stats);
 
+/* The default pipeline's names, in order; *n (may be NULL) their count. */
+TTC_API const char *const *ttc_pass_default_pipeline(size_t *n);
+
 /* The built-in passes, in the default pipeline's order then the rest. */
 TTC_API size_t ttc_pass_count(void);
 TTC_API const struct ttc_pass *ttc_pass_at(size_t i);
