@@ -73,9 +73,10 @@ ALLOWED = {
 # never the chip model. ir/ is below both text/ and ops/, which do not use
 # each other; golden/ is above ops/ (not text/); builder/ is above golden/
 # (it computes goldens as it builds); passes/ (IR to IR; consteval runs
-# goldens) is above builder/, codegen/ (placement, memory plan, op records)
-# above passes/, image/ (the .tti writer) above codegen/; the program
-# (cli/) and the fuzzer use the public headers.
+# goldens; --print-after prints with text/) is above builder/ and text/,
+# codegen/ (placement, memory plan, op records) above passes/, image/
+# (the .tti writer) above codegen/; the program (cli/) and the fuzzer use
+# the public headers.
 TTC_PUB = 'tools/ttc/include'
 ALLOWED.update({
     TTC_PUB: set(),
@@ -86,9 +87,9 @@ ALLOWED.update({
                          'lib/include', 'common'},
     'tools/ttc/builder': {'tools/ttc/ir', 'tools/ttc/ops', 'tools/ttc/golden',
                           TTC_PUB, 'lib/include', 'common'},
-    'tools/ttc/passes': {'tools/ttc/ir', 'tools/ttc/ops', 'tools/ttc/golden',
-                         'tools/ttc/builder', TTC_PUB, 'lib/include',
-                         'common'},
+    'tools/ttc/passes': {'tools/ttc/ir', 'tools/ttc/text', 'tools/ttc/ops',
+                         'tools/ttc/golden', 'tools/ttc/builder', TTC_PUB,
+                         'lib/include', 'common'},
     'tools/ttc/codegen': {'tools/ttc/ir', 'tools/ttc/ops',
                           'tools/ttc/golden', 'tools/ttc/builder',
                           'tools/ttc/passes', TTC_PUB, 'lib/include',
