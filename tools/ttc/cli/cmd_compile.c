@@ -169,12 +169,10 @@ static int parse_opt(struct compile_opts *o, int c, char **argv)
 		rc = format_arg("--accumulate-df", optarg, &p->acc_df);
 		return rc ? rc : record(o, "accumulate_df", optarg);
 	case 'M':
-		if (strcmp(optarg, "LoFi") && strcmp(optarg, "HiFi2") &&
-		    strcmp(optarg, "HiFi3") && strcmp(optarg, "HiFi4"))
+		if (ttc_fidelity_parse(optarg, &p->fidelity))
 			return usage_error("compile", "--fidelity: '%s' is not "
 						      "LoFi, HiFi2, HiFi3 or "
 						      "HiFi4", optarg);
-		p->fidelity = optarg;
 		return record(o, "math_fidelity", optarg);
 	case 'L':
 		rc = parse_uint("--amp", optarg, 3, &v);
