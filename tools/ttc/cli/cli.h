@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 
+#include "tt/image.h"
+
 /* Exit status, the same for every tool of the tree (tools/README.md). */
 enum {
 	EXIT_OK = 0,
@@ -19,5 +21,11 @@ int usage_error(const char *cmd, const char *fmt, ...)
 int cmd_parse(int argc, char **argv);
 int cmd_ops(int argc, char **argv);
 int cmd_golden(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+
+/* ttc info's section listing (cmd_info.c): a table with a heading line,
+ * or a JSON array of {"name", "offset", "size", "align", "crc32"}. */
+void info_sections_text(FILE *f, const tt_image *img);
+void info_sections_json(FILE *f, const tt_image *img);
 
 #endif /* TTC_CLI_H */

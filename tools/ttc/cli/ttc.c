@@ -2,7 +2,7 @@
 /*
  * ttc: the model compiler's command line. Subcommands: parse (read,
  * verify and print TTIR), ops (the op registry), golden (run a module
- * on the CPU goldens). docs/ttc.md.
+ * on the CPU goldens), info (what an image file holds). docs/ttc.md.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,6 +21,7 @@ static void usage(FILE *f)
 		"  parse FILE     read TTIR, verify it and print it back\n"
 		"  ops            list the registered ops\n"
 		"  golden FILE    run a module on the CPU goldens, write .npy\n"
+		"  info FILE.tti  check an image file, list its sections\n"
 		"\n"
 		"'ttc COMMAND --help' describes each.\n"
 		"\n"
@@ -67,6 +68,8 @@ int main(int argc, char **argv)
 		return cmd_ops(argc - 1, argv + 1);
 	if (!strcmp(c, "golden"))
 		return cmd_golden(argc - 1, argv + 1);
+	if (!strcmp(c, "info"))
+		return cmd_info(argc - 1, argv + 1);
 	if (c[0] == '-')
 		return usage_error(NULL, "unknown option '%s'", c);
 	return usage_error(NULL, "unknown command '%s'", c);
