@@ -2,9 +2,10 @@
 /*
  * libFuzzer target of libtt's image reader (tt/image.h): any bytes must
  * give a clean refusal (-EINVAL or -ENOTSUP with a message, no image) or
- * an image whose every section lies inside the bytes given, aligned in
- * memory as its table says, holding exactly those bytes, and found again
- * by its name. Every byte of every section is read.
+ * an image whose every section lies inside the bytes given, clear of the
+ * header, the table and every other section, aligned in memory as its
+ * table says, holding exactly those bytes, and found again by its name.
+ * Every byte of every section is read.
  *
  * Random bytes almost never carry the right checksums, and a checksum
  * mismatch would stop the reader before its later checks. So each input
@@ -13,6 +14,7 @@
  * takes the fuzzer past them to the layout checks.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,38 @@
 #include "tt/image.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static uint64_t get(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static bool overlap(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
+{
+	return an && bn && a < b + bn && b < a + an;
+}
+
+/* Section i covers none of the header, the table or an earlier section
+ * (the inputs are small: a few dozen sections at most). */
+static void check_disjoint(const tt_image *img, const uint8_t *data,
+			   size_t i, const struct tt_image_section *s)
+{
+	uint64_t toff = get(data + TT_IMAGE_H_TABLE_OFFSET, 8);
+	uint64_t tlen = tt_image_section_count(img) * TT_IMAGE_ENTRY_SIZE;
+	struct tt_image_section o;
+
+	if (s->offset < TT_IMAGE_HEADER_SIZE ||
+	    overlap(s->offset, s->size, toff, tlen))
+		abort();
+	for (size_t j = 0; j < i; j++)
+		if (tt_image_section_at(img, j, &o) ||
+		    overlap(s->offset, s->size, o.offset, o.size))
+			abort();
+}
 
 static void check_section(const tt_image *img, const uint8_t *data,
 			  size_t size, const struct tt_image_section *s)
@@ -44,14 +78,6 @@ static void check_section(const tt_image *img, const uint8_t *data,
 		abort();
 }
 
-static uint64_t get(const uint8_t *p, int n)
-{
-	uint64_t v = 0;
-
-	for (int i = n - 1; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
 
 static void put32(uint8_t *p, uint32_t v)
 {
@@ -102,6 +128,7 @@ static void one(const uint8_t *data, size_t size)
 		if (tt_image_section_at(img, i, &s))
 			abort();
 		check_section(img, data, size, &s);
+		check_disjoint(img, data, i, &s);
 	}
 	if (tt_image_find(img, "no such section", &s) != -ENOENT)
 		abort();
