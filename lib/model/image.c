@@ -155,7 +155,8 @@ int tt_image_open(const char *path, tt_image **out)
 	TT_CHECK_ARG(path);
 	TT_CHECK_ARG(out);
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO is refused by fstat below, not waited on. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return tt_error(-errno, "%s: cannot open: %s", path,
 				strerror(errno));

@@ -52,6 +52,7 @@
 #define TT_IMAGE_NAME_SIZE 40 /* the field; names are 1..39 characters */
 #define TT_IMAGE_MAX_ALIGN 65536
 
+/* An open image is never changed: any number of threads may use one. */
 typedef struct tt_image tt_image;
 
 /* A section: data points into the image (valid until tt_image_close)

@@ -752,6 +752,10 @@ static void test_open_errors(void **state)
 	assert_non_null(strstr(tt_last_error(), "missing.tti: cannot open"));
 	assert_int_equal(tt_image_open(dir, &img), -EINVAL);
 	assert_non_null(strstr(tt_last_error(), "not a regular file"));
+	/* A FIFO with no writer: refused at once, not waited on. */
+	assert_int_equal(mkfifo(path_in("fifo"), 0600), 0);
+	assert_int_equal(tt_image_open(path_in("fifo"), &img), -EINVAL);
+	assert_non_null(strstr(tt_last_error(), "fifo: not a regular file"));
 	write_bytes(path_in("elf"), "\x7f" "ELF\2\1\1\0\0\0\0\0\0\0\0\0", 16);
 	assert_int_equal(tt_image_open(path_in("elf"), &img), -EINVAL);
 	assert_non_null(strstr(tt_last_error(), "elf: not a tt image"));
