@@ -180,8 +180,7 @@ int tt_image_open_memory(const void *buf, size_t len, tt_image **out)
 	if (!img)
 		return -ENOMEM;
 	img->size = len;
-	ret = map_aligned(MEMORY_NAME, -1, buf, len, &img->base,
-			  &img->map_len);
+	ret = map_aligned(MEMORY_NAME, -1, buf, len, &img->base, &img->map_len);
 	if (ret) {
 		tt_image_close(img);
 		return ret;

@@ -241,7 +241,8 @@ static int check_entries(const char *who, const uint8_t *b,
 			 const struct header *h, struct image_sec *secs)
 {
 	for (size_t i = 0; i < h->count; i++) {
-		const uint8_t *e = b + h->table_offset + i * TT_IMAGE_ENTRY_SIZE;
+		const uint8_t *e =
+			b + h->table_offset + i * TT_IMAGE_ENTRY_SIZE;
 		struct image_sec *s = &secs[i];
 		int ret = check_name(who, i, e + TT_IMAGE_E_NAME, s);
 
@@ -279,8 +280,7 @@ static int by_name(const void *a, const void *b)
 /* Sorted by offset, a section overlaps another only if it overlaps the
  * next one that is not empty: each ends before the next starts. Empty
  * sections overlap nothing. */
-static int check_overlaps(const char *who, const struct image_sec **v,
-			  size_t n)
+static int check_overlaps(const char *who, const struct image_sec **v, size_t n)
 {
 	const struct image_sec *prev = NULL;
 
@@ -301,8 +301,8 @@ static int check_overlaps(const char *who, const struct image_sec **v,
 	return 0;
 }
 
-static int check_unique(const char *who, const struct image_sec **v,
-			size_t n, const struct image_sec *secs)
+static int check_unique(const char *who, const struct image_sec **v, size_t n,
+			const struct image_sec *secs)
 {
 	qsort(v, n, sizeof(*v), by_name);
 	for (size_t i = 1; i < n; i++)

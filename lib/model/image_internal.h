@@ -17,7 +17,7 @@ struct image_sec {
 };
 
 struct tt_image {
-	const uint8_t *base; /* the file's first byte, TT_IMAGE_MAX_ALIGN-aligned */
+	const uint8_t *base; /* byte 0, at a multiple of TT_IMAGE_MAX_ALIGN */
 	size_t map_len;	     /* bytes mapped at base */
 	uint64_t size;
 	uint32_t version;

@@ -27,16 +27,16 @@
 #define TT_IMAGE_VERSION 1 /* the version this libtt reads and ttc writes */
 #define TT_IMAGE_HEADER_SIZE 64
 /* Byte offsets of the header's fields. */
-#define TT_IMAGE_H_MAGIC 0	     /* char[8] */
-#define TT_IMAGE_H_VERSION 8	     /* u32 */
-#define TT_IMAGE_H_HEADER_SIZE 12    /* u32, TT_IMAGE_HEADER_SIZE */
-#define TT_IMAGE_H_FILE_SIZE 16	     /* u64, the file's size */
-#define TT_IMAGE_H_TABLE_OFFSET 24   /* u64 */
-#define TT_IMAGE_H_SECTION_COUNT 32  /* u32 */
-#define TT_IMAGE_H_ENTRY_SIZE 36     /* u32, TT_IMAGE_ENTRY_SIZE */
-#define TT_IMAGE_H_TABLE_CRC 40	     /* u32, CRC-32 of the whole table */
-#define TT_IMAGE_H_HEADER_CRC 44     /* u32, of the header, this field 0 */
-#define TT_IMAGE_H_RESERVED 48	     /* 16 bytes, zero */
+#define TT_IMAGE_H_MAGIC 0	    /* char[8] */
+#define TT_IMAGE_H_VERSION 8	    /* u32 */
+#define TT_IMAGE_H_HEADER_SIZE 12   /* u32, TT_IMAGE_HEADER_SIZE */
+#define TT_IMAGE_H_FILE_SIZE 16	    /* u64, the file's size */
+#define TT_IMAGE_H_TABLE_OFFSET 24  /* u64 */
+#define TT_IMAGE_H_SECTION_COUNT 32 /* u32 */
+#define TT_IMAGE_H_ENTRY_SIZE 36    /* u32, TT_IMAGE_ENTRY_SIZE */
+#define TT_IMAGE_H_TABLE_CRC 40	    /* u32, CRC-32 of the whole table */
+#define TT_IMAGE_H_HEADER_CRC 44    /* u32, of the header, this field 0 */
+#define TT_IMAGE_H_RESERVED 48	    /* 16 bytes, zero */
 #define TT_IMAGE_H_RESERVED_SIZE 16
 
 /* The section table: one entry per section. */

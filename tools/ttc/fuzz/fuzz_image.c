@@ -39,8 +39,8 @@ static bool overlap(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
 
 /* Section i covers none of the header, the table or an earlier section
  * (the inputs are small: a few dozen sections at most). */
-static void check_disjoint(const tt_image *img, const uint8_t *data,
-			   size_t i, const struct tt_image_section *s)
+static void check_disjoint(const tt_image *img, const uint8_t *data, size_t i,
+			   const struct tt_image_section *s)
 {
 	uint64_t toff = get(data + TT_IMAGE_H_TABLE_OFFSET, 8);
 	uint64_t tlen = tt_image_section_count(img) * TT_IMAGE_ENTRY_SIZE;
@@ -55,8 +55,8 @@ static void check_disjoint(const tt_image *img, const uint8_t *data,
 			abort();
 }
 
-static void check_section(const tt_image *img, const uint8_t *data,
-			  size_t size, const struct tt_image_section *s)
+static void check_section(const tt_image *img, const uint8_t *data, size_t size,
+			  const struct tt_image_section *s)
 {
 	struct tt_image_section again;
 	volatile uint8_t sink = 0;
@@ -77,7 +77,6 @@ static void check_section(const tt_image *img, const uint8_t *data,
 	if (tt_image_find(img, s->name, &again) || again.data != s->data)
 		abort();
 }
-
 
 static void put32(uint8_t *p, uint32_t v)
 {

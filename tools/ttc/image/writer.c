@@ -156,8 +156,7 @@ static void encode_table(const ttc_tti_writer *w, uint8_t *t)
 		const struct tti_sec *s = &w->v[i];
 		uint8_t *e = t + i * TT_IMAGE_ENTRY_SIZE;
 
-		memcpy(e + TT_IMAGE_E_NAME, s->name,
-			TT_IMAGE_NAME_SIZE);
+		memcpy(e + TT_IMAGE_E_NAME, s->name, TT_IMAGE_NAME_SIZE);
 		put64(e + TT_IMAGE_E_OFFSET, s->offset);
 		put64(e + TT_IMAGE_E_SIZE, s->size);
 		put32(e + TT_IMAGE_E_ALIGN, s->align);
@@ -165,8 +164,8 @@ static void encode_table(const ttc_tti_writer *w, uint8_t *t)
 	}
 }
 
-static void encode_header(const ttc_tti_writer *w, uint8_t *h,
-			  uint64_t table, uint64_t file_size, uint32_t tcrc)
+static void encode_header(const ttc_tti_writer *w, uint8_t *h, uint64_t table,
+			  uint64_t file_size, uint32_t tcrc)
 {
 	memcpy(h + TT_IMAGE_H_MAGIC, TT_IMAGE_MAGIC, TT_IMAGE_MAGIC_SIZE);
 	put32(h + TT_IMAGE_H_VERSION, TT_IMAGE_VERSION);
@@ -213,8 +212,10 @@ int ttc_tti_write(ttc_tti_writer *w, const char *path)
 		return -EINVAL;
 	}
 	if (layout(w, &table, &file_size)) {
-		ttc_diag_addf(w->ctx, "cannot write the image %s: its size "
-				      "overflows 64 bits", path);
+		ttc_diag_addf(w->ctx,
+			      "cannot write the image %s: its size "
+			      "overflows 64 bits",
+			      path);
 		return -EFBIG;
 	}
 	t = ttc_xmalloc(w->n * TT_IMAGE_ENTRY_SIZE + 1);

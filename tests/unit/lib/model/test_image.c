@@ -311,14 +311,15 @@ static void test_name_padding(void **state)
 	(void)state;
 	entry(0)[20] = 'x';
 	seal();
-	refused(-EINVAL, "entry 0", "field name \"a\"", "byte 20 after its NUL");
+	refused(-EINVAL, "entry 0", "field name \"a\"",
+		"byte 20 after its NUL");
 }
 
 static void test_names(void **state)
 {
 	(void)state;
-	static const char *const bad[] = {"", "/a", "a/../b", "..", "a//b",
-					  "a b", "a\x01", "w\xc3\xa9"};
+	static const char *const bad[] = {"",	  "/a",	 "a/../b", "..",
+					  "a//b", "a b", "a\x01",  "w\xc3\xa9"};
 	char longest[40];
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
@@ -604,8 +605,8 @@ static const struct {
 	size_t size;
 	uint32_t align;
 } rt[] = {
-	{"manifest.yaml", 333, 1},    {"kernels/k0.elf", 1000, 8},
-	{"empty", 0, 4096},	      {"params/w1", 5000, 64},
+	{"manifest.yaml", 333, 1},   {"kernels/k0.elf", 1000, 8},
+	{"empty", 0, 4096},	     {"params/w1", 5000, 64},
 	{"params/w2", 70000, 65536}, {"consts/c", 7, 4096},
 };
 
@@ -616,9 +617,9 @@ static ttc_tti_writer *round_trip_writer(void)
 	for (size_t i = 0; i < sizeof(rt) / sizeof(*rt); i++) {
 		uint8_t *d = pattern(rt[i].size, (unsigned)i);
 
-		assert_int_equal(ttc_tti_add(w, rt[i].name, d, rt[i].size,
-					     rt[i].align),
-				 0);
+		assert_int_equal(
+			ttc_tti_add(w, rt[i].name, d, rt[i].size, rt[i].align),
+			0);
 		free(d);
 	}
 	return w;
@@ -760,7 +761,10 @@ static void test_open_errors(void **state)
 	assert_int_equal(mkfifo(path_in("fifo"), 0600), 0);
 	assert_int_equal(tt_image_open(path_in("fifo"), &img), -EINVAL);
 	assert_non_null(strstr(tt_last_error(), "fifo: not a regular file"));
-	write_bytes(path_in("elf"), "\x7f" "ELF\2\1\1\0\0\0\0\0\0\0\0\0", 16);
+	write_bytes(path_in("elf"),
+		    "\x7f"
+		    "ELF\2\1\1\0\0\0\0\0\0\0\0\0",
+		    16);
 	assert_int_equal(tt_image_open(path_in("elf"), &img), -EINVAL);
 	assert_non_null(strstr(tt_last_error(), "elf: not a tt image"));
 	clear_dir();
@@ -776,7 +780,8 @@ static void test_writer_refusals(void **state)
 	assert_int_equal(ttc_tti_add(w, "x", "2", 1, 1), -EEXIST);
 	assert_non_null(strstr(ttc_ctx_error(ctx), "\"x\": a section of this"));
 	assert_int_equal(ttc_tti_add(w, "a/../b", "2", 1, 1), -EINVAL);
-	assert_non_null(strstr(ttc_ctx_error(ctx), "\"a/../b\": not a section"));
+	assert_non_null(
+		strstr(ttc_ctx_error(ctx), "\"a/../b\": not a section"));
 	assert_int_equal(ttc_tti_add(w, "/abs", "2", 1, 1), -EINVAL);
 	assert_int_equal(ttc_tti_add(w, NULL, "2", 1, 1), -EINVAL);
 	assert_int_equal(ttc_tti_add(w, "y", NULL, 1, 1), -EINVAL);
@@ -840,21 +845,36 @@ static void test_write_failures(void **state)
 int main(void)
 {
 	const struct CMUnitTest reader[] = {
-		HB(test_hand_built_opens), HB(test_null_args),
-		HB(test_bad_magic),	   HB(test_short),
-		HB(test_newer_version),	   HB(test_version_zero),
-		HB(test_header_crc),	   HB(test_header_size),
-		HB(test_entry_size),	   HB(test_reserved),
-		HB(test_file_size),	   HB(test_section_count),
-		HB(test_table_align),	   HB(test_table_in_header),
-		HB(test_table_past_end),   HB(test_table_crc),
-		HB(test_name_unterminated), HB(test_name_padding),
-		HB(test_names),		   HB(test_align),
-		HB(test_offset_alignment), HB(test_offset_wraps),
-		HB(test_section_past_end), HB(test_section_in_header),
-		HB(test_section_on_table), HB(test_overlap),
-		HB(test_empty_sections),   HB(test_duplicate),
-		HB(test_section_crc),	   cmocka_unit_test(test_crc32),
+		HB(test_hand_built_opens),
+		HB(test_null_args),
+		HB(test_bad_magic),
+		HB(test_short),
+		HB(test_newer_version),
+		HB(test_version_zero),
+		HB(test_header_crc),
+		HB(test_header_size),
+		HB(test_entry_size),
+		HB(test_reserved),
+		HB(test_file_size),
+		HB(test_section_count),
+		HB(test_table_align),
+		HB(test_table_in_header),
+		HB(test_table_past_end),
+		HB(test_table_crc),
+		HB(test_name_unterminated),
+		HB(test_name_padding),
+		HB(test_names),
+		HB(test_align),
+		HB(test_offset_alignment),
+		HB(test_offset_wraps),
+		HB(test_section_past_end),
+		HB(test_section_in_header),
+		HB(test_section_on_table),
+		HB(test_overlap),
+		HB(test_empty_sections),
+		HB(test_duplicate),
+		HB(test_section_crc),
+		cmocka_unit_test(test_crc32),
 		cmocka_unit_test(test_crc32_speed),
 	};
 	const struct CMUnitTest writer[] = {
@@ -865,10 +885,10 @@ int main(void)
 		cmocka_unit_test(test_writer_refusals),
 		cmocka_unit_test(test_write_failures),
 	};
-	int fails = cmocka_run_group_tests_name("image reader", reader, NULL,
-						NULL);
+	int fails =
+		cmocka_run_group_tests_name("image reader", reader, NULL, NULL);
 
-	return fails | cmocka_run_group_tests_name("image writer", writer,
-						   writer_setup,
-						   writer_teardown);
+	return fails |
+	       cmocka_run_group_tests_name("image writer", writer, writer_setup,
+					   writer_teardown);
 }
