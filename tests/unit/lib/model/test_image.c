@@ -748,6 +748,28 @@ static void test_truncated(void **state)
 	clear_dir();
 }
 
+/* The writer lays a file out exactly as docs/image.md says: the same two
+ * sections give the hand-built image, byte for byte. */
+static void test_writer_layout(void **state)
+{
+	(void)state;
+	ttc_tti_writer *w = ttc_tti_writer_new(ctx);
+	const char *path = path_in("hb.tti");
+	uint8_t *b;
+	size_t n;
+
+	hand_build(NULL);
+	assert_int_equal(ttc_tti_add(w, "a", hb + 64, 16, 16), 0);
+	assert_int_equal(ttc_tti_add(w, "params/w1", hb + 128, 32, 64), 0);
+	assert_int_equal(ttc_tti_write(w, path), 0);
+	ttc_tti_writer_free(w);
+	b = read_all(path, &n);
+	assert_int_equal(n, HB_LEN);
+	assert_memory_equal(b, hb, HB_LEN);
+	free(b);
+	clear_dir();
+}
+
 static void test_open_errors(void **state)
 {
 	(void)state;
@@ -881,6 +903,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_replaced_while_open),
 		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_writer_layout),
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_writer_refusals),
 		cmocka_unit_test(test_write_failures),
