@@ -11,6 +11,7 @@
 #include "tt/device.h"
 #include "tt/dma.h"
 #include "tt/hart.h"
+#include "tt/image.h"
 #include "tt/mgmt.h"
 #include "tt/model.h"
 #include "tt/noc.h"

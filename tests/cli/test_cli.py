@@ -143,7 +143,7 @@ def test_ttc_version_and_help():
     expect(p, 0, 'ttc --version')
     assert p.stdout == f'ttc {VERSION}\n' and p.stderr == '', p
     for args in (['--help'], ['parse', '--help'], ['ops', '--help'],
-                 ['golden', '--help']):
+                 ['golden', '--help'], ['info', '--help']):
         p = run_ttc(*args)
         expect(p, 0, ' '.join(args))
         assert re.search(r'[Ee]xit status', p.stdout), p.stdout
@@ -165,7 +165,9 @@ def test_ttc_usage_errors():
              (['golden', '--format', 'bfp2', 'f'], 'ttc golden'),
              (['golden', '-o'], 'ttc golden'),
              (['golden', '--pcc', 'x', 'f'], 'ttc golden'),
-             (['golden', '--atol', '-1', 'f'], 'ttc golden')]
+             (['golden', '--atol', '-1', 'f'], 'ttc golden'),
+             (['info'], 'ttc info'), (['info', 'a', 'b'], 'ttc info'),
+             (['info', '--bogus', 'a'], 'ttc info')]
     for args, hint in cases:
         p = run_ttc(*args)
         expect(p, 2, ' '.join(args))
@@ -216,6 +218,36 @@ def test_ttc_ops_json():
     assert 'pybuda.matmul' not in ops and 'pybuda.hslice' in ops
     p = run_ttc('ops')
     assert 'pybuda.clip              = ttir.clamp_scalar\n' in p.stdout
+
+
+# Images made by libttc's writer, and broken ones (the fuzzer's seeds).
+IMAGES = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..',
+                      'tools', 'ttc', 'fuzz', 'corpus-image')
+
+
+def test_ttc_info():
+    small = os.path.join(IMAGES, 'valid-small')
+    p = run_ttc('info', small)
+    expect(p, 0, 'ttc info')
+    assert 'version:   1\n' in p.stdout and '448 bytes' in p.stdout, p.stdout
+    assert re.search(r'^params/w +128 +64 +64 0x[0-9a-f]{8}$', p.stdout,
+                     re.M), p.stdout
+    p = run_ttc('info', '--json', small)
+    expect(p, 0, 'ttc info --json')
+    doc = json.loads(p.stdout)
+    assert doc['version'] == 1 and doc['file_size'] == 448, doc
+    assert [s['name'] for s in doc['sections']] == [
+        'manifest.yaml', 'kernels/k0.elf', 'params/w', 'empty'], doc
+    assert doc['sections'][2] == {'name': 'params/w', 'offset': 128,
+                                  'size': 64, 'align': 64,
+                                  'crc32': doc['sections'][2]['crc32']}
+    p = run_ttc('info', os.path.join(IMAGES, 'broken-section-crc'))
+    expect(p, 1, 'ttc info of a broken image')
+    assert p.stderr.startswith('ttc: ') and 'broken-section-crc: section ' \
+        'kernels/k0.elf: checksum' in p.stderr and p.stdout == '', p
+    p = run_ttc('info', os.path.join(TMP, 'missing.tti'))
+    expect(p, 1, 'ttc info of a missing file')
+    assert 'missing.tti: cannot open' in p.stderr, p.stderr
 
 
 TESTS = [make_case(c, n) for n in TOOLS

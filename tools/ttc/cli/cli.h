@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "ttc/ir.h"
+#include "tt/image.h"
 
 /* Exit status, the same for every tool of the tree (tools/README.md). */
 enum {
@@ -30,5 +31,11 @@ int cmd_ops(int argc, char **argv);
 int cmd_golden(int argc, char **argv);
 int cmd_compile(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+
+/* ttc info's section listing (cmd_info.c): a table with a heading line,
+ * or a JSON array of {"name", "offset", "size", "align", "crc32"}. */
+void info_sections_text(FILE *f, const tt_image *img);
+void info_sections_json(FILE *f, const tt_image *img);
 
 #endif /* TTC_CLI_H */

@@ -2,8 +2,8 @@
 /*
  * ttc: the model compiler's command line. Subcommands: parse (read,
  * verify and print TTIR), ops (the op registry), golden (run a module
- * on the CPU goldens), compile (a model into an image), run (an image on
- * the device). docs/ttc.md.
+ * on the CPU goldens), info (what an image file holds), compile (a
+ * model into an image), run (an image on the device). docs/ttc.md.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,6 +22,7 @@ static void usage(FILE *f)
 		"  parse FILE     read TTIR, verify it and print it back\n"
 		"  ops            list the registered ops\n"
 		"  golden FILE    run a module on the CPU goldens, write .npy\n"
+		"  info FILE.tti  check an image file, list its sections\n"
 		"  compile FILE   compile a model into an image (.tti)\n"
 		"  run MODEL.tti  run a compiled model on the device\n"
 		"\n"
@@ -70,6 +71,8 @@ int main(int argc, char **argv)
 		return cmd_ops(argc - 1, argv + 1);
 	if (!strcmp(c, "golden"))
 		return cmd_golden(argc - 1, argv + 1);
+	if (!strcmp(c, "info"))
+		return cmd_info(argc - 1, argv + 1);
 	if (!strcmp(c, "compile"))
 		return cmd_compile(argc - 1, argv + 1);
 	if (!strcmp(c, "run"))
