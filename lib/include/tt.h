@@ -11,6 +11,7 @@
 #include "tt/device.h"
 #include "tt/dma.h"
 #include "tt/hart.h"
+#include "tt/kernel_set.h"
 #include "tt/mgmt.h"
 #include "tt/noc.h"
 #include "tt/npy.h"
