@@ -182,9 +182,10 @@ static void keep_elf(struct tt_kbinary *b, const uint8_t *elf, size_t len)
  * identity. From the disk cache a failure only means the entry is bad;
  * after a build it is the kernel's fault; from a kernel set, the set's.
  */
-static int make_binary_as(const struct kjob *j, const char *what,
-			  const uint8_t hash[32], const uint8_t *elf,
-			  size_t len, struct tt_kbinary **out)
+static int make_binary_as(const struct kjob *j, const char *name,
+			  const char *what, const uint8_t hash[32],
+			  const uint8_t *elf, size_t len,
+			  struct tt_kbinary **out)
 {
 	uint32_t slot = TT_L1_KERNEL_SLOT(j->o->proc);
 	struct elf_image img;
@@ -192,7 +193,7 @@ static int make_binary_as(const struct kjob *j, const char *what,
 	uint8_t *image;
 	size_t size;
 	unsigned i;
-	int ret = slot_check(j->name, what, elf, len, j->o->proc, &img, &size);
+	int ret = slot_check(name, what, elf, len, j->o->proc, &img, &size);
 
 	if (ret)
 		return ret;
@@ -219,8 +220,8 @@ static int make_binary_as(const struct kjob *j, const char *what,
 static int make_binary(const struct kjob *j, const uint8_t *elf, size_t len,
 		       struct tt_kbinary **out)
 {
-	return make_binary_as(j, "the compiler's output", j->key, elf, len,
-			      out);
+	return make_binary_as(j, j->name, "the compiler's output", j->key,
+			      elf, len, out);
 }
 
 /* ---- the request ---- */
@@ -988,7 +989,8 @@ static int find_portable(struct kjob *j, struct tt_kbinary **out)
  */
 static int find_in_sets(const struct kjob *j, struct tt_kbinary **out)
 {
-	char what[TT_SHA256_HEX_LEN + 64], hex[TT_SHA256_HEX_LEN + 1];
+	char name[sizeof(j->name) + TT_SHA256_HEX_LEN + 64];
+	char hex[TT_SHA256_HEX_LEN + 1];
 	struct tt_sha256 s;
 	uint8_t *elf, h[32];
 	size_t len;
@@ -1004,8 +1006,10 @@ static int find_in_sets(const struct kjob *j, struct tt_kbinary **out)
 	tt_sha256_update(&s, h, sizeof(h));
 	tt_sha256_final(&s, h);
 	tt_sha256_hex(j->pkey, hex);
-	snprintf(what, sizeof(what), "the kernel set's ELF for %s", hex);
-	ret = make_binary_as(j, what, h, elf, len, out);
+	/* Its messages start "kernel NAME", as tt_kbuild's must. */
+	snprintf(name, sizeof(name), "%s (served by a kernel set as portable key %s)",
+		 j->name, hex);
+	ret = make_binary_as(j, name, "its ELF", h, elf, len, out);
 	free(elf);
 	if (ret)
 		return ret;

@@ -593,13 +593,13 @@ static int check_and_build(tt_program *p, struct tt_device *dev, bool build,
 	return ret;
 }
 
-int tt_compile_program(tt_device *dev, tt_program *p)
+int tt_compile_program(tt_device *dev, tt_program *prog)
 {
 	unsigned w, h;
 
 	TT_CHECK_ARG(dev);
-	TT_CHECK_ARG(p);
-	return check_and_build(p, dev, true, &w, &h);
+	TT_CHECK_ARG(prog);
+	return check_and_build(prog, dev, true, &w, &h);
 }
 
 int tt_program_finalize(tt_program *p, struct tt_device *dev,
