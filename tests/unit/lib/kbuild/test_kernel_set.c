@@ -624,8 +624,8 @@ static void run_down(struct run *r)
 	tt_device_close(r->dev);
 }
 
-/* Enqueue and check the stamp. */
-static void run_check(struct run *r, uint32_t value)
+/* Enqueue r->p and check the stamp is want. */
+static void run_expect(struct run *r, uint32_t want)
 {
 	tt_command_queue *cq;
 	struct tt_xy noc;
@@ -642,7 +642,13 @@ static void run_check(struct run *r, uint32_t value)
 		fail_msg("%s", tt_last_error());
 	assert_int_equal(tt_noc_read32(r->dev, 0, noc.x, noc.y, r->where, &v),
 			 0);
-	assert_int_equal(v, value * 3u + 1u);
+	assert_int_equal(v, want);
+}
+
+/* Enqueue and check the stamp of k_stamp. */
+static void run_check(struct run *r, uint32_t value)
+{
+	run_expect(r, value * 3u + 1u);
 }
 
 static bool dir_empty(const char *path)
@@ -701,6 +707,78 @@ static void test_serve_without_compiler(void **state)
 	assert_int_equal(st.builds + st.disk_hits + st.portable_hits, 0);
 	assert_true(dir_empty(empty_dir));
 	tt_kernel_set_free(s);
+}
+
+/* The one kernel a set recorded while r->p ran. */
+static tt_kernel_set *record_run(struct run *r, uint32_t want)
+{
+	tt_kernel_set *s = set_new();
+
+	assert_int_equal(tt_kernel_set_record(s), 0);
+	run_expect(r, want);
+	assert_int_equal(tt_kernel_set_record(NULL), 0);
+	assert_int_equal(tt_kernel_set_count(s), 1);
+	return s;
+}
+
+/*
+ * On the device, a served set wins over the cache even when the cache
+ * has the request (here by its portable record, without a compiler),
+ * and its kernel replaces the cache's in the core's slot: the slot
+ * upload goes by the binary's identity, which must differ when the ELF
+ * does. The set holds another kernel's ELF under k_stamp's key, so which
+ * one ran shows in the result. Stopped, the cache's runs again.
+ */
+static void test_serve_wins_on_device(void **state)
+{
+	static const char k_alt[] =
+		"#include \"dataflow_api.h\"\n"
+		"void kernel_main(void)\n"
+		"{\n"
+		"	*(volatile uint32_t *)get_arg_val(1) = get_arg_val(0) * 5u + 2u;\n"
+		"}\n";
+	tt_kernel_set *a, *b, *swapped = set_new();
+	const char *key;
+	const void *elf;
+	size_t len;
+	struct run r;
+
+	(void)state;
+	/* With the compiler: bring the device's dispatcher up, then record
+	 * each kernel alone. */
+	run_up(&r, 4);
+	run_check(&r, 4);
+	tt_program_free(r.p);
+	r.p = stamp_program(&r, k_stamp, 9);
+	a = record_run(&r, 28);
+	tt_program_free(r.p);
+	r.p = stamp_program(&r, k_alt, 9);
+	b = record_run(&r, 47);
+	assert_int_equal(tt_kernel_set_at(a, 0, &key, NULL, NULL), 0);
+	assert_int_equal(tt_kernel_set_at(b, 0, NULL, &elf, &len), 0);
+	assert_int_equal(tt_kernel_set_add(swapped, key, elf, len), 0);
+	/* Without it: k_stamp from its portable record, then served. */
+	setenv("TT_KERNEL_CC", "none", 1);
+	tt_kbuild_reset();
+	tt_kbuild_get_stats(&base);
+	tt_program_free(r.p);
+	r.p = stamp_program(&r, k_stamp, 10);
+	run_expect(&r, 31);
+	assert_int_equal(stats().portable_hits, 1);
+	assert_int_equal(tt_kernel_set_serve(swapped), 0);
+	tt_program_free(r.p);
+	r.p = stamp_program(&r, k_stamp, 10);
+	run_expect(&r, 52);
+	assert_int_equal(stats().set_hits, 1);
+	assert_int_equal(tt_kernel_set_serve(NULL), 0);
+	tt_program_free(r.p);
+	r.p = stamp_program(&r, k_stamp, 10);
+	run_expect(&r, 31);
+	assert_int_equal(stats().mem_hits, 1);
+	run_down(&r);
+	tt_kernel_set_free(a);
+	tt_kernel_set_free(b);
+	tt_kernel_set_free(swapped);
 }
 
 /* ------------------------------------------------------------------ */
@@ -807,6 +885,7 @@ int main(void)
 		T(test_serve_copy),
 		T(test_serve_order_and_slot),
 		T(test_serve_without_compiler),
+		T(test_serve_wins_on_device),
 		T(test_compile_program),
 		T(test_compile_program_errors),
 	};
