@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Kernel compilation (kbuild.h): check the request, compute its key, look
- * in the memory and disk caches, else run the cross compiler once
+ * Kernel compilation (kbuild.h): check the request, compute its portable
+ * key and ask the served kernel sets (kernel_set.c), then compute its key,
+ * look in the memory and disk caches, else run the cross compiler once
  * (compile and link, -MD for the included files), check the ELF against
- * the processor's kernel slot, and keep the result in both caches.
+ * the processor's kernel slot, and keep the result in both caches. What
+ * was built or found goes to the recording set, if one records.
  *
  * The compiler is started with an argument vector, never through a
  * shell, so user defines reach it verbatim; they are still checked (C
