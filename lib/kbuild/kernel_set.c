@@ -133,7 +133,8 @@ static bool parse_key(const char *key, uint8_t out[32])
 	    strspn(key, "0123456789abcdef") != TT_SHA256_HEX_LEN)
 		return false;
 	for (i = 0; i < 32; i++) {
-		unsigned hi = (unsigned)key[2 * i], lo = (unsigned)key[2 * i + 1];
+		unsigned hi = (unsigned)key[2 * i];
+		unsigned lo = (unsigned)key[2 * i + 1];
 
 		hi = hi <= '9' ? hi - '0' : hi - 'a' + 10;
 		lo = lo <= '9' ? lo - '0' : lo - 'a' + 10;

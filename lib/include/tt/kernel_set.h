@@ -15,9 +15,9 @@
  * -EEXIST for a key already in the set with other bytes, -EBUSY when
  * another set records, -ENOMEM; tt_last_error() names the key.
  *
- * Thread-safety: every call may be made from any thread; the kernels of a
- * set are built into libtt's requests on other threads while it records
- * or serves.
+ * Thread-safety: every call may be made from any thread, also while
+ * other threads build kernels into a recording set or from a serving one;
+ * a set must not be used after (or while) it is freed.
  */
 #ifndef TT_KERNEL_SET_H
 #define TT_KERNEL_SET_H
@@ -50,8 +50,9 @@ TT_API size_t tt_kernel_set_count(const tt_kernel_set *s);
 
 /*
  * Kernel i (< tt_kernel_set_count) in the order of their keys, so a set
- * with the same content always lists the same way. The pointers stay
- * valid until tt_kernel_set_free; any of the three may be NULL.
+ * with the same content always lists the same way (while s records, a
+ * new key shifts the indices after it). The pointers stay valid until
+ * tt_kernel_set_free; any of the three may be NULL.
  */
 TT_API int tt_kernel_set_at(const tt_kernel_set *s, size_t i,
 			    const char **portable_key, const void **elf,
