@@ -12,6 +12,7 @@
 #include "tt/dma.h"
 #include "tt/hart.h"
 #include "tt/image.h"
+#include "tt/kernel_set.h"
 #include "tt/mgmt.h"
 #include "tt/model.h"
 #include "tt/noc.h"

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Kernel compilation (kbuild.h): check the request, compute its key, look
- * in the memory and disk caches, else run the cross compiler once
+ * Kernel compilation (kbuild.h): check the request, compute its portable
+ * key and ask the served kernel sets (kernel_set.c), then compute its key,
+ * look in the memory and disk caches, else run the cross compiler once
  * (compile and link, -MD for the included files), check the ELF against
- * the processor's kernel slot, and keep the result in both caches.
+ * the processor's kernel slot, and keep the result in both caches. What
+ * was built or found goes to the recording set, if one records.
  *
  * The compiler is started with an argument vector, never through a
  * shell, so user defines reach it verbatim; they are still checked (C
@@ -71,7 +73,8 @@ struct kjob {
 	char cc_why[1024];
 };
 
-static unsigned long stat_mem, stat_disk, stat_builds, stat_portable;
+static unsigned long stat_mem, stat_disk, stat_builds, stat_portable,
+	stat_set;
 
 void tt_kbuild_get_stats(struct tt_kbuild_stats *s)
 {
@@ -79,6 +82,7 @@ void tt_kbuild_get_stats(struct tt_kbuild_stats *s)
 	s->disk_hits = __atomic_load_n(&stat_disk, __ATOMIC_RELAXED);
 	s->builds = __atomic_load_n(&stat_builds, __ATOMIC_RELAXED);
 	s->portable_hits = __atomic_load_n(&stat_portable, __ATOMIC_RELAXED);
+	s->set_hits = __atomic_load_n(&stat_set, __ATOMIC_RELAXED);
 }
 
 void tt_kbuild_reset(void)
@@ -99,44 +103,103 @@ void tt_kbinary_put(struct tt_kbinary *b)
 	if (!b || __atomic_sub_fetch(&b->refs, 1, __ATOMIC_ACQ_REL))
 		return;
 	tt_kdeps_free(b->deps);
+	free(b->elf);
 	free(b);
 }
 
 /*
- * The slot image of an ELF built for proc: every segment inside the slot,
- * entry at its first byte. From the disk cache a failure only means the
- * entry is bad; after a build it is the kernel's fault.
+ * Check an ELF as a kernel for proc's slot: every segment inside the slot,
+ * entry at its first byte. what names the ELF in messages (the
+ * compiler's output, a kernel set's). *img and *size: its segments and
+ * the bytes of the slot they span.
  */
-static int make_binary(const struct kjob *j, const uint8_t *elf, size_t len,
-		       struct tt_kbinary **out)
+static int slot_check(const char *name, const char *what, const uint8_t *elf,
+		      size_t len, enum tt_kproc proc, struct elf_image *img,
+		      size_t *size)
 {
-	uint32_t slot = TT_L1_KERNEL_SLOT(j->o->proc), lo = UINT32_MAX;
+	uint32_t slot = TT_L1_KERNEL_SLOT(proc), lo = UINT32_MAX;
 	uint64_t hi = 0, end;
-	struct elf_image img;
-	struct tt_kbinary *b;
-	uint8_t *image;
 	char err[256];
 	unsigned i;
 
-	if (elf_load(elf, len, &img, err, sizeof(err)))
-		return tt_error(-ENOEXEC, "kernel %s: the compiler's output is not a kernel: %s",
-				j->name, err);
-	for (i = 0; i < img.count; i++) {
-		end = (uint64_t)img.seg[i].vaddr + img.seg[i].memsz;
-		lo = img.seg[i].vaddr < lo ? img.seg[i].vaddr : lo;
+	if (elf_load(elf, len, img, err, sizeof(err)))
+		return tt_error(-ENOEXEC, "kernel %s: %s is not a kernel: %s",
+				name, what, err);
+	for (i = 0; i < img->count; i++) {
+		end = (uint64_t)img->seg[i].vaddr + img->seg[i].memsz;
+		lo = img->seg[i].vaddr < lo ? img->seg[i].vaddr : lo;
 		hi = end > hi ? end : hi;
 	}
 	if (lo < slot)
 		return tt_error(-ENOEXEC, "kernel %s: linked at 0x%x, below its slot at 0x%x (wrong linker script?)",
-				j->name, lo, slot);
+				name, lo, slot);
 	if (hi - slot > TT_L1_KERNEL_SLOT_SIZE)
 		return tt_error(-EFBIG, "kernel %s needs %llu bytes, the slot holds %u",
-				j->name, (unsigned long long)(hi - slot),
+				name, (unsigned long long)(hi - slot),
 				TT_L1_KERNEL_SLOT_SIZE);
-	if (img.entry != slot)
+	if (img->entry != slot)
 		return tt_error(-ENOEXEC, "kernel %s: entry point 0x%x is not the start of its slot 0x%x",
-				j->name, img.entry, slot);
-	b = calloc(1, sizeof(*b) + (size_t)(hi - slot));
+				name, img->entry, slot);
+	*size = (size_t)(hi - slot);
+	return 0;
+}
+
+int tt_kbuild_check_elf(const char *name, const void *elf, size_t len,
+			enum tt_kproc *proc)
+{
+	uint32_t base = TT_L1_KERNEL_SLOT(0), off;
+	struct elf_image img;
+	char err[256];
+	size_t size;
+
+	if (elf_load(elf, len, &img, err, sizeof(err)))
+		return tt_error(-ENOEXEC, "kernel %s: the ELF is not a kernel: %s",
+				name, err);
+	off = img.entry - base;
+	if (img.entry < base || off % TT_L1_KERNEL_SLOT_SIZE ||
+	    off / TT_L1_KERNEL_SLOT_SIZE >= TT_KPROC_COUNT)
+		return tt_error(-ENOEXEC, "kernel %s: entry point 0x%x is not the start of a kernel slot (0x%x + n * 0x%x, n < %u)",
+				name, img.entry, base, TT_L1_KERNEL_SLOT_SIZE,
+				(unsigned)TT_KPROC_COUNT);
+	*proc = (enum tt_kproc)(off / TT_L1_KERNEL_SLOT_SIZE);
+	return slot_check(name, "the ELF", elf, len, *proc, &img, &size);
+}
+
+/* The ELF's bytes kept with the binary while a kernel set records: what
+ * a memory hit then records (kernel_set.c). Without memory the binary
+ * simply has none, and a memory hit while recording becomes a miss. */
+static void keep_elf(struct tt_kbinary *b, const uint8_t *elf, size_t len)
+{
+	if (!tt_kset_recording())
+		return;
+	b->elf = malloc(len ? len : 1);
+	if (b->elf) {
+		memcpy(b->elf, elf, len);
+		b->elf_len = len;
+	}
+}
+
+/*
+ * The slot image of an ELF built for j's processor, with hash as its
+ * identity. From the disk cache a failure only means the entry is bad;
+ * after a build it is the kernel's fault; from a kernel set, the set's.
+ */
+static int make_binary_as(const struct kjob *j, const char *name,
+			  const char *what, const uint8_t hash[32],
+			  const uint8_t *elf, size_t len,
+			  struct tt_kbinary **out)
+{
+	uint32_t slot = TT_L1_KERNEL_SLOT(j->o->proc);
+	struct elf_image img;
+	struct tt_kbinary *b;
+	uint8_t *image;
+	size_t size;
+	unsigned i;
+	int ret = slot_check(name, what, elf, len, j->o->proc, &img, &size);
+
+	if (ret)
+		return ret;
+	b = calloc(1, sizeof(*b) + size);
 	if (!b)
 		return tt_error(-ENOMEM, "out of memory loading kernel %s",
 				j->name);
@@ -145,14 +208,22 @@ static int make_binary(const struct kjob *j, const uint8_t *elf, size_t len,
 		if (img.seg[i].filesz)
 			memcpy(image + (img.seg[i].vaddr - slot),
 			       img.seg[i].file_data, img.seg[i].filesz);
-	memcpy(b->hash, j->key, sizeof(b->hash));
+	memcpy(b->hash, hash, sizeof(b->hash));
 	b->proc = j->o->proc;
 	b->load_addr = b->entry = slot;
 	b->image = image;
-	b->image_len = (size_t)(hi - slot);
+	b->image_len = size;
 	b->refs = 1;
+	keep_elf(b, elf, len);
 	*out = b;
 	return 0;
+}
+
+static int make_binary(const struct kjob *j, const uint8_t *elf, size_t len,
+		       struct tt_kbinary **out)
+{
+	return make_binary_as(j, j->name, "the compiler's output", j->key,
+			      elf, len, out);
 }
 
 /* ---- the request ---- */
@@ -530,9 +601,9 @@ static void hash_request(const struct kjob *j, bool portable, uint8_t out[32])
 	tt_sha256_final(&s, out);
 }
 
+/* The cache's key, once j->pkey is known. */
 static void make_key(struct kjob *j)
 {
-	hash_request(j, true, j->pkey);
 	if (j->no_cc)
 		memcpy(j->key, j->pkey, sizeof(j->key));
 	else
@@ -545,6 +616,12 @@ static bool find_in_memory(const struct kjob *j, struct tt_kbinary **out)
 {
 	struct tt_kbinary *b = tt_kcache_mem_get(j->key);
 
+	/* A set records the ELF, which this entry did not keep: find it
+	 * again where it came from (keep_elf). */
+	if (b && !b->elf && tt_kset_recording()) {
+		tt_kbinary_put(b);
+		return false;
+	}
 	if (b && tt_kdeps_current(b->deps)) {
 		__atomic_add_fetch(&stat_mem, 1, __ATOMIC_RELAXED);
 		*out = b;
@@ -903,6 +980,52 @@ static int find_portable(struct kjob *j, struct tt_kbinary **out)
 	return 0;
 }
 
+/* ---- kernel sets ---- */
+
+/*
+ * A served kernel set's ELF for j->pkey (kernel_set.c): 1 and *out if a
+ * set has it, 0 if none does. Its identity is the ELF's, not the
+ * request's key: the slot upload skips a binary with the same hash, and
+ * a set's ELF may differ from what the cache holds for the request. Not
+ * kept in the memory cache, which answers by the request's key.
+ */
+static int find_in_sets(const struct kjob *j, struct tt_kbinary **out)
+{
+	char name[sizeof(j->name) + TT_SHA256_HEX_LEN + 64];
+	char hex[TT_SHA256_HEX_LEN + 1];
+	struct tt_sha256 s;
+	uint8_t *elf, h[32];
+	size_t len;
+	int ret = tt_kset_find(j->pkey, &elf, &len, h);
+
+	if (ret == -ENOENT)
+		return 0;
+	if (ret)
+		return tt_error(ret, "kernel %s: out of memory reading a kernel set",
+				j->name);
+	tt_sha256_init(&s);
+	tt_sha256_update(&s, "tt-kernel-set 1", 16);
+	tt_sha256_update(&s, h, sizeof(h));
+	tt_sha256_final(&s, h);
+	tt_sha256_hex(j->pkey, hex);
+	/* Its messages start "kernel NAME", as tt_kbuild's must. */
+	snprintf(name, sizeof(name), "%s (served by a kernel set as portable key %s)",
+		 j->name, hex);
+	ret = make_binary_as(j, name, "its ELF", h, elf, len, out);
+	free(elf);
+	if (ret)
+		return ret;
+	__atomic_add_fetch(&stat_set, 1, __ATOMIC_RELAXED);
+	return 1;
+}
+
+/* Add what was built or found to the recording set, if one records. */
+static void record_in_set(const struct kjob *j, const struct tt_kbinary *b)
+{
+	if (tt_kset_recording())
+		tt_kset_note(j->pkey, b->elf, b->elf_len);
+}
+
 /* ---- the entry point ---- */
 
 static void job_free(struct kjob *j)
@@ -950,17 +1073,27 @@ int tt_kbuild(const struct tt_kbuild_opts *o, struct tt_kbinary **out)
 	if (!ret)
 		ret = check_opts(j);
 	if (!ret)
-		ret = find_toolchain(j);
-	if (!ret)
 		ret = tt_ksdk_find(&j->sdk);
 	if (!ret)
 		ret = make_args(j);
+	/* Served sets first: they need no compiler, not even a working
+	 * one, only the SDK the portable key holds. */
+	if (!ret) {
+		hash_request(j, true, j->pkey);
+		ret = find_in_sets(j, out);
+	}
+	if (!ret)
+		ret = find_toolchain(j);
 	if (!ret) {
 		make_key(j);
 		if (!find_in_memory(j, out))
 			ret = j->no_cc ? find_portable(j, out)
 				       : find_or_build(j, out);
 	}
+	if (ret > 0)
+		ret = 0;
+	if (!ret)
+		record_in_set(j, *out);
 	if (ret)
 		ret = name_error(j, ret);
 	job_free(j);

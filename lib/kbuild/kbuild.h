@@ -18,6 +18,10 @@
  * portable key, which leaves the compiler out and the SDK's paths (not
  * its content); with TT_KERNEL_CC=none or no compiler found, kernels
  * come only from those records (docs/kernels.md "Without a compiler").
+ *
+ * Kernel sets (tt/kernel_set.h, kernel_set.c) come before all of that: a
+ * served set's ELF for the request's portable key is used as is, and a
+ * recording set receives every kernel built or found.
  */
 #ifndef TT_LIB_KBUILD_H
 #define TT_LIB_KBUILD_H
@@ -98,6 +102,10 @@ struct tt_kbinary {
 	/* Files included outside the SDK (kcache.h); the binary is valid
 	 * only while they are unchanged. NULL if none. */
 	struct tt_kdeps *deps;
+	/* The ELF it was made from, kept only if a kernel set was recording
+	 * then (a memory hit records it); NULL otherwise. Owned. */
+	uint8_t *elf;
+	size_t elf_len;
 };
 
 /*
@@ -119,6 +127,8 @@ struct tt_kbuild_stats {
 	unsigned long builds; /* compiled (successfully or not) */
 	/* Found without a compiler, by a portable record (kcache.h). */
 	unsigned long portable_hits;
+	/* Served by a kernel set (tt_kernel_set_serve). */
+	unsigned long set_hits;
 };
 
 TT_HIDDEN void tt_kbuild_get_stats(struct tt_kbuild_stats *s);
@@ -126,5 +136,30 @@ TT_HIDDEN void tt_kbuild_get_stats(struct tt_kbuild_stats *s);
 /* Tests: forget the memory cache and the SDK and compiler identities, as
  * a new process would (the disk cache stays). */
 TT_HIDDEN void tt_kbuild_reset(void);
+
+/* ---- kernel sets (kernel_set.c, tt/kernel_set.h) ---- */
+
+/*
+ * Check elf[0..len) as tt_kbuild checks every ELF it loads, for the slot
+ * its entry point names: *proc is that slot's processor. -ENOEXEC or
+ * -EFBIG with a message naming the kernel as name.
+ */
+TT_HIDDEN int tt_kbuild_check_elf(const char *name, const void *elf,
+				  size_t len, enum tt_kproc *proc);
+
+/* True while a set records. */
+TT_HIDDEN bool tt_kset_recording(void);
+
+/* Add (pkey, elf) to the recording set, if any; a failure is kept for
+ * tt_kernel_set_record(NULL). elf NULL: the ELF was not kept (out of
+ * memory), which is such a failure. */
+TT_HIDDEN void tt_kset_note(const uint8_t pkey[32], const uint8_t *elf,
+			    size_t len);
+
+/* The ELF the first served set holding pkey has: a malloc'd copy in
+ * *elf, its SHA-256 in hash. 0, -ENOENT if no served set has it, or
+ * -ENOMEM; no message set. */
+TT_HIDDEN int tt_kset_find(const uint8_t pkey[32], uint8_t **elf,
+			   size_t *len, uint8_t hash[32]);
 
 #endif /* TT_LIB_KBUILD_H */

@@ -80,6 +80,7 @@ static int only_keys(struct tt_model_manifest *m, const struct ynode *map,
 static int scalar(struct tt_model_manifest *m, const struct ynode *n,
 		  const char *what, const char **out)
 {
+	*out = NULL;
 	if (!n || n->kind != Y_SCALAR || strlen(n->str) != n->len)
 		return bad(m, n, what, "a text value");
 	*out = n->str;

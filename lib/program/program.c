@@ -579,6 +579,29 @@ fail:
 	return ret;
 }
 
+/* What finalize does first, and all tt_compile_program does: the
+ * program's cores against dev's grid (w x h), then its kernels built. */
+static int check_and_build(tt_program *p, struct tt_device *dev, bool build,
+			   unsigned *w, unsigned *h)
+{
+	int ret = tt_device_logical_grid(dev, w, h);
+
+	if (!ret)
+		ret = check_cores(p, dev, *w, *h);
+	if (!ret && build)
+		ret = build_kernels(p);
+	return ret;
+}
+
+int tt_compile_program(tt_device *dev, tt_program *prog)
+{
+	unsigned w, h;
+
+	TT_CHECK_ARG(dev);
+	TT_CHECK_ARG(prog);
+	return check_and_build(prog, dev, true, &w, &h);
+}
+
 int tt_program_finalize(tt_program *p, struct tt_device *dev,
 			const struct tt_program_limits *lim)
 {
@@ -592,11 +615,7 @@ int tt_program_finalize(tt_program *p, struct tt_device *dev,
 	if (p->laid_out && p->dev == dev && (!build || all_built(p)) &&
 	    !dynamic_moved(p))
 		return check_cb_limits(p, dev, lim, p->cores, p->ncores);
-	ret = tt_device_logical_grid(dev, &w, &h);
-	if (!ret)
-		ret = check_cores(p, dev, w, h);
-	if (!ret && build)
-		ret = build_kernels(p);
+	ret = check_and_build(p, dev, build, &w, &h);
 	if (!ret)
 		ret = lay_out(p, dev, lim, w, h);
 	if (ret)

@@ -60,6 +60,17 @@ TT_API void tt_program_free(tt_program *prog);
 TT_API int tt_assign_global_buffer_to_program(tt_buffer *buf,
 					      tt_program *prog);
 
+/*
+ * Build every kernel of prog for dev now (TT-Metal's
+ * detail::CompileProgram), as its first enqueue on dev would: the same
+ * checks of its cores against dev's grid, the same kernel requests and
+ * the same errors (-ENOEXEC naming the kernel for one that does not
+ * compile). Nothing is launched and nothing on dev changes; a later
+ * enqueue finds the kernels built. Kernels added afterwards are built
+ * then, or by another call.
+ */
+TT_API int tt_compile_program(tt_device *dev, tt_program *prog);
+
 /* ---- kernels ---- */
 
 enum tt_kernel_type {

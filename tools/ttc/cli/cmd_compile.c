@@ -94,8 +94,11 @@ static int add_param(struct compile_opts *o, char *arg)
 {
 	if (o->nparams == MAX_LIST)
 		return usage_error("compile", "more than %d --param", MAX_LIST);
-	return split("--param", arg, &o->pnames[o->nparams],
-		     &o->ppaths[o->nparams++]);
+	if (split("--param", arg, &o->pnames[o->nparams],
+		  &o->ppaths[o->nparams]))
+		return EXIT_USAGE;
+	o->nparams++;
+	return 0;
 }
 
 static int add_size(struct compile_opts *o, char *arg)
