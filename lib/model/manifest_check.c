@@ -274,6 +274,12 @@ static int check_program(const struct tt_model_desc *d, unsigned i,
 	return check_slot_sharing(d, p, life);
 }
 
+void tt_model_kernel_section(const char *key,
+			     char name[TT_MODEL_KERNEL_SECTION_MAX])
+{
+	snprintf(name, TT_MODEL_KERNEL_SECTION_MAX, "k/%.32s", key);
+}
+
 static int check_kernels(const struct tt_model_desc *d)
 {
 	for (unsigned i = 0; i < d->nkernels; i++) {

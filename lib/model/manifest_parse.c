@@ -397,7 +397,11 @@ static int body(struct tt_model_manifest *m, const struct ynode *r)
 	const struct ynode *n;
 	unsigned c;
 
-	if (header(m, r) || options(m, r) ||
+	int ret = header(m, r);
+
+	if (ret)
+		return ret;
+	if (options(m, r) ||
 	    list(m, r, "tensors", TT_MODEL_MAX_TENSORS, sizeof(*m->tensors),
 		 (void **)&m->tensors, &m->d.ntensors) ||
 	    list(m, r, "slots", TT_MODEL_MAX_TENSORS, sizeof(*m->slots),

@@ -55,11 +55,11 @@ static int check_target(tt_model *m)
 static int add_kernels(tt_model *m)
 {
 	struct tt_image_section s;
-	char name[80];
+	char name[TT_MODEL_KERNEL_SECTION_MAX];
 	int ret = tt_kernel_set_create(&m->kernels);
 
 	for (unsigned i = 0; !ret && i < m->d->nkernels; i++) {
-		snprintf(name, sizeof(name), "kernels/%s", m->d->kernels[i]);
+		tt_model_kernel_section(m->d->kernels[i], name);
 		ret = tt_image_find(m->img, name, &s);
 		if (!ret)
 			ret = tt_kernel_set_add(m->kernels, m->d->kernels[i],

@@ -220,14 +220,19 @@ static const char *const common_attrs[] = {
 	"grid", "fidelity", "fp32_acc", "approx", "activation",
 	"activation_p0", "activation_p1", NULL};
 
-/* Output placement from the output tensor. */
+/* Output placement from the output tensor (a check without a model:
+ * auto). */
 static enum tt_ops_mem out_mem(const struct tt_model_call *c)
 {
+	if (!c->d)
+		return TT_OPS_MEM_AUTO;
 	return c->d->tensors[c->op->out].l1 ? TT_OPS_MEM_L1 : TT_OPS_MEM_DRAM;
 }
 
 static enum tt_data_format out_format(const struct tt_model_call *c)
 {
+	if (!c->d)
+		return TT_OPS_FORMAT_AUTO;
 	return c->d->tensors[c->op->out].format;
 }
 

@@ -105,13 +105,21 @@ struct tt_model_desc {
 	unsigned nslots;
 	const struct tt_model_program *programs;
 	unsigned nprograms;
-	/* Portable keys of the kernels; each ELF is section "kernels/KEY". */
+	/* Portable keys of the kernels; each ELF is in the section
+	 * tt_model_kernel_section names. */
 	const char *const *kernels;
 	unsigned nkernels;
 	/* How it was compiled (recorded, not used to run). */
 	const struct tt_model_attr *options;
 	unsigned noptions;
 };
+
+/* The image section of a kernel's ELF: "k/" and the first 32 hex digits
+ * of its portable key (section names are short; 128 bits tell kernels
+ * apart). */
+#define TT_MODEL_KERNEL_SECTION_MAX 35
+TT_API void tt_model_kernel_section(const char *key,
+				    char name[TT_MODEL_KERNEL_SECTION_MAX]);
 
 /* A parsed description: desc points into memory owned by it. */
 typedef struct tt_model_manifest tt_model_manifest;

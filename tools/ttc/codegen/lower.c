@@ -148,7 +148,7 @@ static int set_data(ttc_compiled *c, unsigned i, const ttc_tensor *h,
 		else
 			((float *)t->data)[k] = f;
 	}
-	t->t.section = cg_printf(c, "data/%s", t->t.name);
+	t->t.section = cg_printf(c, "d/%u", i);
 	return t->t.section ? 0 : -ENOMEM;
 }
 

@@ -20,7 +20,7 @@
 static int add_kernels(ttc_tti_writer *w, const struct tt_kernel_set *ks,
 		       const char **keys)
 {
-	char name[96];
+	char name[TT_MODEL_KERNEL_SECTION_MAX];
 	int ret = 0;
 
 	for (size_t i = 0; !ret && i < tt_kernel_set_count(ks); i++) {
@@ -29,7 +29,7 @@ static int add_kernels(ttc_tti_writer *w, const struct tt_kernel_set *ks,
 
 		ret = tt_kernel_set_at(ks, i, &keys[i], &elf, &len);
 		if (!ret) {
-			snprintf(name, sizeof(name), "kernels/%s", keys[i]);
+			tt_model_kernel_section(keys[i], name);
 			ret = ttc_tti_add(w, name, elf, len, KERNEL_ALIGN);
 		}
 	}

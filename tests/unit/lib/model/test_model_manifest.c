@@ -139,11 +139,12 @@ static void refuse(const char *text, int code, const char *want)
 #define X "  - {name: x, kind: input, shape: [32, 64], format: Float16_b}\n"
 #define Y "  - {name: y, kind: output, shape: [32, 64], format: Float16_b}\n"
 #define PROG(op) "programs:\n  - name: f\n    ops:\n" op
+#define PROG0 "programs:\n  - name: f\n    ops: []\n"
 
 static void refuses_yaml_and_header(void **state)
 {
 	(void)state;
-	refuse("tti: [", -EINVAL, "t:1:");
+	refuse("tti: [", -EINVAL, "t:2:1: invalid YAML");
 	refuse("", -EINVAL, "empty");
 	refuse("tti: 2\narch: a\ngrid: [1, 1]\n", -ENOTSUP, "version 2");
 	refuse("tti: 1\narch: a\ngrid: [1, 1]\nextra: 1\n", -EINVAL,
@@ -157,36 +158,36 @@ static void refuses_yaml_and_header(void **state)
 static void refuses_tensors(void **state)
 {
 	(void)state;
-	refuse(HEAD "tensors:\n" X X PROG(""), -EINVAL, "defined twice");
-	refuse(HEAD "tensors:\n  - {name: 'a b', kind: input, shape: [1], format: Float32}\n" PROG(""),
+	refuse(HEAD "tensors:\n" X X PROG0, -EINVAL, "defined twice");
+	refuse(HEAD "tensors:\n  - {name: 'a b', kind: input, shape: [1], format: Float32}\n" PROG0,
 	       -EINVAL, "bad name");
-	refuse(HEAD "tensors:\n  - {name: a, kind: input, shape: [], format: Float32}\n" PROG(""),
+	refuse(HEAD "tensors:\n  - {name: a, kind: input, shape: [], format: Float32}\n" PROG0,
 	       -EINVAL, "1..4 dims");
-	refuse(HEAD "tensors:\n  - {name: a, kind: input, shape: [1,1,1,1,1], format: Float32}\n" PROG(""),
+	refuse(HEAD "tensors:\n  - {name: a, kind: input, shape: [1,1,1,1,1], format: Float32}\n" PROG0,
 	       -EINVAL, "shape");
-	refuse(HEAD "tensors:\n  - {name: a, kind: input, shape: [0], format: Float32}\n" PROG(""),
+	refuse(HEAD "tensors:\n  - {name: a, kind: input, shape: [0], format: Float32}\n" PROG0,
 	       -EINVAL, "dimension 0 is 0");
-	refuse(HEAD "tensors:\n  - {name: a, kind: input, shape: [4294967296], format: Float32}\n" PROG(""),
+	refuse(HEAD "tensors:\n  - {name: a, kind: input, shape: [4294967296], format: Float32}\n" PROG0,
 	       -EINVAL, "shape");
-	refuse(HEAD "tensors:\n  - {name: a, kind: input, shape: [1], format: Float64}\n" PROG(""),
+	refuse(HEAD "tensors:\n  - {name: a, kind: input, shape: [1], format: Float64}\n" PROG0,
 	       -EINVAL, "data format");
-	refuse(HEAD "tensors:\n  - {name: a, kind: weight, shape: [1], format: Float32}\n" PROG(""),
+	refuse(HEAD "tensors:\n  - {name: a, kind: weight, shape: [1], format: Float32}\n" PROG0,
 	       -EINVAL, "tensor kind");
-	refuse(HEAD "tensors:\n  - {name: a, kind: param, shape: [1], format: Float32}\n" PROG(""),
+	refuse(HEAD "tensors:\n  - {name: a, kind: param, shape: [1], format: Float32}\n" PROG0,
 	       -EINVAL, "needs a data section");
-	refuse(HEAD "tensors:\n  - {name: a, kind: param, shape: [32,32], format: Bfp8_b, data: {section: d, format: Bfp8_b}}\n" PROG(""),
+	refuse(HEAD "tensors:\n  - {name: a, kind: param, shape: [32,32], format: Bfp8_b, data: {section: d, format: Bfp8_b}}\n" PROG0,
 	       -EINVAL, "cannot be stored row-major");
-	refuse(HEAD "tensors:\n  - {name: a, kind: act, shape: [1], format: Float32}\n" PROG(""),
+	refuse(HEAD "tensors:\n  - {name: a, kind: act, shape: [1], format: Float32}\n" PROG0,
 	       -EINVAL, "slot -1");
-	refuse(HEAD "tensors:\n  - {name: a, kind: input, shape: [1], format: Float32, slot: 0}\nslots:\n  - {place: dram, page_size: 4096, pages: 1}\n" PROG(""),
+	refuse(HEAD "tensors:\n  - {name: a, kind: input, shape: [1], format: Float32, slot: 0}\nslots:\n  - {place: dram, page_size: 4096, pages: 1}\n" PROG0,
 	       -EINVAL, "only activations");
-	refuse(HEAD "tensors:\n  - {name: a, kind: act, shape: [64, 64], format: Float32, slot: 0}\nslots:\n  - {place: dram, page_size: 4096, pages: 3}\n" PROG(""),
+	refuse(HEAD "tensors:\n  - {name: a, kind: act, shape: [64, 64], format: Float32, slot: 0}\nslots:\n  - {place: dram, page_size: 4096, pages: 3}\n" PROG0,
 	       -EINVAL, "does not fit slot 0");
-	refuse(HEAD "tensors:\n  - {name: a, kind: act, shape: [32], format: Float32, slot: 0}\nslots:\n  - {place: l1, page_size: 4096, pages: 3}\n" PROG(""),
+	refuse(HEAD "tensors:\n  - {name: a, kind: act, shape: [32], format: Float32, slot: 0}\nslots:\n  - {place: l1, page_size: 4096, pages: 3}\n" PROG0,
 	       -EINVAL, "does not fit slot 0");
-	refuse(HEAD "slots:\n  - {place: dram, page_size: 0, pages: 1}\n" PROG(""),
+	refuse(HEAD "slots:\n  - {place: dram, page_size: 0, pages: 1}\n" PROG0,
 	       -EINVAL, "is not a buffer");
-	refuse(HEAD "kernels: [abc]\n" PROG(""), -EINVAL, "portable key");
+	refuse(HEAD "kernels: [abc]\n" PROG0, -EINVAL, "portable key");
 }
 
 static void refuses_ops(void **state)
@@ -226,27 +227,24 @@ static void refuses_ops(void **state)
 /* Activations: read before written; two alive at once in one slot. */
 static void refuses_lifetimes(void **state)
 {
-	static const char acts[] =
-		"  - {name: a, kind: act, shape: [32, 64], format: Float16_b, slot: 0}\n"
-		"  - {name: c, kind: act, shape: [32, 64], format: Float16_b, slot: 0}\n"
-		"slots:\n  - {place: dram, page_size: 2048, pages: 2}\n";
+#define ACTS                                                                   \
+	"  - {name: a, kind: act, shape: [32, 64], format: Float16_b, slot: 0}\n" \
+	"  - {name: c, kind: act, shape: [32, 64], format: Float16_b, slot: 0}\n" \
+	"slots:\n  - {place: dram, page_size: 2048, pages: 2}\n"
 	(void)state;
 	refuse(HEAD "tensors:\n" X Y "  - {name: a, kind: act, shape: [32, 64], format: Float16_b, slot: 0}\n"
 	       "slots:\n  - {place: dram, page_size: 2048, pages: 2}\n"
 	       PROG("      - {name: o, op: unary, in: [a], out: y, attrs: {fn: exp}}\n"),
 	       -EINVAL, "reads a before any op writes it");
 	/* a is read by the third op, after c (same slot) is written. */
-	refuse(HEAD "tensors:\n" X Y acts
+	refuse(HEAD "tensors:\n" X Y ACTS
 	       PROG("      - {name: o1, op: unary, in: [x], out: a, attrs: {fn: exp}}\n"
 		    "      - {name: o2, op: unary, in: [x], out: c, attrs: {fn: exp}}\n"
 		    "      - {name: o3, op: binary, in: [a, c], out: y, attrs: {fn: add}}\n"),
 	       -EINVAL, "share slot 0 but are alive at once");
 	/* The same slot reused after a's last read is fine. */
 	{
-		static const char ok[] = HEAD "tensors:\n" X Y
-			"  - {name: a, kind: act, shape: [32, 64], format: Float16_b, slot: 0}\n"
-			"  - {name: c, kind: act, shape: [32, 64], format: Float16_b, slot: 0}\n"
-			"slots:\n  - {place: dram, page_size: 2048, pages: 2}\n"
+		static const char ok[] = HEAD "tensors:\n" X Y ACTS
 			PROG("      - {name: o1, op: unary, in: [x], out: a, attrs: {fn: exp}}\n"
 			     "      - {name: o2, op: unary, in: [a], out: c, attrs: {fn: exp}}\n"
 			     "      - {name: o3, op: unary, in: [c], out: y, attrs: {fn: exp}}\n");
