@@ -304,18 +304,31 @@ void tt_fd_notify_target(struct tt_device *dev, struct tt_xy *core,
 
 /* ---- starting and stopping ---- */
 
+static const struct tt_kbuild_opts dispatcher_build = {
+	.proc = TT_KPROC_BRISC,
+	.source = tt_dispatcher_source,
+	.name = "dispatcher",
+};
+
+int tt_fd_build_dispatcher(void)
+{
+	struct tt_kbinary *bin;
+	int ret = tt_kbuild(&dispatcher_build, &bin);
+
+	if (ret)
+		return tt_error(ret, "building the dispatcher: %s",
+				tt_last_error());
+	tt_kbinary_put(bin);
+	return 0;
+}
+
 static int build_dispatcher(struct tt_device *dev, struct tt_fd *fd)
 {
-	struct tt_kbuild_opts o = {
-		.proc = TT_KPROC_BRISC,
-		.source = tt_dispatcher_source,
-		.name = "dispatcher",
-	};
 	int ret;
 
 	if (fd->bin)
 		return 0;
-	ret = tt_kbuild(&o, &fd->bin);
+	ret = tt_kbuild(&dispatcher_build, &fd->bin);
 	if (ret)
 		return tt_error(ret, "%s: building the dispatcher: %s",
 				dev->name, tt_last_error());
@@ -444,7 +457,7 @@ void tt_fd_destroy(struct tt_device *dev)
 		stop(dev, fd);
 	/* A dispatcher that did not stop must not write into freed memory:
 	 * restart its core's firmware before the rings go. */
-	if (fd->running || !reached(consumed(fd), fd->wp))
+	if (fd->buf && (fd->running || !reached(consumed(fd), fd->wp)))
 		tt_hart_restart_firmware(dev, fd->core, TT_HART_BRISC);
 	tt_dma_buf_free(fd->buf);
 	if (fd->bin)

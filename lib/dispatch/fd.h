@@ -21,6 +21,11 @@ TT_HIDDEN int tt_fd_wanted(bool *fast);
  * it stopped); 0 or an error naming the dispatch core. */
 TT_HIDDEN int tt_fd_ready(struct tt_device *dev, struct tt_runtime *rt);
 
+/* Build the fast dispatcher's firmware kernel (found in the kernel cache
+ * or a served kernel set when it can be): what an image must carry for a
+ * host without the compiler to dispatch at all. */
+TT_HIDDEN int tt_fd_build_dispatcher(void);
+
 /* Append a WRITE of data to the rectangle a..b (a tt_wemit_fn; ctx is
  * the device). */
 TT_HIDDEN int tt_fd_write(void *dev, struct tt_xy a, struct tt_xy b,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/dispatch/fd.h"
 #include "model_internal.h"
 #include "tt/buffer.h"
 #include "tt/image.h"
@@ -349,6 +350,10 @@ int tt_model_build_kernels(tt_device *dev, const struct tt_model_desc *d,
 		ret = tt_ops_ctx_set_build_only(m->ctx, true);
 	if (!ret)
 		ret = tt_kernel_set_record(set);
+	/* Fast dispatch's own kernel too: a loading host without the
+	 * compiler cannot start dispatching without it. */
+	if (!ret)
+		ret = tt_fd_build_dispatcher();
 	for (unsigned i = 0; !ret && i < d->nprograms; i++)
 		ret = run_ops(m, &d->programs[i]);
 	tt_kernel_set_record(NULL);

@@ -62,7 +62,7 @@ int cg_error(ttc_compiled *c, const ttc_op *op, int code, const char *fmt,
 	if (op)
 		ttc_op_error(op, "%s", buf);
 	else
-		ttc_diag_addf(c->ctx, "error: codegen: %s", buf);
+		ttc_diag_addf(c->ctx, "codegen: %s", buf);
 	return code;
 }
 

@@ -44,7 +44,7 @@ static int add_manifest(ttc_ctx *ctx, ttc_tti_writer *w,
 	int ret = tt_model_desc_emit(d, &text, &len);
 
 	if (ret) {
-		ttc_diag_addf(ctx, "error: the manifest: %s", tt_last_error());
+		ttc_diag_addf(ctx, "the manifest: %s", tt_last_error());
 		return ret;
 	}
 	ret = ttc_tti_add(w, TT_MODEL_MANIFEST_SECTION, text, len, 8);

@@ -58,7 +58,7 @@ static int build_kernels(ttc_ctx *ctx, tt_device *dev, const ttc_compiled *c,
 	if (!ret)
 		ret = tt_model_build_kernels(dev, ttc_compiled_desc(c), *out);
 	if (ret)
-		ttc_diag_addf(ctx, "error: building the kernels: %s",
+		ttc_diag_addf(ctx, "building the kernels: %s",
 			      tt_last_error());
 	return ret;
 }
@@ -78,7 +78,7 @@ int ttc_compile(ttc_module *m, ttc_func *f, tt_device *dev,
 
 	ret = ttc_target_of(dev, &opt.codegen.target);
 	if (ret) {
-		ttc_diag_addf(ctx, "error: the target device: %s",
+		ttc_diag_addf(ctx, "the target device: %s",
 			      tt_last_error());
 		return ret;
 	}
