@@ -279,6 +279,15 @@ static int read_output(tt_model *m, unsigned t, tt_tensor **out)
 	return ret;
 }
 
+/* The error of a tensor's write, naming the model's tensor. */
+static int named_error(int ret, const char *what, const char *name)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), "%s", tt_last_error());
+	return tt_error(ret, "%s %s: %s", what, name, msg);
+}
+
 int tt_model_run(tt_model *m, const char *program, tt_tensor *const *inputs,
 		 size_t ninputs, tt_tensor **outputs, size_t noutputs)
 {
@@ -295,10 +304,14 @@ int tt_model_run(tt_model *m, const char *program, tt_tensor *const *inputs,
 		return tt_error(-EINVAL,
 				"tt_model_run: the model has %u inputs and %u outputs, given %zu and %zu",
 				m->ninputs, m->noutputs, ninputs, noutputs);
-	for (size_t i = 0; !ret && i < ninputs; i++)
+	for (size_t i = 0; !ret && i < ninputs; i++) {
 		ret = tt_device_tensor_write(m->t[m->inputs[i]],
 					     tt_ops_ctx_queue(m->ctx),
 					     inputs[i]);
+		if (ret)
+			ret = named_error(ret, "tt_model_run: input",
+					  m->d->tensors[m->inputs[i]].name);
+	}
 	if (!ret)
 		ret = run_ops(m, p);
 	for (size_t i = 0; i < noutputs; i++)
@@ -315,6 +328,8 @@ int tt_model_run(tt_model *m, const char *program, tt_tensor *const *inputs,
 
 int tt_model_update_param(tt_model *m, const char *name, const tt_tensor *t)
 {
+	int ret;
+
 	if (!m || !name || !t)
 		return tt_error(-EINVAL, "tt_model_update_param: NULL argument");
 	for (unsigned i = 0; i < m->d->ntensors; i++)
@@ -324,8 +339,12 @@ int tt_model_update_param(tt_model *m, const char *name, const tt_tensor *t)
 						"tt_model_update_param: %s is not a parameter",
 						name);
 			tt_ops_finish(m->ctx);
-			return tt_device_tensor_write(
+			ret = tt_device_tensor_write(
 				m->t[i], tt_ops_ctx_queue(m->ctx), t);
+			return ret ? named_error(ret,
+						 "tt_model_update_param: parameter",
+						 name)
+				   : 0;
 		}
 	return tt_error(-ENOENT, "tt_model_update_param: no tensor %s", name);
 }

@@ -9,6 +9,7 @@
  * compiled model unchanged.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "lib/backend/backend_internal.h"
@@ -17,8 +18,25 @@
 /* Entries each queue holds: PyBuda pushes a microbatch per input before
  * running; this many runs' worth may wait in a queue. */
 #define MODEL_QUEUE_DEPTH 16u
-/* How long a run waits for an input entry or output room. */
+/* How long a run waits for an input entry or output room, unless
+ * TT_MODEL_QUEUE_TIMEOUT_MS (1..3600000) says otherwise (tests of a run
+ * with no input need not wait 10 s). */
 #define MODEL_QUEUE_TIMEOUT_MS 10000
+#define MODEL_QUEUE_TIMEOUT_MAX_MS 3600000L
+
+static int queue_timeout_ms(void)
+{
+	const char *s = getenv("TT_MODEL_QUEUE_TIMEOUT_MS");
+	char *end;
+	long v;
+
+	if (!s || *s < '0' || *s > '9')
+		return MODEL_QUEUE_TIMEOUT_MS;
+	v = strtol(s, &end, 10);
+	if (*end || v < 1 || v > MODEL_QUEUE_TIMEOUT_MAX_MS)
+		return MODEL_QUEUE_TIMEOUT_MS;
+	return (int)v;
+}
 
 struct model_prog {
 	tt_model *m; /* shared by the programs; the first frees it */
@@ -39,22 +57,46 @@ static void free_prog(void *arg)
 	free(p);
 }
 
+/* The name of the model's i-th input (outputs: output). */
+static const char *io_name(const struct model_prog *p, bool outputs,
+			   unsigned i)
+{
+	const unsigned *idx;
+
+	tt_model_io(p->m, outputs, &idx);
+	return tt_model_get_desc(p->m)->tensors[idx[i]].name;
+}
+
+/* The queue's error, naming the model's tensor. */
+static int io_error(int ret, const char *what, const char *name)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), "%s", tt_last_error());
+	return tt_error(ret, "%s %s: %s", what, name, msg);
+}
+
 static int run_once(struct model_prog *p, tt_tensor **x, tt_tensor **y)
 {
+	int timeout = queue_timeout_ms();
 	int ret = 0;
 
 	for (unsigned i = 0; i < p->nin; i++)
 		x[i] = NULL;
-	for (unsigned i = 0; !ret && i < p->nin; i++)
-		ret = tt_tensor_queue_get(p->in[i], MODEL_QUEUE_TIMEOUT_MS,
-					  &x[i]);
+	for (unsigned i = 0; !ret && i < p->nin; i++) {
+		ret = tt_tensor_queue_get(p->in[i], timeout, &x[i]);
+		if (ret)
+			io_error(ret, "input", io_name(p, false, i));
+	}
 	if (!ret)
 		ret = tt_model_run(p->m, p->program, x, p->nin, y, p->nout);
 	for (unsigned i = 0; !ret && i < p->nin; i++)
 		ret = tt_tensor_queue_pop(p->in[i]);
-	for (unsigned i = 0; !ret && i < p->nout; i++)
-		ret = tt_tensor_queue_push(p->out[i], y[i],
-					   MODEL_QUEUE_TIMEOUT_MS);
+	for (unsigned i = 0; !ret && i < p->nout; i++) {
+		ret = tt_tensor_queue_push(p->out[i], y[i], timeout);
+		if (ret)
+			io_error(ret, "output", io_name(p, true, i));
+	}
 	for (unsigned i = 0; i < p->nin; i++)
 		tt_tensor_free(x[i]);
 	return ret;
