@@ -18,25 +18,11 @@
 /* Entries each queue holds: PyBuda pushes a microbatch per input before
  * running; this many runs' worth may wait in a queue. */
 #define MODEL_QUEUE_DEPTH 16u
-/* How long a run waits for an input entry or output room, unless
- * TT_MODEL_QUEUE_TIMEOUT_MS (1..3600000) says otherwise (tests of a run
- * with no input need not wait 10 s). */
-#define MODEL_QUEUE_TIMEOUT_MS 10000
-#define MODEL_QUEUE_TIMEOUT_MAX_MS 3600000L
-
-static int queue_timeout_ms(void)
-{
-	const char *s = getenv("TT_MODEL_QUEUE_TIMEOUT_MS");
-	char *end;
-	long v;
-
-	if (!s || *s < '0' || *s > '9')
-		return MODEL_QUEUE_TIMEOUT_MS;
-	v = strtol(s, &end, 10);
-	if (*end || v < 1 || v > MODEL_QUEUE_TIMEOUT_MAX_MS)
-		return MODEL_QUEUE_TIMEOUT_MS;
-	return (int)v;
-}
+/* How long a run waits for an input entry or output room:
+ * TT_MODEL_QUEUE_TIMEOUT_MS (1 ms..a day), default 10 s (a test of a run
+ * with no input pushed need not wait that long). */
+#define MODEL_QUEUE_TIMEOUT_MS 10000ul
+#define MODEL_QUEUE_TIMEOUT_MAX_MS 86400000ul
 
 struct model_prog {
 	tt_model *m; /* shared by the programs; the first frees it */
@@ -76,9 +62,9 @@ static int io_error(int ret, const char *what, const char *name)
 	return tt_error(ret, "%s %s: %s", what, name, msg);
 }
 
-static int run_once(struct model_prog *p, tt_tensor **x, tt_tensor **y)
+static int run_once(struct model_prog *p, int timeout, tt_tensor **x,
+		    tt_tensor **y)
 {
-	int timeout = queue_timeout_ms();
 	int ret = 0;
 
 	for (unsigned i = 0; i < p->nin; i++)
@@ -108,10 +94,15 @@ static int run_prog(void *arg, const uint32_t *values)
 	struct model_prog *p = arg;
 	tt_tensor **x = calloc(p->nin + 1, sizeof(*x));
 	tt_tensor **y = calloc(p->nout + 1, sizeof(*y));
+	unsigned long timeout;
 	int ret = x && y ? 0 : tt_error(-ENOMEM, "model run: out of memory");
 
+	if (!ret)
+		ret = tt_env_uint("TT_MODEL_QUEUE_TIMEOUT_MS", 1,
+				  MODEL_QUEUE_TIMEOUT_MAX_MS,
+				  MODEL_QUEUE_TIMEOUT_MS, &timeout);
 	for (uint32_t loop = 0; !ret && loop < values[0]; loop++) {
-		ret = run_once(p, x, y);
+		ret = run_once(p, (int)timeout, x, y);
 		for (unsigned i = 0; i < p->nout; i++) {
 			tt_tensor_free(y[i]);
 			y[i] = NULL;

@@ -22,6 +22,7 @@
  *   image without kernels is refused naming a kernel, one with kernels
  *   gives the same bytes as with the compiler.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
@@ -43,11 +44,11 @@
 #include "tt/kernel_set.h"
 #include "tt/model.h"
 
-#define TRY(e)                                                          \
-	do {                                                            \
-		int r_ = (e);                                           \
-		if (r_)                                                 \
-			fail_msg("%s: %d %s", #e, r_, tt_last_error()); \
+#define TRY(e)                                                                 \
+	do {                                                                   \
+		int r_ = (e);                                                  \
+		if (r_)                                                        \
+			fail_msg("%s: %d %s", #e, r_, tt_last_error());        \
 	} while (0)
 
 static void expect_error(int ret, int code, const char *text)
@@ -158,8 +159,7 @@ static void write_image(struct tt_model_desc d, const struct sec *s,
 	ttc_ctx_free(ctx);
 }
 
-static tt_model *load(struct tt_model_desc d, const struct sec *s,
-		      unsigned ns)
+static tt_model *load(struct tt_model_desc d, const struct sec *s, unsigned ns)
 {
 	char path[PATH_MAX];
 	tt_model *m;
@@ -301,21 +301,20 @@ struct one {
 
 static struct tt_model_tensor in_t(const char *name, struct tt_shape sh)
 {
-	return (struct tt_model_tensor){name, sh, BF, TT_MODEL_INPUT, false,
-					-1, NULL, TT_INVALID};
+	return (struct tt_model_tensor){name,  sh, BF,	 TT_MODEL_INPUT,
+					false, -1, NULL, TT_INVALID};
 }
 
 static struct tt_model_tensor par_t(const char *name, struct tt_shape sh)
 {
-	return (struct tt_model_tensor){name, sh, BF, TT_MODEL_PARAM, false,
-					-1, name, BF};
+	return (struct tt_model_tensor){name,  sh, BF,	 TT_MODEL_PARAM,
+					false, -1, name, BF};
 }
 
-static struct tt_model_tensor out_t(struct tt_shape sh,
-				    enum tt_data_format f)
+static struct tt_model_tensor out_t(struct tt_shape sh, enum tt_data_format f)
 {
-	return (struct tt_model_tensor){"y", sh, f, TT_MODEL_OUTPUT, false, -1,
-					NULL, TT_INVALID};
+	return (struct tt_model_tensor){"y",   sh, f,	 TT_MODEL_OUTPUT,
+					false, -1, NULL, TT_INVALID};
 }
 
 static struct tt_model_desc desc_of(const struct tt_model_tensor *t,
@@ -341,8 +340,8 @@ static void one_op(const struct one *o, const float *const *in,
 	struct sec s[6];
 	uint16_t *data[6] = {NULL};
 	unsigned ns = 0;
-	struct tt_model_op op = {"the_op", o->op, idx, o->nin, o->nin,
-				 o->attrs, o->nattrs};
+	struct tt_model_op op = {"the_op", o->op,    idx,      o->nin,
+				 o->nin,   o->attrs, o->nattrs};
 	struct tt_model_program p = {"forward", &op, 1};
 	tt_model *m;
 
@@ -381,8 +380,9 @@ static void op_unary(void **state)
 {
 	static const struct tt_model_attr a[] = {{"fn", "leaky_relu"},
 						 {"p0", "0.25"}};
-	struct one o = {"unary", a, 2, {in_t("x", S2(R, C)),
-					out_t(S2(R, C), BF)}, 1, {0}};
+	struct one o = {"unary", a,
+			2,	 {in_t("x", S2(R, C)), out_t(S2(R, C), BF)},
+			1,	 {0}};
 
 	(void)state;
 	seeds();
@@ -403,9 +403,13 @@ static void op_unary(void **state)
 static void op_binary(void **state)
 {
 	static const struct tt_model_attr a[] = {{"fn", "sub"}};
-	struct one o = {"binary", a, 1, {in_t("x", S2(R, C)),
-					 par_t("w", S2(R, C)),
-					 out_t(S2(R, C), BF)}, 2, {0}};
+	struct one o = {
+		"binary",
+		a,
+		1,
+		{in_t("x", S2(R, C)), par_t("w", S2(R, C)), out_t(S2(R, C), BF)},
+		2,
+		{0}};
 
 	(void)state;
 	seeds();
@@ -417,10 +421,13 @@ static void op_binary(void **state)
 
 static void op_where(void **state)
 {
-	struct one o = {"where", NULL, 0, {in_t("c", S2(R, C)),
-					   in_t("a", S2(R, C)),
-					   in_t("b", S2(R, C)),
-					   out_t(S2(R, C), BF)}, 3, {0}};
+	struct one o = {"where",
+			NULL,
+			0,
+			{in_t("c", S2(R, C)), in_t("a", S2(R, C)),
+			 in_t("b", S2(R, C)), out_t(S2(R, C), BF)},
+			3,
+			{0}};
 
 	(void)state;
 	seeds();
@@ -433,9 +440,10 @@ static void op_where(void **state)
 
 static void op_typecast(void **state)
 {
-	struct one o = {"typecast", NULL, 0, {in_t("x", S2(R, C)),
-					      out_t(S2(R, C), TT_FLOAT32)},
-			1, {0}};
+	struct one o = {
+		"typecast", NULL,
+		0,	    {in_t("x", S2(R, C)), out_t(S2(R, C), TT_FLOAT32)},
+		1,	    {0}};
 
 	(void)state;
 	seeds();
@@ -445,9 +453,13 @@ static void op_typecast(void **state)
 static void op_matmul(void **state)
 {
 	static const struct tt_model_attr a[] = {{"transpose_b", "true"}};
-	struct one o = {"matmul", a, 1, {in_t("a", S2(R, C)),
-					 par_t("b", S2(R, C)),
-					 out_t(S2(R, R), BF)}, 2, {0}};
+	struct one o = {
+		"matmul",
+		a,
+		1,
+		{in_t("a", S2(R, C)), par_t("b", S2(R, C)), out_t(S2(R, R), BF)},
+		2,
+		{0}};
 
 	(void)state;
 	seeds();
@@ -466,10 +478,14 @@ static void op_matmul(void **state)
 static void op_linear(void **state)
 {
 	static const struct tt_model_attr a[] = {{"activation", "relu"}};
-	struct one o = {"linear", a, 1, {in_t("x", S2(R, C)),
-					 par_t("w", S2(C, R)),
-					 par_t("bias", ((struct tt_shape){1, {R}})),
-					 out_t(S2(R, R), BF)}, 3, {0}};
+	struct one o = {"linear",
+			a,
+			1,
+			{in_t("x", S2(R, C)), par_t("w", S2(C, R)),
+			 par_t("bias", ((struct tt_shape){1, {R}})),
+			 out_t(S2(R, R), BF)},
+			3,
+			{0}};
 
 	(void)state;
 	seeds();
@@ -492,8 +508,9 @@ static void op_softmax(void **state)
 {
 	static const struct tt_model_attr a[] = {{"scale", "2"},
 						 {"causal", "true"}};
-	struct one o = {"softmax", a, 2, {in_t("x", S2(R, R)),
-					  out_t(S2(R, R), BF)}, 1, {0}};
+	struct one o = {"softmax", a,
+			2,	   {in_t("x", S2(R, R)), out_t(S2(R, R), BF)},
+			1,	   {0}};
 
 	(void)state;
 	seeds();
@@ -525,18 +542,23 @@ static void norm_ref(bool rms, const float *g, const float *b)
 			var += (xa[i * C + k] - mean) * (xa[i * C + k] - mean);
 		var /= C;
 		for (int k = 0; k < C; k++)
-			want[i * C + k] = (float)((xa[i * C + k] - mean) /
-						  sqrt(var + 1e-5) * g[k] +
-						  (b ? b[k] : 0));
+			want[i * C + k] =
+				(float)((xa[i * C + k] - mean) /
+						sqrt(var + 1e-5) * g[k] +
+					(b ? b[k] : 0));
 	}
 }
 
 static void op_layernorm(void **state)
 {
-	struct one o = {"layernorm", NULL, 0, {in_t("x", S2(R, C)),
-					       par_t("g", ((struct tt_shape){1, {C}})),
-					       par_t("b", ((struct tt_shape){1, {C}})),
-					       out_t(S2(R, C), BF)}, 3, {0}};
+	struct one o = {
+		"layernorm",
+		NULL,
+		0,
+		{in_t("x", S2(R, C)), par_t("g", ((struct tt_shape){1, {C}})),
+		 par_t("b", ((struct tt_shape){1, {C}})), out_t(S2(R, C), BF)},
+		3,
+		{0}};
 
 	(void)state;
 	seeds();
@@ -549,9 +571,14 @@ static void op_layernorm(void **state)
 static void op_rmsnorm(void **state)
 {
 	static const struct tt_model_attr a[] = {{"eps", "0.00001"}};
-	struct one o = {"rmsnorm", a, 1, {in_t("x", S2(R, C)),
-					  par_t("g", ((struct tt_shape){1, {C}})),
-					  out_t(S2(R, C), BF)}, 2, {0}};
+	struct one o = {"rmsnorm",
+			a,
+			1,
+			{in_t("x", S2(R, C)),
+			 par_t("g", ((struct tt_shape){1, {C}})),
+			 out_t(S2(R, C), BF)},
+			2,
+			{0}};
 
 	(void)state;
 	seeds();
@@ -562,10 +589,11 @@ static void op_rmsnorm(void **state)
 
 static void op_reduce(void **state)
 {
-	static const struct tt_model_attr a[] = {{"fn", "sum"}, {"dims", "1"},
-						 {"keepdim", "true"}};
-	struct one o = {"reduce", a, 3, {in_t("x", S2(R, C)),
-					 out_t(S2(R, 1), BF)}, 1, {0}};
+	static const struct tt_model_attr a[] = {
+		{"fn", "sum"}, {"dims", "1"}, {"keepdim", "true"}};
+	struct one o = {"reduce", a,
+			3,	  {in_t("x", S2(R, C)), out_t(S2(R, 1), BF)},
+			1,	  {0}};
 
 	(void)state;
 	seeds();
@@ -580,8 +608,9 @@ static void op_reduce(void **state)
 static void op_transpose(void **state)
 {
 	static const struct tt_model_attr a[] = {{"dim0", "0"}, {"dim1", "-1"}};
-	struct one o = {"transpose", a, 2, {in_t("x", S2(R, C)),
-					    out_t(S2(C, R), BF)}, 1, {0}};
+	struct one o = {"transpose", a,
+			2,	     {in_t("x", S2(R, C)), out_t(S2(C, R), BF)},
+			1,	     {0}};
 
 	(void)state;
 	seeds();
@@ -594,9 +623,13 @@ static void op_transpose(void **state)
 static void op_permute(void **state)
 {
 	static const struct tt_model_attr a[] = {{"perm", "1,0,2"}};
-	struct one o = {"permute", a, 1,
+	struct one o = {"permute",
+			a,
+			1,
 			{in_t("x", ((struct tt_shape){3, {2, R, C}})),
-			 out_t(((struct tt_shape){3, {R, 2, C}}), BF)}, 1, {0}};
+			 out_t(((struct tt_shape){3, {R, 2, C}}), BF)},
+			1,
+			{0}};
 
 	(void)state;
 	seeds();
@@ -610,8 +643,9 @@ static void op_permute(void **state)
 
 static void op_reshape(void **state)
 {
-	struct one o = {"reshape", NULL, 0, {in_t("x", S2(R, C)),
-					     out_t(S2(C, R), BF)}, 1, {0}};
+	struct one o = {"reshape", NULL,
+			0,	   {in_t("x", S2(R, C)), out_t(S2(C, R), BF)},
+			1,	   {0}};
 
 	(void)state;
 	seeds();
@@ -621,9 +655,13 @@ static void op_reshape(void **state)
 static void op_concat(void **state)
 {
 	static const struct tt_model_attr a[] = {{"dim", "-1"}};
-	struct one o = {"concat", a, 1, {in_t("p", S2(R, R)),
-					 in_t("q", S2(R, C)),
-					 out_t(S2(R, R + C), BF)}, 2, {0}};
+	struct one o = {
+		"concat",
+		a,
+		1,
+		{in_t("p", S2(R, R)), in_t("q", S2(R, C)), out_t(S2(R, R + C), BF)},
+		2,
+		{0}};
 
 	(void)state;
 	seeds();
@@ -640,8 +678,9 @@ static void op_slice(void **state)
 {
 	static const struct tt_model_attr a[] = {
 		{"start", "1,32"}, {"end", "32,64"}, {"step", "2,1"}};
-	struct one o = {"slice", a, 3, {in_t("x", S2(R, C)),
-					out_t(S2(16, 32), BF)}, 1, {0}};
+	struct one o = {"slice", a,
+			3,	 {in_t("x", S2(R, C)), out_t(S2(16, 32), BF)},
+			1,	 {0}};
 	unsigned n = 0;
 
 	(void)state;
@@ -661,7 +700,13 @@ static const struct tt_model_tensor p_tensors[] = {
 	{"w", {2, {R, C}}, BF, TT_MODEL_PARAM, false, -1, "d/w", TT_FLOAT32},
 	{"v", {2, {R, C}}, TT_FLOAT32, TT_MODEL_PARAM, true, -1, "d/v", BF},
 	{"t0", {2, {R, C}}, BF, TT_MODEL_ACT, true, 0, NULL, TT_INVALID},
-	{"y", {2, {R, C}}, TT_FLOAT32, TT_MODEL_OUTPUT, false, -1, NULL,
+	{"y",
+	 {2, {R, C}},
+	 TT_FLOAT32,
+	 TT_MODEL_OUTPUT,
+	 false,
+	 -1,
+	 NULL,
 	 TT_INVALID},
 };
 static const struct tt_model_slot p_slots[] = {{true, 2048, 2}};
@@ -766,46 +811,79 @@ static void params_update_shape(void **state)
 	tt_model_free(m);
 }
 
-/* x -> neg -> a (slot 0) -> abs -> b (slot 1) -> add(b, x) -> c (slot 0,
- * a is dead) -> mul(c, c) -> y: (|x| + x)^2. */
+/*
+ * A chain on three slots, two of them used twice:
+ *   a (slot 0) = neg(x); b (slot 1) = abs(x); c (slot 2) = b * b;
+ *   d (slot 1, b is dead) = a + c; e (slot 0, a is dead) = d * d;
+ *   y = e + c, so y = (x^2 - x)^2 + x^2.
+ * c is written while a is alive: slots must not share memory.
+ */
+static float chain_ref(float x)
+{
+	float b = fabsf(x), c = b * b, d = -x + c;
+
+	return d * d + c;
+}
+
 static void chain(void **state)
 {
+#define ACT(n, s)                                                              \
+	{                                                                      \
+		n, {2, {R, C}}, BF, TT_MODEL_ACT, s == 1, s, NULL, TT_INVALID  \
+	}
 	static const struct tt_model_tensor t[] = {
-		{"x", {2, {R, C}}, BF, TT_MODEL_INPUT, false, -1, NULL,
+		{"x",
+		 {2, {R, C}},
+		 BF,
+		 TT_MODEL_INPUT,
+		 false,
+		 -1,
+		 NULL,
 		 TT_INVALID},
-		{"a", {2, {R, C}}, BF, TT_MODEL_ACT, false, 0, NULL, TT_INVALID},
-		{"b", {2, {R, C}}, BF, TT_MODEL_ACT, true, 1, NULL, TT_INVALID},
-		{"c", {2, {R, C}}, BF, TT_MODEL_ACT, false, 0, NULL, TT_INVALID},
-		{"y", {2, {R, C}}, BF, TT_MODEL_OUTPUT, false, -1, NULL,
+		ACT("a", 0),
+		ACT("b", 1),
+		ACT("c", 2),
+		ACT("d", 1),
+		ACT("e", 0),
+		{"y",
+		 {2, {R, C}},
+		 BF,
+		 TT_MODEL_OUTPUT,
+		 false,
+		 -1,
+		 NULL,
 		 TT_INVALID},
 	};
-	static const struct tt_model_slot sl[] = {{false, 2048, 2},
-						  {true, 2048, 2}};
-	static const unsigned i0[] = {0}, i1[] = {1}, i2[] = {2, 0},
-			      i3[] = {3, 3};
+#undef ACT
+	static const struct tt_model_slot sl[] = {
+		{false, 2048, 2}, {true, 2048, 2}, {false, 2048, 3}};
+	static const unsigned i0[] = {0}, i2[] = {2, 2}, i3[] = {1, 3},
+			      i4[] = {4, 4}, i5[] = {5, 3};
 	static const struct tt_model_attr neg[] = {{"fn", "neg"}},
 					  abs_[] = {{"fn", "abs"}};
 	static const struct tt_model_op ops[] = {
 		{"n", "unary", i0, 1, 1, neg, 1},
-		{"ab", "unary", i1, 1, 2, abs_, 1},
-		{"ad", "binary", i2, 2, 3, a_add, 1},
-		{"sq", "binary", i3, 2, 4, a_mul, 1},
+		{"ab", "unary", i0, 1, 2, abs_, 1},
+		{"sq", "binary", i2, 2, 3, a_mul, 1},
+		{"ad", "binary", i3, 2, 4, a_add, 1},
+		{"sq2", "binary", i4, 2, 5, a_mul, 1},
+		{"ad2", "binary", i5, 2, 6, a_add, 1},
 	};
-	static const struct tt_model_program p[] = {{"forward", ops, 4}};
-	struct tt_model_desc d = desc_of(t, 5, p, 1);
+	static const struct tt_model_program p[] = {{"forward", ops, 6}};
+	struct tt_model_desc d = desc_of(t, 7, p, 1);
 	tt_model *m;
 
 	(void)state;
 	d.slots = sl;
-	d.nslots = 2;
+	d.nslots = 3;
 	seeds();
 	m = load(d, NULL, 0);
 	for (int i = 0; i < R * C; i++)
-		want[i] = (fabsf(xa[i]) + xa[i]) * (fabsf(xa[i]) + xa[i]);
+		want[i] = chain_ref(xa[i]);
 	run_check(m, (const float *[]){xa}, 1, want, false);
 	/* Another input: nothing of the first run is left over. */
 	for (int i = 0; i < R * C; i++)
-		want[i] = (fabsf(xb[i]) + xb[i]) * (fabsf(xb[i]) + xb[i]);
+		want[i] = chain_ref(xb[i]);
 	run_check(m, (const float *[]){xb}, 1, want, false);
 	tt_model_free(m);
 }
@@ -828,8 +906,7 @@ static void run_errors(void **state)
 	expect_error(tt_model_run(NULL, NULL, &x, 1, y, 1), -EINVAL, "NULL");
 	assert_null(y[0]);
 	/* Another shape, same volume and not. */
-	TRY(tt_tensor_create(&S2(C, R), TT_FLOAT32, TT_TENSOR_ROW_MAJOR,
-			     &bad));
+	TRY(tt_tensor_create(&S2(C, R), TT_FLOAT32, TT_TENSOR_ROW_MAJOR, &bad));
 	expect_error(tt_model_run(m, NULL, &bad, 1, y, 1), -EINVAL,
 		     "tt_model_run: input x: ");
 	if (!strstr(tt_last_error(), "[64,32]") ||
@@ -837,8 +914,7 @@ static void run_errors(void **state)
 		fail_msg("message \"%s\" names no shape", tt_last_error());
 	assert_null(y[0]);
 	tt_tensor_free(bad);
-	TRY(tt_tensor_create(&S2(R, R), TT_FLOAT32, TT_TENSOR_ROW_MAJOR,
-			     &bad));
+	TRY(tt_tensor_create(&S2(R, R), TT_FLOAT32, TT_TENSOR_ROW_MAJOR, &bad));
 	expect_error(tt_model_run(m, NULL, &bad, 1, y, 1), -EINVAL,
 		     "input x: ");
 	assert_null(y[0]);
@@ -860,8 +936,8 @@ static void run_errors(void **state)
 /* ------------------------------------------------------------------ */
 /* Load refusals */
 
-static void refused(struct tt_model_desc d, const struct sec *s,
-		    unsigned ns, unsigned flags, int code, const char *text)
+static void refused(struct tt_model_desc d, const struct sec *s, unsigned ns,
+		    unsigned flags, int code, const char *text)
 {
 	char path[PATH_MAX];
 	tt_model *m = (void *)1;
@@ -871,8 +947,14 @@ static void refused(struct tt_model_desc d, const struct sec *s,
 	assert_null(m);
 }
 
-#define P_SECS                                                   \
-	(struct sec[]){{"d/w", pw, sizeof(pw)}, {"d/v", pv16, R * C * 2}}
+#define P_SECS                                                                 \
+	(struct sec[])                                                         \
+	{                                                                      \
+		{"d/w", pw, sizeof(pw)},                                       \
+		{                                                              \
+			"d/v", pv16, R *C * 2                                  \
+		}                                                              \
+	}
 
 static void load_no_manifest(void **state)
 {
@@ -901,12 +983,13 @@ static void load_grid(void **state)
 	tt_model_free(p_load());
 	TRY(tt_device_logical_grid(dev, &w, &h));
 	d.grid = (struct tt_xy){w + 1, h};
-	snprintf(want_s, sizeof(want_s), "placed on a %ux%u grid of cores; this device has %ux%u",
+	snprintf(want_s, sizeof(want_s),
+		 "placed on a %ux%u grid of cores; this device has %ux%u",
 		 w + 1, h, w, h);
 	refused(d, P_SECS, 2, 0, -ENOTSUP, want_s);
 	d.grid = (struct tt_xy){w, h + 1};
-	snprintf(want_s, sizeof(want_s), "%ux%u grid of cores; this device has %ux%u",
-		 w, h + 1, w, h);
+	snprintf(want_s, sizeof(want_s),
+		 "%ux%u grid of cores; this device has %ux%u", w, h + 1, w, h);
 	refused(d, P_SECS, 2, 0, -ENOTSUP, want_s);
 	/* The device's own grid loads. */
 	d.grid = (struct tt_xy){w, h};
@@ -997,8 +1080,10 @@ static const struct tt_model_tensor b_tensors[] = {
 static const unsigned b_in[] = {0};
 static const struct tt_model_attr b_neg[] = {{"fn", "neg"}};
 static const struct tt_model_attr b_abs[] = {{"fn", "abs"}};
-static const struct tt_model_op b_op0[] = {{"n", "unary", b_in, 1, 1, b_neg, 1}};
-static const struct tt_model_op b_op1[] = {{"a", "unary", b_in, 1, 1, b_abs, 1}};
+static const struct tt_model_op b_op0[] = {
+	{"n", "unary", b_in, 1, 1, b_neg, 1}};
+static const struct tt_model_op b_op1[] = {
+	{"a", "unary", b_in, 1, 1, b_abs, 1}};
 static const struct tt_model_program b_progs[] = {{"forward", b_op0, 1},
 						  {"other", b_op1, 1}};
 
@@ -1070,8 +1155,8 @@ static void backend_flow(void **state)
 	for (unsigned i = 0; i < 3; i++)
 		b_push(b, 10 + i);
 	TRY(tt_backend_run_program(
-		b, "forward", (struct tt_backend_param[]){{"$p_loop_count", "3"}},
-		1));
+		b, "forward",
+		(struct tt_backend_param[]){{"$p_loop_count", "3"}}, 1));
 	for (unsigned i = 0; i < 3; i++)
 		b_pop(b, 10 + i, true);
 	/* The other program, its default loop count of 1. */
@@ -1113,15 +1198,26 @@ static void backend_no_input(void **state)
 	/* Two asked for, one there: the second times out, the first's
 	 * output is there. */
 	b_push(b, 31);
-	expect_error(tt_backend_run_program(
-			     b, "forward",
-			     (struct tt_backend_param[]){{"$p_loop_count", "2"}},
-			     1),
-		     -ETIMEDOUT, "input x");
+	expect_error(
+		tt_backend_run_program(
+			b, "forward",
+			(struct tt_backend_param[]){{"$p_loop_count", "2"}}, 1),
+		-ETIMEDOUT, "input x");
 	b_pop(b, 31, true);
+	/* A malformed timeout is refused, naming the variable. */
+	setenv("TT_MODEL_QUEUE_TIMEOUT_MS", "0", 1);
+	b_push(b, 32);
+	expect_error(tt_backend_run_program(b, "forward", NULL, 0), -EINVAL,
+		     "TT_MODEL_QUEUE_TIMEOUT_MS");
+	setenv("TT_MODEL_QUEUE_TIMEOUT_MS", "200ms", 1);
+	expect_error(tt_backend_run_program(b, "forward", NULL, 0), -EINVAL,
+		     "TT_MODEL_QUEUE_TIMEOUT_MS");
+	/* Unset: the default; the entry pushed is still there. */
+	unsetenv("TT_MODEL_QUEUE_TIMEOUT_MS");
+	TRY(tt_backend_run_program(b, "forward", NULL, 0));
+	b_pop(b, 32, true);
 	TRY(tt_backend_finish(b));
 	tt_backend_free(b);
-	unsetenv("TT_MODEL_QUEUE_TIMEOUT_MS");
 }
 
 static void backend_load_refused(void **state)
@@ -1186,6 +1282,8 @@ static int nocc_up(void **state)
 	setenv("TT_KERNEL_CC", "none", 1);
 	setenv("TT_KERNEL_CACHE", empty_cache, 1);
 	tt_kbuild_reset();
+	/* No set of a model a failed case leaked serves here. */
+	tt_kernel_set_serve(NULL);
 	return group_up(state);
 }
 
@@ -1215,7 +1313,8 @@ static void nocc_without_kernels(void **state)
 	if (!strstr(tt_last_error(), "op prod (binary)") ||
 	    !strstr(tt_last_error(), "no compiler to build it") ||
 	    !strstr(tt_last_error(), "kernel <source "))
-		fail_msg("message \"%s\" does not name the kernel and the missing compiler",
+		fail_msg("message \"%s\" does not name the kernel and the "
+			 "missing compiler",
 			 tt_last_error());
 }
 
@@ -1229,10 +1328,22 @@ static void nocc_with_kernels(void **state)
 	assert_int_equal(len, ref_len);
 	assert_memory_equal(bytes, ref_bytes, len);
 	free(bytes);
-	/* And again, from the same images: nothing was cached on disk. */
+	/* And again, from the same image. */
 	TRY(run_bytes(with_k, &bytes, &len));
 	assert_memory_equal(bytes, ref_bytes, len);
 	free(bytes);
+	/* Nothing was built or cached on disk. */
+	{
+		DIR *dd = opendir(empty_cache);
+		struct dirent *e;
+		unsigned n = 0;
+
+		assert_non_null(dd);
+		while ((e = readdir(dd)))
+			n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+		closedir(dd);
+		assert_int_equal(n, 0);
+	}
 }
 
 /* ------------------------------------------------------------------ */
