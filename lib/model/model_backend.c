@@ -76,13 +76,15 @@ static int run_once(struct model_prog *p, int timeout, tt_tensor **x,
 	}
 	if (!ret)
 		ret = tt_model_run(p->m, p->program, x, p->nin, y, p->nout);
-	for (unsigned i = 0; !ret && i < p->nin; i++)
-		ret = tt_tensor_queue_pop(p->in[i]);
 	for (unsigned i = 0; !ret && i < p->nout; i++) {
 		ret = tt_tensor_queue_push(p->out[i], y[i], timeout);
 		if (ret)
 			io_error(ret, "output", io_name(p, true, i));
 	}
+	/* Inputs last: a step whose output found no room keeps them for
+	 * the next run instead of losing their result. */
+	for (unsigned i = 0; !ret && i < p->nin; i++)
+		ret = tt_tensor_queue_pop(p->in[i]);
 	for (unsigned i = 0; i < p->nin; i++)
 		tt_tensor_free(x[i]);
 	return ret;

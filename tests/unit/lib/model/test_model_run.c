@@ -110,6 +110,7 @@ enum {
 	W_NO_KERNELS = 1,  /* neither listed nor stored */
 	W_DROP_KERNEL = 2, /* listed, the first one not stored */
 	W_NO_MANIFEST = 4,
+	W_BAD_MANIFEST = 8, /* a manifest that does not parse */
 };
 
 /* Write d (its kernels built on dev), the sections s, to a new image. */
@@ -137,7 +138,10 @@ static void write_image(struct tt_model_desc d, const struct sec *s,
 		d.nkernels = (unsigned)n;
 	}
 	TRY(tt_model_desc_emit(&d, &text, &len));
-	if (!(flags & W_NO_MANIFEST))
+	if (flags & W_BAD_MANIFEST)
+		TRY(ttc_tti_add(w, TT_MODEL_MANIFEST_SECTION, "tti: 1\narch: [",
+				15, 8));
+	else if (!(flags & W_NO_MANIFEST))
 		TRY(ttc_tti_add(w, TT_MODEL_MANIFEST_SECTION, text, len, 8));
 	for (unsigned i = 0; i < ns; i++)
 		TRY(ttc_tti_add(w, s[i].name, s[i].data, s[i].size, 64));
@@ -782,6 +786,20 @@ static void params_update(void **state)
 	TRY(tt_model_update_param(m, "v", t));
 	p_want();
 	run_check(m, (const float *[]){xa}, 1, want, false);
+	/* A second model of the same image has its own parameters. */
+	{
+		tt_model *m2 = p_load();
+		float keep[R * C];
+
+		memcpy(keep, want, sizeof(keep));
+		p_want();
+		run_check(m2, (const float *[]){xa}, 1, want, false);
+		tt_model_free(m2);
+		memcpy(want, keep, sizeof(keep));
+		fill(pw, R * C, 44);
+		fill(pv, R * C, 55);
+	}
+	run_check(m, (const float *[]){xa}, 1, want, false);
 	expect_error(tt_model_update_param(m, "x", t), -EINVAL,
 		     "x is not a parameter");
 	expect_error(tt_model_update_param(m, "t0", t), -EINVAL,
@@ -960,7 +978,10 @@ static void load_no_manifest(void **state)
 {
 	(void)state;
 	tt_model_free(p_load());
-	refused(p_desc(), P_SECS, 2, W_NO_MANIFEST, -ENOENT, "manifest.yaml");
+	refused(p_desc(), P_SECS, 2, W_NO_MANIFEST, -ENOENT,
+		"no section named \"manifest.yaml\"");
+	/* One that does not parse: the reader's message, the image named. */
+	refused(p_desc(), P_SECS, 2, W_BAD_MANIFEST, -EINVAL, ".tti");
 }
 
 static void load_arch(void **state)
@@ -1220,6 +1241,35 @@ static void backend_no_input(void **state)
 	tt_backend_free(b);
 }
 
+/*
+ * Outputs nobody pops: 16 entries (the queues' depth) fill y; the 17th
+ * run times out naming output y and leaves its input entry in x, so a
+ * run after a pop makes it; every output is in order.
+ */
+static void backend_output_full(void **state)
+{
+	tt_backend *b;
+
+	(void)state;
+	setenv("TT_MODEL_QUEUE_TIMEOUT_MS", "200", 1);
+	b = b_load();
+	for (unsigned i = 0; i < 16; i++)
+		b_push(b, 40 + i);
+	TRY(tt_backend_run_program(
+		b, "forward",
+		(struct tt_backend_param[]){{"$p_loop_count", "16"}}, 1));
+	b_push(b, 56);
+	expect_error(tt_backend_run_program(b, "forward", NULL, 0), -ETIMEDOUT,
+		     "program \"forward\": run 2: output y: ");
+	b_pop(b, 40, true);
+	TRY(tt_backend_run_program(b, "forward", NULL, 0));
+	for (unsigned i = 1; i < 17; i++)
+		b_pop(b, 40 + i, true);
+	TRY(tt_backend_finish(b));
+	tt_backend_free(b);
+	unsetenv("TT_MODEL_QUEUE_TIMEOUT_MS");
+}
+
 static void backend_load_refused(void **state)
 {
 	tt_backend *b = (void *)1;
@@ -1379,6 +1429,7 @@ int main(void)
 		cmocka_unit_test(load_damaged),
 		cmocka_unit_test(backend_flow),
 		cmocka_unit_test(backend_no_input),
+		cmocka_unit_test(backend_output_full),
 		cmocka_unit_test(backend_load_refused),
 	};
 	const struct CMUnitTest nocc[] = {
