@@ -947,6 +947,17 @@ static void run_errors(void **state)
 		assert_true(pcc(got, want, n) >= 0.99);
 		free(got);
 	}
+	/* An input in another format and layout: the same result. */
+	TRY(tt_tensor_to(x, BF, TT_TENSOR_TILED, &bad));
+	TRY(tt_model_run(m, NULL, &bad, 1, y, 1));
+	tt_tensor_free(bad);
+	{
+		size_t n;
+		float *got = values(y[0], &n);
+
+		assert_true(pcc(got, want, n) >= 0.99);
+		free(got);
+	}
 	tt_tensor_free(x);
 	tt_model_free(m);
 }
@@ -1183,6 +1194,10 @@ static void backend_flow(void **state)
 	/* The other program, its default loop count of 1. */
 	b_push(b, 20);
 	b_push(b, 21);
+	/* A loop count of 0 takes nothing. */
+	TRY(tt_backend_run_program(
+		b, "other", (struct tt_backend_param[]){{"$p_loop_count", "0"}},
+		1));
 	TRY(tt_backend_run_program(b, "other", NULL, 0));
 	b_pop(b, 20, false);
 	TRY(tt_backend_run_program(b, "forward", NULL, 0));
@@ -1279,6 +1294,60 @@ static void backend_load_refused(void **state)
 		     "/nonexistent/b.tti");
 	assert_null(b);
 	expect_error(tt_backend_load(dev, "x", NULL), -EINVAL, "out");
+	/* The model's refusal, and nothing left behind. */
+	{
+		struct tt_model_desc d = desc_of(b_tensors, 2, b_progs, 2);
+		char path[PATH_MAX];
+
+		d.arch = "blackhole";
+		write_image(d, NULL, 0, 0, path);
+		b = (void *)1;
+		expect_error(tt_backend_load(dev, path, &b), -ENOTSUP,
+			     "compiled for blackhole");
+		assert_null(b);
+	}
+}
+
+/* layernorm without gamma (an absent input) and with beta. */
+static void op_layernorm_absent(void **state)
+{
+	static const struct tt_model_tensor t[] = {
+		{"x",
+		 {2, {R, C}},
+		 BF,
+		 TT_MODEL_INPUT,
+		 false,
+		 -1,
+		 NULL,
+		 TT_INVALID},
+		{"b", {1, {C}}, BF, TT_MODEL_PARAM, false, -1, "d/b", BF},
+		{"y",
+		 {2, {R, C}},
+		 BF,
+		 TT_MODEL_OUTPUT,
+		 false,
+		 -1,
+		 NULL,
+		 TT_INVALID},
+	};
+	static const unsigned in[] = {0, TT_MODEL_NONE, 1};
+	static const struct tt_model_op op[] = {
+		{"ln", "layernorm", in, 3, 2, NULL, 0}};
+	static const struct tt_model_program p[] = {{"forward", op, 1}};
+	float ones[C];
+	uint16_t *b16;
+	tt_model *m;
+
+	(void)state;
+	seeds();
+	for (int k = 0; k < C; k++)
+		ones[k] = 1;
+	b16 = to_bf16(xc, C);
+	m = load(desc_of(t, 3, p, 1), (struct sec[]){{"d/b", b16, C * 2}}, 1);
+	norm_ref(false, ones, xc);
+	run_check(m, (const float *[]){xa}, 1, want, false);
+	tt_model_free(m);
+	free(b16);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1409,6 +1478,7 @@ int main(void)
 		cmocka_unit_test(op_linear),
 		cmocka_unit_test(op_softmax),
 		cmocka_unit_test(op_layernorm),
+		cmocka_unit_test(op_layernorm_absent),
 		cmocka_unit_test(op_rmsnorm),
 		cmocka_unit_test(op_reduce),
 		cmocka_unit_test(op_transpose),
