@@ -68,7 +68,7 @@ build: $(BUILD)/build.ninja
 run: deps
 	@$(MAKE) --no-print-directory build
 	@$(BUILD)/tools/ttinfo/tt-info
-	@$(BUILD)/tools/examples/example-matmul_multi
+	@scripts/run-models $(BUILD)
 
 test: deps
 	@$(MAKE) --no-print-directory build
