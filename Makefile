@@ -68,7 +68,7 @@ build: $(BUILD)/build.ninja
 run: deps
 	@$(MAKE) --no-print-directory build
 	@$(BUILD)/tools/ttinfo/tt-info
-	@$(BUILD)/tools/examples/example-matmul_multi
+	@scripts/run-models $(BUILD)
 
 test: deps
 	@$(MAKE) --no-print-directory build
@@ -154,6 +154,7 @@ bench: deps
 	@$(BUILD)/tests/bench/bench-ops-conv
 	@$(BUILD)/tests/bench/bench-golden
 	@$(BUILD)/tests/bench/bench-ops-matmul
+	@$(BUILD)/tests/bench/bench-model $(CURDIR)
 	@python3 tests/bench/bench_smi.py $(BUILD)
 	@python3 tests/vm/run-vm --build $(BUILD) --bench
 

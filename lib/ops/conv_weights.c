@@ -83,12 +83,81 @@ static int matrix_to_device(tt_ops_ctx *ctx, const char *fn, const float *m,
 	return ret;
 }
 
+/* The checks of a weight shape; 0 or -errno naming fn. */
+static int check_weights(const char *fn, uint32_t cin, uint32_t cout,
+			 uint32_t kh, uint32_t kw, uint32_t groups)
+{
+	uint64_t rows = (uint64_t)kh * kw * ((cin + 31u) / 32u * 32u);
+
+	if (!cin || !cout || !kh || !kw || !groups)
+		return tt_error(-EINVAL, "%s: cin %u, cout %u, kernel %ux%u, groups %u: each must be at least 1",
+				fn, cin, cout, kh, kw, groups);
+	if (cin % groups || cout % groups)
+		return tt_error(-EINVAL, "%s: groups %u does not divide cin %u and cout %u",
+				fn, groups, cin, cout);
+	if (rows * cout > (1ull << 28))
+		return tt_error(-E2BIG, "%s: %llu x %u weights; at most 2^28 values",
+				fn, (unsigned long long)rows, cout);
+	return 0;
+}
+
+/* m[rows x cout] (zeroed) from w: row (tap, input channel), groups
+ * block-diagonal. */
+static void fill_weights(const float *w, uint32_t cin, uint32_t cout,
+			 uint32_t kh, uint32_t kw, uint32_t groups, bool tr,
+			 float *m)
+{
+	const uint32_t cig = cin / groups, cog = cout / groups;
+	const uint64_t cp = (cin + 31u) / 32u * 32u;
+
+	for (uint32_t ci = 0; ci < cin; ci++) {
+		const uint32_t g = ci / cig;
+
+		for (uint32_t j = 0; j < cog; j++) {
+			const uint32_t co = g * cog + j;
+
+			for (uint32_t y = 0; y < kh; y++)
+				for (uint32_t x = 0; x < kw; x++) {
+					/* conv: w[co][ci % cig][y][x];
+					 * transposed: w[ci][j][y][x] */
+					size_t src = tr ?
+						(((size_t)ci * cog + j) * kh + y) * kw + x :
+						(((size_t)co * cig + ci % cig) * kh + y) * kw + x;
+					uint64_t row = ((uint64_t)y * kw + x) * cp + ci;
+
+					m[row * cout + co] = w[src];
+				}
+		}
+	}
+}
+
+int tt_conv2d_weights_host(const float *w, uint32_t cout, uint32_t cin,
+			   uint32_t kh, uint32_t kw, uint32_t groups,
+			   bool transposed, float *m, size_t n)
+{
+	static const char fn[] = "tt_conv2d_weights_host";
+	uint64_t rows = (uint64_t)kh * kw * ((cin + 31u) / 32u * 32u);
+	int ret;
+
+	if (!w || !m)
+		return tt_error(-EINVAL, "%s: %s is NULL", fn, !w ? "w" : "m");
+	ret = check_weights(fn, cin, cout, kh, kw, groups);
+	if (ret)
+		return ret;
+	if (n != rows * cout)
+		return tt_error(-EINVAL, "%s: m has %zu values, the matrix %llu x %u",
+				fn, n, (unsigned long long)rows, cout);
+	memset(m, 0, n * sizeof(float));
+	fill_weights(w, cin, cout, kh, kw, groups, transposed, m);
+	return 0;
+}
+
 static int weights(tt_ops_ctx *ctx, const char *fn, const float *w,
 		   uint32_t cin, uint32_t cout, uint32_t kh, uint32_t kw,
 		   uint32_t groups, bool tr, enum tt_data_format fmt,
 		   enum tt_ops_mem mem, tt_device_tensor **out)
 {
-	uint64_t cp, rows;
+	uint64_t rows;
 	float *m;
 	int ret;
 
@@ -96,43 +165,14 @@ static int weights(tt_ops_ctx *ctx, const char *fn, const float *w,
 		return tt_error(-EINVAL, "%s: %s is NULL", fn,
 				!ctx ? "ctx" : !w ? "w" : "out");
 	*out = NULL;
-	if (!cin || !cout || !kh || !kw || !groups)
-		return tt_error(-EINVAL, "%s: cin %u, cout %u, kernel %ux%u, groups %u: each must be at least 1",
-				fn, cin, cout, kh, kw, groups);
-	if (cin % groups || cout % groups)
-		return tt_error(-EINVAL, "%s: groups %u does not divide cin %u and cout %u",
-				fn, groups, cin, cout);
-	cp = (cin + 31u) / 32u * 32u;
-	rows = (uint64_t)kh * kw * cp;
-	if (rows * cout > (1ull << 28))
-		return tt_error(-E2BIG, "%s: %llu x %u weights; at most 2^28 values",
-				fn, (unsigned long long)rows, cout);
+	ret = check_weights(fn, cin, cout, kh, kw, groups);
+	if (ret)
+		return ret;
+	rows = (uint64_t)kh * kw * ((cin + 31u) / 32u * 32u);
 	m = calloc(rows * cout, sizeof(float));
 	if (!m)
 		return tt_error(-ENOMEM, "%s: out of memory", fn);
-	{
-		const uint32_t cig = cin / groups, cog = cout / groups;
-
-		for (uint32_t ci = 0; ci < cin; ci++) {
-			const uint32_t g = ci / cig;
-
-			for (uint32_t j = 0; j < cog; j++) {
-				const uint32_t co = g * cog + j;
-
-				for (uint32_t y = 0; y < kh; y++)
-					for (uint32_t x = 0; x < kw; x++) {
-						/* conv: w[co][ci % cig][y][x];
-						 * transposed: w[ci][j][y][x] */
-						size_t src = tr ?
-							(((size_t)ci * cog + j) * kh + y) * kw + x :
-							(((size_t)co * cig + ci % cig) * kh + y) * kw + x;
-						uint64_t row = ((uint64_t)y * kw + x) * cp + ci;
-
-						m[row * cout + co] = w[src];
-					}
-			}
-		}
-	}
+	fill_weights(w, cin, cout, kh, kw, groups, tr, m);
 	ret = matrix_to_device(ctx, fn, m, rows, cout, fmt, mem, out);
 	free(m);
 	return ret;

@@ -25,6 +25,8 @@ int usage_error(const char *cmd, const char *fmt, ...)
  * or its loc name) names argument i of f. */
 ttc_func *cli_pick_func(ttc_module *m, const char *name);
 bool cli_names_arg(ttc_func *f, size_t i, const char *name);
+/* Argument i is marked ttcore.argument_type<parameter> or <constant>. */
+bool cli_arg_is_param(ttc_func *f, size_t i);
 
 int cmd_parse(int argc, char **argv);
 int cmd_ops(int argc, char **argv);

@@ -36,3 +36,13 @@ ttc_func *cli_pick_func(ttc_module *m, const char *name)
 	}
 	return NULL;
 }
+
+bool cli_arg_is_param(ttc_func *f, size_t i)
+{
+	const ttc_attr *d = ttc_func_arg_attrs(f, i);
+	const ttc_attr *a = d ? ttc_attr_dict_get(d, "ttcore.argument_type")
+			      : NULL;
+	const char *s = a ? ttc_attr_str(a, NULL) : NULL;
+
+	return s && (strstr(s, "<parameter>") || strstr(s, "<constant>"));
+}

@@ -289,7 +289,7 @@ static int load_params(struct params *p, const struct compile_opts *o)
 			return EXIT_FAIL;
 	}
 	for (size_t i = 0; o->random && i < p->n; i++)
-		if (!p->v[i])
+		if (!p->v[i] && cli_arg_is_param(p->f, i))
 			p->v[i] = ttc_tensor_random(
 				p->ctx, ttc_value_type(ttc_func_arg(p->f, i)),
 				o->seed + i);

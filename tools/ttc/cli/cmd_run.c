@@ -13,6 +13,7 @@
 
 #include "tt/model.h"
 #include "tt/tensor.h"
+#include "ttc/golden.h"
 
 #include "cli.h"
 
@@ -38,7 +39,9 @@ static void usage(FILE *f)
 		"Options:\n"
 		"  -i, --input NAME=X.npy  the input NAME ('ttc info' lists them)\n"
 		"      --random SEED       inputs not given get seeded values,\n"
-		"                          uniform in [-1, 1)\n"
+		"                          uniform in [-1, 1): input N the\n"
+		"                          values 'ttc golden --random SEED' gives\n"
+		"                          argument N\n"
 		"  -o, --output DIR        where to write (default: .)\n"
 		"      --program NAME      the program to run (default: the first)\n"
 		"      --loops N           run N times (default 1); prints the\n"
@@ -124,26 +127,31 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 	return 0;
 }
 
-/* Seeded values in [-1, 1): splitmix64, the same on every machine. */
+/* Seeded values as 'ttc golden --random' gives an f32 argument: the
+ * same seed, the same values, so a run and its golden see one input. */
 static int random_input(const struct tt_model_tensor *t, uint64_t seed,
 			tt_tensor **out)
 {
-	int ret = tt_tensor_create(&t->shape, TT_FLOAT32, TT_TENSOR_ROW_MAJOR,
-				   out);
-	float *v;
+	ttc_ctx *ctx = ttc_ctx_new();
+	int64_t dims[TT_TENSOR_MAX_RANK];
+	ttc_tensor *h = NULL;
+	int ret = -ENOMEM;
 
-	if (ret)
-		return ret;
-	v = tt_tensor_data(*out);
-	for (size_t i = 0; i < tt_tensor_volume(*out); i++) {
-		uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
-
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-		z ^= z >> 31;
-		v[i] = (float)((double)(z >> 40) / (double)(1ull << 24) * 2 - 1);
-	}
-	return 0;
+	for (unsigned k = 0; k < t->shape.rank; k++)
+		dims[k] = (int64_t)t->shape.dims[k];
+	if (ctx)
+		h = ttc_tensor_random(ctx,
+				      ttc_tensor_type(ctx, dims, t->shape.rank,
+						      ttc_float_type(ctx, TTC_F32),
+						      NULL),
+				      seed);
+	if (h)
+		ret = tt_tensor_from_data(&t->shape, TT_FLOAT32,
+					  TT_TENSOR_ROW_MAJOR, h->data,
+					  h->numel * sizeof(float), out);
+	ttc_tensor_free(h);
+	ttc_ctx_free(ctx);
+	return ret;
 }
 
 /* The model's inputs in order, from --input or --random. */

@@ -86,6 +86,16 @@ TT_API int tt_conv_transpose2d_weights_create(tt_ops_ctx *ctx, const float *w,
 					      tt_device_tensor **out);
 
 /*
+ * The matrix tt_conv2d_weights_create (transposed: the transpose2d one)
+ * writes, on the host: m[rows x cout] with rows = kh*kw*ceil(cin/32)*32,
+ * n = rows * cout values, zeros where no weight goes. For a compiler
+ * that stores weights as the device takes them.
+ */
+TT_API int tt_conv2d_weights_host(const float *w, uint32_t cout, uint32_t cin,
+				  uint32_t kh, uint32_t kw, uint32_t groups,
+				  bool transposed, float *m, size_t n);
+
+/*
  * out [1, 1, N*OH*OW, Cout] = act(conv2d(x, w) + bias). x [1, 1, N*H*W,
  * Cin]; w from tt_conv2d_weights_create; bias [Cout] or NULL.
  */

@@ -8,10 +8,8 @@
  * tensors that are never alive together, L1 while it lasts, DRAM after).
  * docs/compiler.md ("Codegen") has the rules.
  *
- * The result is written into an image (ttc/tti.h's container) with the
- * manifest, the parameters and constants, and the kernels the programs
- * need (libtt's tt_model_build_kernels on a device of the target's
- * architecture).
+ * ttc/compile.h writes the result into an image with the kernels its
+ * programs need.
  */
 #ifndef TTC_CODEGEN_H
 #define TTC_CODEGEN_H
@@ -19,8 +17,6 @@
 #include "tt/dataformat.h"
 #include "tt/model.h"
 #include "ttc/golden.h"
-
-struct tt_kernel_set;
 
 /* What the compiled model runs on. */
 struct ttc_target {
@@ -88,12 +84,5 @@ struct ttc_plan_stats {
 };
 TTC_API void ttc_compiled_stats(const ttc_compiled *c,
 				struct ttc_plan_stats *out);
-
-/* Write the image: manifest, data, and kernels (those of kernels, which
- * tt_model_build_kernels filled; NULL: none, the loading host then
- * needs the compiler). */
-TTC_API int ttc_compiled_write(ttc_ctx *ctx, const ttc_compiled *c,
-			       const struct tt_kernel_set *kernels,
-			       const char *path);
 
 #endif /* TTC_CODEGEN_H */

@@ -13,6 +13,15 @@
 #include "ttc/codegen.h"
 #include "ttc/passes.h"
 
+struct tt_kernel_set;
+
+/* Write the image: manifest, data, and kernels (those of kernels, which
+ * tt_model_build_kernels filled; NULL: none, the loading host then
+ * needs the compiler). */
+TTC_API int ttc_compiled_write(ttc_ctx *ctx, const ttc_compiled *c,
+			       const struct tt_kernel_set *kernels,
+			       const char *path);
+
 /* Progress of a long compile: stage ("passes", "codegen", "kernels",
  * "write"), and for kernels the ops built so far of total. */
 typedef void (*ttc_progress_fn)(void *arg, const char *stage, size_t done,

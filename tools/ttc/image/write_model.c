@@ -10,8 +10,9 @@
 #include <stdlib.h>
 
 #include "../ir/internal.h"
-#include "internal.h"
+#include "../codegen/internal.h"
 #include "tt/kernel_set.h"
+#include "ttc/compile.h"
 #include "ttc/tti.h"
 
 #define DATA_ALIGN 4096u

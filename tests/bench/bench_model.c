@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * bench-model: compiled models end to end (issue 28's figures) on the
+ * embedded model, against PyTorch running the same model in the same run.
+ *
+ *   model_<name>_infer: one inference of models/<name>.mlir (compiled by
+ *     ttc_compile with seeded weights, loaded by tt_model_load) through
+ *     tt_model_run: input written, every op, output read; best of 7 after
+ *     one warm-up run, in ms. ratio = PyTorch's time / ours (target >=
+ *     0.5). The peer: /usr/bin/python3's torch on the CPU, float32, the
+ *     same weights (written as .npy files at bench time), the same ops,
+ *     with as many threads as the model runs harts on.
+ *   image_load_ms: tt_model_load of the image (no compiler involved: its
+ *     kernels come from the image) to the end of the first inference.
+ *   compile_ms: ttc_compile of the model (passes, codegen, kernels from
+ *     the kernel cache, image), for the record.
+ *
+ * Usage: bench-model [SOURCE_ROOT]; models are read from SOURCE_ROOT/models.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "python_peer.h"
+#include "tt.h"
+#include "ttc/compile.h"
+#include "ttc/ops.h"
+#include "ttc/text.h"
+
+#define RUNS 7
+
+static double now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static void die(const char *what, const char *why)
+{
+	fprintf(stderr, "bench-model: %s: %s\n", what, why);
+	exit(1);
+}
+
+struct params {
+	ttc_func *f;
+	ttc_tensor **v;
+	size_t n;
+};
+
+static const ttc_tensor *param_value(void *arg, ttc_func *f, size_t i)
+{
+	struct params *p = arg;
+
+	return f == p->f && i < p->n ? p->v[i] : NULL;
+}
+
+static int hart_threads(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : (int)n;
+}
+
+/* Compile root/models/name.mlir into dir/name.tti; weights seeded (seed
+ * 1 + argument index) and saved as dir/argN.npy for the peer. */
+static double compile_model(tt_device *dev, const char *root,
+			    const char *name, const char *dir, char *image)
+{
+	char path[4096];
+	ttc_ctx *ctx = ttc_ctx_new_ttir();
+	ttc_module *m;
+	struct params p = {0};
+	double t0, t;
+
+	snprintf(path, sizeof(path), "%s/models/%s.mlir", root, name);
+	m = ttc_parse_file(ctx, path, 0);
+	if (!m)
+		die(path, ttc_ctx_error(ctx));
+	p.f = ttc_module_item_func(m, 0);
+	p.n = ttc_func_num_args(p.f);
+	p.v = calloc(p.n, sizeof(*p.v));
+	for (size_t i = 1; i < p.n; i++) {
+		p.v[i] = ttc_tensor_random(ctx, ttc_value_type(ttc_func_arg(p.f, i)),
+					   1 + i);
+		snprintf(path, sizeof(path), "%s/arg%zu.npy", dir, i);
+		if (ttc_tensor_save_npy(ctx, p.v[i], path))
+			die(path, ttc_ctx_error(ctx));
+	}
+	snprintf(image, 4096, "%s/%s.tti", dir, name);
+	t0 = now_ms();
+	if (ttc_compile(m, p.f, dev, NULL, param_value, &p, image, NULL))
+		die(name, ttc_ctx_error(ctx));
+	t = now_ms() - t0;
+	for (size_t i = 0; i < p.n; i++)
+		ttc_tensor_free(p.v[i]);
+	free(p.v);
+	ttc_module_free(m);
+	ttc_ctx_free(ctx);
+	return t;
+}
+
+/* The peers: the same models in PyTorch, float32, weights from argN.npy;
+ * prints the best of 7 in ms. */
+static const char peer_prefix[] =
+	"import sys, time, numpy as np, torch\n"
+	"torch.set_num_threads(int(sys.argv[1]))\n"
+	"d = sys.argv[2]\n"
+	"W = lambda i: torch.from_numpy(np.load(f'{d}/arg{i}.npy').astype(np.float32))\n"
+	"F = torch.nn.functional\n";
+
+static const char peer_mlp[] =
+	"x = torch.rand(32, 256) * 2 - 1\n"
+	"w = [W(i) for i in range(1, 9)]\n"
+	"def model(x):\n"
+	"    h = F.gelu(x @ w[0] + w[1])\n"
+	"    h = F.gelu(h @ w[2] + w[3])\n"
+	"    h = F.layer_norm(h, (512,), w[4], w[5])\n"
+	"    return torch.softmax(h @ w[6] + w[7], -1)\n";
+
+static const char peer_encoder[] =
+	"x = torch.rand(128, 256) * 2 - 1\n"
+	"w = [W(i) for i in range(1, 17)]\n"
+	"def model(x):\n"
+	"    q = (x @ w[0] + w[1]).reshape(128, 4, 64).permute(1, 0, 2)\n"
+	"    k = (x @ w[2] + w[3]).reshape(128, 4, 64).permute(1, 0, 2)\n"
+	"    v = (x @ w[4] + w[5]).reshape(128, 4, 64).permute(1, 0, 2)\n"
+	"    p = torch.softmax((q @ k.transpose(1, 2)) * 0.125, -1)\n"
+	"    o = (p @ v).permute(1, 0, 2).reshape(128, 256)\n"
+	"    h = F.layer_norm(x + o @ w[6] + w[7], (256,), w[8], w[9])\n"
+	"    f = F.gelu(h @ w[10] + w[11]) @ w[12] + w[13]\n"
+	"    return F.layer_norm(h + f, (256,), w[14], w[15])\n";
+
+static const char peer_suffix[] =
+	"with torch.no_grad():\n"
+	"    model(x)\n"
+	"    ts = []\n"
+	"    for _ in range(7):\n"
+	"        t0 = time.perf_counter(); model(x); ts.append(time.perf_counter() - t0)\n"
+	"print(min(ts) * 1e3)\n";
+
+static double peer(const char *body, const char *dir, int threads)
+{
+	size_t len = strlen(peer_prefix) + strlen(body) + strlen(peer_suffix) +
+		     strlen(dir) + 64;
+	char *script = malloc(len), out[256];
+	double ms = -1;
+
+	snprintf(script, len, "%s%s%s", peer_prefix, body, peer_suffix);
+	/* The directory rides in the script: bench_python_peer passes only
+	 * the thread count. */
+	{
+		char *with = malloc(len + 64);
+
+		snprintf(with, len + 64, "import sys\nsys.argv.append(%c%s%c)\n%s",
+			 '\'', dir, '\'', script);
+		free(script);
+		script = with;
+	}
+	if (!bench_python_peer(script, threads, true, out, sizeof(out)))
+		ms = atof(out);
+	free(script);
+	return ms;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void bench(tt_device *dev, const char *root, const char *name,
+		  const char *peer_body, bool report_load)
+{
+	char dir[] = "/tmp/bench-model-XXXXXX", image[4096];
+	const struct tt_model_desc *d;
+	double t0, load = 0, compile, ts[RUNS], torch_ms;
+	tt_tensor *x, *y = NULL;
+	tt_model *m;
+
+	if (!mkdtemp(dir))
+		die("mkdtemp", strerror(errno));
+	compile = compile_model(dev, root, name, dir, image);
+	t0 = now_ms();
+	if (tt_model_load(dev, image, &m))
+		die(image, tt_last_error());
+	d = tt_model_get_desc(m);
+	if (tt_tensor_create(&d->tensors[0].shape, TT_FLOAT32,
+			     TT_TENSOR_ROW_MAJOR, &x))
+		die("input", tt_last_error());
+	for (int r = -1; r < RUNS; r++) {
+		double s = now_ms();
+
+		tt_tensor_free(y);
+		if (tt_model_run(m, NULL, &x, 1, &y, 1))
+			die(name, tt_last_error());
+		if (r < 0)
+			load = now_ms() - t0;
+		else
+			ts[r] = now_ms() - s;
+	}
+	qsort(ts, RUNS, sizeof(ts[0]), cmp);
+	torch_ms = peer(peer_body, dir, hart_threads());
+	if (torch_ms > 0)
+		printf("BENCH name=model_%s_infer value=%.3f unit=ms ratio=%.4f vs=torch-cpu-fp32-%dt\n",
+		       name, ts[0], torch_ms / ts[0], hart_threads());
+	else
+		printf("BENCH name=model_%s_infer value=%.3f unit=ms\n", name,
+		       ts[0]);
+	if (report_load)
+		printf("BENCH name=image_load_ms value=%.3f unit=ms\n", load);
+	printf("BENCH name=compile_%s_ms value=%.3f unit=ms\n", name, compile);
+	fflush(stdout);
+	tt_tensor_free(x);
+	tt_tensor_free(y);
+	tt_model_free(m);
+	{
+		char cmd[4200];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		if (system(cmd))
+			fprintf(stderr, "bench-model: could not remove %s\n", dir);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *root = argc > 1 ? argv[1] : TT_SOURCE_ROOT;
+	tt_device *dev;
+
+	setenv("TT_TRANSPORT", "embedded", 0);
+	if (tt_device_open(0, &dev))
+		die("device", tt_last_error());
+	bench(dev, root, "mlp", peer_mlp, true);
+	bench(dev, root, "encoder", peer_encoder, false);
+	tt_device_close(dev);
+	return 0;
+}

@@ -1,0 +1,227 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Compile and run end to end (tests/model/README.md).
+
+`ttc compile` makes an image of models/mlp.mlir; separate processes load
+and run it (`ttc run`, the seed's embedded-loading example): outputs equal
+the goldens (`ttc golden --compare`), bit for bit from run to run and with
+no compiler on the host; damaged images, images for another chip and
+models that cannot be compiled are refused with their fault named. TAP on
+stdout. TTC, EMBEDDED_TTI name the programs, MODELS the models' folder.
+Standard library only (.npy files are written by hand).
+"""
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
+import tap  # noqa: E402
+
+TTC = os.environ['TTC']
+EMBEDDED_TTI = os.environ['EMBEDDED_TTI']
+MODELS = os.environ['MODELS']
+TMP = tempfile.mkdtemp(prefix='ttc-model-')
+MLP = os.path.join(MODELS, 'mlp.mlir')
+IMAGE = os.path.join(TMP, 'mlp.tti')
+
+
+def run(*args, env=None, timeout=300):
+    e = dict(os.environ, LC_ALL='C.UTF-8')
+    e.update(env or {})
+    return subprocess.run(list(args), cwd=TMP, capture_output=True,
+                          text=True, timeout=timeout, env=e)
+
+
+def expect(p, code, what):
+    if p.returncode != code:
+        raise AssertionError(f'{what}: exit {p.returncode}, not {code}\n'
+                             f'stdout: {p.stdout}\nstderr: {p.stderr}')
+
+
+def write_npy(path, shape, values):
+    """A little-endian float32 .npy file (format 1.0)."""
+    dims = ', '.join(str(d) for d in shape) + (',' if len(shape) == 1 else '')
+    header = f"{{'descr': '<f4', 'fortran_order': False, 'shape': ({dims}), }}"
+    pad = 64 - (10 + len(header) + 1) % 64
+    header += ' ' * pad + '\n'
+    with open(path, 'wb') as f:
+        f.write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(header)))
+        f.write(header.encode())
+        f.write(struct.pack(f'<{len(values)}f', *values))
+
+
+def seeded(n, seed):
+    """n values in [-1, 1) from a linear congruential sequence."""
+    out, x = [], seed
+    for _ in range(n):
+        x = (x * 6364136223846793005 + 1442695040888963407) % (1 << 64)
+        out.append(((x >> 40) / float(1 << 24)) * 2 - 1)
+    return out
+
+
+X = os.path.join(TMP, 'x.npy')
+write_npy(X, (32, 256), seeded(32 * 256, 5))
+
+
+def compile_mlp(*extra, out=IMAGE, model=MLP):
+    return run(TTC, 'compile', model, '--random-params', '1', '-o', out,
+               '-q', *extra)
+
+
+def golden_dir():
+    d = os.path.join(TMP, 'golden')
+    if not os.path.isdir(d):
+        expect(run(TTC, 'golden', MLP, '-i', f'x={X}', '--random', '1',
+                   '-o', d), 0, 'ttc golden')
+    return d
+
+
+def read(path):
+    with open(path, 'rb') as f:
+        return f.read()
+
+
+def test_compile_writes_an_image():
+    p = compile_mlp()
+    expect(p, 0, 'ttc compile')
+    p = run(TTC, 'info', IMAGE)
+    expect(p, 0, 'ttc info')
+    for want in ('manifest.yaml', 'k/', 'd/'):
+        assert want in p.stdout, p.stdout
+
+
+def test_run_matches_the_golden_and_repeats_bit_for_bit():
+    outs = []
+    for i in range(2):
+        d = os.path.join(TMP, f'run{i}')
+        p = run(TTC, 'run', IMAGE, '-i', f'x={X}', '-o', d)
+        expect(p, 0, f'ttc run #{i}')
+        outs.append(read(os.path.join(d, 'output_0.npy')))
+    assert outs[0] == outs[1], 'two runs in two processes differ'
+    p = run(TTC, 'golden', MLP, '-i', f'x={X}', '--random', '1', '-o',
+            os.path.join(TMP, 'g2'), '--compare', os.path.join(TMP, 'run0'))
+    expect(p, 0, 'ttc golden --compare (PCC >= 0.99)')
+    assert '"result": "pass"' in p.stdout, p.stdout
+
+
+def test_runs_without_a_compiler_from_an_empty_cache():
+    cache = os.path.join(TMP, 'empty-cache')
+    os.makedirs(cache)
+    d = os.path.join(TMP, 'nocc')
+    p = run(TTC, 'run', IMAGE, '-i', f'x={X}', '-o', d,
+            env={'TT_KERNEL_CC': 'none', 'TT_KERNEL_CACHE': cache})
+    expect(p, 0, 'ttc run without a compiler')
+    assert read(os.path.join(d, 'output_0.npy')) == \
+        read(os.path.join(TMP, 'run0', 'output_0.npy'))
+    assert os.listdir(cache) == [], 'nothing is written to the cache'
+
+
+def test_an_image_without_kernels_needs_the_compiler():
+    img = os.path.join(TMP, 'nok.tti')
+    expect(compile_mlp('--no-kernels', out=img), 0, 'compile --no-kernels')
+    cache = os.path.join(TMP, 'empty-cache2')
+    os.makedirs(cache)
+    p = run(TTC, 'run', img, '-i', f'x={X}', '-o', os.path.join(TMP, 'nk'),
+            env={'TT_KERNEL_CC': 'none', 'TT_KERNEL_CACHE': cache})
+    expect(p, 1, 'kernels neither in the image nor buildable')
+    assert 'no compiler to build it' in p.stderr, p.stderr
+
+
+def test_the_seeds_embedded_loading_example_runs_the_image():
+    g = golden_dir()
+    p = run(EMBEDDED_TTI, '--input', X, '--expect',
+            os.path.join(g, 'output_0.npy'), IMAGE, '2', '3')
+    expect(p, 0, 'example-embedded_tti')
+    assert 'PASS (2 loops of 3, 6 outputs checked, 0 wrong' in p.stdout, \
+        p.stdout
+
+
+def test_damaged_images_are_refused():
+    data = bytearray(read(IMAGE))
+    bad = os.path.join(TMP, 'bad.tti')
+    with open(bad, 'wb') as f:
+        f.write(data[:len(data) // 2])
+    p = run(TTC, 'run', bad, '--random', '1')
+    expect(p, 1, 'a truncated image')
+    assert 'bad.tti' in p.stderr, p.stderr
+    data[-5] ^= 0x40  # inside the last data section
+    with open(bad, 'wb') as f:
+        f.write(data)
+    p = run(TTC, 'run', bad, '--random', '1')
+    expect(p, 1, 'a flipped bit')
+    assert 'checksum' in p.stderr or 'crc' in p.stderr.lower(), p.stderr
+
+
+def test_an_image_for_another_chip_is_refused():
+    p = run(TTC, 'run', IMAGE, '--random', '1',
+            env={'TT_SIM_BOARD': 'p150', 'TT_TRANSPORT': 'embedded'})
+    expect(p, 1, 'a wormhole image on blackhole')
+    assert 'compiled for wormhole_b0, the device is blackhole' in p.stderr, \
+        p.stderr
+
+
+def test_a_smaller_grid_is_refused():
+    p = run(TTC, 'run', IMAGE, '--random', '1',
+            env={'TT_SIM_BOARD': 'n300', 'TT_TRANSPORT': 'embedded'})
+    expect(p, 1, 'an n150 image on the harvested n300')
+    assert 'harvested or smaller' in p.stderr, p.stderr
+
+
+def write_model(name, text):
+    path = os.path.join(TMP, name)
+    with open(path, 'w') as f:
+        f.write(text)
+    return path
+
+
+def test_an_op_without_a_device_op_is_named():
+    m = write_model('cumprod.mlir', '''
+module {
+  func.func @f(%x: tensor<32x32xf32>) -> tensor<32x32xf32> {
+    %0 = "ttir.cumprod"(%x) <{dim = 0 : si32}> : (tensor<32x32xf32>) -> tensor<32x32xf32> loc("running")
+    return %0 : tensor<32x32xf32>
+  }
+}
+''')
+    p = compile_mlp(model=m, out=os.path.join(TMP, 'c.tti'))
+    expect(p, 1, 'cumprod')
+    assert "'ttir.cumprod' has no device op" in p.stderr, p.stderr
+    assert not os.path.exists(os.path.join(TMP, 'c.tti'))
+
+
+def test_a_model_too_large_for_the_chip_names_the_op_and_bytes():
+    m = write_model('huge.mlir', '''
+module {
+  func.func @f(%x: tensor<4x32768x32768xbf16>) -> tensor<4x32768x32768xbf16> {
+    %0 = "ttir.exp"(%x) : (tensor<4x32768x32768xbf16>) -> tensor<4x32768x32768xbf16> loc("big_exp")
+    return %0 : tensor<4x32768x32768xbf16>
+  }
+}
+''')
+    p = compile_mlp(model=m, out=os.path.join(TMP, 'h.tti'))
+    expect(p, 1, 'a model larger than DRAM')
+    assert 'does not fit the device' in p.stderr, p.stderr
+    assert 'big_exp' in p.stderr and 'bytes' in p.stderr, p.stderr
+
+
+def test_run_usage_errors():
+    p = run(TTC, 'run', IMAGE, '-i', 'nosuch=x.npy')
+    expect(p, 1, 'an unknown input')
+    assert 'has no input of that name' in p.stderr, p.stderr
+    p = run(TTC, 'run', IMAGE)
+    expect(p, 1, 'no input and no --random')
+    assert 'no --input for input x' in p.stderr, p.stderr
+    p = run(TTC, 'run', IMAGE, '--loops', '0')
+    expect(p, 2, '--loops 0')
+    p = run(TTC, 'compile', MLP)
+    expect(p, 2, 'compile without -o')
+
+
+def cleanup():
+    shutil.rmtree(TMP, ignore_errors=True)
+
+
+if __name__ == '__main__':
+    sys.exit(tap.run(tap.cases_of(globals()), cleanup, timed=True))
