@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -561,6 +562,157 @@ static int run_slice(struct tt_model_call *c)
 	return tt_op_slice(c->ctx, c->in[0], s, e, st, &cfg, &c->out);
 }
 
+/* ---- convolution and pooling: NHWC activations as rows [1, 1, N*H*W, C]
+ * (docs/ops.md) ---- */
+
+/* The window's attributes into the params' fields, by name. */
+struct win_attr {
+	const char *name;
+	size_t off; /* offsetof in the params struct */
+	uint32_t min, max;
+};
+
+#define WIN(st, f, lo, hi) {#f, offsetof(struct st, f), lo, hi}
+
+static const struct win_attr conv_attrs[] = {
+	WIN(tt_conv2d_params, batch, 1, 1u << 20),
+	WIN(tt_conv2d_params, in_h, 1, 1u << 20),
+	WIN(tt_conv2d_params, in_w, 1, 1u << 20),
+	WIN(tt_conv2d_params, kernel_h, 1, 1024),
+	WIN(tt_conv2d_params, kernel_w, 1, 1024),
+	WIN(tt_conv2d_params, stride_h, 1, 1024),
+	WIN(tt_conv2d_params, stride_w, 1, 1024),
+	WIN(tt_conv2d_params, pad_top, 0, 1024),
+	WIN(tt_conv2d_params, pad_bottom, 0, 1024),
+	WIN(tt_conv2d_params, pad_left, 0, 1024),
+	WIN(tt_conv2d_params, pad_right, 0, 1024),
+	WIN(tt_conv2d_params, dilation_h, 1, 1024),
+	WIN(tt_conv2d_params, dilation_w, 1, 1024),
+	WIN(tt_conv2d_params, groups, 1, 1u << 16),
+};
+
+static const struct win_attr pool_attrs[] = {
+	WIN(tt_pool2d_params, batch, 1, 1u << 20),
+	WIN(tt_pool2d_params, in_h, 1, 1u << 20),
+	WIN(tt_pool2d_params, in_w, 1, 1u << 20),
+	WIN(tt_pool2d_params, kernel_h, 1, 1024),
+	WIN(tt_pool2d_params, kernel_w, 1, 1024),
+	WIN(tt_pool2d_params, stride_h, 1, 1024),
+	WIN(tt_pool2d_params, stride_w, 1, 1024),
+	WIN(tt_pool2d_params, pad_top, 0, 1024),
+	WIN(tt_pool2d_params, pad_bottom, 0, 1024),
+	WIN(tt_pool2d_params, pad_left, 0, 1024),
+	WIN(tt_pool2d_params, pad_right, 0, 1024),
+	WIN(tt_pool2d_params, dilation_h, 1, 1024),
+	WIN(tt_pool2d_params, dilation_w, 1, 1024),
+};
+
+/* Every attribute of list (all required; groups and dilations default
+ * to 1 in the params given). */
+static int parse_window(const struct tt_model_op *op,
+			const struct win_attr *list, size_t n, void *params)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *v = tt_model_attr(op, list[i].name);
+		uint32_t *f = (uint32_t *)((char *)params + list[i].off);
+
+		if (!v && (strstr(list[i].name, "dilation") ||
+			   !strcmp(list[i].name, "groups")))
+			continue;
+		if (parse_u32(v, list[i].max, f) || *f < list[i].min)
+			return attr_fail(op, list[i].name,
+					 "missing, or not a number in range");
+	}
+	return 0;
+}
+
+static int run_conv2d(struct tt_model_call *c)
+{
+	struct tt_conv2d_params p = tt_conv2d_params_default();
+	struct tt_conv2d_cfg cfg = tt_op_conv2d_config();
+	struct common k;
+
+	if (parse_common(c->op, &k) ||
+	    parse_window(c->op, conv_attrs,
+			 sizeof(conv_attrs) / sizeof(conv_attrs[0]), &p))
+		return -EINVAL;
+	if (!c->ctx)
+		return 0;
+	cfg.grid = k.grid;
+	cfg.out_mem = out_mem(c);
+	cfg.out_format = out_format(c);
+	cfg.math_fidelity = k.fidelity;
+	cfg.fp32_acc = k.fp32_acc;
+	cfg.activation = k.act;
+	return tt_op_conv2d(c->ctx, c->in[0], c->in[1], c->in[2], &p, &cfg,
+			    &c->out);
+}
+
+static int pool(struct tt_model_call *c, bool max)
+{
+	struct tt_pool2d_params p = tt_pool2d_params_default();
+	struct tt_pool_cfg cfg = tt_op_pool_config();
+	struct common k;
+	const char *v;
+
+	if (parse_common(c->op, &k) ||
+	    parse_window(c->op, pool_attrs,
+			 sizeof(pool_attrs) / sizeof(pool_attrs[0]), &p))
+		return -EINVAL;
+	if ((v = tt_model_attr(c->op, "ceil_mode")) &&
+	    parse_bool(v, &p.ceil_mode))
+		return attr_fail(c->op, "ceil_mode", "not true or false");
+	if ((v = tt_model_attr(c->op, "count_include_pad")) &&
+	    parse_bool(v, &p.count_include_pad))
+		return attr_fail(c->op, "count_include_pad", "not true or false");
+	if (!c->ctx)
+		return 0;
+	cfg.grid = k.grid;
+	cfg.out_mem = out_mem(c);
+	cfg.out_format = out_format(c);
+	cfg.fp32_acc = k.fp32_acc;
+	return max ? tt_op_max_pool2d(c->ctx, c->in[0], &p, &cfg, &c->out)
+		   : tt_op_avg_pool2d(c->ctx, c->in[0], &p, &cfg, &c->out);
+}
+
+static int run_max_pool2d(struct tt_model_call *c)
+{
+	return pool(c, true);
+}
+
+static int run_avg_pool2d(struct tt_model_call *c)
+{
+	return pool(c, false);
+}
+
+static int run_global_avg_pool(struct tt_model_call *c)
+{
+	struct tt_pool2d_params p = tt_pool2d_params_default();
+	struct tt_pool_cfg cfg = tt_op_pool_config();
+	struct common k;
+
+	if (parse_common(c->op, &k) || parse_window(c->op, pool_attrs, 3, &p))
+		return -EINVAL;
+	if (!c->ctx)
+		return 0;
+	cfg.grid = k.grid;
+	cfg.out_mem = out_mem(c);
+	cfg.out_format = out_format(c);
+	cfg.fp32_acc = k.fp32_acc;
+	return tt_op_global_avg_pool2d(c->ctx, c->in[0], p.batch, p.in_h,
+				       p.in_w, &cfg, &c->out);
+}
+
+static const char *const a_conv[] = {
+	"batch", "in_h", "in_w", "kernel_h", "kernel_w", "stride_h",
+	"stride_w", "pad_top", "pad_bottom", "pad_left", "pad_right",
+	"dilation_h", "dilation_w", "groups", NULL};
+static const char *const a_pool[] = {
+	"batch", "in_h", "in_w", "kernel_h", "kernel_w", "stride_h",
+	"stride_w", "pad_top", "pad_bottom", "pad_left", "pad_right",
+	"dilation_h", "dilation_w", "ceil_mode", "count_include_pad", NULL};
+static const char *const a_gap[] = {"batch", "in_h", "in_w", NULL};
+
 static const char *const a_fn[] = {"fn", "p0", "p1", NULL};
 static const char *const a_none[] = {NULL};
 static const char *const a_matmul[] = {"transpose_a", "transpose_b", NULL};
@@ -588,6 +740,10 @@ static const struct tt_model_opdef opdefs[] = {
 	{"reshape", 1, 1, a_none, run_reshape},
 	{"concat", 1, TT_MODEL_MAX_OP_INPUTS, a_concat, run_concat},
 	{"slice", 1, 1, a_slice, run_slice},
+	{"conv2d", 2, 3, a_conv, run_conv2d},
+	{"max_pool2d", 1, 1, a_pool, run_max_pool2d},
+	{"avg_pool2d", 1, 1, a_pool, run_avg_pool2d},
+	{"global_avg_pool", 1, 1, a_gap, run_global_avg_pool},
 };
 
 const struct tt_model_opdef *tt_model_opdef_find(const char *name)
