@@ -366,7 +366,6 @@ static int a_norm(ttc_compiled *c, struct cg_op *o)
 	const ttc_attr *a = ttc_op_attr(o->src, "normalized_shape");
 	const ttc_type *t = ttc_value_type(ttc_op_operand(o->src, 0));
 	int n = a ? ttc_attr_ints(a, ns, TTC_MAX_RANK) : -1;
-
 	const ttc_attr *seg = ttc_op_attr(o->src, "operandSegmentSizes");
 	int64_t sv[3];
 

@@ -117,9 +117,8 @@ static int cg_run(struct cg *g, const char *text,
 	g->m = parse_ok(g->ctx, text);
 	g->f = ttc_module_lookup(g->m, "f");
 	assert_non_null(g->f);
-	for (size_t i = 0; !g->no_params && i < ttc_func_num_args(g->f) &&
-			   i < MAXARGS;
-	     i++) {
+	for (size_t i = 0;
+	     !g->no_params && i < ttc_func_num_args(g->f) && i < MAXARGS; i++) {
 		if (g->params[i] || !is_param_arg(g->f, i))
 			continue;
 		g->params[i] = ttc_tensor_new(
@@ -238,7 +237,7 @@ static struct ttc_codegen_options small_target(unsigned gx, unsigned gy,
 {
 	struct ttc_codegen_options o = ttc_codegen_defaults();
 
-	o.target = (struct ttc_target){ "wormhole_b0", gx, gy, l1, dram };
+	o.target = (struct ttc_target){"wormhole_b0", gx, gy, l1, dram};
 	o.l1_fraction = 1.0;
 	return o;
 }
@@ -261,22 +260,37 @@ static void put(const char *fmt, ...)
 /* ---- lowering ---- */
 
 static const char *const unary[][2] = {
-	{ "abs", "abs" },	  { "ceil", "ceil" },
-	{ "cos", "cos" },	  { "erf", "erf" },
-	{ "erfc", "erfc" },	  { "exp", "exp" },
-	{ "exp2", "exp2" },	  { "expm1", "expm1" },
-	{ "floor", "floor" },	  { "gelu", "gelu" },
-	{ "hardsigmoid", "hardsigmoid" },
-	{ "isfinite", "isfinite" }, { "log", "log" },
-	{ "log1p", "log1p" },	  { "logical_not", "logical_not" },
-	{ "mish", "mish" },	  { "neg", "neg" },
-	{ "reciprocal", "recip" }, { "relu", "relu" },
-	{ "relu6", "relu6" },	  { "rsqrt", "rsqrt" },
-	{ "sigmoid", "sigmoid" }, { "sign", "sign" },
-	{ "silu", "silu" },	  { "sin", "sin" },
-	{ "softsign", "softsign" }, { "sqrt", "sqrt" },
-	{ "square", "square" },	  { "tan", "tan" },
-	{ "tanh", "tanh" },	  { "trunc", "trunc" },
+	{"abs", "abs"},
+	{"ceil", "ceil"},
+	{"cos", "cos"},
+	{"erf", "erf"},
+	{"erfc", "erfc"},
+	{"exp", "exp"},
+	{"exp2", "exp2"},
+	{"expm1", "expm1"},
+	{"floor", "floor"},
+	{"gelu", "gelu"},
+	{"hardsigmoid", "hardsigmoid"},
+	{"isfinite", "isfinite"},
+	{"log", "log"},
+	{"log1p", "log1p"},
+	{"logical_not", "logical_not"},
+	{"mish", "mish"},
+	{"neg", "neg"},
+	{"reciprocal", "recip"},
+	{"relu", "relu"},
+	{"relu6", "relu6"},
+	{"rsqrt", "rsqrt"},
+	{"sigmoid", "sigmoid"},
+	{"sign", "sign"},
+	{"silu", "silu"},
+	{"sin", "sin"},
+	{"softsign", "softsign"},
+	{"sqrt", "sqrt"},
+	{"square", "square"},
+	{"tan", "tan"},
+	{"tanh", "tanh"},
+	{"trunc", "trunc"},
 };
 #define NUNARY (sizeof(unary) / sizeof(unary[0]))
 
@@ -285,7 +299,7 @@ static const char *const unary[][2] = {
 static void test_lower_unary(void **state)
 {
 	(void)state;
-	struct cg g = { 0 };
+	struct cg g = {0};
 	char name[64], prev[16] = "%a";
 
 	text_buf[0] = '\0';
@@ -299,7 +313,8 @@ static void test_lower_unary(void **state)
 	put("%%l = \"ttir.leaky_relu\"(%%u%zu) <{parameter = 1.25e-01 : f32}>"
 	    " : (" T32 ") -> " T32 " loc(\"leaky\")\n",
 	    NUNARY - 1);
-	put("%%c = \"ttir.clamp_scalar\"(%%l) <{min = -5.0e-01 : f32, max = 2.0 "
+	put("%%c = \"ttir.clamp_scalar\"(%%l) <{min = -5.0e-01 : f32, max = "
+	    "2.0 "
 	    ": f32}> : (" T32 ") -> " T32 " loc(\"clip\")\n");
 	put("return %%c : " T32 "\n}\n}\n");
 	cg_ok(&g, text_buf, NULL);
@@ -336,29 +351,37 @@ static void test_lower_unary(void **state)
 }
 
 static const char *const binary[][2] = {
-	{ "add", "add" },	 { "subtract", "sub" },
-	{ "multiply", "mul" },	 { "div", "div" },
-	{ "maximum", "max" },	 { "minimum", "min" },
-	{ "pow", "pow" },	 { "eq", "eq" },
-	{ "ne", "ne" },		 { "lt", "lt" },
-	{ "le", "le" },		 { "gt", "gt" },
-	{ "ge", "ge" },		 { "logical_and", "logical_and" },
-	{ "logical_or", "logical_or" }, { "logical_xor", "logical_xor" },
+	{"add", "add"},
+	{"subtract", "sub"},
+	{"multiply", "mul"},
+	{"div", "div"},
+	{"maximum", "max"},
+	{"minimum", "min"},
+	{"pow", "pow"},
+	{"eq", "eq"},
+	{"ne", "ne"},
+	{"lt", "lt"},
+	{"le", "le"},
+	{"gt", "gt"},
+	{"ge", "ge"},
+	{"logical_and", "logical_and"},
+	{"logical_or", "logical_or"},
+	{"logical_xor", "logical_xor"},
 };
 #define NBINARY (sizeof(binary) / sizeof(binary[0]))
 
 static void test_lower_binary_where_typecast(void **state)
 {
 	(void)state;
-	struct cg g = { 0 };
+	struct cg g = {0};
 	char name[64];
 
 	text_buf[0] = '\0';
 	put("module {\nfunc.func @f(%%a: " T32 " loc(\"a\"), %%b: " T32
 	    " loc(\"b\"), %%p: " T32 " loc(\"p\")) -> tensor<32x32xbf16> {\n");
 	for (size_t i = 0; i < NBINARY; i++)
-		put("%%b%zu = \"ttir.%s\"(%%a, %%b) : (" T32 ", " T32 ") -> " T32
-		    " loc(\"b_%s\")\n",
+		put("%%b%zu = \"ttir.%s\"(%%a, %%b) : (" T32 ", " T32
+		    ") -> " T32 " loc(\"b_%s\")\n",
 		    i, binary[i][0], binary[i][0]);
 	put("%%w = \"ttir.where\"(%%p, %%b0, %%b1) : (" T32 ", " T32 ", " T32
 	    ") -> " T32 " loc(\"sel\")\n");
@@ -397,19 +420,25 @@ static void test_lower_binary_where_typecast(void **state)
 static void test_lower_matmul(void **state)
 {
 	(void)state;
-	struct cg g = { 0 };
-	const char *text = MOD(
-		"%x: tensor<32x64xf32> loc(\"x\"), %y: tensor<32x64xf32> loc(\"y\"), "
-		"%w: tensor<32x32xf32> loc(\"w\"), %bias: tensor<32xf32> loc(\"bias\")",
-		"tensor<64x32xf32>",
-		"%0 = \"ttir.matmul\"(%x, %y) <{transpose_a = false, transpose_b = true}> : "
-		"(tensor<32x64xf32>, tensor<32x64xf32>) -> tensor<32x32xf32> loc(\"mm\")\n"
-		"%1 = \"ttir.matmul\"(%0, %x) : (tensor<32x32xf32>, tensor<32x64xf32>)"
-		" -> tensor<32x64xf32> loc(\"plain\")\n"
-		"%2 = \"ttir.linear\"(%1, %w, %bias) <{transpose_a = true, transpose_b = false}> : "
-		"(tensor<32x64xf32>, tensor<32x32xf32>, tensor<32xf32>) -> "
-		"tensor<64x32xf32> loc(\"lin\")\n"
-		"return %2 : tensor<64x32xf32>\n");
+	struct cg g = {0};
+	const char *text =
+		MOD("%x: tensor<32x64xf32> loc(\"x\"), %y: tensor<32x64xf32> "
+		    "loc(\"y\"), "
+		    "%w: tensor<32x32xf32> loc(\"w\"), %bias: tensor<32xf32> "
+		    "loc(\"bias\")",
+		    "tensor<64x32xf32>",
+		    "%0 = \"ttir.matmul\"(%x, %y) <{transpose_a = false, "
+		    "transpose_b = true}> : "
+		    "(tensor<32x64xf32>, tensor<32x64xf32>) -> "
+		    "tensor<32x32xf32> loc(\"mm\")\n"
+		    "%1 = \"ttir.matmul\"(%0, %x) : (tensor<32x32xf32>, "
+		    "tensor<32x64xf32>)"
+		    " -> tensor<32x64xf32> loc(\"plain\")\n"
+		    "%2 = \"ttir.linear\"(%1, %w, %bias) <{transpose_a = true, "
+		    "transpose_b = false}> : "
+		    "(tensor<32x64xf32>, tensor<32x32xf32>, tensor<32xf32>) -> "
+		    "tensor<64x32xf32> loc(\"lin\")\n"
+		    "return %2 : tensor<64x32xf32>\n");
 
 	cg_ok(&g, text, NULL);
 	const struct tt_model_op *mm = rec(g.d, "mm"), *pl = rec(g.d, "plain"),
@@ -435,16 +464,16 @@ static void test_lower_matmul(void **state)
 	cg_done(&g);
 }
 
-#define SMX(dim, t)                                                          \
-	MOD("%x: " t " loc(\"x\")", t,                                       \
-	    "%0 = \"ttir.softmax\"(%x) <{dimension = " dim " : si32}> : (" t \
-	    ") -> " t " loc(\"probs\")\n"                                    \
+#define SMX(dim, t)                                                            \
+	MOD("%x: " t " loc(\"x\")", t,                                         \
+	    "%0 = \"ttir.softmax\"(%x) <{dimension = " dim " : si32}> : (" t   \
+	    ") -> " t " loc(\"probs\")\n"                                      \
 	    "return %0 : " t "\n")
 
 static void test_lower_softmax(void **state)
 {
 	(void)state;
-	struct cg g = { 0 };
+	struct cg g = {0};
 
 	cg_ok(&g, SMX("-1", "tensor<4x32x64xf32>"), NULL);
 	assert_string_equal(rec(g.d, "probs")->op, "softmax");
@@ -456,38 +485,39 @@ static void test_lower_softmax(void **state)
 	cg_fails(&g, SMX("1", "tensor<4x32x64xf32>"), NULL, -ENOTSUP, "probs",
 		 "softmax over dimension 1 of 3", "the last one", NULL);
 	cg_done(&g);
-	cg_fails(&g, SMX("-2", "tensor<4x32x64xf32>"), NULL, -ENOTSUP,
-		 "probs", "softmax", NULL);
+	cg_fails(&g, SMX("-2", "tensor<4x32x64xf32>"), NULL, -ENOTSUP, "probs",
+		 "softmax", NULL);
 	cg_done(&g);
 }
 
-#define NORM(op, ns, w, eps)                                                 \
-	MOD("%x: tensor<8x32x64xf32> loc(\"x\"), %g: " w " "                    \
-	    "{ttcore.argument_type = #ttcore.argument_type<parameter>} "      \
-	    "loc(\"g\"), %b: " w " {ttcore.argument_type = "                  \
-	    "#ttcore.argument_type<parameter>} loc(\"b\")",                   \
-	    "tensor<8x32x64xf32>",                                           \
-	    "%0 = \"ttir." op "\"(%x, %g, %b) <{normalized_shape = array<i64: " \
-	    ns ">, epsilon = " eps " : f32, operandSegmentSizes = "           \
-	    "array<i32: 1, 1, 1>}> : (tensor<8x32x64xf32>, " w ", " w         \
-	    ") -> tensor<8x32x64xf32> loc(\"norm\")\n"                        \
+#define NORM(op, ns, w, eps)                                                   \
+	MOD("%x: tensor<8x32x64xf32> loc(\"x\"), %g: " w " "                   \
+	    "{ttcore.argument_type = #ttcore.argument_type<parameter>} "       \
+	    "loc(\"g\"), %b: " w " {ttcore.argument_type = "                   \
+	    "#ttcore.argument_type<parameter>} loc(\"b\")",                    \
+	    "tensor<8x32x64xf32>",                                             \
+	    "%0 = \"ttir." op                                                  \
+	    "\"(%x, %g, %b) <{normalized_shape = array<i64: " ns               \
+	    ">, epsilon = " eps " : f32, operandSegmentSizes = "               \
+	    "array<i32: 1, 1, 1>}> : (tensor<8x32x64xf32>, " w ", " w          \
+	    ") -> tensor<8x32x64xf32> loc(\"norm\")\n"                         \
 	    "return %0 : tensor<8x32x64xf32>\n")
 #define W64 "tensor<64xf32>"
 /* One of weight and bias, as segs says. */
-#define NORM1(op, segs)                                                      \
-	MOD("%x: tensor<8x32x64xf32> loc(\"x\"), %w: tensor<64xf32> " PARAM  \
-	    " loc(\"w\")",                                                    \
-	    "tensor<8x32x64xf32>",                                           \
+#define NORM1(op, segs)                                                        \
+	MOD("%x: tensor<8x32x64xf32> loc(\"x\"), %w: tensor<64xf32> " PARAM    \
+	    " loc(\"w\")",                                                     \
+	    "tensor<8x32x64xf32>",                                             \
 	    "%0 = \"ttir." op "\"(%x, %w) <{normalized_shape = array<i64: 64>" \
-	    ", epsilon = 0.5 : f32, operandSegmentSizes = array<i32: " segs   \
-	    ">}> : (tensor<8x32x64xf32>, tensor<64xf32>) -> "                \
-	    "tensor<8x32x64xf32> loc(\"norm\")\n"                             \
+	    ", epsilon = 0.5 : f32, operandSegmentSizes = array<i32: " segs    \
+	    ">}> : (tensor<8x32x64xf32>, tensor<64xf32>) -> "                  \
+	    "tensor<8x32x64xf32> loc(\"norm\")\n"                              \
 	    "return %0 : tensor<8x32x64xf32>\n")
 
 static void test_lower_norm(void **state)
 {
 	(void)state;
-	struct cg g = { 0 };
+	struct cg g = {0};
 	const struct tt_model_op *op;
 
 	cg_ok(&g, NORM("layer_norm", "64", W64, "1.0e-05"), NULL);
@@ -503,18 +533,21 @@ static void test_lower_norm(void **state)
 	assert_true(attr_num(rec(g.d, "norm"), "eps") == 0.25);
 	cg_done(&g);
 	/* Only the last dimension alone. */
-	cg_fails(&g, NORM("layer_norm", "32, 64", "tensor<32x64xf32>", "1.0e-05"), NULL, -ENOTSUP,
-		 "norm", "normalized_shape must be the last dimension", NULL);
+	cg_fails(&g,
+		 NORM("layer_norm", "32, 64", "tensor<32x64xf32>", "1.0e-05"),
+		 NULL, -ENOTSUP, "norm",
+		 "normalized_shape must be the last dimension", NULL);
 	cg_done(&g);
 	/* Two trailing dimensions, the first of them as long as the last. */
-	cg_fails(&g,
-		 MOD("%x: tensor<2x64x64xf32>", "tensor<2x64x64xf32>",
-		     "%0 = \"ttir.layer_norm\"(%x) <{normalized_shape = "
-		     "array<i64: 64, 64>, epsilon = 0.5 : f32, "
-		     "operandSegmentSizes = array<i32: 1, 0, 0>}> : "
-		     "(tensor<2x64x64xf32>) -> tensor<2x64x64xf32> loc(\"sq\")\n"
-		     "return %0 : tensor<2x64x64xf32>\n"),
-		 NULL, -ENOTSUP, "sq", "normalized_shape", NULL);
+	cg_fails(
+		&g,
+		MOD("%x: tensor<2x64x64xf32>", "tensor<2x64x64xf32>",
+		    "%0 = \"ttir.layer_norm\"(%x) <{normalized_shape = "
+		    "array<i64: 64, 64>, epsilon = 0.5 : f32, "
+		    "operandSegmentSizes = array<i32: 1, 0, 0>}> : "
+		    "(tensor<2x64x64xf32>) -> tensor<2x64x64xf32> loc(\"sq\")\n"
+		    "return %0 : tensor<2x64x64xf32>\n"),
+		NULL, -ENOTSUP, "sq", "normalized_shape", NULL);
 	cg_done(&g);
 	/* rms_norm: the device op takes a weight, no bias. */
 	cg_ok(&g, NORM1("rms_norm", "1, 1, 0"), NULL);
@@ -524,8 +557,8 @@ static void test_lower_norm(void **state)
 	assert_int_equal(op->in[1], tensor_idx(g.d, "w"));
 	assert_true(attr_num(op, "eps") == 0.5);
 	cg_done(&g);
-	cg_fails(&g, NORM("rms_norm", "64", W64, "0.5"), NULL, -ENOTSUP,
-		 "norm", "rms_norm with a bias", NULL);
+	cg_fails(&g, NORM("rms_norm", "64", W64, "0.5"), NULL, -ENOTSUP, "norm",
+		 "rms_norm with a bias", NULL);
 	cg_done(&g);
 	cg_fails(&g, NORM1("rms_norm", "1, 0, 1"), NULL, -ENOTSUP,
 		 "rms_norm with a bias", NULL);
@@ -542,26 +575,30 @@ static void test_lower_norm(void **state)
 	assert_int_equal(op->nin, 2);
 	assert_int_equal(op->in[1], tensor_idx(g.d, "w"));
 	cg_done(&g);
-	cg_fails(&g, NORM("rms_norm", "8, 32, 64", "tensor<8x32x64xf32>", "0.5"), NULL, -ENOTSUP,
-		 "normalized_shape", NULL);
+	cg_fails(&g,
+		 NORM("rms_norm", "8, 32, 64", "tensor<8x32x64xf32>", "0.5"),
+		 NULL, -ENOTSUP, "normalized_shape", NULL);
 	cg_done(&g);
 }
 
 static void test_lower_reduce(void **state)
 {
 	(void)state;
-	struct cg g = { 0 };
-	const char *text = MOD(
-		"%x: tensor<4x32x64xf32> loc(\"x\")", "tensor<1x1x1xf32>",
-		"%0 = \"ttir.sum\"(%x) <{dim_arg = [-1 : i32], keep_dim = true}> : "
-		"(tensor<4x32x64xf32>) -> tensor<4x32x1xf32> loc(\"s\")\n"
-		"%1 = \"ttir.mean\"(%x) <{dim_arg = [0 : i32, -2 : i32], keep_dim = false}> : "
-		"(tensor<4x32x64xf32>) -> tensor<64xf32> loc(\"m\")\n"
-		"%2 = \"ttir.max\"(%x) <{keep_dim = true}> : "
-		"(tensor<4x32x64xf32>) -> tensor<1x1x1xf32> loc(\"mx\")\n"
-		"%3 = \"ttir.min\"(%x) <{dim_arg = [1 : i32], keep_dim = true}> : "
-		"(tensor<4x32x64xf32>) -> tensor<4x1x64xf32> loc(\"mn\")\n"
-		"return %2 : tensor<1x1x1xf32>\n");
+	struct cg g = {0};
+	const char *text =
+		MOD("%x: tensor<4x32x64xf32> loc(\"x\")", "tensor<1x1x1xf32>",
+		    "%0 = \"ttir.sum\"(%x) <{dim_arg = [-1 : i32], keep_dim = "
+		    "true}> : "
+		    "(tensor<4x32x64xf32>) -> tensor<4x32x1xf32> loc(\"s\")\n"
+		    "%1 = \"ttir.mean\"(%x) <{dim_arg = [0 : i32, -2 : i32], "
+		    "keep_dim = false}> : "
+		    "(tensor<4x32x64xf32>) -> tensor<64xf32> loc(\"m\")\n"
+		    "%2 = \"ttir.max\"(%x) <{keep_dim = true}> : "
+		    "(tensor<4x32x64xf32>) -> tensor<1x1x1xf32> loc(\"mx\")\n"
+		    "%3 = \"ttir.min\"(%x) <{dim_arg = [1 : i32], keep_dim = "
+		    "true}> : "
+		    "(tensor<4x32x64xf32>) -> tensor<4x1x64xf32> loc(\"mn\")\n"
+		    "return %2 : tensor<1x1x1xf32>\n");
 	const struct tt_model_op *op;
 
 	cg_ok(&g, text, NULL);
@@ -586,13 +623,16 @@ static void test_lower_reduce(void **state)
 static void test_lower_data_movement(void **state)
 {
 	(void)state;
-	struct cg g = { 0 };
+	struct cg g = {0};
 	const char *text = MOD(
-		"%x: tensor<2x32x64xf32> loc(\"x\"), %y: tensor<2x32x64xf32> loc(\"y\")",
+		"%x: tensor<2x32x64xf32> loc(\"x\"), %y: tensor<2x32x64xf32> "
+		"loc(\"y\")",
 		"tensor<64x32x2xf32>",
-		"%0 = \"ttir.transpose\"(%x) <{dim0 = -2 : si32, dim1 = 2 : si32}> : "
+		"%0 = \"ttir.transpose\"(%x) <{dim0 = -2 : si32, dim1 = 2 : "
+		"si32}> : "
 		"(tensor<2x32x64xf32>) -> tensor<2x64x32xf32> loc(\"tr\")\n"
-		"%1 = \"ttir.permute\"(%x) <{permutation = array<i64: 2, 0, 1>}> : "
+		"%1 = \"ttir.permute\"(%x) <{permutation = array<i64: 2, 0, "
+		"1>}> : "
 		"(tensor<2x32x64xf32>) -> tensor<64x2x32xf32> loc(\"pm\")\n"
 		"%2 = \"ttir.reshape\"(%x) <{shape = [64 : i32, 64 : i32]}> : "
 		"(tensor<2x32x64xf32>) -> tensor<64x64xf32> loc(\"rs\")\n"
@@ -601,14 +641,19 @@ static void test_lower_data_movement(void **state)
 		"%4 = \"ttir.squeeze\"(%3) <{dim = 0 : si32}> : "
 		"(tensor<1x64x64xf32>) -> tensor<64x64xf32> loc(\"sq\")\n"
 		"%5 = \"ttir.concat\"(%x, %y) <{dim = 1 : si32}> : "
-		"(tensor<2x32x64xf32>, tensor<2x32x64xf32>) -> tensor<2x64x64xf32> loc(\"cat\")\n"
-		"%6 = \"ttir.slice_static\"(%5) <{begins = [0 : i32, 0 : i32, 32 : i32], "
-		"ends = [2 : i32, 64 : i32, 64 : i32], step = [1 : i32, 2 : i32, 1 : i32]}> : "
+		"(tensor<2x32x64xf32>, tensor<2x32x64xf32>) -> "
+		"tensor<2x64x64xf32> loc(\"cat\")\n"
+		"%6 = \"ttir.slice_static\"(%5) <{begins = [0 : i32, 0 : i32, "
+		"32 : i32], "
+		"ends = [2 : i32, 64 : i32, 64 : i32], step = [1 : i32, 2 : "
+		"i32, 1 : i32]}> : "
 		"(tensor<2x64x64xf32>) -> tensor<2x32x32xf32> loc(\"sl\")\n"
-		"%7 = \"ttir.permute\"(%6) <{permutation = array<i64: 2, 1, 0>}> : "
+		"%7 = \"ttir.permute\"(%6) <{permutation = array<i64: 2, 1, "
+		"0>}> : "
 		"(tensor<2x32x32xf32>) -> tensor<32x32x2xf32> loc(\"pm2\")\n"
 		"%8 = \"ttir.concat\"(%7, %7) <{dim = 0 : si32}> : "
-		"(tensor<32x32x2xf32>, tensor<32x32x2xf32>) -> tensor<64x32x2xf32> loc(\"cat2\")\n"
+		"(tensor<32x32x2xf32>, tensor<32x32x2xf32>) -> "
+		"tensor<64x32x2xf32> loc(\"cat2\")\n"
 		"return %8 : tensor<64x32x2xf32>\n");
 	const struct tt_model_op *op;
 
@@ -621,7 +666,7 @@ static void test_lower_data_movement(void **state)
 	assert_string_equal(op->op, "permute");
 	assert_attr(op, "perm", "2,0,1");
 	for (size_t i = 0; i < 3; i++) {
-		static const char *const rs[] = { "rs", "us", "sq" };
+		static const char *const rs[] = {"rs", "us", "sq"};
 
 		op = rec(g.d, rs[i]);
 		assert_string_equal(op->op, "reshape");
@@ -649,16 +694,21 @@ static void test_lower_data_movement(void **state)
 static void test_lower_pass_attrs(void **state)
 {
 	(void)state;
-	struct cg g = { 0 };
+	struct cg g = {0};
 	const char *hand = MOD(
-		"%x: tensor<32x64xbf16> loc(\"x\"), %w: tensor<64x32xbf16> loc(\"w\")",
+		"%x: tensor<32x64xbf16> loc(\"x\"), %w: tensor<64x32xbf16> "
+		"loc(\"w\")",
 		"tensor<32x32xbf16>",
-		"%0 = \"ttir.matmul\"(%x, %w) {ttc.activation = \"leaky_relu\", "
+		"%0 = \"ttir.matmul\"(%x, %w) {ttc.activation = "
+		"\"leaky_relu\", "
 		"ttc.activation_p0 = 2.5e-01 : f32, ttc.fidelity = \"HiFi2\", "
 		"ttc.acc_df = \"Float32\", ttc.df = \"Bfp8_b\"} : "
-		"(tensor<32x64xbf16>, tensor<64x32xbf16>) -> tensor<32x32xbf16> loc(\"mm\")\n"
-		"%1 = \"ttir.add\"(%0, %0) {ttc.acc_df = \"Float16_b\", ttc.fidelity = \"LoFi\"} : "
-		"(tensor<32x32xbf16>, tensor<32x32xbf16>) -> tensor<32x32xbf16> loc(\"sum\")\n"
+		"(tensor<32x64xbf16>, tensor<64x32xbf16>) -> "
+		"tensor<32x32xbf16> loc(\"mm\")\n"
+		"%1 = \"ttir.add\"(%0, %0) {ttc.acc_df = \"Float16_b\", "
+		"ttc.fidelity = \"LoFi\"} : "
+		"(tensor<32x32xbf16>, tensor<32x32xbf16>) -> "
+		"tensor<32x32xbf16> loc(\"sum\")\n"
 		"return %1 : tensor<32x32xbf16>\n");
 	const struct tt_model_op *op;
 
@@ -677,16 +727,17 @@ static void test_lower_pass_attrs(void **state)
 	cg_done(&g);
 
 	/* The passes: relu fused into the matmul, formats and fidelity. */
-	const char *fused = MOD(
-		"%x: tensor<32x64xbf16> loc(\"x\"), %w: tensor<64x32xbf16> loc(\"w\")",
-		"tensor<32x32xbf16>",
-		"%0 = \"ttir.matmul\"(%x, %w) : (tensor<32x64xbf16>, "
-		"tensor<64x32xbf16>) -> tensor<32x32xbf16> loc(\"mm\")\n"
-		"%1 = \"ttir.relu\"(%0) : (tensor<32x32xbf16>) -> "
-		"tensor<32x32xbf16> loc(\"act\")\n"
-		"%2 = \"ttir.exp\"(%1) : (tensor<32x32xbf16>) -> "
-		"tensor<32x32xbf16> loc(\"e\")\n"
-		"return %2 : tensor<32x32xbf16>\n");
+	const char *fused =
+		MOD("%x: tensor<32x64xbf16> loc(\"x\"), %w: tensor<64x32xbf16> "
+		    "loc(\"w\")",
+		    "tensor<32x32xbf16>",
+		    "%0 = \"ttir.matmul\"(%x, %w) : (tensor<32x64xbf16>, "
+		    "tensor<64x32xbf16>) -> tensor<32x32xbf16> loc(\"mm\")\n"
+		    "%1 = \"ttir.relu\"(%0) : (tensor<32x32xbf16>) -> "
+		    "tensor<32x32xbf16> loc(\"act\")\n"
+		    "%2 = \"ttir.exp\"(%1) : (tensor<32x32xbf16>) -> "
+		    "tensor<32x32xbf16> loc(\"e\")\n"
+		    "return %2 : tensor<32x32xbf16>\n");
 	struct ttc_pass_options po = ttc_pass_options_default();
 
 	g.ctx = ttc_ctx_new_ttir();
@@ -716,7 +767,7 @@ static void test_lower_pass_attrs(void **state)
 static void test_refusals(void **state)
 {
 	(void)state;
-	struct cg g = { 0 };
+	struct cg g = {0};
 
 	/* No device op: named. */
 	cg_fails(&g,
@@ -740,31 +791,34 @@ static void test_refusals(void **state)
 	cg_fails(&g,
 		 MOD("%x: tensor<2x2x2x32xf32>", "tensor<1x2x2x2x32xf32>",
 		     "%0 = \"ttir.unsqueeze\"(%x) <{dim = 0 : si32}> : "
-		     "(tensor<2x2x2x32xf32>) -> tensor<1x2x2x2x32xf32> loc(\"up\")\n"
+		     "(tensor<2x2x2x32xf32>) -> tensor<1x2x2x2x32xf32> "
+		     "loc(\"up\")\n"
 		     "return %0 : tensor<1x2x2x2x32xf32>\n"),
 		 NULL, -ENOTSUP, "up: the device holds tensors of rank 0..4",
 		 NULL);
 	cg_done(&g);
 	/* A parameter without a value. */
 	g.no_params = true;
-	cg_fails(&g,
-		 MOD("%x: " T32 ", %w: " T32
-		     " {ttcore.argument_type = #ttcore.argument_type<parameter>}"
-		     " loc(\"fc.weight\")",
-		     T32,
-		     "%0 = \"ttir.add\"(%x, %w) : (" T32 ", " T32 ") -> " T32 "\n"
-		     "return %0 : " T32 "\n"),
-		 NULL, -EINVAL, "argument #1 (fc.weight) of @f is a parameter "
-				"without a value",
-		 NULL);
+	cg_fails(
+		&g,
+		MOD("%x: " T32 ", %w: " T32
+		    " {ttcore.argument_type = #ttcore.argument_type<parameter>}"
+		    " loc(\"fc.weight\")",
+		    T32,
+		    "%0 = \"ttir.add\"(%x, %w) : (" T32 ", " T32 ") -> " T32
+		    "\n"
+		    "return %0 : " T32 "\n"),
+		NULL, -EINVAL,
+		"argument #1 (fc.weight) of @f is a parameter "
+		"without a value",
+		NULL);
 	cg_done(&g);
 	/* A result that is an argument: nothing computes it. */
 	cg_fails(&g,
 		 MOD("%x: " T32 " loc(\"x\"), %y: " T32, "(" T32 ", " T32 ")",
 		     "%0 = \"ttir.relu\"(%y) : (" T32 ") -> " T32 "\n"
 		     "return %0, %x : " T32 ", " T32 "\n"),
-		 NULL, -ENOTSUP, "result #1 is x, not computed by an op",
-		 NULL);
+		 NULL, -ENOTSUP, "result #1 is x, not computed by an op", NULL);
 	cg_done(&g);
 }
 
@@ -772,21 +826,24 @@ static void test_refusals(void **state)
 static void test_param_value_shape(void **state)
 {
 	(void)state;
-	struct cg g = { 0 };
+	struct cg g = {0};
 	ttc_ctx *ctx = ttc_ctx_new_ttir();
 	ttc_module *m = parse_ok(ctx, MOD("%x: tensor<4xf32>", "tensor<4xf32>",
 					  "return %x : tensor<4xf32>\n"));
 
 	g.params[1] = ttc_tensor_new(
-		ctx, ttc_value_type(ttc_func_arg(ttc_module_lookup(m, "f"), 0)));
-	cg_fails(&g,
-		 MOD("%x: " T32 ", %w: " T32
-		     " {ttcore.argument_type = #ttcore.argument_type<parameter>}"
-		     " loc(\"w\")",
-		     T32,
-		     "%0 = \"ttir.add\"(%x, %w) : (" T32 ", " T32 ") -> " T32 "\n"
-		     "return %0 : " T32 "\n"),
-		 NULL, -EINVAL, "w", "4 elements", "1024", NULL);
+		ctx,
+		ttc_value_type(ttc_func_arg(ttc_module_lookup(m, "f"), 0)));
+	cg_fails(
+		&g,
+		MOD("%x: " T32 ", %w: " T32
+		    " {ttcore.argument_type = #ttcore.argument_type<parameter>}"
+		    " loc(\"w\")",
+		    T32,
+		    "%0 = \"ttir.add\"(%x, %w) : (" T32 ", " T32 ") -> " T32
+		    "\n"
+		    "return %0 : " T32 "\n"),
+		NULL, -EINVAL, "w", "4 elements", "1024", NULL);
 	cg_done(&g);
 	ttc_module_free(m);
 	ttc_ctx_free(ctx);
@@ -797,16 +854,19 @@ static void test_param_value_shape(void **state)
 static void test_tensor_names(void **state)
 {
 	(void)state;
-	struct cg g = { 0 };
-	const char *text = MOD(
-		"%x: " T32 " loc(\"x\"), %y: " T32 " loc(\"x\"), %z: " T32
-		" loc(\"fc 1/w[0]\"), %u: " T32,
-		T32,
-		"%0 = \"ttir.add\"(%x, %y) : (" T32 ", " T32 ") -> " T32 " loc(\"x\")\n"
-		"%1 = \"ttir.add\"(%0, %z) : (" T32 ", " T32 ") -> " T32 " loc(\"s\")\n"
-		"%2 = \"ttir.add\"(%1, %u) : (" T32 ", " T32 ") -> " T32 " loc(\"s\")\n"
-		"%3 = \"ttir.relu\"(%2) : (" T32 ") -> " T32 "\n"
-		"return %3 : " T32 "\n");
+	struct cg g = {0};
+	const char *text =
+		MOD("%x: " T32 " loc(\"x\"), %y: " T32 " loc(\"x\"), %z: " T32
+		    " loc(\"fc 1/w[0]\"), %u: " T32,
+		    T32,
+		    "%0 = \"ttir.add\"(%x, %y) : (" T32 ", " T32 ") -> " T32
+		    " loc(\"x\")\n"
+		    "%1 = \"ttir.add\"(%0, %z) : (" T32 ", " T32 ") -> " T32
+		    " loc(\"s\")\n"
+		    "%2 = \"ttir.add\"(%1, %u) : (" T32 ", " T32 ") -> " T32
+		    " loc(\"s\")\n"
+		    "%3 = \"ttir.relu\"(%2) : (" T32 ") -> " T32 "\n"
+		    "return %3 : " T32 "\n");
 
 	cg_ok(&g, text, NULL);
 	assert_int_equal(g.d->ntensors, 8);
@@ -842,7 +902,6 @@ static void test_tensor_names(void **state)
 	cg_done(&g);
 }
 
-
 /* Reads section name of the image at path into a new buffer. */
 static void *image_section(const char *path, const char *name, size_t *len)
 {
@@ -864,38 +923,51 @@ static void *image_section(const char *path, const char *name, size_t *len)
 static void test_tensor_kinds_formats_data(void **state)
 {
 	(void)state;
-	struct cg g = { 0 };
-	const char *text = MOD(
-		"%x: tensor<2x3xf32> loc(\"x\"), "
-		"%w: tensor<2x3xbf16> " PARAM " loc(\"w\"), "
-		"%v: tensor<2x3xf32> " PARAM " loc(\"v\"), "
-		"%k: tensor<2x3xf32> " CONST " loc(\"k\"), "
-		"%dead: tensor<2x3xf32> " PARAM " loc(\"dead\"), "
-		"%h: tensor<2x3xf16> loc(\"h\"), %i: tensor<2x3xi32> loc(\"i\"), "
-		"%unused: tensor<2x3xf32> loc(\"unused\")",
-		"tensor<2x3xf32>",
-		"%s = \"ttir.constant\"() <{value = dense<2.5> : tensor<2x3xf32>}> : "
-		"() -> tensor<2x3xf32> loc(\"splat\")\n"
-		"%n = \"ttir.constant\"() <{value = dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.5]]> : "
-		"tensor<2x3xf32>}> : () -> tensor<2x3xf32> loc(\"table\")\n"
-		"%0 = \"ttir.add\"(%x, %v) {ttc.df = \"Float16_b\"} : (tensor<2x3xf32>, "
-		"tensor<2x3xf32>) -> tensor<2x3xf32> loc(\"a0\")\n"
-		"%1 = \"ttir.typecast\"(%w) : (tensor<2x3xbf16>) -> tensor<2x3xf32> loc(\"a1\")\n"
-		"%2 = \"ttir.add\"(%0, %1) : (tensor<2x3xf32>, tensor<2x3xf32>) -> "
-		"tensor<2x3xf32> loc(\"a2\")\n"
-		"%3 = \"ttir.add\"(%2, %k) : (tensor<2x3xf32>, tensor<2x3xf32>) -> "
-		"tensor<2x3xf32> loc(\"a3\")\n"
-		"%4 = \"ttir.add\"(%3, %s) : (tensor<2x3xf32>, tensor<2x3xf32>) -> "
-		"tensor<2x3xf32> loc(\"a4\")\n"
-		"%5 = \"ttir.multiply\"(%4, %n) : (tensor<2x3xf32>, tensor<2x3xf32>) -> "
-		"tensor<2x3xf32> loc(\"a5\")\n"
-		"%6 = \"ttir.typecast\"(%h) : (tensor<2x3xf16>) -> tensor<2x3xf32> loc(\"a6\")\n"
-		"%7 = \"ttir.typecast\"(%i) : (tensor<2x3xi32>) -> tensor<2x3xf32> loc(\"a7\")\n"
-		"%8 = \"ttir.add\"(%6, %7) : (tensor<2x3xf32>, tensor<2x3xf32>) -> "
-		"tensor<2x3xf32> loc(\"a8\")\n"
-		"%9 = \"ttir.add\"(%5, %8) : (tensor<2x3xf32>, tensor<2x3xf32>) -> "
-		"tensor<2x3xf32> loc(\"out\")\n"
-		"return %9 : tensor<2x3xf32>\n");
+	struct cg g = {0};
+	const char *text =
+		MOD("%x: tensor<2x3xf32> loc(\"x\"), "
+		    "%w: tensor<2x3xbf16> " PARAM " loc(\"w\"), "
+		    "%v: tensor<2x3xf32> " PARAM " loc(\"v\"), "
+		    "%k: tensor<2x3xf32> " CONST " loc(\"k\"), "
+		    "%dead: tensor<2x3xf32> " PARAM " loc(\"dead\"), "
+		    "%h: tensor<2x3xf16> loc(\"h\"), %i: tensor<2x3xi32> "
+		    "loc(\"i\"), "
+		    "%unused: tensor<2x3xf32> loc(\"unused\")",
+		    "tensor<2x3xf32>",
+		    "%s = \"ttir.constant\"() <{value = dense<2.5> : "
+		    "tensor<2x3xf32>}> : "
+		    "() -> tensor<2x3xf32> loc(\"splat\")\n"
+		    "%n = \"ttir.constant\"() <{value = dense<[[1.0, 2.0, "
+		    "3.0], [4.0, 5.0, 6.5]]> : "
+		    "tensor<2x3xf32>}> : () -> tensor<2x3xf32> loc(\"table\")\n"
+		    "%0 = \"ttir.add\"(%x, %v) {ttc.df = \"Float16_b\"} : "
+		    "(tensor<2x3xf32>, "
+		    "tensor<2x3xf32>) -> tensor<2x3xf32> loc(\"a0\")\n"
+		    "%1 = \"ttir.typecast\"(%w) : (tensor<2x3xbf16>) -> "
+		    "tensor<2x3xf32> loc(\"a1\")\n"
+		    "%2 = \"ttir.add\"(%0, %1) : (tensor<2x3xf32>, "
+		    "tensor<2x3xf32>) -> "
+		    "tensor<2x3xf32> loc(\"a2\")\n"
+		    "%3 = \"ttir.add\"(%2, %k) : (tensor<2x3xf32>, "
+		    "tensor<2x3xf32>) -> "
+		    "tensor<2x3xf32> loc(\"a3\")\n"
+		    "%4 = \"ttir.add\"(%3, %s) : (tensor<2x3xf32>, "
+		    "tensor<2x3xf32>) -> "
+		    "tensor<2x3xf32> loc(\"a4\")\n"
+		    "%5 = \"ttir.multiply\"(%4, %n) : (tensor<2x3xf32>, "
+		    "tensor<2x3xf32>) -> "
+		    "tensor<2x3xf32> loc(\"a5\")\n"
+		    "%6 = \"ttir.typecast\"(%h) : (tensor<2x3xf16>) -> "
+		    "tensor<2x3xf32> loc(\"a6\")\n"
+		    "%7 = \"ttir.typecast\"(%i) : (tensor<2x3xi32>) -> "
+		    "tensor<2x3xf32> loc(\"a7\")\n"
+		    "%8 = \"ttir.add\"(%6, %7) : (tensor<2x3xf32>, "
+		    "tensor<2x3xf32>) -> "
+		    "tensor<2x3xf32> loc(\"a8\")\n"
+		    "%9 = \"ttir.add\"(%5, %8) : (tensor<2x3xf32>, "
+		    "tensor<2x3xf32>) -> "
+		    "tensor<2x3xf32> loc(\"out\")\n"
+		    "return %9 : tensor<2x3xf32>\n");
 	const struct tt_model_desc *d;
 
 	cg_ok(&g, text, NULL);
@@ -956,7 +1028,7 @@ static void test_tensor_kinds_formats_data(void **state)
 		assert_true(((float *)data)[k] == 2.5f);
 	free(data);
 	data = image_section(path, tensor(d, "table")->section, &len);
-	const float want[] = { 1, 2, 3, 4, 5, 6.5 };
+	const float want[] = {1, 2, 3, 4, 5, 6.5};
 
 	assert_memory_equal(data, want, sizeof(want));
 	free(data);
@@ -998,18 +1070,18 @@ static void test_tensor_kinds_formats_data(void **state)
 
 /* ---- the memory plan ---- */
 
-#define CHAIN                                                               \
-	MOD("%x: " T32 " loc(\"x\")", T32,                                   \
-	    "%0 = \"ttir.relu\"(%x) : (" T32 ") -> " T32 " loc(\"a\")\n"      \
-	    "%1 = \"ttir.exp\"(%0) : (" T32 ") -> " T32 " loc(\"b\")\n"       \
-	    "%2 = \"ttir.neg\"(%1) : (" T32 ") -> " T32 " loc(\"c\")\n"       \
-	    "%3 = \"ttir.sin\"(%2) : (" T32 ") -> " T32 " loc(\"d\")\n"       \
+#define CHAIN                                                                  \
+	MOD("%x: " T32 " loc(\"x\")", T32,                                     \
+	    "%0 = \"ttir.relu\"(%x) : (" T32 ") -> " T32 " loc(\"a\")\n"       \
+	    "%1 = \"ttir.exp\"(%0) : (" T32 ") -> " T32 " loc(\"b\")\n"        \
+	    "%2 = \"ttir.neg\"(%1) : (" T32 ") -> " T32 " loc(\"c\")\n"        \
+	    "%3 = \"ttir.sin\"(%2) : (" T32 ") -> " T32 " loc(\"d\")\n"        \
 	    "return %3 : " T32 "\n")
 
 static void test_plan_lifetimes(void **state)
 {
 	(void)state;
-	struct cg g = { 0 };
+	struct cg g = {0};
 	struct ttc_plan_stats st;
 
 	/* x -> a -> b -> c -> d: a and c share a slot, b has its own (an
@@ -1078,7 +1150,8 @@ static void mk_budget_text(unsigned tiles_small, unsigned tiles_big)
 	put("%%1 = \"ttir.exp\"(%%y) : (tensor<32x%uxbf16>) -> "
 	    "tensor<32x%uxbf16> loc(\"big\")\n",
 	    32 * tiles_big, 32 * tiles_big);
-	put("%%2 = \"ttir.sum\"(%%0) <{dim_arg = [1 : i32], keep_dim = true}> : "
+	put("%%2 = \"ttir.sum\"(%%0) <{dim_arg = [1 : i32], keep_dim = true}> "
+	    ": "
 	    "(tensor<32x%uxbf16>) -> tensor<32x1xbf16> loc(\"r\")\n",
 	    32 * tiles_small);
 	put("%%3 = \"ttir.add\"(%%1, %%2) : (tensor<32x%uxbf16>, "
@@ -1090,7 +1163,7 @@ static void mk_budget_text(unsigned tiles_small, unsigned tiles_big)
 static void test_plan_budget(void **state)
 {
 	(void)state;
-	struct cg g = { 0 };
+	struct cg g = {0};
 	const uint64_t tile = tt_tile_size(TT_FLOAT16_B);
 	struct ttc_codegen_options o;
 	struct ttc_plan_stats st;
@@ -1165,7 +1238,7 @@ static void test_plan_budget(void **state)
 static void test_plan_demote(void **state)
 {
 	(void)state;
-	struct cg g = { 0 };
+	struct cg g = {0};
 	const uint64_t tile = tt_tile_size(TT_FLOAT16_B);
 	struct ttc_codegen_options o = small_target(1, 1, 100 * tile, 0);
 	struct ttc_plan_stats st;
@@ -1173,13 +1246,15 @@ static void test_plan_demote(void **state)
 #define B12 "tensor<32x384xbf16>"
 #define B1 "tensor<32x32xbf16>"
 	const char *text = MOD(
-		"%x: " B8 " loc(\"x\"), %w: " B1 " loc(\"w\"), %v: " B12 " loc(\"v\")",
+		"%x: " B8 " loc(\"x\"), %w: " B1 " loc(\"w\"), %v: " B12
+		" loc(\"v\")",
 		B12,
 		"%0 = \"ttir.relu\"(%x) : (" B8 ") -> " B8 " loc(\"big\")\n"
 		"%1 = \"ttir.slice_static\"(%0) <{begins = [0 : i32, 0 : i32], "
-		"ends = [32 : i32, 32 : i32], step = [1 : i32, 1 : i32]}> : (" B8
-		") -> " B1 " loc(\"small\")\n"
-		"%2 = \"ttir.add\"(%1, %w) : (" B1 ", " B1 ") -> " B1 " loc(\"small2\")\n"
+		"ends = [32 : i32, 32 : i32], step = [1 : i32, 1 : i32]}> : "
+		"(" B8 ") -> " B1 " loc(\"small\")\n"
+		"%2 = \"ttir.add\"(%1, %w) : (" B1 ", " B1 ") -> " B1
+		" loc(\"small2\")\n"
 		"%3 = \"ttir.matmul\"(%2, %v) <{transpose_b = false}> : (" B1
 		", " B12 ") -> " B12 " loc(\"big2\")\n"
 		"%4 = \"ttir.relu\"(%3) : (" B12 ") -> " B12 " loc(\"out\")\n"
@@ -1220,7 +1295,7 @@ static void test_plan_demote(void **state)
 static void test_plan_dram_limit(void **state)
 {
 	(void)state;
-	struct cg g = { 0 };
+	struct cg g = {0};
 	const uint64_t t32 = tt_tile_size(TT_FLOAT32);
 	/* x, a, b, c in DRAM slots or buffers: x 1 tile, 2 slots, d 1. */
 	struct ttc_codegen_options o = small_target(1, 1, 0, 4 * t32);
@@ -1234,8 +1309,8 @@ static void test_plan_dram_limit(void **state)
 		 (unsigned long long)(4 * t32));
 	snprintf(has, sizeof(has), "the device has %llu",
 		 (unsigned long long)(4 * t32 - 1));
-	cg_fails(&g, CHAIN, &o, -ENOSPC, "does not fit the device's DRAM",
-		 need, has, "d (", NULL);
+	cg_fails(&g, CHAIN, &o, -ENOSPC, "does not fit the device's DRAM", need,
+		 has, "d (", NULL);
 	cg_done(&g);
 	/* dram_bytes 0: no limit. */
 	o.target.dram_bytes = 0;
@@ -1246,9 +1321,9 @@ static void test_plan_dram_limit(void **state)
 static void test_plan_grids(void **state)
 {
 	(void)state;
-	struct cg g = { 0 };
+	struct cg g = {0};
 	struct ttc_codegen_options o = ttc_codegen_defaults();
-	struct ttc_op_size sizes[] = { { "b", 2, 3 }, { "c", 7, 1 } };
+	struct ttc_op_size sizes[] = {{"b", 2, 3}, {"c", 7, 1}};
 
 	cg_ok(&g, CHAIN, &o);
 	for (unsigned k = 0; k < 4; k++)
@@ -1277,20 +1352,20 @@ static void test_plan_grids(void **state)
 	o.place_on_one_row = false;
 
 	/* Larger than the target, or empty: refused naming the op. */
-	sizes[1] = (struct ttc_op_size){ "c", 8, 1 };
+	sizes[1] = (struct ttc_op_size){"c", 8, 1};
 	cg_fails(&g, CHAIN, &o, -EINVAL, "override_op_size 8x1 for c",
 		 "7 rows of 8 cores", NULL);
 	cg_done(&g);
-	sizes[1] = (struct ttc_op_size){ "c", 1, 9 };
+	sizes[1] = (struct ttc_op_size){"c", 1, 9};
 	cg_fails(&g, CHAIN, &o, -EINVAL, "override_op_size 1x9 for c", NULL);
 	cg_done(&g);
-	sizes[1] = (struct ttc_op_size){ "c", 0, 1 };
+	sizes[1] = (struct ttc_op_size){"c", 0, 1};
 	cg_fails(&g, CHAIN, &o, -EINVAL, "override_op_size 0x1 for c", NULL);
 	cg_done(&g);
 
 	/* Recorded options go into the description. */
-	const struct tt_model_attr rec_opts[] = { { "balancer", "greedy" },
-						  { "seed", "7" } };
+	const struct tt_model_attr rec_opts[] = {{"balancer", "greedy"},
+						 {"seed", "7"}};
 
 	o = ttc_codegen_defaults();
 	o.record = rec_opts;
@@ -1306,7 +1381,7 @@ static void test_plan_grids(void **state)
 static void test_mlp(void **state)
 {
 	(void)state;
-	struct cg g = { 0 };
+	struct cg g = {0};
 	const char *src = getenv("TT_TEST_SRC");
 	char path[512];
 	FILE *fp;
