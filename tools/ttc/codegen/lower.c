@@ -638,6 +638,10 @@ static int lower_return(ttc_compiled *c, const ttc_op *ret_op,
 			return cg_error(c, ret_op, -EINVAL,
 					"result #%zu is unknown", i);
 		ct = &c->tensors[t];
+		if (ct->t.kind == TT_MODEL_OUTPUT)
+			return cg_error(c, ret_op, -ENOTSUP,
+					"result #%zu is %s again: each output is a tensor of its own",
+					i, ct->t.name);
 		if (ct->t.kind != TT_MODEL_ACT)
 			return cg_error(c, ret_op, -ENOTSUP,
 					"result #%zu is %s, not computed by an op (nothing to run)",

@@ -820,6 +820,24 @@ static void test_refusals(void **state)
 		     "return %0, %x : " T32 ", " T32 "\n"),
 		 NULL, -ENOTSUP, "result #1 is x, not computed by an op", NULL);
 	cg_done(&g);
+	/* One value returned twice: an output is one tensor. */
+	cg_fails(&g,
+		 MOD("%x: " T32, "(" T32 ", " T32 ")",
+		     "%0 = \"ttir.relu\"(%x) : (" T32 ") -> " T32
+		     " loc(\"r\")\n"
+		     "return %0, %0 : " T32 ", " T32 "\n"),
+		 NULL, -ENOTSUP, "result #1 is r again", NULL);
+	cg_done(&g);
+	/* Integer data is not stored yet. */
+	cg_fails(&g,
+		 MOD("%x: tensor<32x32xi32>, %w: tensor<32x32xi32> " PARAM
+		     " loc(\"iw\")",
+		     "tensor<32x32xi32>",
+		     "%0 = \"ttir.add\"(%x, %w) : (tensor<32x32xi32>, "
+		     "tensor<32x32xi32>) -> tensor<32x32xi32>\n"
+		     "return %0 : tensor<32x32xi32>\n"),
+		 NULL, -ENOTSUP, "iw: integer parameters", NULL);
+	cg_done(&g);
 }
 
 /* A parameter value whose shape is not the argument's is refused. */
@@ -970,6 +988,22 @@ static void test_tensor_kinds_formats_data(void **state)
 		    "return %9 : tensor<2x3xf32>\n");
 	const struct tt_model_desc *d;
 
+	/* A rank-0 constant: one element of shape [1]. */
+	cg_ok(&g,
+	      MOD("%x: tensor<2x3xf32>", "tensor<2x3xf32>",
+		  "%s = \"ttir.constant\"() <{value = dense<3.0> : "
+		  "tensor<f32>}> : () -> tensor<f32> loc(\"three\")\n"
+		  "%0 = \"ttir.reshape\"(%s) <{shape = [1 : i32, 1 : i32]}> : "
+		  "(tensor<f32>) -> tensor<1x1xf32> loc(\"r\")\n"
+		  "%1 = \"ttir.multiply\"(%x, %0) : (tensor<2x3xf32>, "
+		  "tensor<1x1xf32>) -> tensor<2x3xf32> loc(\"m\")\n"
+		  "return %1 : tensor<2x3xf32>\n"),
+	      NULL);
+	assert_int_equal(tensor(g.d, "three")->shape.rank, 1);
+	assert_int_equal(tensor(g.d, "three")->shape.dims[0], 1);
+	assert_int_equal(tensor(g.d, "three")->kind, TT_MODEL_CONST);
+	cg_done(&g);
+
 	cg_ok(&g, text, NULL);
 	d = g.d;
 	/* The folded-away parameter has no tensor; the unused input does. */
@@ -1117,6 +1151,21 @@ static void test_plan_lifetimes(void **state)
 	assert_int_equal(g.d->nslots, 3);
 	assert_true(top != l && top != r && l != r);
 	assert_true(j != l && j != r);
+	cg_done(&g);
+
+	/* An output read by a later op: alive to the end, in no slot. */
+	cg_ok(&g,
+	      MOD("%x: " T32 " loc(\"x\")", "(" T32 ", " T32 ")",
+		  "%0 = \"ttir.relu\"(%x) : (" T32 ") -> " T32 " loc(\"o1\")\n"
+		  "%1 = \"ttir.exp\"(%0) : (" T32 ") -> " T32 " loc(\"a\")\n"
+		  "%2 = \"ttir.neg\"(%1) : (" T32 ") -> " T32 " loc(\"o2\")\n"
+		  "return %0, %2 : " T32 ", " T32 "\n"),
+	      NULL);
+	assert_int_equal(tensor(g.d, "o1")->kind, TT_MODEL_OUTPUT);
+	assert_int_equal(tensor(g.d, "o1")->slot, -1);
+	assert_int_equal(tensor(g.d, "o2")->kind, TT_MODEL_OUTPUT);
+	assert_int_equal(rec(g.d, "a")->in[0], tensor_idx(g.d, "o1"));
+	assert_int_equal(g.d->nslots, 1);
 	cg_done(&g);
 
 	/* Formats of other page sizes never share a slot. */
