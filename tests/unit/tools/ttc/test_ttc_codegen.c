@@ -1412,6 +1412,24 @@ static void test_plan_grids(void **state)
 	cg_fails(&g, CHAIN, &o, -EINVAL, "override_op_size 0x1 for c", NULL);
 	cg_done(&g);
 
+	/* Options out of range are refused, not ignored. */
+	o = ttc_codegen_defaults();
+	o.balancer = "min-dram";
+	cg_fails(&g, CHAIN, &o, -EINVAL, "balancer 'min-dram'",
+		 "greedy and min_dram", NULL);
+	cg_done(&g);
+	o = ttc_codegen_defaults();
+	o.l1_fraction = 1.5;
+	cg_fails(&g, CHAIN, &o, -EINVAL, "l1_fraction 1.5 is not 0..1", NULL);
+	cg_done(&g);
+	o.l1_fraction = -0.25;
+	cg_fails(&g, CHAIN, &o, -EINVAL, "l1_fraction -0.25", NULL);
+	cg_done(&g);
+	o.l1_fraction = 1.0;
+	o.balancer = NULL; /* greedy */
+	cg_ok(&g, CHAIN, &o);
+	cg_done(&g);
+
 	/* Recorded options go into the description. */
 	const struct tt_model_attr rec_opts[] = {{"balancer", "greedy"},
 						 {"seed", "7"}};
