@@ -539,6 +539,25 @@ static int pass_attrs(ttc_compiled *c, struct cg_op *o)
 	return ret;
 }
 
+/* ttc.weight_df (AMP levels 1 and 2): the device format of the weights
+ * of a matmul-like op, operand 1, when they are data of the image (an
+ * activation keeps the format its op writes). The data stays as it was
+ * stored; the loader converts it. */
+static void weight_format(ttc_compiled *c, struct cg_op *o)
+{
+	const ttc_attr *a = ttc_op_attr(o->src, "ttc.weight_df");
+	struct cg_tensor *w;
+	enum tt_data_format f;
+
+	if (!a || ttc_attr_kind(a) != TTC_ATTR_STRING || o->op.nin < 2 ||
+	    o->in[1] == TT_MODEL_NONE ||
+	    tt_data_format_parse(ttc_attr_str(a, NULL), &f))
+		return;
+	w = &c->tensors[o->in[1]];
+	if (w->t.kind == TT_MODEL_PARAM || w->t.kind == TT_MODEL_CONST)
+		w->t.format = f;
+}
+
 static struct cg_op *new_op(ttc_compiled *c)
 {
 	if (c->nops == c->capops) {
@@ -614,6 +633,7 @@ static int lower_op(ttc_compiled *c, const ttc_op *op, size_t index,
 		ret = pass_attrs(c, o);
 	if (ret)
 		return ret;
+	weight_format(c, o);
 	/* Ops may share a location name; tensors may not. */
 	ret = add_tensor(c, ttc_op_result(op, 0),
 			 tensor_name(c, o->op.name, "t", index), TT_MODEL_ACT,

@@ -726,6 +726,29 @@ static void test_lower_pass_attrs(void **state)
 	assert_attr(op, "activation", NULL);
 	cg_done(&g);
 
+	/* ttc.weight_df: the format of a matmul's weights when they are
+	 * parameters or constants; an activation keeps its own. */
+	cg_ok(&g,
+	      MOD("%x: tensor<32x64xbf16> loc(\"x\"), %w: "
+		  "tensor<64x32xbf16> " PARAM
+		  " loc(\"w\"), %u: tensor<32x32xbf16> loc(\"u\")",
+		  "tensor<32x32xbf16>",
+		  "%0 = \"ttir.matmul\"(%x, %w) {ttc.weight_df = \"Bfp8_b\"} : "
+		  "(tensor<32x64xbf16>, tensor<64x32xbf16>) -> "
+		  "tensor<32x32xbf16> "
+		  "loc(\"mm\")\n"
+		  "%1 = \"ttir.matmul\"(%0, %u) {ttc.weight_df = \"Bfp4_b\"} : "
+		  "(tensor<32x32xbf16>, tensor<32x32xbf16>) -> "
+		  "tensor<32x32xbf16> "
+		  "loc(\"mm2\")\n"
+		  "return %1 : tensor<32x32xbf16>\n"),
+	      NULL);
+	assert_int_equal(tensor(g.d, "w")->format, TT_BFP8_B);
+	assert_int_equal(tensor(g.d, "w")->data_format, TT_FLOAT16_B);
+	assert_int_equal(tensor(g.d, "u")->format, TT_FLOAT16_B);
+	assert_int_equal(tensor(g.d, "mm")->format, TT_FLOAT16_B);
+	cg_done(&g);
+
 	/* The passes: relu fused into the matmul, formats and fidelity. */
 	const char *fused =
 		MOD("%x: tensor<32x64xbf16> loc(\"x\"), %w: tensor<64x32xbf16> "
@@ -1464,7 +1487,11 @@ static void test_mlp(void **state)
 	text_buf[n] = '\0';
 	g.ctx = ttc_ctx_new_ttir();
 	g.m = parse_ok(g.ctx, text_buf);
-	if (ttc_run_passes(g.m, NULL, 0, NULL, NULL))
+	/* AMP level 1: matmul weights in Bfp8_b. */
+	struct ttc_pass_options po = ttc_pass_options_default();
+
+	po.amp_level = 1;
+	if (ttc_run_passes(g.m, NULL, 0, &po, NULL))
 		fail_msg("%s", ttc_ctx_error(g.ctx));
 	g.f = ttc_module_lookup(g.m, "forward");
 	for (size_t i = 1; i < ttc_func_num_args(g.f); i++) {
@@ -1482,6 +1509,11 @@ static void test_mlp(void **state)
 	assert_int_equal(tensor(g.d, "probs")->kind, TT_MODEL_OUTPUT);
 	assert_string_equal(rec(g.d, "norm")->op, "layernorm");
 	assert_string_equal(rec(g.d, "probs")->op, "softmax");
+	assert_int_equal(tensor(g.d, "fc1.weight")->format, TT_BFP8_B);
+	assert_int_equal(tensor(g.d, "head.weight")->format, TT_BFP8_B);
+	assert_int_equal(tensor(g.d, "fc1.weight")->data_format, TT_FLOAT16_B);
+	assert_int_equal(tensor(g.d, "fc1.bias")->format, TT_FLOAT16_B);
+	assert_attr(rec(g.d, "fc1"), "fidelity", "HiFi2");
 	cg_done(&g);
 }
 
