@@ -149,6 +149,10 @@ static int check_options(ttc_compiled *c)
 		return cg_error(c, NULL, -EINVAL,
 				"l1_fraction %g is not 0..1 (0: 0.25)",
 				o->l1_fraction);
+	for (size_t i = 0; i < o->nop_sizes; i++)
+		if (!o->op_sizes || !o->op_sizes[i].op)
+			return cg_error(c, NULL, -EINVAL,
+					"override_op_size #%zu names no op", i);
 	return 0;
 }
 

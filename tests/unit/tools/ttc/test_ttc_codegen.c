@@ -1448,6 +1448,18 @@ static void test_plan_grids(void **state)
 	o.l1_fraction = -0.25;
 	cg_fails(&g, CHAIN, &o, -EINVAL, "l1_fraction -0.25", NULL);
 	cg_done(&g);
+	o.l1_fraction = 0.25;
+	sizes[0].op = NULL;
+	o.op_sizes = sizes;
+	o.nop_sizes = 2;
+	cg_fails(&g, CHAIN, &o, -EINVAL, "override_op_size #0 names no op",
+		 NULL);
+	cg_done(&g);
+	o.op_sizes = NULL;
+	cg_fails(&g, CHAIN, &o, -EINVAL, "override_op_size #0 names no op",
+		 NULL);
+	cg_done(&g);
+	o.nop_sizes = 0;
 	o.l1_fraction = 1.0;
 	o.balancer = NULL; /* greedy */
 	cg_ok(&g, CHAIN, &o);
