@@ -15,6 +15,7 @@
 #include "tt/image.h"
 #include "tt/model.h"
 #include "ttc/codegen.h"
+#include "ttc/compile.h"
 #include "ttc_passes_util.h"
 
 #define MAXARGS 12
