@@ -135,6 +135,27 @@ void ttc_compiled_stats(const ttc_compiled *c, struct ttc_plan_stats *out)
 	*out = c->stats;
 }
 
+/* Options an API caller may get wrong: refused by name, never ignored. */
+static int check_options(ttc_compiled *c)
+{
+	const struct ttc_codegen_options *o = &c->o;
+
+	if (o->balancer && strcmp(o->balancer, "greedy") &&
+	    strcmp(o->balancer, "min_dram"))
+		return cg_error(c, NULL, -EINVAL,
+				"balancer '%s': the balancers are greedy and min_dram",
+				o->balancer);
+	if (!(o->l1_fraction >= 0 && o->l1_fraction <= 1))
+		return cg_error(c, NULL, -EINVAL,
+				"l1_fraction %g is not 0..1 (0: 0.25)",
+				o->l1_fraction);
+	for (size_t i = 0; i < o->nop_sizes; i++)
+		if (!o->op_sizes || !o->op_sizes[i].op)
+			return cg_error(c, NULL, -EINVAL,
+					"override_op_size #%zu names no op", i);
+	return 0;
+}
+
 int ttc_codegen(ttc_func *f, const struct ttc_codegen_options *o,
 		ttc_param_fn param, void *param_arg, ttc_compiled **out)
 {
@@ -147,7 +168,9 @@ int ttc_codegen(ttc_func *f, const struct ttc_codegen_options *o,
 		return -ENOMEM;
 	c->ctx = ttc_module_ctx(ttc_func_module(f));
 	c->o = o ? *o : ttc_codegen_defaults();
-	ret = cg_lower(c, f, param, param_arg);
+	ret = check_options(c);
+	if (!ret)
+		ret = cg_lower(c, f, param, param_arg);
 	if (!ret)
 		ret = cg_plan(c);
 	if (!ret && tt_model_desc_check(&c->desc))

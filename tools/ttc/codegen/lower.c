@@ -181,6 +181,20 @@ static enum tt_model_tensor_kind arg_kind(ttc_func *f, size_t i)
 	return TT_MODEL_INPUT;
 }
 
+/* A parameter's value must be of its argument's shape: its data is
+ * written for the argument's tensor. */
+static bool same_shape(const ttc_type *a, const ttc_type *b)
+{
+	unsigned r = ttc_type_rank(a);
+
+	if (r != ttc_type_rank(b))
+		return false;
+	for (unsigned k = 0; k < r; k++)
+		if (ttc_type_dims(a)[k] != ttc_type_dims(b)[k])
+			return false;
+	return true;
+}
+
 static int lower_args(ttc_compiled *c, ttc_func *f, struct vmap *vm,
 		      ttc_param_fn param, void *arg)
 {
@@ -210,6 +224,12 @@ static int lower_args(ttc_compiled *c, ttc_func *f, struct vmap *vm,
 					i, name, ttc_func_name(f),
 					kind == TT_MODEL_PARAM ? "parameter"
 							       : "constant");
+		if (!same_shape(ttc_value_type(v), h->type))
+			return cg_error(c, NULL, -EINVAL,
+					"argument #%zu (%s) of @%s: the value given (%zu elements) is not of its shape (%llu elements)",
+					i, name, ttc_func_name(f), h->numel,
+					(unsigned long long)ttc_type_numel(
+						ttc_value_type(v)));
 		ret = set_data(c, t, h, NULL);
 		if (ret)
 			return ret;
@@ -346,10 +366,23 @@ static int a_norm(ttc_compiled *c, struct cg_op *o)
 	const ttc_attr *a = ttc_op_attr(o->src, "normalized_shape");
 	const ttc_type *t = ttc_value_type(ttc_op_operand(o->src, 0));
 	int n = a ? ttc_attr_ints(a, ns, TTC_MAX_RANK) : -1;
+	const ttc_attr *seg = ttc_op_attr(o->src, "operandSegmentSizes");
+	int64_t sv[3];
 
 	if (n != 1 || ns[0] != ttc_type_dims(t)[ttc_type_rank(t) - 1])
 		return cg_error(c, o->src, -ENOTSUP,
 				"normalized_shape must be the last dimension alone: the device op normalises rows");
+	/* The record's inputs are by position (x, weight, bias): a bias
+	 * without a weight leaves the weight's place empty. */
+	if (seg && ttc_attr_ints(seg, sv, 3) == 3 && !sv[1] && sv[2] &&
+	    o->op.nin == 2) {
+		o->in[2] = o->in[1];
+		o->in[1] = TT_MODEL_NONE;
+		o->op.nin = 3;
+	}
+	if (!strcmp(o->op.op, "rmsnorm") && o->op.nin > 2)
+		return cg_error(c, o->src, -ENOTSUP,
+				"rms_norm with a bias: the device op takes a weight only");
 	return attr_float(c, o, "eps", "epsilon");
 }
 
@@ -506,6 +539,25 @@ static int pass_attrs(ttc_compiled *c, struct cg_op *o)
 	return ret;
 }
 
+/* ttc.weight_df (AMP levels 1 and 2): the device format of the weights
+ * of a matmul-like op, operand 1, when they are data of the image (an
+ * activation keeps the format its op writes). The data stays as it was
+ * stored; the loader converts it. */
+static void weight_format(ttc_compiled *c, struct cg_op *o)
+{
+	const ttc_attr *a = ttc_op_attr(o->src, "ttc.weight_df");
+	struct cg_tensor *w;
+	enum tt_data_format f;
+
+	if (!a || ttc_attr_kind(a) != TTC_ATTR_STRING || o->op.nin < 2 ||
+	    o->in[1] == TT_MODEL_NONE ||
+	    tt_data_format_parse(ttc_attr_str(a, NULL), &f))
+		return;
+	w = &c->tensors[o->in[1]];
+	if (w->t.kind == TT_MODEL_PARAM || w->t.kind == TT_MODEL_CONST)
+		w->t.format = f;
+}
+
 static struct cg_op *new_op(ttc_compiled *c)
 {
 	if (c->nops == c->capops) {
@@ -581,7 +633,10 @@ static int lower_op(ttc_compiled *c, const ttc_op *op, size_t index,
 		ret = pass_attrs(c, o);
 	if (ret)
 		return ret;
-	ret = add_tensor(c, ttc_op_result(op, 0), o->op.name, TT_MODEL_ACT,
+	weight_format(c, o);
+	/* Ops may share a location name; tensors may not. */
+	ret = add_tensor(c, ttc_op_result(op, 0),
+			 tensor_name(c, o->op.name, "t", index), TT_MODEL_ACT,
 			 op, &t);
 	if (ret)
 		return ret;
@@ -603,6 +658,10 @@ static int lower_return(ttc_compiled *c, const ttc_op *ret_op,
 			return cg_error(c, ret_op, -EINVAL,
 					"result #%zu is unknown", i);
 		ct = &c->tensors[t];
+		if (ct->t.kind == TT_MODEL_OUTPUT)
+			return cg_error(c, ret_op, -ENOTSUP,
+					"result #%zu is %s again: each output is a tensor of its own",
+					i, ct->t.name);
 		if (ct->t.kind != TT_MODEL_ACT)
 			return cg_error(c, ret_op, -ENOTSUP,
 					"result #%zu is %s, not computed by an op (nothing to run)",
