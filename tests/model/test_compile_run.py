@@ -106,6 +106,20 @@ def test_run_matches_the_golden_and_repeats_bit_for_bit():
     assert '"result": "pass"' in p.stdout, p.stdout
 
 
+def test_every_model_of_the_tree_matches_its_golden():
+    for name in ('encoder', 'cnn'):
+        src = os.path.join(MODELS, name + '.mlir')
+        img = os.path.join(TMP, name + '.tti')
+        out = os.path.join(TMP, name)
+        expect(compile_mlp(model=src, out=img), 0, f'compile {name}')
+        expect(run(TTC, 'run', img, '--random', '1', '-o', out), 0,
+               f'run {name}')
+        p = run(TTC, 'golden', src, '--random', '1', '-o', out + '-g',
+                '--compare', out)
+        expect(p, 0, f'{name} against its golden')
+        assert '"result": "pass"' in p.stdout, p.stdout
+
+
 def test_runs_without_a_compiler_from_an_empty_cache():
     cache = os.path.join(TMP, 'empty-cache')
     os.makedirs(cache)

@@ -10,7 +10,7 @@
 
 #include "ttc/codegen.h"
 
-#define CG_MAX_ATTRS 16u
+#define CG_MAX_ATTRS TT_MODEL_MAX_ATTRS
 #define CG_NAME_MAX 100u /* characters kept of a location name */
 
 struct cg_tensor {
@@ -20,6 +20,12 @@ struct cg_tensor {
 	size_t bytes;
 	uint64_t tiles;
 	unsigned first, last; /* op indices writing and last reading it */
+	/* Held as rows [1, 1, N*H*W, C] (the layout of convolutions,
+	 * window.c), not its natural shape; twin: the same values in the
+	 * other layout once a reshape made them (~0u: none yet). */
+	bool rows;
+	unsigned twin;
+	const ttc_type *type; /* its IR type */
 };
 
 struct cg_op {
@@ -31,6 +37,9 @@ struct cg_op {
 
 struct ttc_compiled {
 	ttc_ctx *ctx;
+	ttc_func *f; /* being lowered */
+	ttc_param_fn param;
+	void *param_arg;
 	struct ttc_codegen_options o;
 	struct cg_tensor *tensors;
 	size_t ntensors, captensors;
@@ -72,6 +81,35 @@ const char *cg_op_name(ttc_compiled *c, const ttc_op *op, size_t index);
 
 /* lower.c: f's arguments, ops and results into tensors and op records. */
 int cg_lower(ttc_compiled *c, ttc_func *f, ttc_param_fn param, void *arg);
+
+/* lower.c, for window.c: a new record of op (its name, kind and inputs
+ * left to the caller); a tensor for a value; tensor t in the rows or
+ * natural layout (a reshape record added the first time); a string
+ * attribute; a parameter's or constant's data. */
+struct cg_op *cg_new_op(ttc_compiled *c, const ttc_op *op, const char *kind,
+			size_t index);
+int cg_add_tensor(ttc_compiled *c, const ttc_value *v, const char *name,
+		  enum tt_model_tensor_kind kind, const ttc_op *op,
+		  unsigned *out);
+int cg_layout(ttc_compiled *c, unsigned t, bool rows, size_t index,
+	      unsigned *out);
+int cg_attr(ttc_compiled *c, struct cg_op *o, const char *name,
+	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+int cg_set_data(ttc_compiled *c, unsigned t, const ttc_tensor *h,
+		const ttc_op *op);
+
+/* window.c: convolutions and pools, whose activations are rows. */
+bool cg_is_window_op(const ttc_op *op);
+/* An argument all of whose uses are a convolution's weight or bias: its
+ * tensor is made by the convolution, in the device's layout. */
+bool cg_window_only_arg(const ttc_value *v);
+/* The record of a window op (its inputs in vm's tensors given as in[]:
+ * in[0] the activation, in rows). */
+int cg_lower_window(ttc_compiled *c, const ttc_op *op, size_t index,
+		    struct cg_op *o);
+/* Its record kind: "conv2d", "max_pool2d", "avg_pool2d",
+ * "global_avg_pool". */
+const char *cg_window_kind(const ttc_op *op);
 
 /* plan.c: grids, places and slots; then the description. */
 int cg_plan(ttc_compiled *c);

@@ -74,11 +74,11 @@ static enum tt_data_format elem_format(const ttc_type *elem)
 
 /* The device format of a value: its op's ttc.df, the default, or its
  * element type's. */
-static enum tt_data_format value_format(ttc_compiled *c, const ttc_value *v)
+static enum tt_data_format type_format(ttc_compiled *c, const ttc_type *t,
+				       const ttc_op *def)
 {
-	const ttc_op *def = ttc_value_def(v);
 	const ttc_attr *df = def ? ttc_op_attr(def, "ttc.df") : NULL;
-	enum tt_data_format f = elem_format(ttc_type_elem(ttc_value_type(v)));
+	enum tt_data_format f = elem_format(ttc_type_elem(t));
 
 	if (f != TT_FLOAT32 && f != TT_FLOAT16_B && f != TT_FLOAT16)
 		return f; /* integers keep their format */
@@ -88,11 +88,23 @@ static enum tt_data_format value_format(ttc_compiled *c, const ttc_value *v)
 	return c->o.default_df != TT_INVALID ? c->o.default_df : f;
 }
 
-static int add_tensor(ttc_compiled *c, const ttc_value *v, const char *name,
-		      enum tt_model_tensor_kind kind, const ttc_op *op,
-		      unsigned *out)
+/* The device shape of rows: [1, 1, all but the last, the last]. */
+static void rows_shape(struct tt_shape *s)
 {
-	const ttc_type *t = ttc_value_type(v);
+	uint64_t n = 1;
+
+	for (unsigned k = 0; k + 1 < s->rank; k++)
+		n *= s->dims[k];
+	*s = TT_SHAPE(1, 1, n, s->dims[s->rank - 1]);
+}
+
+/* A tensor of type t (def: the op whose ttc.df gives its format, or
+ * NULL), in its natural shape, or as rows. */
+static int add_typed(ttc_compiled *c, const ttc_type *t, const ttc_op *def,
+		     bool rows, const char *name,
+		     enum tt_model_tensor_kind kind, const ttc_op *op,
+		     unsigned *out)
+{
 	struct cg_tensor *ct;
 	unsigned rank = ttc_type_rank(t);
 
@@ -106,15 +118,18 @@ static int add_tensor(ttc_compiled *c, const ttc_value *v, const char *name,
 							      sizeof(*c->tensors));
 	}
 	ct = &c->tensors[c->ntensors];
-	*ct = (struct cg_tensor){.v = v, .first = ~0u, .last = 0};
+	*ct = (struct cg_tensor){.first = ~0u, .last = 0, .rows = rows,
+				 .twin = ~0u, .type = t};
 	ct->t.name = name;
 	ct->t.kind = kind;
 	ct->t.slot = -1;
-	ct->t.format = value_format(c, v);
+	ct->t.format = type_format(c, t, def);
 	ct->t.shape.rank = rank ? rank : 1;
 	ct->t.shape.dims[0] = 1;
 	for (unsigned k = 0; k < rank; k++)
 		ct->t.shape.dims[k] = (uint64_t)ttc_type_dims(t)[k];
+	if (rows)
+		rows_shape(&ct->t.shape);
 	if (ct->t.format == TT_INVALID)
 		return cg_error(c, op, -ENOTSUP,
 				"%s: no device data format for its element type",
@@ -123,10 +138,24 @@ static int add_tensor(ttc_compiled *c, const ttc_value *v, const char *name,
 	return 0;
 }
 
+int cg_add_tensor(ttc_compiled *c, const ttc_value *v, const char *name,
+		  enum tt_model_tensor_kind kind, const ttc_op *op,
+		  unsigned *out)
+{
+	int ret = add_typed(c, ttc_value_type(v), ttc_value_def(v), false, name,
+			    kind, op, out);
+
+	if (!ret)
+		c->tensors[*out].v = v;
+	return ret;
+}
+
+#define add_tensor cg_add_tensor
+
 /* Data of a parameter or constant, row-major: bf16 for Float16_b
  * tensors (their device values are exactly these), Float32 else. */
-static int set_data(ttc_compiled *c, unsigned i, const ttc_tensor *h,
-		    const ttc_op *op)
+int cg_set_data(ttc_compiled *c, unsigned i, const ttc_tensor *h,
+		const ttc_op *op)
 {
 	struct cg_tensor *t = &c->tensors[i];
 	bool bf16 = t->t.format == TT_FLOAT16_B;
@@ -211,6 +240,8 @@ static int lower_args(ttc_compiled *c, ttc_func *f, struct vmap *vm,
 			; /* an unused input still takes its queue */
 		else if (kind != TT_MODEL_INPUT && ttc_value_num_uses(v) == 0)
 			continue; /* folded away: nothing to store */
+		else if (kind != TT_MODEL_INPUT && cg_window_only_arg(v))
+			continue; /* window.c stores it transformed */
 		ret = add_tensor(c, v, name, kind, NULL, &t);
 		if (ret)
 			return ret;
@@ -230,7 +261,7 @@ static int lower_args(ttc_compiled *c, ttc_func *f, struct vmap *vm,
 					i, name, ttc_func_name(f), h->numel,
 					(unsigned long long)ttc_type_numel(
 						ttc_value_type(v)));
-		ret = set_data(c, t, h, NULL);
+		ret = cg_set_data(c, t, h, NULL);
 		if (ret)
 			return ret;
 	}
@@ -248,11 +279,8 @@ static int attr_str(ttc_compiled *c, struct cg_op *o, const char *name,
 	return 0;
 }
 
-static int attr_fmt(ttc_compiled *c, struct cg_op *o, const char *name,
-		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static int attr_fmt(ttc_compiled *c, struct cg_op *o, const char *name,
-		    const char *fmt, ...)
+int cg_attr(ttc_compiled *c, struct cg_op *o, const char *name,
+	    const char *fmt, ...)
 {
 	char buf[256];
 	va_list ap;
@@ -280,7 +308,7 @@ static int attr_float(ttc_compiled *c, struct cg_op *o, const char *name,
 
 	if (!a)
 		return 0;
-	return attr_fmt(c, o, name, "%.9g",
+	return cg_attr(c, o, name, "%.9g",
 			ttc_attr_kind(a) == TTC_ATTR_INT ? (double)ttc_attr_int(a)
 							 : ttc_attr_float(a));
 }
@@ -290,7 +318,7 @@ static int attr_int(ttc_compiled *c, struct cg_op *o, const char *name,
 {
 	const ttc_attr *a = ttc_op_attr(o->src, ir_name);
 
-	return a ? attr_fmt(c, o, name, "%lld", (long long)ttc_attr_int(a)) : 0;
+	return a ? cg_attr(c, o, name, "%lld", (long long)ttc_attr_int(a)) : 0;
 }
 
 /* A list attribute as "a,b,c"; negative dims made positive when rank. */
@@ -568,6 +596,124 @@ static struct cg_op *new_op(ttc_compiled *c)
 	return &c->ops[c->nops++];
 }
 
+struct cg_op *cg_new_op(ttc_compiled *c, const ttc_op *op, const char *kind,
+			size_t index)
+{
+	struct cg_op *o = new_op(c);
+
+	o->src = op;
+	o->op.name = cg_op_name(c, op, index);
+	o->op.op = kind;
+	o->op.in = o->in;
+	o->op.attrs = o->attrs;
+	return o;
+}
+
+/* ---- layouts: natural shapes, or rows for convolutions (window.c) ---- */
+
+int cg_layout(ttc_compiled *c, unsigned t, bool rows, size_t index,
+	      unsigned *out)
+{
+	struct cg_tensor *ct = &c->tensors[t];
+	const char *name;
+	struct cg_op *o;
+	unsigned n;
+	int ret;
+
+	if (ct->rows == rows) {
+		*out = t;
+		return 0;
+	}
+	if (ct->twin != ~0u) {
+		*out = ct->twin;
+		return 0;
+	}
+	name = tensor_name(c, cg_printf(c, "%s.%s", ct->t.name,
+					rows ? "rows" : "nhwc"),
+			   "t", index);
+	ret = add_typed(c, ct->type, NULL, rows, name, TT_MODEL_ACT, NULL, &n);
+	if (ret)
+		return ret;
+	ct = &c->tensors[t];
+	c->tensors[n].t.format = ct->t.format;
+	o = new_op(c);
+	o->op.name = name;
+	o->op.op = "reshape";
+	o->op.in = o->in;
+	o->op.attrs = o->attrs;
+	o->in[o->op.nin++] = t;
+	o->op.out = n;
+	ct->twin = n;
+	c->tensors[n].twin = t;
+	*out = n;
+	return 0;
+}
+
+static bool is_eltwise(const struct rule *r)
+{
+	return r && (!strcmp(r->op, "unary") || !strcmp(r->op, "binary") ||
+		     !strcmp(r->op, "where") || !strcmp(r->op, "typecast"));
+}
+
+/* An operand that broadcasts over rows: every dimension but the last 1. */
+static bool channel_only(const ttc_type *t)
+{
+	for (unsigned k = 0; k + 1 < ttc_type_rank(t); k++)
+		if (ttc_type_dims(t)[k] != 1)
+			return false;
+	return true;
+}
+
+/* Whether an element-wise op runs on rows: one of its operands of the
+ * result's shape is rows, and every other operand broadcasts over rows. */
+static bool eltwise_rows(ttc_compiled *c, const ttc_op *op,
+			 const unsigned *in, size_t n)
+{
+	const ttc_type *rt = ttc_value_type(ttc_op_result(op, 0));
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++) {
+		const ttc_type *t = ttc_value_type(ttc_op_operand(op, i));
+
+		if (same_shape(t, rt))
+			any |= c->tensors[in[i]].rows;
+		else if (!channel_only(t))
+			return false;
+	}
+	return any;
+}
+
+/* The operands' tensors, each in the layout the op takes (a reshape
+ * takes either); whether the result is rows. */
+static int operands(ttc_compiled *c, const ttc_op *op, const struct rule *r,
+		    size_t index, struct vmap *vm, unsigned *in, size_t *n,
+		    bool *rows_out)
+{
+	bool window = cg_is_window_op(op);
+	bool reshape = r && !strcmp(r->op, "reshape");
+	const ttc_type *rt = ttc_value_type(ttc_op_result(op, 0));
+	bool rows;
+	int ret = 0;
+
+	*n = window ? 1 : ttc_op_num_operands(op);
+	for (size_t i = 0; i < *n; i++)
+		if (vget(vm, ttc_op_operand(op, i), &in[i]))
+			return cg_error(c, op, -EINVAL,
+					"operand #%zu is not a tensor codegen knows",
+					i);
+	rows = window || (is_eltwise(r) && eltwise_rows(c, op, in, *n));
+	for (size_t i = 0; !ret && i < *n && !reshape; i++) {
+		if (in[i] == TT_MODEL_NONE)
+			continue;
+		bool want = rows && (window || same_shape(ttc_value_type(
+						   ttc_op_operand(op, i)), rt));
+
+		ret = cg_layout(c, in[i], want, index, &in[i]);
+	}
+	*rows_out = rows;
+	return ret;
+}
+
 static int lower_constant(ttc_compiled *c, const ttc_op *op, size_t index,
 			  struct vmap *vm)
 {
@@ -590,7 +736,7 @@ static int lower_constant(ttc_compiled *c, const ttc_op *op, size_t index,
 		return -ENOMEM;
 	for (size_t k = 0; k < h->numel; k++)
 		ttc_tensor_set(h, k, ttc_attr_dense_get(val, k));
-	ret = set_data(c, t, h, op);
+	ret = cg_set_data(c, t, h, op);
 	ttc_tensor_free(h);
 	vput(vm, v, t);
 	return ret;
@@ -600,13 +746,15 @@ static int lower_op(ttc_compiled *c, const ttc_op *op, size_t index,
 		    struct vmap *vm)
 {
 	const struct rule *r = find_rule(ttc_op_name(op));
+	bool window = cg_is_window_op(op), rows = false;
+	unsigned in[TT_MODEL_MAX_OP_INPUTS], t;
 	struct cg_op *o;
-	unsigned t;
+	size_t n;
 	int ret;
 
 	if (strcmp(ttc_op_name(op), "ttir.constant") == 0)
 		return lower_constant(c, op, index, vm);
-	if (!r)
+	if (!r && !window)
 		return cg_error(c, op, -ENOTSUP,
 				"'%s' has no device op (ttc ops lists the ops; the decompose pass rewrites some)",
 				ttc_op_name(op));
@@ -615,32 +763,31 @@ static int lower_op(ttc_compiled *c, const ttc_op *op, size_t index,
 		return cg_error(c, op, -ENOTSUP,
 				"ops of one result and at most %u operands only",
 				TT_MODEL_MAX_OP_INPUTS);
-	o = new_op(c);
-	o->src = op;
-	o->op.name = cg_op_name(c, op, index);
-	o->op.op = r->op;
-	o->op.in = o->in;
-	o->op.attrs = o->attrs;
-	for (size_t i = 0; i < ttc_op_num_operands(op); i++)
-		if (vget(vm, ttc_op_operand(op, i), &o->in[o->op.nin++]))
-			return cg_error(c, op, -EINVAL,
-					"operand #%zu is not a tensor codegen knows",
-					i);
-	if (r->fn && (ret = attr_str(c, o, "fn", r->fn)))
+	ret = operands(c, op, r, index, vm, in, &n, &rows);
+	if (ret)
 		return ret;
-	ret = r->attrs(c, o);
+	o = cg_new_op(c, op, window ? cg_window_kind(op) : r->op, index);
+	memcpy(o->in, in, n * sizeof(in[0]));
+	o->op.nin = (unsigned)n;
+	if (window)
+		ret = cg_lower_window(c, op, index, o);
+	else if (r->fn)
+		ret = attr_str(c, o, "fn", r->fn);
+	if (!ret && !window)
+		ret = r->attrs(c, o);
 	if (!ret)
 		ret = pass_attrs(c, o);
 	if (ret)
 		return ret;
 	weight_format(c, o);
 	/* Ops may share a location name; tensors may not. */
-	ret = add_tensor(c, ttc_op_result(op, 0),
-			 tensor_name(c, o->op.name, "t", index), TT_MODEL_ACT,
-			 op, &t);
+	ret = add_typed(c, ttc_value_type(ttc_op_result(op, 0)), op, rows,
+			tensor_name(c, o->op.name, "t", index), TT_MODEL_ACT,
+			op, &t);
 	if (ret)
 		return ret;
-	o->op.out = t;
+	c->tensors[t].v = ttc_op_result(op, 0);
+	c->ops[c->nops - 1].op.out = t;
 	vput(vm, ttc_op_result(op, 0), t);
 	return 0;
 }
@@ -657,6 +804,9 @@ static int lower_return(ttc_compiled *c, const ttc_op *ret_op,
 		if (vget(vm, ttc_op_operand(ret_op, i), &t))
 			return cg_error(c, ret_op, -EINVAL,
 					"result #%zu is unknown", i);
+		/* Outputs have their natural shape. */
+		if (c->tensors[t].rows && cg_layout(c, t, false, i, &t))
+			return -ENOMEM;
 		ct = &c->tensors[t];
 		if (ct->t.kind == TT_MODEL_OUTPUT)
 			return cg_error(c, ret_op, -ENOTSUP,
@@ -686,6 +836,9 @@ int cg_lower(ttc_compiled *c, ttc_func *f, ttc_param_fn param, void *arg)
 		ret = -ENOMEM;
 		goto out;
 	}
+	c->f = f;
+	c->param = param;
+	c->param_arg = arg;
 	ret = lower_args(c, f, &vm, param, arg);
 	for (ttc_op *op = ttc_func_first_op(f); !ret && op;
 	     op = ttc_op_next(op), index++) {
