@@ -3,7 +3,8 @@
  * bench-model: compiled models end to end (issue 28's figures) on the
  * embedded model, against PyTorch running the same model in the same run.
  *
- *   model_<name>_infer: one inference of models/<name>.mlir (compiled by
+ *   model_<name>_infer (mlp, encoder, cnn): one inference of
+ *     models/<name>.mlir (compiled by
  *     ttc_compile with seeded weights, loaded by tt_model_load) through
  *     tt_model_run: input written, every op, output read; best of 7 after
  *     one warm-up run, in ms. ratio = PyTorch's time / ours (target >=
@@ -14,6 +15,11 @@
  *     kernels come from the image) to the end of the first inference.
  *   compile_ms: ttc_compile of the model (passes, codegen, kernels from
  *     the kernel cache, image), for the record.
+ *   compile_time_resnet: ttc_compile of a generated ResNet-50-sized TTIR
+ *     graph (224x224 NHWC input, 53 convolutions each with a per-channel
+ *     scale, bottleneck blocks 3-4-6-3, 25.6M seeded bf16 weights; about
+ *     180 ops) to an image, with the per-pass times printed as comments
+ *     (target <= 5 s).
  *
  * Usage: bench-model [SOURCE_ROOT]; models are read from SOURCE_ROOT/models.
  */
@@ -135,6 +141,16 @@ static const char peer_encoder[] =
 	"    f = F.gelu(h @ w[10] + w[11]) @ w[12] + w[13]\n"
 	"    return F.layer_norm(h + f, (256,), w[14], w[15])\n";
 
+static const char peer_cnn[] =
+	"x = torch.rand(1, 16, 32, 32) * 2 - 1\n"
+	"w = [W(i) for i in range(1, 11)]\n"
+	"def model(x):\n"
+	"    c = lambda x, i, s=1: F.conv2d(x, w[i], w[i + 1].reshape(-1), stride=s, padding=1)\n"
+	"    r0 = F.relu(c(x, 0))\n"
+	"    r2 = F.relu(c(F.relu(c(r0, 2)), 4) + r0)\n"
+	"    r3 = F.relu(c(F.max_pool2d(r2, 2, 2), 6, 2))\n"
+	"    return r3.mean((2, 3)) @ w[8] + w[9]\n";
+
 static const char peer_suffix[] =
 	"with torch.no_grad():\n"
 	"    model(x)\n"
@@ -228,6 +244,173 @@ static void bench(tt_device *dev, const char *root, const char *name,
 	}
 }
 
+
+/* ---- compile_time_resnet: a ResNet-50-sized graph ---- */
+
+struct gen {
+	FILE *f;
+	int v;        /* next %value */
+	int nargs;
+	char args[65536];
+	size_t alen;
+	int ops;
+};
+
+static int arg(struct gen *g, const char *type, const char *name)
+{
+	g->alen += (size_t)snprintf(g->args + g->alen, sizeof(g->args) - g->alen,
+				    ",\n      %%p%d: %s {ttcore.argument_type = #ttcore.argument_type<parameter>} loc(\"%s\")",
+				    g->nargs, type, name);
+	return g->nargs++;
+}
+
+/* conv (weights, bias), then a per-channel scale (batch norm's, unfolded)
+ * and relu when asked; returns the value. */
+static int conv(struct gen *g, int x, int n, int h, int w, int cin, int cout,
+		int k, int s, bool relu, const char *name, int *oh, int *ow)
+{
+	char wt[64], bt[64], st[64], it[64], ot[64];
+	int pad = k / 2, ho = (h + 2 * pad - k) / s + 1, wo = (w + 2 * pad - k) / s + 1;
+	int pw, pb, ps, y;
+
+	snprintf(wt, sizeof(wt), "tensor<%dx%dx%dx%dxbf16>", cout, cin, k, k);
+	snprintf(bt, sizeof(bt), "tensor<1x1x1x%dxbf16>", cout);
+	snprintf(st, sizeof(st), "tensor<1x1x1x%dxbf16>", cout);
+	snprintf(it, sizeof(it), "tensor<%dx%dx%dx%dxbf16>", n, h, w, cin);
+	snprintf(ot, sizeof(ot), "tensor<%dx%dx%dx%dxbf16>", n, ho, wo, cout);
+	pw = arg(g, wt, name);
+	pb = arg(g, bt, name);
+	ps = arg(g, st, name);
+	fprintf(g->f, "    %%%d = \"ttir.conv2d\"(%%%d, %%p%d, %%p%d) <{stride = %d : i32, padding = %d : i32, dilation = 1 : i32, groups = 1 : i32}> : (%s, %s, %s) -> %s loc(\"%s\")\n",
+		g->v, x, pw, pb, s, pad, it, wt, bt, ot, name);
+	y = g->v++;
+	fprintf(g->f, "    %%%d = \"ttir.multiply\"(%%%d, %%p%d) : (%s, %s) -> %s\n",
+		g->v, y, ps, ot, st, ot);
+	y = g->v++;
+	g->ops += 2;
+	if (relu) {
+		fprintf(g->f, "    %%%d = \"ttir.relu\"(%%%d) : (%s) -> %s\n",
+			g->v, y, ot, ot);
+		y = g->v++;
+		g->ops++;
+	}
+	*oh = ho;
+	*ow = wo;
+	return y;
+}
+
+static char *resnet50_text(int *nops)
+{
+	static const int blocks[4] = {3, 4, 6, 3}, mids[4] = {64, 128, 256, 512};
+	struct gen g = {0};
+	char *body = NULL, *text = NULL;
+	size_t blen = 0, tlen = 0;
+	int x = 0, h = 224, w = 224, c = 64, y, oh, ow;
+	FILE *t;
+
+	g.f = open_memstream(&body, &blen);
+	/* %0 is the image. */
+	fprintf(g.f, "    %%1 = \"ttir.reshape\"(%%x) <{shape = [1 : i32, 224 : i32, 224 : i32, 32 : i32]}> : (tensor<1x224x224x32xbf16>) -> tensor<1x224x224x32xbf16>\n");
+	g.v = 2;
+	g.ops = 1;
+	x = conv(&g, 1, 1, 224, 224, 32, 64, 7, 2, true, "stem", &oh, &ow);
+	h = oh;
+	w = ow;
+	fprintf(g.f, "    %%%d = \"ttir.max_pool2d\"(%%%d) <{kernel = 3 : i32, stride = 2 : i32, dilation = 1 : i32, padding = 1 : i32, ceil_mode = false}> : (tensor<1x%dx%dx64xbf16>) -> tensor<1x%dx%dx64xbf16>\n",
+		g.v, x, h, w, h / 2, w / 2);
+	x = g.v++;
+	g.ops++;
+	h /= 2;
+	w /= 2;
+	for (int st = 0; st < 4; st++)
+		for (int b = 0; b < blocks[st]; b++) {
+			int s = b == 0 && st > 0 ? 2 : 1, out = mids[st] * 4;
+			int h2, w2, sc = x, a;
+			char name[32], ot[64];
+
+			snprintf(name, sizeof(name), "layer%d.%d", st + 1, b);
+			a = conv(&g, x, 1, h, w, c, mids[st], 1, 1, true, name, &oh, &ow);
+			a = conv(&g, a, 1, h, w, mids[st], mids[st], 3, s, true, name, &h2, &w2);
+			a = conv(&g, a, 1, h2, w2, mids[st], out, 1, 1, false, name, &oh, &ow);
+			if (b == 0)
+				sc = conv(&g, x, 1, h, w, c, out, 1, s, false, name, &oh, &ow);
+			snprintf(ot, sizeof(ot), "tensor<1x%dx%dx%dxbf16>", h2, w2, out);
+			fprintf(g.f, "    %%%d = \"ttir.add\"(%%%d, %%%d) : (%s, %s) -> %s\n",
+				g.v, a, sc, ot, ot, ot);
+			fprintf(g.f, "    %%%d = \"ttir.relu\"(%%%d) : (%s) -> %s\n",
+				g.v + 1, g.v, ot, ot);
+			x = g.v + 1;
+			g.v += 2;
+			g.ops += 2;
+			h = h2;
+			w = w2;
+			c = out;
+		}
+	fprintf(g.f, "    %%%d = \"ttir.mean\"(%%%d) <{dim_arg = [1 : i32, 2 : i32], keep_dim = true}> : (tensor<1x%dx%dx2048xbf16>) -> tensor<1x1x1x2048xbf16>\n",
+		g.v, x, h, w);
+	fprintf(g.f, "    %%%d = \"ttir.reshape\"(%%%d) <{shape = [1 : i32, 2048 : i32]}> : (tensor<1x1x1x2048xbf16>) -> tensor<1x2048xbf16>\n",
+		g.v + 1, g.v);
+	y = arg(&g, "tensor<2048x1000xbf16>", "fc.weight");
+	fprintf(g.f, "    %%%d = \"ttir.matmul\"(%%%d, %%p%d) : (tensor<1x2048xbf16>, tensor<2048x1000xbf16>) -> tensor<1x1000xbf16>\n",
+		g.v + 2, g.v + 1, y);
+	fprintf(g.f, "    return %%%d : tensor<1x1000xbf16>\n", g.v + 2);
+	g.ops += 3;
+	fclose(g.f);
+	t = open_memstream(&text, &tlen);
+	fprintf(t, "module {\n  func.func @resnet50(%%x: tensor<1x224x224x32xbf16> loc(\"image\")%s) -> tensor<1x1000xbf16> {\n%s  }\n}\n",
+		g.args, body);
+	fclose(t);
+	free(body);
+	*nops = g.ops;
+	return text;
+}
+
+static void bench_resnet_compile(tt_device *dev)
+{
+	char dir[] = "/tmp/bench-resnet-XXXXXX", image[4200];
+	ttc_ctx *ctx = ttc_ctx_new_ttir();
+	struct ttc_compile_options o = ttc_compile_defaults();
+	struct ttc_compile_report rep;
+	int nops;
+	char *text = resnet50_text(&nops);
+	ttc_module *m = ttc_parse(ctx, "resnet50", text, strlen(text), 0);
+	struct params p = {0};
+	double t0, t;
+
+	if (!m || ttc_module_verify(m))
+		die("resnet50", ttc_ctx_error(ctx));
+	if (!mkdtemp(dir))
+		die("mkdtemp", strerror(errno));
+	snprintf(image, sizeof(image), "%s/resnet50.tti", dir);
+	p.f = ttc_module_item_func(m, 0);
+	p.n = ttc_func_num_args(p.f);
+	p.v = calloc(p.n, sizeof(*p.v));
+	for (size_t i = 1; i < p.n; i++)
+		p.v[i] = ttc_tensor_random(ctx, ttc_value_type(ttc_func_arg(p.f, i)),
+					   1 + i);
+	o.passes.time_passes = true;
+	o.passes.out = stdout;
+	printf("# compile_time_resnet: %d ops, %zu parameters; per-pass times:\n",
+	       nops, p.n - 1);
+	t0 = now_ms();
+	if (ttc_compile(m, p.f, dev, &o, param_value, &p, image, &rep))
+		die("resnet50", ttc_ctx_error(ctx));
+	t = now_ms() - t0;
+	printf("# passes %.0f ms, codegen %.0f ms, kernels %.0f ms, write %.0f ms; %zu records, %zu kernels\n",
+	       rep.ms_passes, rep.ms_codegen, rep.ms_kernels, rep.ms_write,
+	       rep.ops, rep.kernels);
+	printf("BENCH name=compile_time_resnet value=%.1f unit=ms\n", t);
+	fflush(stdout);
+	for (size_t i = 0; i < p.n; i++)
+		ttc_tensor_free(p.v[i]);
+	free(p.v);
+	free(text);
+	ttc_module_free(m);
+	ttc_ctx_free(ctx);
+	unlink(image);
+	rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
 	const char *root = argc > 1 ? argv[1] : TT_SOURCE_ROOT;
@@ -238,6 +421,8 @@ int main(int argc, char **argv)
 		die("device", tt_last_error());
 	bench(dev, root, "mlp", peer_mlp, true);
 	bench(dev, root, "encoder", peer_encoder, false);
+	bench(dev, root, "cnn", peer_cnn, false);
+	bench_resnet_compile(dev);
 	tt_device_close(dev);
 	return 0;
 }

@@ -182,7 +182,9 @@ static int weight_tensor(ttc_compiled *c, const ttc_op *op,
 	tmp = ttc_op_result(ttc_op_create(ttc_func_module(c->f), "ttir.empty",
 					  NULL, 0, &t, 1, NULL, NULL, NULL),
 			    0);
-	ret = cg_add_tensor(c, tmp, cg_printf(c, "%s.%s", base, suffix),
+	ret = cg_add_tensor(c, tmp,
+			    cg_tame(c, cg_printf(c, "%s.%s", base, suffix), "w",
+				    c->ntensors, true),
 			    TT_MODEL_PARAM, op, out);
 	if (!ret)
 		ret = cg_set_data(c, *out, h, op);
