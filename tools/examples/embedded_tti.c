@@ -195,6 +195,9 @@ int main(int argc, char **argv)
 			pos[npos++] = argv[i];
 		}
 	}
+	/* The device first, as every example: no device is exit status 3
+	 * whatever else is missing. */
+	ex_open_device(&dev);
 	if (!npos)
 		ex_usage_error("no model given");
 	if (pos[1])
@@ -202,7 +205,6 @@ int main(int argc, char **argv)
 	if (pos[2])
 		r.microbatch = number(pos[2], "MICROBATCH", MAX_MICROBATCH);
 
-	ex_open_device(&dev);
 	EX_TRY(tt_backend_load(dev, pos[0], &r.b));
 	EX_TRY(tt_backend_output_names(r.b, &names, &nout));
 	r.first = ex_xmalloc((nout + 1) * sizeof(*r.first));
