@@ -193,6 +193,7 @@ static int attr_fail(const struct tt_model_op *op, const char *name,
 static int parse_common(const struct tt_model_op *op, struct common *c)
 {
 	const char *v;
+	uint32_t n;
 
 	*c = (struct common){.fidelity = TT_OPS_FIDELITY_AUTO};
 	if ((v = tt_model_attr(op, "grid")) && parse_xy(v, &c->grid))
@@ -214,12 +215,18 @@ static int parse_common(const struct tt_model_op *op, struct common *c)
 	if ((v = tt_model_attr(op, "activation_p1")) &&
 	    parse_float(v, &c->act.p1))
 		return attr_fail(op, "activation_p1", "not a finite number");
+	if ((v = tt_model_attr(op, "epoch")) && parse_u32(v, 1u << 20, &n))
+		return attr_fail(op, "epoch", "not a number");
+	if ((v = tt_model_attr(op, "chip")) && parse_u32(v, 1u << 20, &n))
+		return attr_fail(op, "chip", "not a number");
 	return 0;
 }
 
+/* epoch and chip: where the op falls in the compile's epochs and chip
+ * stages (reports show them; one chip runs the ops in order). */
 static const char *const common_attrs[] = {
 	"grid", "fidelity", "fp32_acc", "approx", "activation",
-	"activation_p0", "activation_p1", NULL};
+	"activation_p0", "activation_p1", "epoch", "chip", NULL};
 
 /* Output placement from the output tensor (a check without a model:
  * auto). */

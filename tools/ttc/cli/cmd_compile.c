@@ -24,6 +24,8 @@ struct compile_opts {
 	size_t nparams;
 	struct ttc_op_size sizes[MAX_LIST];
 	size_t nsizes;
+	const char *epochs[MAX_LIST], *chips[MAX_LIST];
+	size_t nepochs, nchips;
 	bool random, quiet;
 	unsigned long long seed;
 	struct ttc_compile_options c;
@@ -59,6 +61,11 @@ static void usage(FILE *f)
 		"      --balancer P          greedy (default) or min_dram\n"
 		"      --override-op-size OP=RxC  run op OP on R rows of C cores\n"
 		"      --place-on-one-row    every op on one row of cores\n"
+		"      --epoch-break OP      start a new epoch at op OP (its\n"
+		"                            location name): activations crossing\n"
+		"                            it wait in DRAM (repeatable)\n"
+		"      --chip-break OP       start a new chip's pipeline stage at\n"
+		"                            OP (on one chip: an epoch break)\n"
 		"      --no-consteval        do not fold parameter-only ops\n"
 		"      --no-fusing           do not fuse activations into ops\n"
 		"      --no-kernels          leave the kernels out of the image\n"
@@ -189,6 +196,17 @@ static int parse_opt(struct compile_opts *o, int c, char **argv)
 		o->c.codegen.balancer = optarg;
 		return record(o, "balancer_policy", optarg);
 	case 'S': return add_size(o, optarg);
+	case 'E':
+	case 'H':
+		if ((c == 'E' ? o->nepochs : o->nchips) == MAX_LIST)
+			return usage_error("compile", "more than %d breaks",
+					   MAX_LIST);
+		if (c == 'E')
+			o->epochs[o->nepochs++] = optarg;
+		else
+			o->chips[o->nchips++] = optarg;
+		return record(o, c == 'E' ? "epoch_break" : "chip_break",
+			      optarg);
 	case '1':
 		o->c.codegen.place_on_one_row = true;
 		return record(o, "place_on_one_row", "true");
@@ -224,6 +242,8 @@ static int parse_args(int argc, char **argv, struct compile_opts *o)
 		{"balancer", required_argument, NULL, 'b'},
 		{"override-op-size", required_argument, NULL, 'S'},
 		{"place-on-one-row", no_argument, NULL, '1'},
+		{"epoch-break", required_argument, NULL, 'E'},
+		{"chip-break", required_argument, NULL, 'H'},
 		{"no-consteval", no_argument, NULL, 'C'},
 		{"no-fusing", no_argument, NULL, 'U'},
 		{"no-kernels", no_argument, NULL, 'K'},
@@ -365,6 +385,10 @@ static int compile(ttc_ctx *ctx, ttc_module *m, struct compile_opts *o)
 	if (!rc) {
 		o->c.codegen.op_sizes = o->sizes;
 		o->c.codegen.nop_sizes = o->nsizes;
+		o->c.codegen.epoch_breaks = o->epochs;
+		o->c.codegen.nepoch_breaks = o->nepochs;
+		o->c.codegen.chip_breaks = o->chips;
+		o->c.codegen.nchip_breaks = o->nchips;
 		o->c.codegen.record = o->record;
 		o->c.codegen.nrecord = o->nrecord;
 		o->c.passes.out = stderr;

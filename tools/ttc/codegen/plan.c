@@ -76,6 +76,72 @@ static int grid_of(ttc_compiled *c, struct cg_op *o)
 	return 0;
 }
 
+/* Every override_op_size names an op of the model. */
+static int sizes_named(ttc_compiled *c)
+{
+	for (size_t i = 0; i < c->o.nop_sizes; i++) {
+		size_t k = 0;
+
+		while (k < c->nops &&
+		       strcmp(c->ops[k].op.name, c->o.op_sizes[i].op))
+			k++;
+		if (k == c->nops)
+			return cg_error(c, NULL, -EINVAL,
+					"override_op_size for %s: no op has that name",
+					c->o.op_sizes[i].op);
+	}
+	return 0;
+}
+
+/* ---- epochs ---- */
+
+static bool listed(const char *const *list, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (list[i] && !strcmp(list[i], name))
+			return true;
+	return false;
+}
+
+/* Each op's epoch and chip stage (attributes "epoch", "chip" when any
+ * break was asked for); every break must name an op. */
+static int epochs(ttc_compiled *c, unsigned *epoch)
+{
+	const struct ttc_codegen_options *o = &c->o;
+	unsigned e = 0, chip = 0;
+	int ret = 0;
+
+	for (size_t k = 0; k < c->nops; k++) {
+		struct cg_op *op = &c->ops[k];
+		bool cb = listed(o->chip_breaks, o->nchip_breaks, op->op.name);
+
+		if (k && (cb || listed(o->epoch_breaks, o->nepoch_breaks,
+				       op->op.name)))
+			e++;
+		chip += k && cb;
+		epoch[k] = e;
+		if (o->nepoch_breaks + o->nchip_breaks && !ret)
+			ret = cg_attr(c, op, "epoch", "%u", e) ||
+			      cg_attr(c, op, "chip", "%u", chip) ? -ENOMEM : 0;
+	}
+	for (int pass = 0; pass < 2 && !ret; pass++) {
+		const char *const *list = pass ? o->chip_breaks : o->epoch_breaks;
+		size_t n = pass ? o->nchip_breaks : o->nepoch_breaks;
+
+		for (size_t i = 0; i < n; i++) {
+			size_t k = 0;
+
+			while (k < c->nops && strcmp(c->ops[k].op.name, list[i]))
+				k++;
+			if (k == c->nops)
+				return cg_error(c, NULL, -EINVAL,
+						"%s break at %s: no op has that name",
+						pass ? "chip" : "epoch", list[i]);
+		}
+	}
+	return ret;
+}
+
 /* ---- places ---- */
 
 static int cmp_size_desc(const void *a, const void *b, void *arg)
@@ -88,6 +154,15 @@ static int cmp_size_desc(const void *a, const void *b, void *arg)
 						(*(const unsigned *)a < *(const unsigned *)b);
 }
 
+/* Alive from one epoch into another: it must wait in DRAM. */
+static bool crosses_epoch(const ttc_compiled *c, const struct cg_tensor *t,
+			  const unsigned *epoch)
+{
+	unsigned last = t->last < c->nops ? t->last : (unsigned)c->nops - 1;
+
+	return t->first < c->nops && epoch[t->first] != epoch[last];
+}
+
 static uint64_t l1_budget(const ttc_compiled *c)
 {
 	double f = c->o.l1_fraction > 0 ? c->o.l1_fraction : 0.25;
@@ -96,7 +171,7 @@ static uint64_t l1_budget(const ttc_compiled *c)
 	       c->o.target.grid_x * c->o.target.grid_y;
 }
 
-static void places(ttc_compiled *c)
+static void places(ttc_compiled *c, const unsigned *epoch)
 {
 	uint64_t *live = calloc(c->nops + 1, sizeof(*live));
 	unsigned *order = calloc(c->ntensors + 1, sizeof(*order));
@@ -116,7 +191,7 @@ static void places(ttc_compiled *c)
 
 		for (unsigned k = t->first; k <= t->last && k < c->nops; k++)
 			peak = live[k] > peak ? live[k] : peak;
-		t->t.l1 = peak + need <= budget;
+		t->t.l1 = peak + need <= budget && !crosses_epoch(c, t, epoch);
 		if (t->t.l1)
 			for (unsigned k = t->first; k <= t->last && k < c->nops;
 			     k++)
@@ -267,14 +342,22 @@ static int describe(ttc_compiled *c)
 
 int cg_plan(ttc_compiled *c)
 {
-	int ret = 0;
+	unsigned *epoch = calloc(c->nops + 1, sizeof(*epoch));
+	int ret = epoch ? 0 : -ENOMEM;
 
 	lifetimes(c);
 	for (size_t k = 0; !ret && k < c->nops; k++)
 		ret = grid_of(c, &c->ops[k]);
-	if (ret)
+	if (!ret)
+		ret = sizes_named(c);
+	if (!ret)
+		ret = epochs(c, epoch);
+	if (ret) {
+		free(epoch);
 		return ret;
-	places(c);
+	}
+	places(c, epoch);
+	free(epoch);
 	ret = assign_slots(c);
 	if (!ret) {
 		fit_l1(c);

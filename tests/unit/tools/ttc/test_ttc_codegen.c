@@ -1480,6 +1480,108 @@ static void test_plan_grids(void **state)
 	cg_done(&g);
 }
 
+
+/* set_epoch_break / set_chip_break: records carry their epoch and chip;
+ * an activation alive across a break waits in DRAM; a break naming no op
+ * is refused. */
+static void test_plan_epochs(void **state)
+{
+	(void)state;
+	struct cg g = {0};
+	struct ttc_codegen_options o = ttc_codegen_defaults();
+	const char *eb[] = {"c"}, *chb[] = {"b"}, *bad[] = {"nosuch"};
+
+	o.epoch_breaks = eb;
+	o.nepoch_breaks = 1;
+	cg_ok(&g, CHAIN, &o);
+	assert_attr(rec(g.d, "a"), "epoch", "0");
+	assert_attr(rec(g.d, "b"), "epoch", "0");
+	assert_attr(rec(g.d, "c"), "epoch", "1");
+	assert_attr(rec(g.d, "d"), "chip", "0");
+	/* b is written in epoch 0 and read by c in epoch 1: DRAM. */
+	assert_false(tensor(g.d, "b")->l1);
+	assert_true(tensor(g.d, "a")->l1);
+	assert_true(tensor(g.d, "c")->l1);
+	cg_done(&g);
+
+	o.chip_breaks = chb;
+	o.nchip_breaks = 1;
+	cg_ok(&g, CHAIN, &o);
+	assert_attr(rec(g.d, "b"), "epoch", "1");
+	assert_attr(rec(g.d, "b"), "chip", "1");
+	assert_attr(rec(g.d, "c"), "epoch", "2");
+	assert_attr(rec(g.d, "c"), "chip", "1");
+	assert_false(tensor(g.d, "a")->l1);
+	assert_false(tensor(g.d, "b")->l1);
+	cg_done(&g);
+
+	o.chip_breaks = NULL;
+	o.nchip_breaks = 0;
+	o.epoch_breaks = bad;
+	cg_fails(&g, CHAIN, &o, -EINVAL, "epoch break at nosuch",
+		 "no op has that name", NULL);
+	cg_done(&g);
+
+	/* Without breaks, no epoch attributes. */
+	cg_ok(&g, CHAIN, NULL);
+	assert_attr(rec(g.d, "a"), "epoch", NULL);
+	cg_done(&g);
+}
+
+/* Convolutions: activations as rows, weights as the device matrix, a
+ * residual add and relu staying in rows, natural shapes back before a
+ * matmul and at the output. */
+#define TIMG "tensor<1x8x8x16xf32>"
+#define TOUT "tensor<1x8x8x32xf32>"
+#define CONV_MODEL                                                             \
+	"module {\n  func.func @f(%x: " TIMG " loc(\"x\"), "                      \
+	"%w: tensor<32x16x3x3xf32> {ttcore.argument_type = "                     \
+	"#ttcore.argument_type<parameter>} loc(\"w\"), "                          \
+	"%b: tensor<1x1x1x32xf32> {ttcore.argument_type = "                      \
+	"#ttcore.argument_type<parameter>} loc(\"b\")) -> " TOUT " {\n"          \
+	"%0 = \"ttir.conv2d\"(%x, %w, %b) <{stride = 1 : i32, padding = 1 : i32, " \
+	"dilation = 1 : i32, groups = 1 : i32}> : (" TIMG                         \
+	", tensor<32x16x3x3xf32>, tensor<1x1x1x32xf32>) -> " TOUT " loc(\"conv\")\n" \
+	"%1 = \"ttir.relu\"(%0) : (" TOUT ") -> " TOUT " loc(\"act\")\n"          \
+	"%2 = \"ttir.add\"(%1, %b) : (" TOUT ", tensor<1x1x1x32xf32>) -> " TOUT   \
+	" loc(\"shift\")\n"                                                       \
+	"return %2 : " TOUT "\n  }\n}\n"
+
+static void test_lower_conv(void **state)
+{
+	(void)state;
+	struct cg g = {0};
+	const struct tt_model_op *conv, *nat;
+	const struct tt_model_tensor *w;
+
+	cg_ok(&g, CONV_MODEL, NULL);
+	/* x is natural; a reshape makes its rows. */
+	assert_int_equal(tensor(g.d, "x")->shape.rank, 4);
+	assert_int_equal(tensor(g.d, "x.rows")->shape.dims[2], 64);
+	conv = rec(g.d, "conv");
+	assert_string_equal(conv->op, "conv2d");
+	assert_attr(conv, "batch", "1");
+	assert_attr(conv, "in_h", "8");
+	assert_attr(conv, "kernel_w", "3");
+	assert_attr(conv, "pad_bottom", "1");
+	assert_attr(conv, "groups", "1");
+	/* Weights as the device matrix: 9 taps x 32 (16 padded) rows. */
+	w = &g.d->tensors[conv->in[1]];
+	assert_int_equal(w->kind, TT_MODEL_PARAM);
+	assert_int_equal(w->shape.dims[2], 9 * 32);
+	assert_int_equal(w->shape.dims[3], 32);
+	assert_int_equal(g.d->tensors[conv->in[2]].shape.rank, 1);
+	/* relu and the per-channel add stay in rows. */
+	assert_int_equal(tensor(g.d, "act")->shape.dims[2], 64);
+	assert_int_equal(tensor(g.d, "shift")->shape.dims[2], 64);
+	/* The output has its natural shape, through one reshape. */
+	nat = rec(g.d, "shift.nhwc");
+	assert_string_equal(nat->op, "reshape");
+	assert_int_equal(g.d->tensors[nat->out].kind, TT_MODEL_OUTPUT);
+	assert_int_equal(g.d->tensors[nat->out].shape.dims[1], 8);
+	cg_done(&g);
+}
+
 /* models/mlp.mlir, with the passes, on the default target. */
 static void test_mlp(void **state)
 {
@@ -1550,6 +1652,8 @@ int main(void)
 		cmocka_unit_test(test_plan_demote),
 		cmocka_unit_test(test_plan_dram_limit),
 		cmocka_unit_test(test_plan_grids),
+		cmocka_unit_test(test_plan_epochs),
+		cmocka_unit_test(test_lower_conv),
 		cmocka_unit_test(test_mlp),
 	};
 

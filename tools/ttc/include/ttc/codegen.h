@@ -45,6 +45,14 @@ struct ttc_codegen_options {
 	const struct ttc_op_size *op_sizes;
 	size_t nop_sizes;
 	bool place_on_one_row; /* every op on one row of cores */
+	/* set_epoch_break / set_chip_break: ops (by location name) that
+	 * start a new epoch (a chip break also starts a pipeline stage, run
+	 * in order on this one chip). Activations that cross an epoch
+	 * boundary live in DRAM, as PyBuda's go through DRAM queues. */
+	const char *const *epoch_breaks;
+	size_t nepoch_breaks;
+	const char *const *chip_breaks;
+	size_t nchip_breaks;
 	/* Part of each core's L1 activations may take (0: 0.25); the rest
 	 * is the op library's circular buffers. */
 	double l1_fraction;
