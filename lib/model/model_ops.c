@@ -244,16 +244,23 @@ static enum tt_data_format out_format(const struct tt_model_call *c)
 	return c->d->tensors[c->op->out].format;
 }
 
+/* What every family's config takes from the record and its output: the
+ * grid, where the output lives, its format, 32-bit accumulation. */
+#define SET_COMMON(cfg, c, k)                                                  \
+	do {                                                                   \
+		(cfg).grid = (k).grid;                                         \
+		(cfg).out_mem = out_mem(c);                                    \
+		(cfg).out_format = out_format(c);                              \
+		(cfg).fp32_acc = (k).fp32_acc;                                 \
+	} while (0)
+
 static struct tt_eltwise_cfg eltwise_cfg(const struct tt_model_call *c,
 					 const struct common *k)
 {
 	struct tt_eltwise_cfg cfg = tt_op_eltwise_config();
 
-	cfg.grid = k->grid;
-	cfg.out_mem = out_mem(c);
-	cfg.out_format = out_format(c);
+	SET_COMMON(cfg, c, *k);
 	cfg.math_fidelity = k->fidelity;
-	cfg.fp32_acc = k->fp32_acc;
 	cfg.approx = k->approx;
 	cfg.activation = k->act;
 	return cfg;
@@ -333,11 +340,8 @@ static int matmul_cfg(struct tt_model_call *c, struct tt_matmul_cfg *cfg)
 	if (parse_common(c->op, &k))
 		return -EINVAL;
 	*cfg = tt_op_matmul_config();
-	cfg->grid = k.grid;
-	cfg->out_mem = out_mem(c);
-	cfg->out_format = out_format(c);
+	SET_COMMON(*cfg, c, k);
 	cfg->math_fidelity = k.fidelity;
-	cfg->fp32_acc = k.fp32_acc;
 	cfg->activation = k.act;
 	if ((v = tt_model_attr(c->op, "transpose_a")) &&
 	    parse_bool(v, &cfg->transpose_a))
@@ -385,11 +389,8 @@ static int run_softmax(struct tt_model_call *c)
 		return attr_fail(c->op, "causal", "not true or false");
 	if (!c->ctx)
 		return 0;
-	cfg.grid = k.grid;
-	cfg.out_mem = out_mem(c);
-	cfg.out_format = out_format(c);
+	SET_COMMON(cfg, c, k);
 	cfg.math_fidelity = k.fidelity;
-	cfg.fp32_acc = k.fp32_acc;
 	cfg.mask = c->in[1];
 	return tt_op_softmax(c->ctx, c->in[0], &cfg, &c->out);
 }
@@ -408,11 +409,8 @@ static int norm(struct tt_model_call *c, bool rms)
 		return attr_fail(c->op, "eps", "not a number >= 0");
 	if (!c->ctx)
 		return 0;
-	cfg.grid = k.grid;
-	cfg.out_mem = out_mem(c);
-	cfg.out_format = out_format(c);
+	SET_COMMON(cfg, c, k);
 	cfg.math_fidelity = k.fidelity;
-	cfg.fp32_acc = k.fp32_acc;
 	if (rms)
 		return tt_op_rmsnorm(c->ctx, c->in[0], c->in[1], eps, &cfg,
 				     &c->out);
@@ -455,11 +453,8 @@ static int run_reduce(struct tt_model_call *c)
 		return attr_fail(c->op, "keepdim", "not true or false");
 	if (!c->ctx)
 		return 0;
-	cfg.grid = k.grid;
-	cfg.out_mem = out_mem(c);
-	cfg.out_format = out_format(c);
+	SET_COMMON(cfg, c, k);
 	cfg.math_fidelity = k.fidelity;
-	cfg.fp32_acc = k.fp32_acc;
 	return tt_op_reduce(c->ctx, c->in[0], fn, mask, keepdim, &cfg, &c->out);
 }
 
@@ -645,11 +640,8 @@ static int run_conv2d(struct tt_model_call *c)
 		return -EINVAL;
 	if (!c->ctx)
 		return 0;
-	cfg.grid = k.grid;
-	cfg.out_mem = out_mem(c);
-	cfg.out_format = out_format(c);
+	SET_COMMON(cfg, c, k);
 	cfg.math_fidelity = k.fidelity;
-	cfg.fp32_acc = k.fp32_acc;
 	cfg.activation = k.act;
 	return tt_op_conv2d(c->ctx, c->in[0], c->in[1], c->in[2], &p, &cfg,
 			    &c->out);
@@ -674,10 +666,7 @@ static int pool(struct tt_model_call *c, bool max)
 		return attr_fail(c->op, "count_include_pad", "not true or false");
 	if (!c->ctx)
 		return 0;
-	cfg.grid = k.grid;
-	cfg.out_mem = out_mem(c);
-	cfg.out_format = out_format(c);
-	cfg.fp32_acc = k.fp32_acc;
+	SET_COMMON(cfg, c, k);
 	return max ? tt_op_max_pool2d(c->ctx, c->in[0], &p, &cfg, &c->out)
 		   : tt_op_avg_pool2d(c->ctx, c->in[0], &p, &cfg, &c->out);
 }
@@ -702,10 +691,7 @@ static int run_global_avg_pool(struct tt_model_call *c)
 		return -EINVAL;
 	if (!c->ctx)
 		return 0;
-	cfg.grid = k.grid;
-	cfg.out_mem = out_mem(c);
-	cfg.out_format = out_format(c);
-	cfg.fp32_acc = k.fp32_acc;
+	SET_COMMON(cfg, c, k);
 	return tt_op_global_avg_pool2d(c->ctx, c->in[0], p.batch, p.in_h,
 				       p.in_w, &cfg, &c->out);
 }
