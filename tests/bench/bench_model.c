@@ -11,8 +11,10 @@
  *     0.5). The peer: /usr/bin/python3's torch on the CPU, float32, the
  *     same weights (written as .npy files at bench time), the same ops,
  *     with as many threads as the model runs harts on.
- *   image_load_ms: tt_model_load of the image (no compiler involved: its
- *     kernels come from the image) to the end of the first inference.
+ *   image_load_ms: in a child process with no compiler (TT_KERNEL_CC=none)
+ *     and an empty kernel cache, tt_model_load of the CNN's image to the
+ *     end of its first inference (kernels from the image, uploaded by
+ *     that first run); best of 3 children. Target 50 ms plus the upload.
  *   compile_ms: ttc_compile of the model (passes, codegen, kernels from
  *     the kernel cache, image), for the record.
  *   compile_time_resnet: ttc_compile of a generated ResNet-50-sized TTIR
@@ -28,6 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "python_peer.h"
@@ -190,19 +194,84 @@ static int cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* bench-model --load IMAGE: tt_model_load to the end of the first run,
+ * in ms, on standard output. */
+static int load_only(const char *image)
+{
+	tt_device *dev;
+	tt_tensor *x, *y = NULL;
+	tt_model *m;
+	double t0;
+
+	if (tt_device_open(0, &dev))
+		die("device", tt_last_error());
+	t0 = now_ms();
+	if (tt_model_load(dev, image, &m))
+		die(image, tt_last_error());
+	if (tt_tensor_create(&tt_model_get_desc(m)->tensors[0].shape,
+			     TT_FLOAT32, TT_TENSOR_ROW_MAJOR, &x) ||
+	    tt_model_run(m, NULL, &x, 1, &y, 1))
+		die(image, tt_last_error());
+	printf("%.3f\n", now_ms() - t0);
+	tt_tensor_free(x);
+	tt_tensor_free(y);
+	tt_model_free(m);
+	tt_device_close(dev);
+	return 0;
+}
+
+/* The best of 3 children loading image with no compiler and an empty
+ * kernel cache (dir/empty-cache). */
+static double load_in_child(const char *image, const char *dir)
+{
+	char cache[4200], out[64];
+	double best_ms = -1;
+
+	snprintf(cache, sizeof(cache), "%s/empty-cache", dir);
+	if (mkdir(cache, 0700) && errno != EEXIST)
+		die(cache, strerror(errno));
+	for (int i = 0; i < 3; i++) {
+		int fd[2], status;
+		ssize_t n;
+		pid_t pid;
+
+		if (pipe(fd))
+			die("pipe", strerror(errno));
+		pid = fork();
+		if (!pid) {
+			dup2(fd[1], STDOUT_FILENO);
+			close(fd[0]);
+			setenv("TT_KERNEL_CC", "none", 1);
+			setenv("TT_KERNEL_CACHE", cache, 1);
+			execl("/proc/self/exe", "bench-model", "--load", image,
+			      (char *)NULL);
+			_exit(127);
+		}
+		close(fd[1]);
+		n = read(fd[0], out, sizeof(out) - 1);
+		close(fd[0]);
+		waitpid(pid, &status, 0);
+		if (n <= 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+			die("image_load_ms", "the loading child failed");
+		out[n] = '\0';
+		if (best_ms < 0 || atof(out) < best_ms)
+			best_ms = atof(out);
+	}
+	return best_ms;
+}
+
 static void bench(tt_device *dev, const char *root, const char *name,
 		  const char *peer_body, bool report_load)
 {
 	char dir[] = "/tmp/bench-model-XXXXXX", image[4096];
 	const struct tt_model_desc *d;
-	double t0, load = 0, compile, ts[RUNS], torch_ms;
+	double compile, ts[RUNS], torch_ms;
 	tt_tensor *x, *y = NULL;
 	tt_model *m;
 
 	if (!mkdtemp(dir))
 		die("mkdtemp", strerror(errno));
 	compile = compile_model(dev, root, name, dir, image);
-	t0 = now_ms();
 	if (tt_model_load(dev, image, &m))
 		die(image, tt_last_error());
 	d = tt_model_get_desc(m);
@@ -215,9 +284,7 @@ static void bench(tt_device *dev, const char *root, const char *name,
 		tt_tensor_free(y);
 		if (tt_model_run(m, NULL, &x, 1, &y, 1))
 			die(name, tt_last_error());
-		if (r < 0)
-			load = now_ms() - t0;
-		else
+		if (r >= 0)
 			ts[r] = now_ms() - s;
 	}
 	qsort(ts, RUNS, sizeof(ts[0]), cmp);
@@ -229,7 +296,8 @@ static void bench(tt_device *dev, const char *root, const char *name,
 		printf("BENCH name=model_%s_infer value=%.3f unit=ms\n", name,
 		       ts[0]);
 	if (report_load)
-		printf("BENCH name=image_load_ms value=%.3f unit=ms\n", load);
+		printf("BENCH name=image_load_ms value=%.3f unit=ms\n",
+		       load_in_child(image, dir));
 	printf("BENCH name=compile_%s_ms value=%.3f unit=ms\n", name, compile);
 	fflush(stdout);
 	tt_tensor_free(x);
@@ -416,12 +484,14 @@ int main(int argc, char **argv)
 	const char *root = argc > 1 ? argv[1] : TT_SOURCE_ROOT;
 	tt_device *dev;
 
+	if (argc == 3 && !strcmp(argv[1], "--load"))
+		return load_only(argv[2]);
 	setenv("TT_TRANSPORT", "embedded", 0);
 	if (tt_device_open(0, &dev))
 		die("device", tt_last_error());
-	bench(dev, root, "mlp", peer_mlp, true);
+	bench(dev, root, "mlp", peer_mlp, false);
 	bench(dev, root, "encoder", peer_encoder, false);
-	bench(dev, root, "cnn", peer_cnn, false);
+	bench(dev, root, "cnn", peer_cnn, true);
 	bench_resnet_compile(dev);
 	tt_device_close(dev);
 	return 0;
