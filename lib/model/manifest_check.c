@@ -233,6 +233,17 @@ static int check_op_tensors(const struct tt_model_desc *d,
 	return 0;
 }
 
+/* Outputs of a model of several programs (ttc merge's) are written by
+ * one program each: each needs a writer in some program, not in all. */
+static bool some_program_writes(const struct tt_model_desc *d, unsigned t)
+{
+	for (unsigned i = 0; i < d->nprograms; i++)
+		for (unsigned k = 0; k < d->programs[i].nops; k++)
+			if (d->programs[i].ops[k].out == t)
+				return true;
+	return false;
+}
+
 static int check_program(const struct tt_model_desc *d, unsigned i,
 			 struct life *life)
 {
@@ -267,7 +278,7 @@ static int check_program(const struct tt_model_desc *d, unsigned i,
 	}
 	for (unsigned t = 0; t < d->ntensors; t++)
 		if (d->tensors[t].kind == TT_MODEL_OUTPUT &&
-		    life[t].first == ~0u)
+		    life[t].first == ~0u && !some_program_writes(d, t))
 			return tt_error(-EINVAL,
 					"model: program %s never writes output %s",
 					p->name, d->tensors[t].name);

@@ -288,10 +288,78 @@ static int named_error(int ret, const char *what, const char *name)
 	return tt_error(ret, "%s %s: %s", what, name, msg);
 }
 
+/* ---- the inputs and outputs of one program ----
+ * A model of several programs (ttc merge's) may be run on just what a
+ * program uses: the inputs it reads and the outputs it writes, each in
+ * the model's order (docs/image.md). */
+
+static bool program_uses(const struct tt_model_program *p, unsigned t,
+			 bool out)
+{
+	for (unsigned k = 0; k < p->nops; k++) {
+		if (out && p->ops[k].out == t)
+			return true;
+		for (unsigned j = 0; !out && j < p->ops[k].nin; j++)
+			if (p->ops[k].in[j] == t)
+				return true;
+	}
+	return false;
+}
+
+/* How many of the model's inputs p reads (outputs p writes). */
+static unsigned program_io_count(const tt_model *m,
+				 const struct tt_model_program *p, bool out)
+{
+	const unsigned *idx = out ? m->outputs : m->inputs;
+	unsigned n = 0, all = out ? m->noutputs : m->ninputs;
+
+	for (unsigned i = 0; i < all; i++)
+		n += program_uses(p, idx[i], out);
+	return n;
+}
+
+/* The tensor of the i-th input (output) given to tt_model_run: the
+ * model's i-th, or with own the i-th that p uses. */
+static unsigned io_tensor(const tt_model *m, const struct tt_model_program *p,
+			  bool own, bool out, size_t i)
+{
+	const unsigned *idx = out ? m->outputs : m->inputs;
+	unsigned all = out ? m->noutputs : m->ninputs;
+
+	if (!own)
+		return idx[i];
+	for (unsigned k = 0; k < all; k++)
+		if (program_uses(p, idx[k], out) && i-- == 0)
+			return idx[k];
+	return idx[0]; /* not reached: i < program_io_count */
+}
+
+/* Whether the call gives p's own inputs and outputs rather than all the
+ * model's; -EINVAL when it gives neither. */
+static int io_mode(const tt_model *m, const struct tt_model_program *p,
+		   size_t ninputs, size_t noutputs, bool *own)
+{
+	unsigned pin, pout;
+
+	*own = false;
+	if (ninputs == m->ninputs && noutputs == m->noutputs)
+		return 0;
+	pin = program_io_count(m, p, false);
+	pout = program_io_count(m, p, true);
+	*own = true;
+	if (ninputs == pin && noutputs == pout)
+		return 0;
+	return tt_error(-EINVAL,
+			"tt_model_run: the model has %u inputs and %u outputs, given %zu and %zu (program %s reads %u and writes %u)",
+			m->ninputs, m->noutputs, ninputs, noutputs, p->name,
+			pin, pout);
+}
+
 int tt_model_run(tt_model *m, const char *program, tt_tensor *const *inputs,
 		 size_t ninputs, tt_tensor **outputs, size_t noutputs)
 {
 	const struct tt_model_program *p;
+	bool own;
 	int ret = 0;
 
 	if (!m || (ninputs && !inputs) || (noutputs && !outputs))
@@ -300,24 +368,23 @@ int tt_model_run(tt_model *m, const char *program, tt_tensor *const *inputs,
 	if (!p)
 		return tt_error(-ENOENT, "tt_model_run: no program %s",
 				program);
-	if (ninputs != m->ninputs || noutputs != m->noutputs)
-		return tt_error(-EINVAL,
-				"tt_model_run: the model has %u inputs and %u outputs, given %zu and %zu",
-				m->ninputs, m->noutputs, ninputs, noutputs);
+	ret = io_mode(m, p, ninputs, noutputs, &own);
 	for (size_t i = 0; !ret && i < ninputs; i++) {
-		ret = tt_device_tensor_write(m->t[m->inputs[i]],
-					     tt_ops_ctx_queue(m->ctx),
+		unsigned t = io_tensor(m, p, own, false, i);
+
+		ret = tt_device_tensor_write(m->t[t], tt_ops_ctx_queue(m->ctx),
 					     inputs[i]);
 		if (ret)
 			ret = named_error(ret, "tt_model_run: input",
-					  m->d->tensors[m->inputs[i]].name);
+					  m->d->tensors[t].name);
 	}
 	if (!ret)
 		ret = run_ops(m, p);
 	for (size_t i = 0; i < noutputs; i++)
 		outputs[i] = NULL;
 	for (size_t i = 0; !ret && i < noutputs; i++)
-		ret = read_output(m, m->outputs[i], &outputs[i]);
+		ret = read_output(m, io_tensor(m, p, own, true, i),
+				  &outputs[i]);
 	if (ret)
 		for (size_t i = 0; i < noutputs; i++) {
 			tt_tensor_free(outputs[i]);

@@ -34,6 +34,8 @@ int cmd_golden(int argc, char **argv);
 int cmd_compile(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* ttc info's section listing (cmd_info.c): a table with a heading line,
  * or a JSON array of {"name", "offset", "size", "align", "crc32"}. */

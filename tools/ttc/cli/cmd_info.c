@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-/* ttc info: what an image file (.tti) holds, as a table or JSON. */
+/* ttc info: what an image file (.tti) holds, as a table or JSON: its
+ * sections and, when it has a manifest, the model (info_model.c). */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -9,6 +10,7 @@
 #include "tt/image.h"
 
 #include "cli.h"
+#include "model_view.h"
 
 static void usage(FILE *f)
 {
@@ -17,37 +19,23 @@ static void usage(FILE *f)
 		"\n"
 		"Check an image file whole (every field, offset and checksum)\n"
 		"and describe it: the format version, the file's size and\n"
-		"every section (name, offset, size, alignment, CRC-32).\n"
+		"every section (name, offset, size, alignment, CRC-32) and,\n"
+		"when it holds a model, the model: target, compile options,\n"
+		"inputs and outputs, programs and their ops, parameters, the\n"
+		"memory plan and the kernels.\n"
 		"\n"
 		"Options:\n"
 		"      --json  one JSON document: {\"file\", \"version\", "
 		"\"file_size\",\n"
 		"              \"sections\": [{\"name\", \"offset\", \"size\", "
 		"\"align\",\n"
-		"              \"crc32\"}]}\n"
+		"              \"crc32\"}], \"model\": {...}} (docs/ttc.md)\n"
 		"  -h, --help  this help\n"
 		"\n"
 		"Exit status:\n"
 		"  0  success\n"
 		"  1  the file cannot be read or is not a valid image\n"
 		"  2  usage error\n");
-}
-
-/* A JSON string: quotes, backslashes and control characters escaped. */
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
 }
 
 void info_sections_text(FILE *f, const tt_image *img)
@@ -75,7 +63,7 @@ void info_sections_json(FILE *f, const tt_image *img)
 		if (tt_image_section_at(img, i, &s))
 			continue;
 		fprintf(f, "%s{\"name\": ", i ? ", " : "");
-		json_str(f, s.name);
+		view_json_str(f, s.name);
 		fprintf(f,
 			", \"offset\": %" PRIu64 ", \"size\": %" PRIu64
 			", \"align\": %u, \"crc32\": %u}",
@@ -84,22 +72,30 @@ void info_sections_json(FILE *f, const tt_image *img)
 	fputc(']', f);
 }
 
-static void print_text(const tt_image *img)
+static void print_text(const tt_image *img, const struct tt_model_desc *d)
 {
 	printf("file:      %s\n", tt_image_path(img));
 	printf("version:   %u\n", tt_image_version(img));
 	printf("file size: %" PRIu64 " bytes\n", tt_image_file_size(img));
 	printf("sections:  %zu\n\n", tt_image_section_count(img));
 	info_sections_text(stdout, img);
+	if (d) {
+		printf("\n");
+		info_model_text(stdout, d);
+	}
 }
 
-static void print_json(const tt_image *img)
+static void print_json(const tt_image *img, const struct tt_model_desc *d)
 {
 	printf("{\"file\": ");
-	json_str(stdout, tt_image_path(img));
+	view_json_str(stdout, tt_image_path(img));
 	printf(", \"version\": %u, \"file_size\": %" PRIu64 ", \"sections\": ",
 	       tt_image_version(img), tt_image_file_size(img));
 	info_sections_json(stdout, img);
+	if (d) {
+		printf(", \"model\": ");
+		info_model_json(stdout, d);
+	}
 	printf("}\n");
 }
 
@@ -113,6 +109,8 @@ int cmd_info(int argc, char **argv)
 	bool json = false;
 	int c;
 	tt_image *img;
+	tt_model_manifest *man = NULL;
+	const struct tt_model_desc *d;
 
 	opterr = 0;
 	optind = 1;
@@ -135,10 +133,17 @@ int cmd_info(int argc, char **argv)
 		fprintf(stderr, "ttc: %s\n", tt_last_error());
 		return EXIT_FAIL;
 	}
+	if (view_manifest(img, &man) < 0) {
+		fprintf(stderr, "ttc: %s\n", tt_last_error());
+		tt_image_close(img);
+		return EXIT_FAIL;
+	}
+	d = man ? tt_model_manifest_desc(man) : NULL;
 	if (json)
-		print_json(img);
+		print_json(img, d);
 	else
-		print_text(img);
+		print_text(img, d);
+	tt_model_manifest_free(man);
 	tt_image_close(img);
 	return EXIT_OK;
 }

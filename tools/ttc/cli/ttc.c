@@ -3,7 +3,8 @@
  * ttc: the model compiler's command line. Subcommands: parse (read,
  * verify and print TTIR), ops (the op registry), golden (run a module
  * on the CPU goldens), info (what an image file holds), compile (a
- * model into an image), run (an image on the device). docs/ttc.md.
+ * model into an image), run (an image on the device), merge (images
+ * in one), report (placement and memory). docs/ttc.md.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,6 +26,8 @@ static void usage(FILE *f)
 		"  info FILE.tti  check an image file, list its sections\n"
 		"  compile FILE   compile a model into an image (.tti)\n"
 		"  run MODEL.tti  run a compiled model on the device\n"
+		"  merge A.tti B.tti ...  several images in one (-o C.tti)\n"
+		"  report MODEL.tti       placement and memory report (-o DIR)\n"
 		"\n"
 		"'ttc COMMAND --help' describes each.\n"
 		"\n"
@@ -77,6 +80,10 @@ int main(int argc, char **argv)
 		return cmd_compile(argc - 1, argv + 1);
 	if (!strcmp(c, "run"))
 		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(c, "merge"))
+		return cmd_merge(argc - 1, argv + 1);
+	if (!strcmp(c, "report"))
+		return cmd_report(argc - 1, argv + 1);
 	if (c[0] == '-')
 		return usage_error(NULL, "unknown option '%s'", c);
 	return usage_error(NULL, "unknown command '%s'", c);
