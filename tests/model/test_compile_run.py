@@ -233,6 +233,241 @@ def test_run_usage_errors():
     expect(p, 2, 'compile without -o')
 
 
+# ---- ttc info's model, ttc merge, ttc report (docs/ttc.md) ----
+
+ENC = os.path.join(MODELS, 'encoder.mlir')
+E = os.path.join(TMP, 'e.npy')
+write_npy(E, (128, 256), seeded(128 * 256, 9))
+
+
+def image_of(name, src, *extra):
+    """An image of src in TMP/name.tti, compiled once."""
+    img = os.path.join(TMP, name + '.tti')
+    if not os.path.exists(img):
+        expect(compile_mlp(*extra, model=src, out=img), 0, f'compile {name}')
+    return img
+
+
+def info_json(img):
+    import json
+    p = run(TTC, 'info', '--json', img)
+    expect(p, 0, f'ttc info --json {img}')
+    return json.loads(p.stdout)
+
+
+def test_info_describes_the_model():
+    img = image_of('mlp', MLP)
+    doc = info_json(img)
+    assert {'file', 'version', 'file_size', 'sections'} <= set(doc), doc
+    m = doc['model']
+    assert m['arch'] == 'wormhole_b0' and len(m['grid']) == 2, m
+    assert m['options'] == {'random_params': '1'}, m['options']
+    assert m['inputs'] == [{'name': 'x', 'shape': [32, 256],
+                            'format': 'Float16_b'}], m['inputs']
+    assert [o['name'] for o in m['outputs']] == ['probs'], m['outputs']
+    assert m['outputs'][0]['shape'] == [32, 10], m['outputs']
+    prog, = m['programs']
+    assert prog['name'] == 'forward' and prog['ops'] == 5, prog
+    assert prog['op_kinds'] == {'linear': 3, 'layernorm': 1,
+                                'softmax': 1}, prog
+    # fc1..fc3 and norm: weights and biases; 2-byte Float16_b, tiled.
+    assert m['parameters']['count'] == 8, m['parameters']
+    assert m['parameters']['bytes'] > 2 * (256 * 512 + 512 * 512), m
+    mem = m['memory']
+    assert mem['l1_bytes'] + mem['dram_bytes'] == \
+        sum(s['bytes'] for s in mem['slots']), mem
+    assert all(s['bytes'] == s['page_size'] * s['pages']
+               for s in mem['slots']), mem
+    kernels = [s for s in doc['sections'] if s['name'].startswith('k/')]
+    assert m['kernels'] == len(kernels) > 0, (m['kernels'], len(kernels))
+    p = run(TTC, 'info', img)
+    expect(p, 0, 'ttc info')
+    for want in ('arch:      wormhole_b0', 'x ', '[32, 256] Float16_b',
+                 'forward', '5 ops: linear 3 layernorm 1 softmax 1',
+                 'parameters: 8,', 'memory plan:', 'kernels:'):
+        assert want in p.stdout, (want, p.stdout)
+
+
+def merged():
+    out = os.path.join(TMP, 'ab.tti')
+    if not os.path.exists(out):
+        p = run(TTC, 'merge', image_of('mlp', MLP),
+                image_of('encoder', ENC), '-o', out)
+        expect(p, 0, 'ttc merge')
+    return out
+
+
+def run_outputs(img, name, *args):
+    d = os.path.join(TMP, name)
+    expect(run(TTC, 'run', img, '-o', d, *args), 0, f'ttc run {name}')
+    return [read(os.path.join(d, f)) for f in sorted(os.listdir(d))]
+
+
+def test_merge_then_run_gives_the_single_images_outputs():
+    ab = merged()
+    m = info_json(ab)['model']
+    assert [p['name'] for p in m['programs']] == ['mlp/forward',
+                                                  'encoder/forward'], m
+    assert [i['name'] for i in m['inputs']] == ['mlp/x', 'encoder/x'], m
+    assert set(m['options']) == {'mlp/random_params',
+                                 'encoder/random_params'}, m['options']
+    single = [info_json(image_of(n, s))['model'] for n, s in
+              (('mlp', MLP), ('encoder', ENC))]
+    assert len(m['memory']['slots']) == sum(len(s['memory']['slots'])
+                                            for s in single), m
+    assert m['kernels'] <= sum(s['kernels'] for s in single), m
+    both = ('-i', f'mlp/x={X}', '-i', f'encoder/x={E}')
+    want = run_outputs(image_of('mlp', MLP), 'm1', '-i', f'x={X}')
+    got = run_outputs(ab, 'm2', '--program', 'mlp/forward', *both)
+    assert got[0] == want[0], 'mlp/forward of the merged image differs'
+    want = run_outputs(image_of('encoder', ENC), 'e1', '-i', f'x={E}')
+    got = run_outputs(ab, 'e2', '--program', 'encoder/forward', *both)
+    assert got[1] == want[0], 'encoder/forward of the merged image differs'
+
+
+def test_merge_shares_kernels_and_takes_namespaces():
+    mlp = image_of('mlp', MLP)
+    out = os.path.join(TMP, 'aa.tti')
+    p = run(TTC, 'merge', mlp, mlp, '--name', f'{mlp}=one', '-o', out)
+    expect(p, 1, 'one file twice, one namespace given')
+    assert 'two tensors named' in p.stderr, p.stderr
+    os.makedirs(os.path.join(TMP, 'other'), exist_ok=True)
+    copy = os.path.join(TMP, 'other', 'mlp.tti')
+    shutil.copy(mlp, copy)
+    p = run(TTC, 'merge', mlp, copy, '-o', out)
+    expect(p, 1, 'two inputs with one stem')
+    assert 'two tensors named mlp/' in p.stderr, p.stderr
+    assert not os.path.exists(out), 'a refused merge left a file'
+    p = run(TTC, 'merge', mlp, copy, '--name', f'{copy}=b', '-o', out)
+    expect(p, 0, 'two namespaces')
+    m = info_json(out)['model']
+    assert m['kernels'] == info_json(mlp)['model']['kernels'], \
+        'one kernel per key'
+    got = run_outputs(out, 'b2', '--program', 'b/forward',
+                      '-i', f'mlp/x={X}', '-i', f'b/x={X}')
+    assert got[1] == run_outputs(mlp, 'b1', '-i', f'x={X}')[0]
+
+
+def rewrite_section(src, dst, prefix, change):
+    """dst: src with the first section whose name starts with prefix
+    changed by change(bytearray), every CRC made right again."""
+    import zlib
+    data = bytearray(read(src))
+    table, count = struct.unpack_from('<QI', data, 24)
+    for i in range(count):
+        e = table + 64 * i
+        name = bytes(data[e:e + 40]).rstrip(b'\0').decode()
+        if name.startswith(prefix):
+            off, size = struct.unpack_from('<QQ', data, e + 40)
+            sec = bytearray(data[off:off + size])
+            change(sec)
+            data[off:off + size] = sec
+            struct.pack_into('<I', data, e + 60, zlib.crc32(sec))
+            break
+    else:
+        raise AssertionError(f'no section {prefix}* in {src}')
+    struct.pack_into('<I', data, 40,
+                     zlib.crc32(bytes(data[table:table + 64 * count])))
+    struct.pack_into('<I', data, 44, 0)
+    struct.pack_into('<I', data, 44, zlib.crc32(bytes(data[:64])))
+    with open(dst, 'wb') as f:
+        f.write(data)
+
+
+def test_merge_refusals():
+    mlp = image_of('mlp', MLP)
+    out = os.path.join(TMP, 'refused.tti')
+    text = os.path.join(TMP, 'text.tti')
+    with open(text, 'w') as f:
+        f.write('not an image\n')
+    p = run(TTC, 'merge', mlp, text, '-o', out)
+    expect(p, 1, 'not an image')
+    assert 'text.tti' in p.stderr, p.stderr
+    bh = image_of('mlp_bh', MLP, '--board', 'p150')
+    p = run(TTC, 'merge', mlp, bh, '-o', out)
+    expect(p, 1, 'two archs')
+    assert 'wormhole_b0' in p.stderr and 'blackhole' in p.stderr, p.stderr
+    # One kernel key, two different ELFs.
+    other = os.path.join(TMP, 'elf.tti')
+
+    def flip(sec):
+        sec[-1] ^= 0xff
+    rewrite_section(mlp, other, 'k/', flip)
+    expect(run(TTC, 'info', other), 0, 'the rewritten image is valid')
+    p = run(TTC, 'merge', mlp, other, '-o', out)
+    expect(p, 1, 'two ELFs under one key')
+    assert 'different ELFs under one key' in p.stderr, p.stderr
+    newer = os.path.join(TMP, 'newer.tti')
+
+    def newer_manifest(sec):
+        at = sec.index(b'tti: 1')
+        sec[at + 5:at + 6] = b'2'
+    rewrite_section(mlp, newer, 'manifest.yaml', newer_manifest)
+    p = run(TTC, 'merge', mlp, newer, '-o', out)
+    expect(p, 1, 'a newer manifest version')
+    assert 'version' in p.stderr, p.stderr
+    assert not os.path.exists(out), 'a refused merge left a file'
+    for args, why in (((mlp, '-o', out), 'one image'),
+                      ((mlp, mlp), 'no -o'),
+                      ((mlp, mlp, '--name', 'nosuch.tti=x', '-o', out),
+                       '--name of no input'),
+                      ((mlp, mlp, '--name', 'x', '-o', out), '--name x')):
+        expect(run(TTC, 'merge', *args), 2, why)
+
+
+def test_report_writes_text_json_and_svgs():
+    import json
+    import xml.etree.ElementTree as ET
+    ab = merged()
+    d = os.path.join(TMP, 'report')
+    p = run(TTC, 'report', ab, '-o', d)
+    expect(p, 0, 'ttc report')
+    r = json.load(open(os.path.join(d, 'report.json')))
+    m = info_json(ab)['model']
+    assert r['grid'] == m['grid'] and r['arch'] == m['arch'], r['grid']
+    assert [len(p['ops']) for p in r['programs']] == \
+        [p['ops'] for p in m['programs']]
+    for prog in r['programs']:
+        for op in prog['ops']:
+            assert 1 <= op['grid'][0] <= r['grid'][0], op
+            assert 1 <= op['grid'][1] <= r['grid'][1], op
+            assert op['cores'] == op['grid'][0] * op['grid'][1], op
+            assert op['inputs'] and op['output']['kind'] in ('act', 'output')
+    for s in r['slots']:
+        for t in s['tensors']:
+            assert t['bytes'] <= s['bytes'], (s, t)
+            assert t['first_op'] <= t['last_op'], t
+    tot = r['totals']
+    assert 0 < tot['peak_live_l1_bytes'] <= tot['slots_l1_bytes'], tot
+    assert tot['peak_live_dram_bytes'] <= tot['slots_dram_bytes'], tot
+    text = open(os.path.join(d, 'report.txt')).read()
+    for want in ('program mlp/forward: 5 ops', 'op 0 mlp/fc1: linear',
+                 'slot 0', 'totals:'):
+        assert want in text, (want, text[:2000])
+    ns = '{http://www.w3.org/2000/svg}'
+    grid = ET.parse(os.path.join(d, 'grid.svg')).getroot()
+    assert grid.tag == ns + 'svg', grid.tag
+    cores = [e for e in grid.iter(ns + 'rect') if e.get('class') == 'core']
+    assert len(cores) == r['grid'][0] * r['grid'][1], len(cores)
+    assert 'mlp/fc1' in ''.join(grid.itertext())
+    mem = ET.parse(os.path.join(d, 'memory.svg')).getroot()
+    lines = {e.get('class'): e.get('points').split()
+             for e in mem.iter(ns + 'polyline')}
+    nops = sum(len(p['ops']) for p in r['programs'])
+    assert len(lines['l1']) == len(lines['dram']) == nops, lines.keys()
+
+
+def test_report_refusals():
+    text = os.path.join(TMP, 'text.tti')
+    with open(text, 'w') as f:
+        f.write('not an image\n')
+    p = run(TTC, 'report', text, '-o', os.path.join(TMP, 'r2'))
+    expect(p, 1, 'not an image')
+    assert 'text.tti' in p.stderr, p.stderr
+    expect(run(TTC, 'report', image_of('mlp', MLP)), 2, 'no -o')
+    expect(run(TTC, 'report', '-o', TMP), 2, 'no image')
+
+
 def cleanup():
     shutil.rmtree(TMP, ignore_errors=True)
 
