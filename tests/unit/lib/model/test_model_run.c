@@ -906,6 +906,59 @@ static void chain(void **state)
 	tt_model_free(m);
 }
 
+/* Two programs each on its own input and output (a merged image's,
+ * docs/image.md): run on just what the program uses, or on all. */
+static void two_programs(void **state)
+{
+#define IO(n, k) {n, {2, {R, C}}, BF, k, false, -1, NULL, TT_INVALID}
+	static const struct tt_model_tensor t[] = {
+		IO("a/x", TT_MODEL_INPUT), IO("b/x", TT_MODEL_INPUT),
+		IO("a/y", TT_MODEL_OUTPUT), IO("b/y", TT_MODEL_OUTPUT),
+	};
+#undef IO
+	static const unsigned i0[] = {0}, i1[] = {1};
+	static const struct tt_model_attr neg[] = {{"fn", "neg"}},
+					  abs_[] = {{"fn", "abs"}};
+	static const struct tt_model_op oa[] = {{"a/n", "unary", i0, 1, 2, neg, 1}},
+					ob[] = {{"b/n", "unary", i1, 1, 3, abs_, 1}};
+	static const struct tt_model_program p[] = {{"a/forward", oa, 1},
+						    {"b/forward", ob, 1}};
+	tt_tensor *x[2], *y[2] = {NULL};
+	tt_model *m;
+	float *got;
+	size_t n;
+
+	(void)state;
+	seeds();
+	m = load(desc_of(t, 4, p, 2), NULL, 0);
+	x[0] = host(&t[0].shape, xa);
+	x[1] = host(&t[1].shape, xb);
+	/* b/forward on its own: b/x in, b/y out. */
+	TRY(tt_model_run(m, "b/forward", &x[1], 1, y, 1));
+	got = values(y[0], &n);
+	for (size_t i = 0; i < n; i++)
+		if (got[i] != fabsf(xb[i]))
+			fail_msg("b/y[%zu]: got %g, want %g", i, (double)got[i],
+				 (double)fabsf(xb[i]));
+	free(got);
+	/* a/forward on all of the model's: a/y is the first output. */
+	TRY(tt_model_run(m, "a/forward", x, 2, y, 2));
+	got = values(y[0], &n);
+	for (size_t i = 0; i < n; i++)
+		if (got[i] != -xa[i])
+			fail_msg("a/y[%zu]: got %g, want %g", i, (double)got[i],
+				 (double)-xa[i]);
+	free(got);
+	tt_tensor_free(y[1]);
+	y[0] = y[1] = NULL;
+	expect_error(tt_model_run(m, "a/forward", x, 2, y, 1), -EINVAL,
+		     "given 2 and 1 (program a/forward reads 1 and writes 1)");
+	assert_null(y[0]);
+	tt_tensor_free(x[0]);
+	tt_tensor_free(x[1]);
+	tt_model_free(m);
+}
+
 static void run_errors(void **state)
 {
 	tt_model *m = p_load();
@@ -1491,6 +1544,7 @@ int main(void)
 		cmocka_unit_test(params_update_shape),
 		cmocka_unit_test(chain),
 		cmocka_unit_test(run_errors),
+		cmocka_unit_test(two_programs),
 		cmocka_unit_test(load_no_manifest),
 		cmocka_unit_test(load_arch),
 		cmocka_unit_test(load_grid),
