@@ -468,6 +468,28 @@ def test_report_refusals():
     expect(run(TTC, 'report', '-o', TMP), 2, 'no image')
 
 
+def test_info_and_report_of_a_manifest_that_does_not_check():
+    bad = os.path.join(TMP, 'badman.tti')
+
+    def misspell(sec):
+        at = sec.index(b'tensors:')
+        sec[at:at + 8] = b'tensorz:'
+    rewrite_section(image_of('mlp', MLP), bad, 'manifest.yaml', misspell)
+    p = run(TTC, 'info', '--json', bad)
+    expect(p, 0, 'info of a valid container with a bad manifest')
+    import json
+    doc = json.loads(p.stdout)
+    assert 'model' not in doc and 'tensorz' in doc['model_error'], doc
+    assert len(doc['sections']) > 1, doc
+    assert 'no model described' in p.stderr, p.stderr
+    p = run(TTC, 'report', bad, '-o', os.path.join(TMP, 'r3'))
+    expect(p, 1, 'report of a bad manifest')
+    assert 'tensorz' in p.stderr, p.stderr
+    p = run(TTC, 'merge', image_of('mlp', MLP), bad, '-o',
+            os.path.join(TMP, 'r3.tti'))
+    expect(p, 1, 'merge of a bad manifest')
+
+
 def cleanup():
     shutil.rmtree(TMP, ignore_errors=True)
 

@@ -156,7 +156,10 @@ TT_API const struct tt_model_desc *tt_model_get_desc(const tt_model *m);
  * Run program (NULL: the first) once: inputs[i] is the model's i-th input
  * (tensors of kind INPUT, in order; any format and layout of its shape),
  * outputs[i] receives a new host tensor for the i-th output, in its
- * format, tiled layout. Waits for the device.
+ * format, tiled layout. Waits for the device. With several programs (a
+ * merged image), the inputs and outputs may instead be just the
+ * program's: the inputs it reads and the outputs it writes, in order
+ * (docs/image.md).
  */
 TT_API int tt_model_run(tt_model *m, const char *program,
 			tt_tensor *const *inputs, size_t ninputs,

@@ -29,7 +29,8 @@ static void usage(FILE *f)
 		"\"file_size\",\n"
 		"              \"sections\": [{\"name\", \"offset\", \"size\", "
 		"\"align\",\n"
-		"              \"crc32\"}], \"model\": {...}} (docs/ttc.md)\n"
+		"              \"crc32\"}], \"model\": {...}} (docs/ttc.md;\n"
+		"              \"model_error\" when the manifest does not check)\n"
 		"  -h, --help  this help\n"
 		"\n"
 		"Exit status:\n"
@@ -85,7 +86,8 @@ static void print_text(const tt_image *img, const struct tt_model_desc *d)
 	}
 }
 
-static void print_json(const tt_image *img, const struct tt_model_desc *d)
+static void print_json(const tt_image *img, const struct tt_model_desc *d,
+		       const char *bad)
 {
 	printf("{\"file\": ");
 	view_json_str(stdout, tt_image_path(img));
@@ -95,6 +97,10 @@ static void print_json(const tt_image *img, const struct tt_model_desc *d)
 	if (d) {
 		printf(", \"model\": ");
 		info_model_json(stdout, d);
+	}
+	if (*bad) {
+		printf(", \"model_error\": ");
+		view_json_str(stdout, bad);
 	}
 	printf("}\n");
 }
@@ -111,6 +117,7 @@ int cmd_info(int argc, char **argv)
 	tt_image *img;
 	tt_model_manifest *man = NULL;
 	const struct tt_model_desc *d;
+	char bad[512] = "";
 
 	opterr = 0;
 	optind = 1;
@@ -133,16 +140,17 @@ int cmd_info(int argc, char **argv)
 		fprintf(stderr, "ttc: %s\n", tt_last_error());
 		return EXIT_FAIL;
 	}
-	if (view_manifest(img, &man) < 0) {
-		fprintf(stderr, "ttc: %s\n", tt_last_error());
-		tt_image_close(img);
-		return EXIT_FAIL;
-	}
+	/* The container is valid: its sections are listed even when its
+	 * manifest does not check (the fault goes with them). */
+	if (view_manifest(img, &man) < 0)
+		snprintf(bad, sizeof(bad), "%s", tt_last_error());
 	d = man ? tt_model_manifest_desc(man) : NULL;
 	if (json)
-		print_json(img, d);
+		print_json(img, d, bad);
 	else
 		print_text(img, d);
+	if (*bad)
+		fprintf(stderr, "ttc: no model described: %s\n", bad);
 	tt_model_manifest_free(man);
 	tt_image_close(img);
 	return EXIT_OK;
