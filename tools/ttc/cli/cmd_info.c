@@ -30,7 +30,7 @@ static void usage(FILE *f)
 		"              \"sections\": [{\"name\", \"offset\", \"size\", "
 		"\"align\",\n"
 		"              \"crc32\"}], \"model\": {...}} (docs/ttc.md;\n"
-		"              \"model_error\" when the manifest does not check)\n"
+		"              \"model_error\": a manifest that fails)\n"
 		"  -h, --help  this help\n"
 		"\n"
 		"Exit status:\n"

@@ -31,9 +31,9 @@ static void usage(FILE *f)
 		"Put several compiled models in one image, to load and run on\n"
 		"one device: every program of every input, each model's\n"
 		"tensors, programs, ops and options under a namespace (the\n"
-		"file's stem: 'mlp/x', 'mlp/forward'), kernels shared by key, the\n"
-		"memory plans side by side. The inputs must be for one arch; the\n"
-		"image's grid is the largest of theirs.\n"
+		"file's stem: 'mlp/x', 'mlp/forward'), kernels shared by\n"
+		"key, the memory plans side by side. The inputs must be for\n"
+		"one arch; the image's grid is the largest of theirs.\n"
 		"\n"
 		"Options:\n"
 		"  -o, --output OUT.tti  the image to write (replaced whole)\n"
@@ -62,14 +62,19 @@ static int parse_args(int argc, char **argv, struct merge_opts *o)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":o:h", longs, NULL)) != -1) {
 		switch (c) {
-		case 'o': o->out = optarg; break;
+		case 'o':
+			o->out = optarg;
+			break;
 		case 'n':
 			eq = strchr(optarg, '=');
 			if (!eq || eq == optarg || !eq[1])
-				return usage_error("merge", "--name wants FILE=NS, got '%s'",
-						   optarg);
+				return usage_error(
+					"merge",
+					"--name wants FILE=NS, got '%s'",
+					optarg);
 			if (o->nnames == MAX_MODELS)
-				return usage_error("merge", "more than %d --name",
+				return usage_error("merge",
+						   "more than %d --name",
 						   MAX_MODELS);
 			*eq = 0;
 			o->name_of[o->nnames] = optarg;
@@ -93,8 +98,8 @@ static int parse_args(int argc, char **argv, struct merge_opts *o)
 		o->paths[o->n++] = argv[optind];
 	}
 	if (o->n < 2)
-		return usage_error("merge", "two images or more to merge, got %u",
-				   o->n);
+		return usage_error("merge",
+				   "two images or more to merge, got %u", o->n);
 	if (!o->out)
 		return usage_error("merge", "no output (-o OUT.tti)");
 	return 0;
@@ -130,7 +135,8 @@ static int check_names(const struct merge_opts *o)
 				!strcmp(o->name_of[k], b ? b + 1 : o->paths[i]);
 		}
 		if (!used)
-			return usage_error("merge", "--name %s: not one of the images",
+			return usage_error("merge",
+					   "--name %s: not one of the images",
 					   o->name_of[k]);
 	}
 	return 0;
@@ -143,7 +149,8 @@ static int open_input(struct merge_in *in, const struct merge_in *first)
 	if (!ret)
 		ret = view_manifest(in->img, &in->man);
 	if (ret > 0) {
-		fprintf(stderr, "ttc: merge: %s: an image with no model (no %s)\n",
+		fprintf(stderr,
+			"ttc: merge: %s: an image with no model (no %s)\n",
 			in->path, TT_MODEL_MANIFEST_SECTION);
 		return EXIT_FAIL;
 	}
@@ -153,15 +160,16 @@ static int open_input(struct merge_in *in, const struct merge_in *first)
 	}
 	in->d = tt_model_manifest_desc(in->man);
 	if (first && strcmp(first->d->arch, in->d->arch)) {
-		fprintf(stderr, "ttc: merge: %s is for %s, %s for %s: one arch only\n",
+		fprintf(stderr,
+			"ttc: merge: %s is for %s, %s for %s: one arch only\n",
 			first->path, first->d->arch, in->path, in->d->arch);
 		return EXIT_FAIL;
 	}
 	return 0;
 }
 
-static int add_section(ttc_tti_writer *w, const tt_image *img,
-		       const char *from, const char *to, uint32_t align)
+static int add_section(ttc_tti_writer *w, const tt_image *img, const char *from,
+		       const char *to, uint32_t align)
 {
 	struct tt_image_section s;
 	int ret = tt_image_find(img, from, &s);
@@ -183,10 +191,11 @@ static int write_image(ttc_ctx *ctx, const struct merge_out *o,
 	for (unsigned m = 0; !ret && m < n; m++)
 		for (unsigned i = 0; !ret && i < in[m].d->ntensors; i++)
 			if (in[m].d->tensors[i].section)
-				ret = add_section(w, in[m].img,
-						  in[m].d->tensors[i].section,
-						  o->d.tensors[in[m].t0 + i].section,
-						  DATA_ALIGN);
+				ret = add_section(
+					w, in[m].img,
+					in[m].d->tensors[i].section,
+					o->d.tensors[in[m].t0 + i].section,
+					DATA_ALIGN);
 	for (unsigned k = 0; !ret && k < o->d.nkernels; k++) {
 		tt_model_kernel_section(o->kernels[k].key, name);
 		ret = add_section(w, o->kernels[k].from->img, name, name,
@@ -219,7 +228,9 @@ static int merge(struct merge_opts *opt, struct merge_in *in)
 		rc = EXIT_FAIL;
 	}
 	if (!rc)
-		fprintf(stderr, "ttc: %s: %u models, %u programs, %u tensors, %u kernels\n",
+		fprintf(stderr,
+			"ttc: %s: %u models, %u programs, %u tensors, %u "
+			"kernels\n",
 			opt->out, opt->n, o.d.nprograms, o.d.ntensors,
 			o.d.nkernels);
 	merge_free(&o);

@@ -18,9 +18,10 @@ static void usage(FILE *f)
 		"Usage: ttc report MODEL.tti -o DIR\n"
 		"\n"
 		"Write a placement and memory report of a compiled model:\n"
-		"  DIR/report.txt   every op (kind, core grid, inputs and output\n"
-		"                   with shape, format, place and slot), every\n"
-		"                   slot with its tensors' lifetimes, totals\n"
+		"  DIR/report.txt   every op (kind, core grid, inputs and\n"
+		"                   output with shape, format, place and\n"
+		"                   slot), every slot with its tensors'\n"
+		"                   lifetimes, totals\n"
 		"  DIR/report.json  the same, one JSON document\n"
 		"  DIR/grid.svg     the core grid, each op's cores\n"
 		"  DIR/memory.svg   live L1 and DRAM activation bytes per op\n"
@@ -89,19 +90,23 @@ static void slots_text(FILE *f, const struct tt_model_desc *d)
 
 	fprintf(f, "slots:\n");
 	for (unsigned s = 0; s < d->nslots; s++) {
-		fprintf(f, "  slot %u: %s, %" PRIu64 " bytes (%" PRIu64
-			   " pages of %u)\n",
+		fprintf(f,
+			"  slot %u: %s, %" PRIu64 " bytes (%" PRIu64
+			" pages of %u)\n",
 			s, d->slots[s].l1 ? "l1" : "dram",
 			view_slot_bytes(&d->slots[s]), d->slots[s].pages,
 			d->slots[s].page_size);
 		for (unsigned t = 0; t < d->ntensors; t++)
-			for (unsigned i = 0; d->tensors[t].slot == (int)s &&
-					     i < d->nprograms; i++)
+			for (unsigned i = 0;
+			     d->tensors[t].slot == (int)s && i < d->nprograms;
+			     i++)
 				if (view_lifetime(&d->programs[i], t, &a, &b))
-					fprintf(f, "    %-28s %12" PRIu64
-						   " bytes, %s ops %u..%u\n",
+					fprintf(f,
+						"    %-28s %12" PRIu64
+						" bytes, %s ops %u..%u\n",
 						d->tensors[t].name,
-						view_tensor_bytes(&d->tensors[t]),
+						view_tensor_bytes(
+							&d->tensors[t]),
 						d->programs[i].name, a, b);
 	}
 }
@@ -119,12 +124,14 @@ static void totals(const struct tt_model_desc *d, struct totals *t)
 		*(d->slots[s].l1 ? &t->slot_l1 : &t->slot_dram) +=
 			view_slot_bytes(&d->slots[s]);
 	for (unsigned i = 0; i < d->ntensors; i++)
-		t->kind[d->tensors[i].kind] += view_tensor_bytes(&d->tensors[i]);
+		t->kind[d->tensors[i].kind] +=
+			view_tensor_bytes(&d->tensors[i]);
 	for (unsigned i = 0; i < d->nprograms; i++)
 		for (unsigned k = 0; k < d->programs[i].nops; k++) {
 			report_live(d, &d->programs[i], k, &l1, &dram);
 			t->peak_l1 = l1 > t->peak_l1 ? l1 : t->peak_l1;
-			t->peak_dram = dram > t->peak_dram ? dram : t->peak_dram;
+			t->peak_dram =
+				dram > t->peak_dram ? dram : t->peak_dram;
 		}
 }
 
@@ -143,11 +150,12 @@ static void write_text(FILE *f, const char *path, const struct tt_model_desc *d)
 	}
 	slots_text(f, d);
 	totals(d, &t);
-	fprintf(f, "\ntotals:\n  slots: L1 %" PRIu64 " bytes, DRAM %" PRIu64
-		   " bytes\n  peak live activations: L1 %" PRIu64
-		   " bytes, DRAM %" PRIu64 " bytes\n  inputs %" PRIu64
-		   " bytes, outputs %" PRIu64 " bytes, parameters %" PRIu64
-		   " bytes, constants %" PRIu64 " bytes\n",
+	fprintf(f,
+		"\ntotals:\n  slots: L1 %" PRIu64 " bytes, DRAM %" PRIu64
+		" bytes\n  peak live activations: L1 %" PRIu64
+		" bytes, DRAM %" PRIu64 " bytes\n  inputs %" PRIu64
+		" bytes, outputs %" PRIu64 " bytes, parameters %" PRIu64
+		" bytes, constants %" PRIu64 " bytes\n",
 		t.slot_l1, t.slot_dram, t.peak_l1, t.peak_dram,
 		t.kind[TT_MODEL_INPUT], t.kind[TT_MODEL_OUTPUT],
 		t.kind[TT_MODEL_PARAM], t.kind[TT_MODEL_CONST]);
@@ -163,7 +171,8 @@ static void tensor_json(FILE *f, const struct tt_model_desc *d, unsigned t)
 	view_json_str(f, mt->name);
 	fprintf(f, ", \"kind\": \"%s\", \"shape\": ", view_kind_name(mt->kind));
 	view_shape(f, &mt->shape);
-	fprintf(f, ", \"format\": \"%s\", \"place\": \"%s\", \"bytes\": %" PRIu64,
+	fprintf(f,
+		", \"format\": \"%s\", \"place\": \"%s\", \"bytes\": %" PRIu64,
 		tt_data_format_name(mt->format), mt->l1 ? "l1" : "dram",
 		view_tensor_bytes(mt));
 	if (mt->slot >= 0)
@@ -196,7 +205,9 @@ static void op_json(FILE *f, const struct tt_model_desc *d,
 		}
 	fprintf(f, "], \"output\": ");
 	tensor_json(f, d, op->out);
-	fprintf(f, ", \"live_l1_bytes\": %" PRIu64 ", \"live_dram_bytes\": %" PRIu64 "}",
+	fprintf(f,
+		", \"live_l1_bytes\": %" PRIu64
+		", \"live_dram_bytes\": %" PRIu64 "}",
 		l1, dram);
 }
 
@@ -208,21 +219,31 @@ static void slots_json(FILE *f, const struct tt_model_desc *d)
 	for (unsigned s = 0; s < d->nslots; s++) {
 		bool first = true;
 
-		fprintf(f, "%s{\"index\": %u, \"place\": \"%s\", \"bytes\": %" PRIu64
-			   ", \"page_size\": %u, \"pages\": %" PRIu64 ", \"tensors\": [",
+		fprintf(f,
+			"%s{\"index\": %u, \"place\": \"%s\", \"bytes\": "
+			"%" PRIu64 ", \"page_size\": %u, \"pages\": %" PRIu64
+			", \"tensors\": [",
 			s ? ", " : "", s, d->slots[s].l1 ? "l1" : "dram",
 			view_slot_bytes(&d->slots[s]), d->slots[s].page_size,
 			d->slots[s].pages);
 		for (unsigned t = 0; t < d->ntensors; t++)
-			for (unsigned i = 0; d->tensors[t].slot == (int)s &&
-					     i < d->nprograms; i++)
+			for (unsigned i = 0;
+			     d->tensors[t].slot == (int)s && i < d->nprograms;
+			     i++)
 				if (view_lifetime(&d->programs[i], t, &a, &b)) {
-					fprintf(f, "%s{\"name\": ", first ? "" : ", ");
+					fprintf(f, "%s{\"name\": ",
+						first ? "" : ", ");
 					view_json_str(f, d->tensors[t].name);
-					fprintf(f, ", \"bytes\": %" PRIu64 ", \"program\": ",
-						view_tensor_bytes(&d->tensors[t]));
+					fprintf(f,
+						", \"bytes\": %" PRIu64
+						", \"program\": ",
+						view_tensor_bytes(
+							&d->tensors[t]));
 					view_json_str(f, d->programs[i].name);
-					fprintf(f, ", \"first_op\": %u, \"last_op\": %u}", a, b);
+					fprintf(f,
+						", \"first_op\": %u, "
+						"\"last_op\": %u}",
+						a, b);
 					first = false;
 				}
 		fprintf(f, "]}");
@@ -238,7 +259,8 @@ static void write_json(FILE *f, const char *path, const struct tt_model_desc *d)
 	view_json_str(f, path);
 	fprintf(f, ", \"arch\": ");
 	view_json_str(f, d->arch);
-	fprintf(f, ", \"grid\": [%u, %u], \"programs\": [", d->grid.x, d->grid.y);
+	fprintf(f, ", \"grid\": [%u, %u], \"programs\": [", d->grid.x,
+		d->grid.y);
 	for (unsigned i = 0; i < d->nprograms; i++) {
 		fprintf(f, "%s{\"name\": ", i ? ", " : "");
 		view_json_str(f, d->programs[i].name);
@@ -250,12 +272,14 @@ static void write_json(FILE *f, const char *path, const struct tt_model_desc *d)
 	fprintf(f, "], \"slots\": ");
 	slots_json(f, d);
 	totals(d, &t);
-	fprintf(f, ", \"totals\": {\"slots_l1_bytes\": %" PRIu64
-		   ", \"slots_dram_bytes\": %" PRIu64
-		   ", \"peak_live_l1_bytes\": %" PRIu64
-		   ", \"peak_live_dram_bytes\": %" PRIu64
-		   ", \"input_bytes\": %" PRIu64 ", \"output_bytes\": %" PRIu64
-		   ", \"param_bytes\": %" PRIu64 ", \"const_bytes\": %" PRIu64 "}}\n",
+	fprintf(f,
+		", \"totals\": {\"slots_l1_bytes\": %" PRIu64
+		", \"slots_dram_bytes\": %" PRIu64
+		", \"peak_live_l1_bytes\": %" PRIu64
+		", \"peak_live_dram_bytes\": %" PRIu64
+		", \"input_bytes\": %" PRIu64 ", \"output_bytes\": %" PRIu64
+		", \"param_bytes\": %" PRIu64 ", \"const_bytes\": %" PRIu64
+		"}}\n",
 		t.slot_l1, t.slot_dram, t.peak_l1, t.peak_dram,
 		t.kind[TT_MODEL_INPUT], t.kind[TT_MODEL_OUTPUT],
 		t.kind[TT_MODEL_PARAM], t.kind[TT_MODEL_CONST]);
@@ -263,7 +287,8 @@ static void write_json(FILE *f, const char *path, const struct tt_model_desc *d)
 
 /* ---- files ---- */
 
-typedef void writer_fn(FILE *f, const char *path, const struct tt_model_desc *d);
+typedef void writer_fn(FILE *f, const char *path,
+		       const struct tt_model_desc *d);
 
 static void grid_svg(FILE *f, const char *path, const struct tt_model_desc *d)
 {
@@ -317,9 +342,11 @@ static int report(const char *path, const char *dir)
 	if (!ret) {
 		d = tt_model_manifest_desc(man);
 		rc = write_one(dir, "report.txt", write_text, path, d);
-		rc = rc ? rc : write_one(dir, "report.json", write_json, path, d);
+		rc = rc ? rc
+			: write_one(dir, "report.json", write_json, path, d);
 		rc = rc ? rc : write_one(dir, "grid.svg", grid_svg, path, d);
-		rc = rc ? rc : write_one(dir, "memory.svg", memory_svg, path, d);
+		rc = rc ? rc
+			: write_one(dir, "memory.svg", memory_svg, path, d);
 	}
 	tt_model_manifest_free(man);
 	if (img)
@@ -347,7 +374,8 @@ int cmd_report(int argc, char **argv)
 		if (c == 'o')
 			dir = optarg;
 		else if (c == ':')
-			return usage_error("report", "option '%s' needs a value",
+			return usage_error("report",
+					   "option '%s' needs a value",
 					   argv[optind - 1]);
 		else
 			return usage_error("report", "unknown option '%s'",

@@ -89,8 +89,10 @@ void info_model_text(FILE *f, const struct tt_model_desc *d)
 	kind_totals(d, TT_MODEL_CONST, &n, &b);
 	fprintf(f, "constants:  %u, %" PRIu64 " bytes\n", n, b);
 	plan_totals(d, &l1, &dram);
-	fprintf(f, "memory plan: %u slots, L1 %" PRIu64 " bytes, DRAM %" PRIu64
-		   " bytes\n", d->nslots, l1, dram);
+	fprintf(f,
+		"memory plan: %u slots, L1 %" PRIu64 " bytes, DRAM %" PRIu64
+		" bytes\n",
+		d->nslots, l1, dram);
 	for (unsigned i = 0; i < d->nslots; i++)
 		fprintf(f, "  slot %-4u %-4s %12" PRIu64 " bytes\n", i,
 			d->slots[i].l1 ? "l1" : "dram",
@@ -150,8 +152,9 @@ static void plan_json(FILE *f, const struct tt_model_desc *d)
 	plan_totals(d, &l1, &dram);
 	fprintf(f, "{\"slots\": [");
 	for (unsigned i = 0; i < d->nslots; i++)
-		fprintf(f, "%s{\"place\": \"%s\", \"bytes\": %" PRIu64
-			   ", \"page_size\": %u, \"pages\": %" PRIu64 "}",
+		fprintf(f,
+			"%s{\"place\": \"%s\", \"bytes\": %" PRIu64
+			", \"page_size\": %u, \"pages\": %" PRIu64 "}",
 			i ? ", " : "", d->slots[i].l1 ? "l1" : "dram",
 			view_slot_bytes(&d->slots[i]), d->slots[i].page_size,
 			d->slots[i].pages);

@@ -16,7 +16,7 @@
 
 struct merge_in {
 	const char *path;
-	const char *ns;	    /* the namespace, "mlp" (names become "mlp/x") */
+	const char *ns; /* the namespace, "mlp" (names become "mlp/x") */
 	tt_image *img;
 	tt_model_manifest *man;
 	const struct tt_model_desc *d;

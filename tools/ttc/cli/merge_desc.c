@@ -74,7 +74,8 @@ static int add_tensors(struct merge_out *o, struct merge_in *in, unsigned n,
 		in[m].t0 = k;
 		for (unsigned i = 0; i < d->ntensors; i++, k++) {
 			t[k] = d->tensors[i];
-			t[k].name = ownf(o, "%s/%s", in[m].ns, d->tensors[i].name);
+			t[k].name =
+				ownf(o, "%s/%s", in[m].ns, d->tensors[i].name);
 			if (!t[k].name)
 				return oom();
 			if (t[k].slot >= 0)
@@ -131,8 +132,9 @@ static int add_program(struct merge_out *o, const struct merge_in *in,
 		if (!idx || !ops[k].name)
 			return oom();
 		for (unsigned j = 0; j < op->nin; j++)
-			idx[j] = op->in[j] == TT_MODEL_NONE ? TT_MODEL_NONE
-							    : op->in[j] + in->t0;
+			idx[j] = op->in[j] == TT_MODEL_NONE
+					 ? TT_MODEL_NONE
+					 : op->in[j] + in->t0;
 		ops[k].in = idx;
 		ops[k].out = op->out + in->t0;
 		if (op_attrs(o, in->d, op, &ops[k]))
@@ -149,7 +151,8 @@ static bool same_elf(const struct merge_in *a, const struct merge_in *b,
 	struct tt_image_section sa, sb;
 
 	tt_model_kernel_section(key, name);
-	if (tt_image_find(a->img, name, &sa) || tt_image_find(b->img, name, &sb))
+	if (tt_image_find(a->img, name, &sa) ||
+	    tt_image_find(b->img, name, &sb))
 		return false;
 	return sa.size == sb.size && !memcmp(sa.data, sb.data, sa.size);
 }
@@ -173,10 +176,12 @@ static int add_kernels(struct merge_out *o, const struct merge_in *in,
 				j++;
 			if (j == k) {
 				keys[k] = key;
-				o->kernels[k++] = (struct merge_kernel){key, &in[m]};
+				o->kernels[k++] =
+					(struct merge_kernel){key, &in[m]};
 			} else if (!same_elf(o->kernels[j].from, &in[m], key)) {
 				fprintf(stderr,
-					"ttc: merge: kernel %s: %s and %s hold different ELFs under one key\n",
+					"ttc: merge: kernel %s: %s and %s hold "
+					"different ELFs under one key\n",
 					key, o->kernels[j].from->path,
 					in[m].path);
 				return EXIT_FAIL;
@@ -216,7 +221,9 @@ static int check_unique(const struct tt_model_desc *d)
 		for (unsigned j = i + 1; j < d->ntensors; j++)
 			if (!strcmp(d->tensors[i].name, d->tensors[j].name)) {
 				fprintf(stderr,
-					"ttc: merge: two tensors named %s: give each input its own namespace (--name FILE=NS)\n",
+					"ttc: merge: two tensors named %s: "
+					"give each input its own namespace "
+					"(--name FILE=NS)\n",
 					d->tensors[i].name);
 				return EXIT_FAIL;
 			}
@@ -224,7 +231,9 @@ static int check_unique(const struct tt_model_desc *d)
 		for (unsigned j = i + 1; j < d->nprograms; j++)
 			if (!strcmp(d->programs[i].name, d->programs[j].name)) {
 				fprintf(stderr,
-					"ttc: merge: two programs named %s: give each input its own namespace (--name FILE=NS)\n",
+					"ttc: merge: two programs named %s: "
+					"give each input its own namespace "
+					"(--name FILE=NS)\n",
 					d->programs[i].name);
 				return EXIT_FAIL;
 			}

@@ -116,8 +116,8 @@ bool view_lifetime(const struct tt_model_program *p, unsigned t,
 
 const char *view_kind_name(enum tt_model_tensor_kind k)
 {
-	static const char *const names[] = {"input", "output", "param",
-					    "const", "act"};
+	static const char *const names[] = {"input", "output", "param", "const",
+					    "act"};
 
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
 }

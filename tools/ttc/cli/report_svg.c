@@ -6,19 +6,30 @@
 
 #include "report.h"
 
-#define CELL 36	 /* a core, in pixels */
+#define CELL 36 /* a core, in pixels */
 #define MARGIN 40
 
 void report_xml_str(FILE *f, const char *s)
 {
 	for (; *s; s++)
 		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&apos;", f); break;
-		default: fputc(*s, f);
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&apos;", f);
+			break;
+		default:
+			fputc(*s, f);
 		}
 }
 
@@ -57,9 +68,13 @@ static void cores(FILE *f, const struct tt_model_desc *d)
 			unsigned shade = all ? 235 - 160 * n / all : 235;
 
 			fprintf(f,
-				"<rect class=\"core\" x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"rgb(%u,%u,255)\" stroke=\"#888\"><title>core (%u, %u): %u ops</title></rect>\n",
-				MARGIN + x * CELL, MARGIN + y * CELL, CELL, CELL,
-				shade, shade, x, y, n);
+				"<rect class=\"core\" x=\"%u\" y=\"%u\" "
+				"width=\"%u\" height=\"%u\" "
+				"fill=\"rgb(%u,%u,255)\" "
+				"stroke=\"#888\"><title>core (%u, %u): %u "
+				"ops</title></rect>\n",
+				MARGIN + x * CELL, MARGIN + y * CELL, CELL,
+				CELL, shade, shade, x, y, n);
 		}
 }
 
@@ -73,32 +88,47 @@ static bool first_grid(const struct tt_model_desc *d, unsigned i, unsigned k,
 	if (!view_op_grid(d, &d->programs[i].ops[k], g))
 		return false;
 	for (unsigned a = 0; a <= i; a++)
-		for (unsigned b = 0; b < (a == i ? k : d->programs[a].nops); b++)
+		for (unsigned b = 0; b < (a == i ? k : d->programs[a].nops);
+		     b++)
 			if (view_op_grid(d, &d->programs[a].ops[b], &h) &&
 			    h.x == g->x && h.y == g->y)
 				return false;
 	return true;
 }
 
-static void ops_with_grid(FILE *f, const struct tt_model_desc *d,
-			  struct tt_xy g)
+#define OPS_PER_LINE 6 /* legend lines stay inside the picture */
+
+/* The names of the ops on grid g, from the from-th to before the to-th,
+ * comma-separated; returns how many ops have that grid. */
+static unsigned ops_with_grid(FILE *f, const struct tt_model_desc *d,
+			      struct tt_xy g, unsigned from, unsigned to)
 {
-	bool first = true;
+	unsigned n = 0;
 	struct tt_xy h;
 
 	for (unsigned i = 0; i < d->nprograms; i++)
 		for (unsigned k = 0; k < d->programs[i].nops; k++)
 			if (view_op_grid(d, &d->programs[i].ops[k], &h) &&
 			    h.x == g.x && h.y == g.y) {
-				fputs(first ? "" : ", ", f);
-				report_xml_str(f, d->programs[i].ops[k].name);
-				first = false;
+				if (f && n >= from && n < to) {
+					fputs(n > from ? ", " : "", f);
+					report_xml_str(
+						f, d->programs[i].ops[k].name);
+				}
+				n++;
 			}
+	return n;
+}
+
+static unsigned legend_lines(const struct tt_model_desc *d, struct tt_xy g)
+{
+	return (ops_with_grid(NULL, d, g, 0, 0) + OPS_PER_LINE - 1) /
+	       OPS_PER_LINE;
 }
 
 /* An outline per distinct grid, its label at its bottom-right corner,
- * and a legend line under the grid listing its ops. */
-static unsigned outlines(FILE *f, const struct tt_model_desc *d, unsigned y0)
+ * and legend lines under the grid listing its ops. */
+static void outlines(FILE *f, const struct tt_model_desc *d, unsigned y0)
 {
 	unsigned line = 0;
 	struct tt_xy g;
@@ -108,30 +138,43 @@ static unsigned outlines(FILE *f, const struct tt_model_desc *d, unsigned y0)
 			if (!first_grid(d, i, k, &g))
 				continue;
 			fprintf(f,
-				"<g class=\"op-grid\"><rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"none\" stroke=\"#c00\" stroke-width=\"2\"><title>",
+				"<g class=\"op-grid\"><rect x=\"%u\" y=\"%u\" "
+				"width=\"%u\" height=\"%u\" fill=\"none\" "
+				"stroke=\"#c00\" stroke-width=\"2\"><title>",
 				MARGIN, MARGIN, g.x * CELL, g.y * CELL);
-			ops_with_grid(f, d, g);
+			ops_with_grid(f, d, g, 0, ~0u);
 			fprintf(f,
-				"</title></rect><text x=\"%u\" y=\"%u\" font-size=\"10\" text-anchor=\"end\" fill=\"#c00\">%ux%u</text>",
-				MARGIN + g.x * CELL - 3, MARGIN + g.y * CELL - 3,
-				g.x, g.y);
-			fprintf(f,
-				"<text x=\"%u\" y=\"%u\" font-size=\"11\">%ux%u: ",
-				MARGIN, y0 + 16 * line++, g.x, g.y);
-			ops_with_grid(f, d, g);
-			fprintf(f, "</text></g>\n");
+				"</title></rect><text x=\"%u\" y=\"%u\" "
+				"font-size=\"10\" text-anchor=\"end\" "
+				"fill=\"#c00\">%ux%u</text>\n",
+				MARGIN + g.x * CELL - 3,
+				MARGIN + g.y * CELL - 3, g.x, g.y);
+			for (unsigned l = 0; l < legend_lines(d, g); l++) {
+				fprintf(f,
+					"<text x=\"%u\" y=\"%u\" "
+					"font-size=\"11\">",
+					MARGIN, y0 + 16 * line++);
+				if (!l)
+					fprintf(f, "%ux%u: ", g.x, g.y);
+				else
+					fputs("    ", f);
+				ops_with_grid(f, d, g, l * OPS_PER_LINE,
+					      (l + 1) * OPS_PER_LINE);
+				fprintf(f, "</text>\n");
+			}
+			fprintf(f, "</g>\n");
 		}
-	return line;
 }
 
-static unsigned count_grids(const struct tt_model_desc *d)
+static unsigned count_lines(const struct tt_model_desc *d)
 {
 	unsigned n = 0;
 	struct tt_xy g;
 
 	for (unsigned i = 0; i < d->nprograms; i++)
 		for (unsigned k = 0; k < d->programs[i].nops; k++)
-			n += first_grid(d, i, k, &g);
+			if (first_grid(d, i, k, &g))
+				n += legend_lines(d, g);
 	return n;
 }
 
@@ -139,17 +182,21 @@ void report_grid_svg(FILE *f, const struct tt_model_desc *d)
 {
 	unsigned w = 2 * MARGIN + d->grid.x * CELL;
 	unsigned y0 = MARGIN + d->grid.y * CELL + 24;
-	unsigned h = y0 + 16 * count_grids(d) + MARGIN;
+	unsigned h = y0 + 16 * count_lines(d) + MARGIN;
 
 	if (w < 640)
 		w = 640;
 	fprintf(f,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" font-family=\"sans-serif\">\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" "
+		"height=\"%u\" viewBox=\"0 0 %u %u\" "
+		"font-family=\"sans-serif\">\n"
 		"<text x=\"%u\" y=\"24\" font-size=\"14\">",
 		w, h, w, h, MARGIN);
 	report_xml_str(f, d->arch);
-	fprintf(f, ": %ux%u cores; each op on the cores from (0, 0) of its grid (darker: more ops)</text>\n",
+	fprintf(f,
+		": %ux%u cores; each op on the cores from (0, 0) of its grid "
+		"(darker: more ops)</text>\n",
 		d->grid.x, d->grid.y);
 	cores(f, d);
 	outlines(f, d, y0);
@@ -181,15 +228,19 @@ static void series(FILE *f, const struct tt_model_desc *d, bool l1,
 	unsigned x = 0;
 	uint64_t a, b;
 
-	fprintf(f, "<polyline class=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
+	fprintf(f,
+		"<polyline class=\"%s\" fill=\"none\" stroke=\"%s\" "
+		"stroke-width=\"2\" points=\"",
 		l1 ? "l1" : "dram", l1 ? "#06c" : "#c60");
 	for (unsigned i = 0; i < d->nprograms; i++)
 		for (unsigned k = 0; k < d->programs[i].nops; k++, x++) {
 			report_live(d, &d->programs[i], k, &a, &b);
 			fprintf(f, "%s%u,%u", x ? " " : "",
-				MARGIN + (nops > 1 ? x * CHART_W / (nops - 1) : 0),
+				MARGIN + (nops > 1 ? x * CHART_W / (nops - 1)
+						   : 0),
 				MARGIN + CHART_H -
-					(unsigned)((l1 ? a : b) * CHART_H / top));
+					(unsigned)((l1 ? a : b) * CHART_H /
+						   top));
 		}
 	fprintf(f, "\"/>\n");
 }
@@ -202,23 +253,31 @@ void report_memory_svg(FILE *f, const struct tt_model_desc *d)
 
 	fprintf(f,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" font-family=\"sans-serif\">\n"
-		"<text x=\"%u\" y=\"24\" font-size=\"14\">live activation bytes per op (%u ops)</text>\n"
-		"<line x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\" stroke=\"#000\"/>\n"
-		"<line x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\" stroke=\"#000\"/>\n"
-		"<text x=\"%u\" y=\"%u\" font-size=\"10\" text-anchor=\"end\">%" PRIu64 "</text>\n"
-		"<text x=\"%u\" y=\"%u\" font-size=\"10\" text-anchor=\"end\">0</text>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" "
+		"height=\"%u\" viewBox=\"0 0 %u %u\" "
+		"font-family=\"sans-serif\">\n"
+		"<text x=\"%u\" y=\"24\" font-size=\"14\">live activation "
+		"bytes per op (%u ops)</text>\n"
+		"<line x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\" "
+		"stroke=\"#000\"/>\n"
+		"<line x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\" "
+		"stroke=\"#000\"/>\n"
+		"<text x=\"%u\" y=\"%u\" font-size=\"10\" "
+		"text-anchor=\"end\">%" PRIu64 "</text>\n"
+		"<text x=\"%u\" y=\"%u\" font-size=\"10\" "
+		"text-anchor=\"end\">0</text>\n"
 		"<text x=\"%u\" y=\"%u\" font-size=\"10\">op index</text>\n",
 		w, h, w, h, MARGIN, nops, MARGIN, MARGIN, MARGIN,
 		MARGIN + CHART_H, MARGIN, MARGIN + CHART_H, MARGIN + CHART_W,
 		MARGIN + CHART_H, MARGIN - 4, MARGIN + 4, top, MARGIN - 4,
-		MARGIN + CHART_H, MARGIN + CHART_W / 2,
-		MARGIN + CHART_H + 20);
+		MARGIN + CHART_H, MARGIN + CHART_W / 2, MARGIN + CHART_H + 20);
 	series(f, d, true, nops, top);
 	series(f, d, false, nops, top);
 	fprintf(f,
-		"<text x=\"%u\" y=\"%u\" font-size=\"11\" fill=\"#06c\">L1</text>\n"
-		"<text x=\"%u\" y=\"%u\" font-size=\"11\" fill=\"#c60\">DRAM</text>\n"
+		"<text x=\"%u\" y=\"%u\" font-size=\"11\" "
+		"fill=\"#06c\">L1</text>\n"
+		"<text x=\"%u\" y=\"%u\" font-size=\"11\" "
+		"fill=\"#c60\">DRAM</text>\n"
 		"</svg>\n",
 		MARGIN + CHART_W + 10, MARGIN + 10, MARGIN + CHART_W + 10,
 		MARGIN + 26);
