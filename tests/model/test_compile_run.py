@@ -406,6 +406,13 @@ def test_merge_refusals():
     p = run(TTC, 'merge', mlp, newer, '-o', out)
     expect(p, 1, 'a newer manifest version')
     assert 'version' in p.stderr, p.stderr
+    p = run(TTC, 'merge', mlp, newer, '--name', 'mlp.tti=a b', '-o', out)
+    expect(p, 1, 'a namespace of bad characters')
+    assert "namespace 'a b'" in p.stderr, p.stderr
+    p = run(TTC, 'merge', mlp, image_of('encoder', ENC), '-o',
+            os.path.join(TMP, 'no', 'such', 'dir.tti'))
+    expect(p, 1, 'an output that cannot be written')
+    assert 'dir.tti' in p.stderr, p.stderr
     assert not os.path.exists(out), 'a refused merge left a file'
     for args, why in (((mlp, '-o', out), 'one image'),
                       ((mlp, mlp), 'no -o'),

@@ -142,6 +142,20 @@ static int check_names(const struct merge_opts *o)
 	return 0;
 }
 
+/* A namespace becomes part of every name (docs/image.md: 1..128 of
+ * A-Z a-z 0-9 _ . : / - $ #); refused here, naming the option. */
+static bool namespace_ok(const char *ns)
+{
+	if (!*ns || strlen(ns) > 64 || ns[0] == '/')
+		return false;
+	for (; *ns; ns++)
+		if (!((*ns >= 'a' && *ns <= 'z') ||
+		      (*ns >= 'A' && *ns <= 'Z') ||
+		      (*ns >= '0' && *ns <= '9') || strchr("_.:/-$#", *ns)))
+			return false;
+	return true;
+}
+
 static int open_input(struct merge_in *in, const struct merge_in *first)
 {
 	int ret = tt_image_open(in->path, &in->img);
@@ -217,14 +231,25 @@ static int merge(struct merge_opts *opt, struct merge_in *in)
 	for (unsigned m = 0; !rc && m < opt->n; m++) {
 		in[m].path = opt->paths[m];
 		in[m].ns = namespace_of(opt, m);
+		if (!namespace_ok(in[m].ns)) {
+			fprintf(stderr,
+				"ttc: merge: %s: namespace '%s' is not 1..64 "
+				"of A-Z a-z 0-9 _ . : / - $ # (--name "
+				"FILE=NS)\n",
+				in[m].path, in[m].ns);
+			rc = EXIT_FAIL;
+			break;
+		}
 		rc = open_input(&in[m], m ? &in[0] : NULL);
 	}
 	if (!rc)
 		rc = merge_build(in, opt->n, &o);
 	if (!rc && write_image(ctx, &o, in, opt->n, opt->out)) {
-		fprintf(stderr, "ttc: merge: %s: %s\n", opt->out,
-			ttc_ctx_diag_count(ctx) ? ttc_ctx_error(ctx)
-						: tt_last_error());
+		const char *msg = ttc_ctx_diag_count(ctx) ? ttc_ctx_error(ctx)
+							  : tt_last_error();
+
+		fprintf(stderr, "ttc: merge: %s: %.*s\n", opt->out,
+			(int)strcspn(msg, "\n"), msg);
 		rc = EXIT_FAIL;
 	}
 	if (!rc)
