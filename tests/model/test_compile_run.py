@@ -497,6 +497,24 @@ def test_info_and_report_of_a_manifest_that_does_not_check():
     expect(p, 1, 'merge of a bad manifest')
 
 
+def test_merge_keeps_a_smaller_models_grid():
+    import json
+    small = image_of('small', MLP, '--board', 'n300')
+    assert info_json(small)['model']['grid'] == [8, 7]
+    out = os.path.join(TMP, 'se.tti')
+    expect(run(TTC, 'merge', small, image_of('encoder', ENC), '-o', out),
+           0, 'merge an 8x7 and an 8x8 image')
+    assert info_json(out)['model']['grid'] == [8, 8]
+    d = os.path.join(TMP, 'report-se')
+    expect(run(TTC, 'report', out, '-o', d), 0, 'report')
+    r = json.load(open(os.path.join(d, 'report.json')))
+    assert all(op['grid'] == [8, 7] for op in r['programs'][0]['ops']), r
+    want = run_outputs(small, 's1', '-i', f'x={X}')
+    got = run_outputs(out, 's2', '--program', 'small/forward',
+                      '-i', f'small/x={X}', '-i', f'encoder/x={E}')
+    assert got[0] == want[0], 'small/forward of the merged image differs'
+
+
 def cleanup():
     shutil.rmtree(TMP, ignore_errors=True)
 
