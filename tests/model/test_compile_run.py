@@ -515,6 +515,31 @@ def test_merge_keeps_a_smaller_models_grid():
     assert got[0] == want[0], 'small/forward of the merged image differs'
 
 
+def test_report_shows_epochs():
+    import json
+    import xml.etree.ElementTree as ET
+    img = image_of('enc-epochs', ENC, '--epoch-break', 'attn.scores')
+    d = os.path.join(TMP, 'report-epochs')
+    expect(run(TTC, 'report', img, '-o', d), 0, 'report')
+    r = json.load(open(os.path.join(d, 'report.json')))
+    ops = r['programs'][0]['ops']
+    cut = [o['name'] for o in ops].index('attn.scores')
+    assert [o['epoch'] for o in ops] == [0] * cut + [1] * (len(ops) - cut)
+    assert [(e['epoch'], e['first_op'], e['last_op'])
+            for e in r['epochs']] == [(0, 0, cut - 1),
+                                      (1, cut, len(ops) - 1)], r['epochs']
+    for e in r['epochs']:
+        live = [o['live_l1_bytes'] for o in ops[e['first_op']:
+                                                e['last_op'] + 1]]
+        assert e['peak_live_l1_bytes'] == max(live), (e, live)
+    ns = '{http://www.w3.org/2000/svg}'
+    mem = ET.parse(os.path.join(d, 'memory.svg')).getroot()
+    assert len([e for e in mem.iter(ns + 'line')
+                if e.get('class') == 'break']) == 2
+    assert f'op {cut} attn.scores' in open(os.path.join(d, 'report.txt')) \
+        .read()
+
+
 def cleanup():
     shutil.rmtree(TMP, ignore_errors=True)
 

@@ -75,9 +75,11 @@ static void op_text(FILE *f, const struct tt_model_desc *d,
 
 	fprintf(f, "  op %u %s: %s, grid ", k, op->name, op->op);
 	if (ok)
-		fprintf(f, "%ux%u (%u cores)\n", g.x, g.y, g.x * g.y);
+		fprintf(f, "%ux%u (%u cores)", g.x, g.y, g.x * g.y);
 	else
-		fprintf(f, "%s (unreadable)\n", view_attr(op, "grid", "?"));
+		fprintf(f, "%s (unreadable)", view_attr(op, "grid", "?"));
+	fprintf(f, ", epoch %u, chip %u\n", view_op_stage(op, "epoch"),
+		view_op_stage(op, "chip"));
 	for (unsigned j = 0; j < op->nin; j++)
 		if (op->in[j] != TT_MODEL_NONE)
 			tensor_text(f, "in", d, op->in[j]);
@@ -195,8 +197,11 @@ static void op_json(FILE *f, const struct tt_model_desc *d,
 	view_json_str(f, op->name);
 	fprintf(f, ", \"op\": ");
 	view_json_str(f, op->op);
-	fprintf(f, ", \"grid\": [%u, %u], \"cores\": %u, \"inputs\": [", g.x,
-		g.y, g.x * g.y);
+	fprintf(f,
+		", \"grid\": [%u, %u], \"cores\": %u, \"epoch\": %u, "
+		"\"chip\": %u, \"inputs\": [",
+		g.x, g.y, g.x * g.y, view_op_stage(op, "epoch"),
+		view_op_stage(op, "chip"));
 	for (unsigned j = 0; j < op->nin; j++)
 		if (op->in[j] != TT_MODEL_NONE) {
 			fputs(first ? "" : ", ", f);
@@ -251,6 +256,44 @@ static void slots_json(FILE *f, const struct tt_model_desc *d)
 	fputc(']', f);
 }
 
+/* Each run of ops of one epoch, per program, with its peak live bytes
+ * (the per-epoch usage PyBuda's reports show). */
+static void epochs_json(FILE *f, const struct tt_model_desc *d)
+{
+	bool first = true;
+
+	fputc('[', f);
+	for (unsigned i = 0; i < d->nprograms; i++) {
+		const struct tt_model_program *p = &d->programs[i];
+		unsigned a = 0;
+
+		for (unsigned k = 0; k < p->nops; k++) {
+			unsigned e = view_op_stage(&p->ops[k], "epoch");
+			uint64_t l1, dram, pl1 = 0, pdram = 0;
+
+			if (k + 1 < p->nops &&
+			    view_op_stage(&p->ops[k + 1], "epoch") == e)
+				continue;
+			for (unsigned j = a; j <= k; j++) {
+				report_live(d, p, j, &l1, &dram);
+				pl1 = l1 > pl1 ? l1 : pl1;
+				pdram = dram > pdram ? dram : pdram;
+			}
+			fprintf(f, "%s{\"program\": ", first ? "" : ", ");
+			view_json_str(f, p->name);
+			fprintf(f,
+				", \"epoch\": %u, \"first_op\": %u, "
+				"\"last_op\": %u, \"peak_live_l1_bytes\": "
+				"%" PRIu64
+				", \"peak_live_dram_bytes\": %" PRIu64 "}",
+				e, a, k, pl1, pdram);
+			first = false;
+			a = k + 1;
+		}
+	}
+	fputc(']', f);
+}
+
 static void write_json(FILE *f, const char *path, const struct tt_model_desc *d)
 {
 	struct totals t;
@@ -269,7 +312,9 @@ static void write_json(FILE *f, const char *path, const struct tt_model_desc *d)
 			op_json(f, d, &d->programs[i], k);
 		fprintf(f, "]}");
 	}
-	fprintf(f, "], \"slots\": ");
+	fprintf(f, "], \"epochs\": ");
+	epochs_json(f, d);
+	fprintf(f, ", \"slots\": ");
 	slots_json(f, d);
 	totals(d, &t);
 	fprintf(f,

@@ -80,6 +80,15 @@ bool view_op_grid(const struct tt_model_desc *d, const struct tt_model_op *op,
 	return true;
 }
 
+unsigned view_op_stage(const struct tt_model_op *op, const char *name)
+{
+	const char *v = view_attr(op, name, "0");
+	char *end;
+	unsigned long n = strtoul(v, &end, 10);
+
+	return *end || n > (1u << 20) ? 0 : (unsigned)n;
+}
+
 uint64_t view_tensor_bytes(const struct tt_model_tensor *t)
 {
 	size_t n = 0;

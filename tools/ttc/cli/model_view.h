@@ -31,6 +31,9 @@ const char *view_attr(const struct tt_model_op *op, const char *name,
 bool view_op_grid(const struct tt_model_desc *d, const struct tt_model_op *op,
 		  struct tt_xy *out);
 
+/* An op's "epoch" or "chip" attribute (the compile's breaks), else 0. */
+unsigned view_op_stage(const struct tt_model_op *op, const char *name);
+
 /* Bytes a tensor takes on the device (tiled, in its format); 0 when the
  * format has no size. */
 uint64_t view_tensor_bytes(const struct tt_model_tensor *t);

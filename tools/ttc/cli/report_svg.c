@@ -245,6 +245,35 @@ static void series(FILE *f, const struct tt_model_desc *d, bool l1,
 	fprintf(f, "\"/>\n");
 }
 
+/* A dashed line before each program's first op and each op that starts
+ * another epoch, labelled. */
+static void breaks(FILE *f, const struct tt_model_desc *d, unsigned nops)
+{
+	unsigned x = 0;
+
+	for (unsigned i = 0; i < d->nprograms; i++)
+		for (unsigned k = 0; k < d->programs[i].nops; k++, x++) {
+			const struct tt_model_op *op = &d->programs[i].ops[k];
+			unsigned e = view_op_stage(op, "epoch"),
+				 px = MARGIN +
+				      (nops > 1 ? x * CHART_W / (nops - 1) : 0);
+
+			if (k && view_op_stage(op - 1, "epoch") == e)
+				continue;
+			fprintf(f,
+				"<line class=\"break\" x1=\"%u\" y1=\"%u\" "
+				"x2=\"%u\" y2=\"%u\" stroke=\"#999\" "
+				"stroke-dasharray=\"4 3\"/>\n"
+				"<text x=\"%u\" y=\"%u\" font-size=\"9\" "
+				"fill=\"#666\">",
+				px, MARGIN, px, MARGIN + CHART_H, px + 2,
+				MARGIN - 4 + 10 * (x % 2));
+			if (!k)
+				report_xml_str(f, d->programs[i].name);
+			fprintf(f, "%sepoch %u</text>\n", k ? "" : " ", e);
+		}
+}
+
 void report_memory_svg(FILE *f, const struct tt_model_desc *d)
 {
 	unsigned nops = total_ops(d), w = CHART_W + 2 * MARGIN + 120;
@@ -273,6 +302,7 @@ void report_memory_svg(FILE *f, const struct tt_model_desc *d)
 		MARGIN + CHART_H, MARGIN + CHART_W / 2, MARGIN + CHART_H + 20);
 	series(f, d, true, nops, top);
 	series(f, d, false, nops, top);
+	breaks(f, d, nops);
 	fprintf(f,
 		"<text x=\"%u\" y=\"%u\" font-size=\"11\" "
 		"fill=\"#06c\">L1</text>\n"
