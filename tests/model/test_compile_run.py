@@ -508,11 +508,28 @@ def test_merge_keeps_a_smaller_models_grid():
     d = os.path.join(TMP, 'report-se')
     expect(run(TTC, 'report', out, '-o', d), 0, 'report')
     r = json.load(open(os.path.join(d, 'report.json')))
-    assert all(op['grid'] == [8, 7] for op in r['programs'][0]['ops']), r
+    grids = [op['grid'] for op in r['programs'][0]['ops']]
+    assert grids == [[8, 7]] * 5, grids
     want = run_outputs(small, 's1', '-i', f'x={X}')
     got = run_outputs(out, 's2', '--program', 'small/forward',
                       '-i', f'small/x={X}', '-i', f'encoder/x={E}')
     assert got[0] == want[0], 'small/forward of the merged image differs'
+    # Ops with no grid of their own ran on their model's whole grid:
+    # merged, they keep it rather than take the larger one.
+    bare = os.path.join(TMP, 'bare.tti')
+
+    def drop_grids(sec):
+        assert sec.count(b', "grid": "8x7"') == 5, sec
+        sec[:] = sec.replace(b', "grid": "8x7"', b' ' * 15)
+    rewrite_section(small, bare, 'manifest.yaml', drop_grids)
+    expect(run(TTC, 'merge', bare, image_of('encoder', ENC), '-o', out),
+           0, 'merge ops without grids')
+    expect(run(TTC, 'report', out, '-o', d), 0, 'report')
+    r = json.load(open(os.path.join(d, 'report.json')))
+    grids = [op['grid'] for op in r['programs'][0]['ops']]
+    assert grids == [[8, 7]] * 5, grids
+    run_outputs(out, 's3', '--program', 'bare/forward',
+                '-i', f'bare/x={X}', '-i', f'encoder/x={E}')
 
 
 def test_report_shows_epochs():
