@@ -88,8 +88,20 @@ int ttc_verify_options_of(ttc_ctx *ctx, const struct tt_model_desc *d,
 	return 0;
 }
 
+static bool same_shape(const struct tt_shape *a, const struct tt_shape *b)
+{
+	if (a->rank != b->rank)
+		return false;
+	for (unsigned k = 0; k < a->rank; k++)
+		if (a->dims[k] != b->dims[k])
+			return false;
+	return true;
+}
+
 /* The recompiled description is the image's: same ops in order, same
- * names and kinds, same tensors by name. */
+ * names and kinds, same tensors by name and shape. Attributes are not
+ * compared: an op computing another function of the same shapes shows
+ * as that op failing verification, which names it. */
 static int same_model(ttc_ctx *ctx, const struct tt_model_desc *img,
 		      const struct tt_model_desc *src)
 {
@@ -119,6 +131,16 @@ static int same_model(ttc_ctx *ctx, const struct tt_model_desc *img,
 			      img->ntensors, src->ntensors);
 		return -EINVAL;
 	}
+	for (unsigned t = 0; t < img->ntensors; t++)
+		if (strcmp(img->tensors[t].name, src->tensors[t].name) ||
+		    !same_shape(&img->tensors[t].shape,
+				&src->tensors[t].shape)) {
+			ttc_diag_addf(ctx,
+				      "verify: the image was not compiled from this source and options: tensor #%u is %s in the image, %s from the source (or of another shape)",
+				      t, img->tensors[t].name,
+				      src->tensors[t].name);
+			return -EINVAL;
+		}
 	return 0;
 }
 

@@ -43,6 +43,7 @@
 
 static tt_device *dev;
 static char dir[PATH_MAX];
+static char last_error[4096]; /* verify()'s diagnostics */
 static unsigned nimages;
 
 static int rm_entry(const char *path, const struct stat *st, int flag,
@@ -222,8 +223,7 @@ static int verify(const char *image, const char *text, const char *src_path,
 	v->report = NULL;
 	if (ret && ret != -EINVAL)
 		fail_msg("verify: %d %s", ret, ttc_ctx_error(s.ctx));
-	if (ret)
-		print_message("# %s", ttc_ctx_error(s.ctx));
+	snprintf(last_error, sizeof(last_error), "%s", ttc_ctx_error(s.ctx));
 	for (size_t i = 0; i < n; i++)
 		tt_tensor_free(x[i]);
 	tt_model_free(m);
@@ -463,6 +463,9 @@ static void cnn_rows(void **state)
 			fail_msg("op %s: pcc %f", r.ops[k].name, r.ops[k].pcc);
 	assert_true(r.pass);
 	assert_true(r.checked >= 8);
+	/* Every record, the layout changes codegen added (rows to NHWC)
+	 * included, holds a value of the source. */
+	assert_int_equal(r.checked, r.nops);
 	/* The convolutions themselves are compared (rows against NHWC). */
 	assert_true(op_named(&r, "stem")->checked);
 	ttc_verify_result_free(&r);
@@ -484,9 +487,21 @@ static void other_source_refused(void **state)
 	memcpy(p, "loc(\"rez\")", 10);
 	assert_int_equal(verify(image, other, NULL, &v, &r, NULL, 0, NULL),
 			 -EINVAL);
+	if (!strstr(last_error, "op #2 is res (binary) in the image, rez (binary) from the source"))
+		fail_msg("message: %s", last_error);
 	assert_int_equal(r.nops, 0);
 	assert_int_equal(r.checked, 0);
 	assert_false(r.pass);
+	ttc_verify_result_free(&r);
+	/* The same ops and names on a batch of 64: the shapes differ. */
+	snprintf(other, sizeof(other), "%s", small);
+	while ((p = strstr(other, "32x64")))
+		p[0] = '6', p[1] = '4';
+	assert_int_equal(verify(image, other, NULL, &v, &r, NULL, 0, NULL),
+			 -EINVAL);
+	if (!strstr(last_error, "tensor #0 is x in the image, x from the source (or of another shape)"))
+		fail_msg("message: %s", last_error);
+	assert_int_equal(r.checked, 0);
 	ttc_verify_result_free(&r);
 }
 
