@@ -144,6 +144,27 @@ static int same_model(ttc_ctx *ctx, const struct tt_model_desc *img,
 	return 0;
 }
 
+/* Every op the config names is a record of the image's program. */
+static int known_ops(ttc_ctx *ctx, const struct tt_model_desc *d,
+		     const struct ttc_verify_config *v)
+{
+	const struct tt_model_program *p = &d->programs[0];
+
+	for (size_t i = 0; v->ops && i < v->nops; i++) {
+		unsigned k = 0;
+
+		while (k < p->nops && strcmp(p->ops[k].name, v->ops[i]))
+			k++;
+		if (k == p->nops) {
+			ttc_diag_addf(ctx,
+				      "verify: no op %s in program %s of the image ('ttc info' lists them)",
+				      v->ops[i], p->name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* Everything a run needs. */
 struct vstate {
 	ttc_ctx *ctx;
@@ -413,6 +434,8 @@ int ttc_verify(ttc_module *m, ttc_func *f, tt_model *model,
 	s.c = c;
 	if (!ret)
 		ret = same_model(s.ctx, s.d, ttc_compiled_desc(c));
+	if (!ret)
+		ret = known_ops(s.ctx, s.d, &cfg);
 	if (!ret) {
 		s.dev = calloc(s.d->ntensors + 1, sizeof(*s.dev));
 		out->ops = calloc(s.d->programs[0].nops + 1, sizeof(*out->ops));

@@ -408,6 +408,16 @@ static void broken_op_named_first(void **state)
 	assert_false(op_named(&r, "res")->checked);
 	assert_string_equal(r.inputs[0].name, "res");
 	ttc_verify_result_free(&r);
+
+	/* An op the image does not have is refused, naming it. */
+	v.ops = (const char *const[]){"fc2", "nosuch"};
+	v.nops = 2;
+	assert_int_equal(verify(image, small, NULL, &v, &r, NULL, 0, NULL),
+			 -EINVAL);
+	if (!strstr(last_error, "verify: no op nosuch in program forward of the image"))
+		fail_msg("message: %s", last_error);
+	assert_int_equal(r.checked, 0);
+	ttc_verify_result_free(&r);
 }
 
 static void broken_param(void **state)

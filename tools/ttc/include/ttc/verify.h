@@ -28,7 +28,8 @@ struct ttc_verify_config {
 	double pcc;	     /* threshold; 0.99 */
 	double atol, rtol;   /* for check_allclose (1e-8, 1e-5) */
 	bool check_allclose; /* also require allclose; false */
-	const char *const *ops; /* record names to check; NULL/0: every op */
+	const char *const *ops; /* record names to check (each must be one
+				   of the image's); NULL/0: every op */
 	size_t nops;
 	bool stop_at_first; /* stop the run at the first failure */
 	enum tt_data_format golden_fmt; /* goldens "as the device rounds";
