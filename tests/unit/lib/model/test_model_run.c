@@ -987,6 +987,12 @@ static void run_each(void **state)
 	/* Argument errors as tt_model_run's, and no visitor. */
 	expect_error(tt_model_run_each(m, NULL, &x, 1, &y, 1, NULL, NULL),
 		     -EINVAL, "visit is NULL");
+	expect_error(tt_model_run_each(NULL, NULL, &x, 1, &y, 1, each_visit,
+				       &e),
+		     -EINVAL, "NULL argument");
+	expect_error(tt_model_run_each(m, NULL, &x, 0, &y, 1, each_visit, &e),
+		     -EINVAL, "given 0 and 1");
+	assert_int_equal(e.calls, 3);
 	e = (struct each){0};
 	expect_error(tt_model_run_each(m, "nope", &x, 1, &y, 1, each_visit,
 				       &e),
