@@ -5,7 +5,8 @@
  * tt_model_load and verified op by op against the goldens.
  *
  * - a correct model passes, every op checked, a fused activation
- *   (linear + relu) included;
+ *   (linear + relu) included; leaky_relu and clip fused with their
+ *   parameters, reciprocal (the device's recip);
  * - a deliberately broken op: the image's manifest tampered (one record's
  *   fn "add" made "sub", the section's and table's CRCs fixed) is named
  *   first, with its inputs' statistics on both sides; the ops after it
@@ -341,6 +342,43 @@ static void passes_all(void **state)
 	ttc_verify_result_free(&r);
 }
 
+/* Each fused activation with parameters, and the one the device spells
+ * otherwise (recip): matmul{leaky_relu 0.125}, add{clip -0.5..0.5},
+ * exp{recip}. */
+static const char acts[] =
+	"module {\n"
+	"func.func @f(%x: " T " loc(\"x\"), %w: " W " " PARAM
+	" loc(\"w\")) -> " T " {\n"
+	"  %0 = \"ttir.matmul\"(%x, %w) : (" T ", " W ") -> " T
+	" loc(\"mm\")\n"
+	"  %1 = \"ttir.leaky_relu\"(%0) <{parameter = 1.25e-01 : f32}> : (" T
+	") -> " T " loc(\"lr\")\n"
+	"  %2 = \"ttir.add\"(%1, %x) : (" T ", " T ") -> " T " loc(\"sum\")\n"
+	"  %3 = \"ttir.clamp_scalar\"(%2) <{min = -5.0e-01 : f32, max = "
+	"5.0e-01 : f32}> : (" T ") -> " T " loc(\"cl\")\n"
+	"  %4 = \"ttir.exp\"(%3) : (" T ") -> " T " loc(\"e\")\n"
+	"  %5 = \"ttir.reciprocal\"(%4) : (" T ") -> " T " loc(\"rc\")\n"
+	"  return %5 : " T "\n"
+	"}\n}\n";
+
+static void activations_fused(void **state)
+{
+	struct ttc_verify_config v = ttc_verify_config_default();
+	struct ttc_verify_result r;
+	char image[PATH_MAX];
+
+	(void)state;
+	compile(acts, NULL, image);
+	assert_int_equal(verify(image, acts, NULL, &v, &r, NULL, 0, NULL), 0);
+	/* Three records, each with its activation fused. */
+	assert_int_equal(r.nops, 3);
+	for (size_t k = 0; k < r.nops; k++)
+		if (!r.ops[k].checked || r.ops[k].pcc < 0.999)
+			fail_msg("op %s: pcc %f", r.ops[k].name, r.ops[k].pcc);
+	assert_true(r.pass);
+	ttc_verify_result_free(&r);
+}
+
 static void broken_op_named_first(void **state)
 {
 	struct ttc_verify_config v = ttc_verify_config_default();
@@ -593,6 +631,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(options_read_back),
 		cmocka_unit_test(passes_all),
+		cmocka_unit_test(activations_fused),
 		cmocka_unit_test(broken_op_named_first),
 		cmocka_unit_test(broken_param),
 		cmocka_unit_test(cnn_rows),
