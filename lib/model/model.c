@@ -241,8 +241,35 @@ static const struct tt_model_program *find_program(const tt_model *m,
 	return NULL;
 }
 
-/* Enqueue every op of p (their programs run in order on the queue). */
-static int run_ops(tt_model *m, const struct tt_model_program *p)
+static int read_output(tt_model *m, unsigned t, tt_tensor **out);
+
+/* What tt_model_run_each calls after every op (NULL: nothing). */
+struct op_visit {
+	int (*fn)(void *arg, unsigned op_index, const struct tt_model_op *op,
+		  const tt_tensor *result);
+	void *arg;
+};
+
+/* The op's result, once the device is done with it, to the visitor. */
+static int visit_op(tt_model *m, const struct op_visit *v, unsigned k,
+		    const struct tt_model_op *op)
+{
+	tt_tensor *r = NULL;
+	int ret = tt_ops_finish(m->ctx);
+
+	if (!ret)
+		ret = read_output(m, op->out, &r);
+	if (!ret)
+		ret = v->fn(v->arg, k, op, r);
+	tt_tensor_free(r);
+	return ret;
+}
+
+/* Enqueue every op of p (their programs run in order on the queue);
+ * with a visitor, each op's result is read back and visited before the
+ * next op runs (activations share slots: later ops overwrite them). */
+static int run_ops(tt_model *m, const struct tt_model_program *p,
+		   const struct op_visit *v)
 {
 	for (unsigned k = 0; k < p->nops; k++) {
 		const struct tt_model_op *op = &p->ops[k];
@@ -259,6 +286,11 @@ static int run_ops(tt_model *m, const struct tt_model_program *p)
 			snprintf(msg, sizeof(msg), "%s", tt_last_error());
 			return tt_error(ret, "program %s: op %s (%s): %s",
 					p->name, op->name, op->op, msg);
+		}
+		if (v && v->fn) {
+			ret = visit_op(m, v, k, op);
+			if (ret)
+				return ret;
 		}
 	}
 	return 0;
@@ -355,8 +387,9 @@ static int io_mode(const tt_model *m, const struct tt_model_program *p,
 			pin, pout);
 }
 
-int tt_model_run(tt_model *m, const char *program, tt_tensor *const *inputs,
-		 size_t ninputs, tt_tensor **outputs, size_t noutputs)
+static int run(tt_model *m, const char *program, tt_tensor *const *inputs,
+	       size_t ninputs, tt_tensor **outputs, size_t noutputs,
+	       const struct op_visit *v)
 {
 	const struct tt_model_program *p;
 	bool own;
@@ -379,7 +412,7 @@ int tt_model_run(tt_model *m, const char *program, tt_tensor *const *inputs,
 					  m->d->tensors[t].name);
 	}
 	if (!ret)
-		ret = run_ops(m, p);
+		ret = run_ops(m, p, v);
 	for (size_t i = 0; i < noutputs; i++)
 		outputs[i] = NULL;
 	for (size_t i = 0; !ret && i < noutputs; i++)
@@ -391,6 +424,27 @@ int tt_model_run(tt_model *m, const char *program, tt_tensor *const *inputs,
 			outputs[i] = NULL;
 		}
 	return ret;
+}
+
+int tt_model_run(tt_model *m, const char *program, tt_tensor *const *inputs,
+		 size_t ninputs, tt_tensor **outputs, size_t noutputs)
+{
+	return run(m, program, inputs, ninputs, outputs, noutputs, NULL);
+}
+
+int tt_model_run_each(tt_model *m, const char *program,
+		      tt_tensor *const *inputs, size_t ninputs,
+		      tt_tensor **outputs, size_t noutputs,
+		      int (*visit)(void *arg, unsigned op_index,
+				   const struct tt_model_op *op,
+				   const tt_tensor *result),
+		      void *arg)
+{
+	struct op_visit v = {visit, arg};
+
+	if (!visit)
+		return tt_error(-EINVAL, "tt_model_run_each: visit is NULL");
+	return run(m, program, inputs, ninputs, outputs, noutputs, &v);
 }
 
 int tt_model_update_param(tt_model *m, const char *name, const tt_tensor *t)
@@ -441,7 +495,7 @@ int tt_model_build_kernels(tt_device *dev, const struct tt_model_desc *d,
 	if (!ret)
 		ret = tt_fd_build_dispatcher();
 	for (unsigned i = 0; !ret && i < d->nprograms; i++)
-		ret = run_ops(m, &d->programs[i]);
+		ret = run_ops(m, &d->programs[i], NULL);
 	tt_kernel_set_record(NULL);
 	tt_model_free(m);
 	return ret;

@@ -5,7 +5,9 @@
 and run it (`ttc run`, the seed's embedded-loading example): outputs equal
 the goldens (`ttc golden --compare`), bit for bit from run to run and with
 no compiler on the host; damaged images, images for another chip and
-models that cannot be compiled are refused with their fault named. TAP on
+models that cannot be compiled are refused with their fault named;
+`ttc run --verify` passes on the MLP, names the op a damaged parameter
+breaks first and refuses a source the image was not made from. TAP on
 stdout. TTC, EMBEDDED_TTI name the programs, MODELS the models' folder.
 Standard library only (.npy files are written by hand).
 """
@@ -15,6 +17,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
 import tap  # noqa: E402
@@ -218,6 +221,89 @@ module {
     expect(p, 1, 'a model larger than DRAM')
     assert 'does not fit the device' in p.stderr, p.stderr
     assert 'big_exp' in p.stderr and 'bytes' in p.stderr, p.stderr
+
+
+def retamper(data, section, change):
+    """data (an image) with section's bytes changed by change(bytes), and
+    the section's, the table's and the header's CRC-32 made right again:
+    the container is sound, only the meaning changed (docs/image.md)."""
+    table, = struct.unpack_from('<Q', data, 24)
+    count, = struct.unpack_from('<I', data, 32)
+    for i in range(count):
+        e = table + 64 * i
+        if data[e:e + 40].rstrip(b'\0').decode() != section:
+            continue
+        off, size = struct.unpack_from('<QQ', data, e + 40)
+        new = change(bytes(data[off:off + size]))
+        assert len(new) == size
+        data[off:off + size] = new
+        struct.pack_into('<I', data, e + 60, zlib.crc32(new))
+        break
+    else:
+        raise AssertionError(f'no section {section}')
+    struct.pack_into('<I', data, 40,
+                     zlib.crc32(bytes(data[table:table + 64 * count])))
+    struct.pack_into('<I', data, 44, 0)
+    struct.pack_into('<I', data, 44, zlib.crc32(bytes(data[:64])))
+    return data
+
+
+def test_run_verify_passes_and_names_a_broken_op():
+    p = run(TTC, 'run', IMAGE, '-i', f'x={X}', '-o', os.path.join(TMP, 'v'),
+            '--verify', MLP)
+    expect(p, 0, 'ttc run --verify')
+    assert 'verify: 5 ops checked, 0 failed: PASS' in p.stdout, p.stdout
+    # fc2.weight (section d/3, Float16_b) with its elements reversed: a
+    # genuine numerical fault in the image, fc2 the first op it shows in.
+    info = run(TTC, 'info', IMAGE)
+    assert 'd/3' in info.stdout, info.stdout
+
+    def reverse(b):
+        return b''.join(b[i:i + 2] for i in range(len(b) - 2, -1, -2))
+    bad = os.path.join(TMP, 'broken.tti')
+    with open(bad, 'wb') as f:
+        f.write(retamper(bytearray(read(IMAGE)), 'd/3', reverse))
+    p = run(TTC, 'run', bad, '-i', f'x={X}', '-o', os.path.join(TMP, 'v'),
+            '--verify', MLP)
+    expect(p, 1, 'ttc run --verify of a broken image')
+    # The report, after the outputs' paths, names the op first.
+    lines = p.stdout.splitlines()
+    assert lines[0].endswith('output_0.npy'), p.stdout
+    assert lines[1].startswith('first failing op: fc2 (linear, op #1): pcc'), \
+        p.stdout
+    assert 'fc2.weight (parameter)' in p.stdout, p.stdout
+    assert 'fc1 (activation)' in p.stdout and 'device  min' in p.stdout, \
+        p.stdout
+    assert 'verify: 5 ops checked' in p.stdout and 'FAIL' in p.stdout
+    # With a lower threshold nothing is below it.
+    p = run(TTC, 'run', bad, '-i', f'x={X}', '-o', os.path.join(TMP, 'v'),
+            '--verify', MLP, '--pcc', '-1')
+    expect(p, 0, '--pcc -1')
+
+
+def test_run_verify_refuses_another_source():
+    # An image of a modified copy (fc2 named otherwise) is not the
+    # source's: refused, nothing compared.
+    with open(MLP) as f:
+        text = f.read().replace('loc("fc2")', 'loc("fc2x")')
+    other = write_model('mlp2.mlir', text)
+    img = os.path.join(TMP, 'mlp2.tti')
+    expect(compile_mlp(model=other, out=img), 0, 'compile the copy')
+    p = run(TTC, 'run', img, '-i', f'x={X}', '-o', os.path.join(TMP, 'v'),
+            '--verify', MLP)
+    expect(p, 1, '--verify against another source')
+    assert 'the image was not compiled from this source and options' \
+        in p.stderr, p.stderr
+    assert 'op #1 is fc2x (linear) in the image, fc2 (linear)' in p.stderr
+    assert 'ops checked' not in p.stdout, p.stdout
+    # Other parameters than the image's: every op from fc1 on differs.
+    p = run(TTC, 'run', IMAGE, '-i', f'x={X}', '-o', os.path.join(TMP, 'v'),
+            '--verify', MLP, '--random-params', '2')
+    expect(p, 1, '--verify with other parameters')
+    assert p.stdout.splitlines()[1].startswith('first failing op: fc1 '), \
+        p.stdout
+    p = run(TTC, 'run', IMAGE, '--random', '1', '--pcc', '0.9')
+    expect(p, 2, '--pcc without --verify')
 
 
 def test_run_usage_errors():

@@ -111,6 +111,7 @@ TTC_PUBLIC_LAYER = {
     'passes.h': 'tools/ttc/passes',
     'codegen.h': 'tools/ttc/codegen',
     'tti.h': 'tools/ttc/image', 'compile.h': 'tools/ttc/image',
+    'verify.h': 'tools/ttc/image',
 }
 for i, layer in enumerate(LIB_ORDER):
     ALLOWED[layer] = set(LIB_ORDER[:i]) | {'lib/include', 'common', HW}

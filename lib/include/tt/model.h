@@ -165,6 +165,24 @@ TT_API int tt_model_run(tt_model *m, const char *program,
 			tt_tensor *const *inputs, size_t ninputs,
 			tt_tensor **outputs, size_t noutputs);
 
+/*
+ * tt_model_run, with every op's result read back (PyBuda's
+ * intermediates; verification compares them with goldens): after each op
+ * of the program, in order, the device is waited for, the op's output
+ * tensor read into a new host tensor (its device shape and format, tiled
+ * layout; valid during the call only) and visit called with the op's
+ * index in the program and its record. A non-zero return of visit stops
+ * the run and is returned (outputs are then NULL). Slower than
+ * tt_model_run: the device idles while the host reads.
+ */
+TT_API int tt_model_run_each(tt_model *m, const char *program,
+			     tt_tensor *const *inputs, size_t ninputs,
+			     tt_tensor **outputs, size_t noutputs,
+			     int (*visit)(void *arg, unsigned op_index,
+					  const struct tt_model_op *op,
+					  const tt_tensor *result),
+			     void *arg);
+
 /* Replace a parameter's value on the device (PyBuda's
  * update_device_parameters): t of the parameter's shape, any format. */
 TT_API int tt_model_update_param(tt_model *m, const char *name,

@@ -14,6 +14,9 @@
 #include "tt/model.h"
 #include "tt/tensor.h"
 #include "ttc/golden.h"
+#include "ttc/ops.h"
+#include "ttc/text.h"
+#include "ttc/verify.h"
 
 #include "cli.h"
 
@@ -25,7 +28,17 @@ struct run_opts {
 	size_t ninputs;
 	bool random;
 	unsigned long long seed, loops;
+	/* --verify SOURCE: its parameters as for ttc compile. */
+	const char *verify;
+	const char *pnames[MAX_INPUTS], *ppaths[MAX_INPUTS];
+	size_t nparams;
+	bool random_params;
+	unsigned long long param_seed;
+	double pcc;
 };
+
+enum { O_RANDOM = 256, O_PROGRAM, O_LOOPS, O_PROFILE, O_VERIFY, O_RPARAMS,
+       O_PCC };
 
 static void usage(FILE *f)
 {
@@ -48,20 +61,69 @@ static void usage(FILE *f)
 		"                          time of each\n"
 		"      --profile PREFIX    write PREFIX.json (Chrome trace) and\n"
 		"                          PREFIX.csv: every op's time\n"
+		"      --verify SOURCE     then run op by op and compare every\n"
+		"                          op's result with its golden from the\n"
+		"                          TTIR the image was compiled from;\n"
+		"                          prints the report, the first failing\n"
+		"                          op first\n"
+		"  -p, --param NAME=X.npy  with --verify: a parameter's value, as\n"
+		"                          given to 'ttc compile'\n"
+		"      --random-params SEED  with --verify: the rest seeded as\n"
+		"                          'ttc compile' did (default: the seed\n"
+		"                          the image records)\n"
+		"      --pcc X             with --verify: the threshold (0.99)\n"
 		"  -h, --help              this help\n"
 		"\n"
 		"Exit status:\n"
 		"  0  success\n"
-		"  1  the image is refused (damaged, or for another chip), an\n"
+		"  1  an op fails verification, the image is refused (damaged,\n"
+		"     or for another chip, or not compiled from SOURCE), an\n"
 		"     input is missing or does not match, a run fails, or a file\n"
 		"     cannot be read or written\n"
 		"  2  usage error\n"
 		"  3  no device\n");
 }
 
+/* --verify's options: 'p' (--param), O_VERIFY, O_RPARAMS, O_PCC. */
+static int verify_opt(struct run_opts *o, int c, char *arg)
+{
+	char *end, *eq;
+
+	if (c == 'p') {
+		eq = strchr(arg, '=');
+		if (!eq || eq == arg || !eq[1])
+			return usage_error("run", "--param wants NAME=FILE.npy, got '%s'",
+					   arg);
+		if (o->nparams == MAX_INPUTS)
+			return usage_error("run", "more than %d --param",
+					   MAX_INPUTS);
+		*eq = 0;
+		o->pnames[o->nparams] = arg;
+		o->ppaths[o->nparams++] = eq + 1;
+		return 0;
+	}
+	if (c == O_VERIFY) {
+		o->verify = arg;
+		return 0;
+	}
+	errno = 0;
+	if (c == O_RPARAMS) {
+		o->param_seed = strtoull(arg, &end, 0);
+		o->random_params = true;
+		if (!*arg || *end || errno || *arg == '-')
+			return usage_error("run", "--random-params wants a number, got '%s'",
+					   arg);
+		return 0;
+	}
+	o->pcc = strtod(arg, &end);
+	if (!*arg || *end || errno || !(o->pcc >= -1 && o->pcc <= 1))
+		return usage_error("run", "--pcc wants a number -1..1, got '%s'",
+				   arg);
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct run_opts *o)
 {
-	enum { O_RANDOM = 256, O_PROGRAM, O_LOOPS, O_PROFILE };
 	static const struct option longs[] = {
 		{"input", required_argument, NULL, 'i'},
 		{"output", required_argument, NULL, 'o'},
@@ -69,6 +131,10 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		{"program", required_argument, NULL, O_PROGRAM},
 		{"loops", required_argument, NULL, O_LOOPS},
 		{"profile", required_argument, NULL, O_PROFILE},
+		{"verify", required_argument, NULL, O_VERIFY},
+		{"param", required_argument, NULL, 'p'},
+		{"random-params", required_argument, NULL, O_RPARAMS},
+		{"pcc", required_argument, NULL, O_PCC},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -77,7 +143,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":i:o:h", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:o:p:h", longs, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			eq = strchr(optarg, '=');
@@ -90,6 +156,13 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 			*eq = 0;
 			o->names[o->ninputs] = optarg;
 			o->paths[o->ninputs++] = eq + 1;
+			break;
+		case 'p':
+		case O_VERIFY:
+		case O_RPARAMS:
+		case O_PCC:
+			if (verify_opt(o, c, optarg))
+				return EXIT_USAGE;
 			break;
 		case 'o': o->dir = optarg; break;
 		case O_PROGRAM: o->program = optarg; break;
@@ -124,6 +197,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		return usage_error("run", "one image only, got '%s' too",
 				   argv[optind + 1]);
 	o->in = argv[optind];
+	if (!o->verify && (o->nparams || o->random_params || o->pcc))
+		return usage_error("run", "--param, --random-params and --pcc go with --verify");
 	return 0;
 }
 
@@ -239,6 +314,121 @@ static size_t count(const struct tt_model_desc *d, enum tt_model_tensor_kind k)
 	return n;
 }
 
+/* ---- --verify ---- */
+
+struct vparams {
+	ttc_func *f;
+	ttc_tensor **v; /* per argument */
+	size_t n;
+};
+
+static const ttc_tensor *vparam(void *arg, ttc_func *f, size_t i)
+{
+	struct vparams *p = arg;
+
+	return f == p->f && i < p->n ? p->v[i] : NULL;
+}
+
+/* The seed ttc compile --random-params recorded, if any. */
+static bool recorded_seed(const struct tt_model_desc *d,
+			  unsigned long long *seed)
+{
+	char *end;
+
+	for (unsigned i = 0; i < d->noptions; i++)
+		if (!strcmp(d->options[i].name, "random_params")) {
+			*seed = strtoull(d->options[i].value, &end, 0);
+			return !*end;
+		}
+	return false;
+}
+
+/* Parameters as ttc compile makes them: --param, then seeded. */
+static int verify_params(ttc_ctx *ctx, struct vparams *p,
+			 const struct run_opts *o,
+			 const struct tt_model_desc *d)
+{
+	unsigned long long seed = o->param_seed;
+	bool random = o->random_params || recorded_seed(d, &seed);
+
+	p->n = ttc_func_num_args(p->f);
+	p->v = calloc(p->n + 1, sizeof(*p->v));
+	if (!p->v)
+		return EXIT_FAIL;
+	for (size_t k = 0; k < o->nparams; k++) {
+		size_t i = 0;
+
+		while (i < p->n && !cli_names_arg(p->f, i, o->pnames[k]))
+			i++;
+		if (i == p->n) {
+			fprintf(stderr, "ttc: --param %s: @%s has no argument of that name\n",
+				o->pnames[k], ttc_func_name(p->f));
+			return EXIT_FAIL;
+		}
+		p->v[i] = ttc_tensor_load_npy(ctx, o->ppaths[k]);
+		if (!p->v[i])
+			return EXIT_FAIL;
+	}
+	for (size_t i = 0; random && i < p->n; i++)
+		if (!p->v[i] && cli_arg_is_param(p->f, i))
+			p->v[i] = ttc_tensor_random(
+				ctx, ttc_value_type(ttc_func_arg(p->f, i)),
+				seed + i);
+	return 0;
+}
+
+static int verify_with(ttc_ctx *ctx, ttc_module *src, tt_model *m,
+		       const struct run_opts *o, tt_tensor **x, size_t n)
+{
+	const struct tt_model_desc *d = tt_model_get_desc(m);
+	struct vparams p = {.f = cli_pick_func(src, NULL)};
+	struct ttc_verify_config v = ttc_verify_config_default();
+	struct ttc_verify_result r;
+	struct ttc_compile_options co;
+	int rc;
+
+	if (!p.f) {
+		fprintf(stderr, "ttc: %s: no function to verify against\n",
+			o->verify);
+		return EXIT_FAIL;
+	}
+	rc = verify_params(ctx, &p, o, d);
+	if (!rc && ttc_verify_options_of(ctx, d, &co))
+		rc = EXIT_FAIL;
+	if (!rc) {
+		if (o->pcc)
+			v.pcc = o->pcc;
+		v.report = stdout;
+		rc = ttc_verify(src, p.f, m, &co, vparam, &p, x, n, &v, &r);
+		if (rc)
+			fprintf(stderr, "ttc: %s: cannot verify against %s\n",
+				o->in, o->verify);
+		rc = rc || !r.pass ? EXIT_FAIL : 0;
+		ttc_verify_result_free(&r);
+	}
+	for (size_t i = 0; p.v && i < p.n; i++)
+		ttc_tensor_free(p.v[i]);
+	free(p.v);
+	return rc;
+}
+
+/* --verify: the source parsed, the model verified on the inputs. */
+static int verify(tt_model *m, const struct run_opts *o, tt_tensor **x,
+		  size_t n)
+{
+	ttc_ctx *ctx = ttc_ctx_new_ttir();
+	ttc_module *src = ctx ? ttc_parse_file(ctx, o->verify, 0) : NULL;
+	int rc = EXIT_FAIL;
+
+	if (src && !ttc_module_verify(src))
+		rc = verify_with(ctx, src, m, o, x, n);
+	if (ctx)
+		fputs(ttc_ctx_error(ctx), stderr);
+	ttc_module_free(src);
+	ttc_ctx_free(ctx);
+	return rc;
+}
+
 static int run(tt_model *m, const struct run_opts *o)
 {
 	const struct tt_model_desc *d = tt_model_get_desc(m);
@@ -263,6 +453,8 @@ static int run(tt_model *m, const struct run_opts *o)
 	}
 	if (!rc)
 		rc = save_outputs(d, o->dir, y, nout);
+	if (!rc && o->verify)
+		rc = verify(m, o, x, nin);
 	for (size_t i = 0; x && i < nin; i++)
 		tt_tensor_free(x[i]);
 	for (size_t i = 0; y && i < nout; i++)

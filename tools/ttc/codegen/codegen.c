@@ -130,6 +130,20 @@ const struct tt_model_desc *ttc_compiled_desc(const ttc_compiled *c)
 	return c ? &c->desc : NULL;
 }
 
+const ttc_value *ttc_compiled_tensor_value(const ttc_compiled *c,
+					  unsigned tensor)
+{
+	const struct cg_tensor *t;
+
+	if (!c || tensor >= c->ntensors)
+		return NULL;
+	t = &c->tensors[tensor];
+	/* A layout change codegen added holds its twin's values. */
+	if (!t->v && t->twin != ~0u)
+		return c->tensors[t->twin].v;
+	return t->v;
+}
+
 void ttc_compiled_stats(const ttc_compiled *c, struct ttc_plan_stats *out)
 {
 	*out = c->stats;

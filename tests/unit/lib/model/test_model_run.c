@@ -9,7 +9,9 @@
  *   (PCC >= 0.99 in Float16_b; data movement exactly);
  * - parameters in Float32 and Float16_b sections, updated in place
  *   (the next run sees it); non-parameters and unknown names refused;
- * - activations sharing slots along a chain;
+ * - activations sharing slots along a chain; tt_model_run_each reading
+ *   every op's result of it (each against its host value) and stopping
+ *   when the visitor says so;
  * - tt_model_run's argument errors and inputs of another shape;
  * - load refusals naming the fault: no manifest, another arch, a grid
  *   larger than the device's, a kernel section missing, a data section
@@ -843,7 +845,7 @@ static float chain_ref(float x)
 	return d * d + c;
 }
 
-static void chain(void **state)
+static tt_model *chain_load(void)
 {
 #define ACT(n, s)                                                              \
 	{                                                                      \
@@ -889,13 +891,18 @@ static void chain(void **state)
 	};
 	static const struct tt_model_program p[] = {{"forward", ops, 6}};
 	struct tt_model_desc d = desc_of(t, 7, p, 1);
-	tt_model *m;
 
-	(void)state;
 	d.slots = sl;
 	d.nslots = 3;
 	seeds();
-	m = load(d, NULL, 0);
+	return load(d, NULL, 0);
+}
+
+static void chain(void **state)
+{
+	tt_model *m = chain_load();
+
+	(void)state;
 	for (int i = 0; i < R * C; i++)
 		want[i] = chain_ref(xa[i]);
 	run_check(m, (const float *[]){xa}, 1, want, false);
@@ -956,6 +963,99 @@ static void two_programs(void **state)
 	assert_null(y[0]);
 	tt_tensor_free(x[0]);
 	tt_tensor_free(x[1]);
+	tt_model_free(m);
+}
+
+/* tt_model_run_each on the chain: every op's result (slots shared, so
+ * read before the next op overwrites it) against its host value. */
+struct each {
+	unsigned calls, stop_at;
+	int stop_with;
+	double pcc[6];
+};
+
+static float chain_step(unsigned k, float x)
+{
+	float b = fabsf(x), c = b * b, d = -x + c, e = d * d;
+	const float v[] = {-x, b, c, d, e, e + c};
+
+	return v[k];
+}
+
+static int each_visit(void *arg, unsigned k, const struct tt_model_op *op,
+		      const tt_tensor *r)
+{
+	struct each *e = arg;
+	static const char *const names[] = {"n", "ab", "sq", "ad", "sq2", "ad2"};
+	tt_tensor *copy;
+	float *got;
+	size_t n;
+
+	assert_int_equal(k, e->calls);
+	assert_true(k < 6);
+	assert_string_equal(op->name, names[k]);
+	assert_int_equal(tt_tensor_layout(r), TT_TENSOR_TILED);
+	assert_int_equal(tt_tensor_format(r), BF);
+	TRY(tt_tensor_to(r, BF, TT_TENSOR_TILED, &copy));
+	got = values(copy, &n);
+	assert_int_equal(n, R * C);
+	for (size_t i = 0; i < n; i++)
+		want[i] = chain_step(k, xa[i]);
+	e->pcc[k] = pcc(got, want, n);
+	free(got);
+	e->calls++;
+	return e->calls == e->stop_at ? e->stop_with : 0;
+}
+
+static void run_each(void **state)
+{
+	tt_model *m = chain_load();
+	tt_tensor *x = host(&(struct tt_shape){2, {R, C}}, xa), *y = NULL;
+	struct each e = {0};
+
+	(void)state;
+	TRY(tt_model_run_each(m, NULL, &x, 1, &y, 1, each_visit, &e));
+	assert_int_equal(e.calls, 6);
+	for (unsigned k = 0; k < 6; k++)
+		if (e.pcc[k] < 0.99)
+			fail_msg("op %u: pcc %f", k, e.pcc[k]);
+	/* The outputs as tt_model_run gives them. */
+	{
+		size_t n;
+		float *got = values(y, &n);
+
+		for (int i = 0; i < R * C; i++)
+			want[i] = chain_ref(xa[i]);
+		assert_true(pcc(got, want, n) >= 0.99);
+		free(got);
+	}
+	/* visit stops the run with its value: no outputs. */
+	e = (struct each){.stop_at = 3, .stop_with = 42};
+	y = (tt_tensor *)1;
+	assert_int_equal(tt_model_run_each(m, NULL, &x, 1, &y, 1, each_visit,
+					   &e),
+			 42);
+	assert_int_equal(e.calls, 3);
+	assert_null(y);
+	/* Argument errors as tt_model_run's, and no visitor. */
+	expect_error(tt_model_run_each(m, NULL, &x, 1, &y, 1, NULL, NULL),
+		     -EINVAL, "visit is NULL");
+	expect_error(tt_model_run_each(NULL, NULL, &x, 1, &y, 1, each_visit,
+				       &e),
+		     -EINVAL, "NULL argument");
+	expect_error(tt_model_run_each(m, NULL, &x, 0, &y, 1, each_visit, &e),
+		     -EINVAL, "given 0 and 1");
+	assert_int_equal(e.calls, 3);
+	e = (struct each){0};
+	expect_error(tt_model_run_each(m, "nope", &x, 1, &y, 1, each_visit,
+				       &e),
+		     -ENOENT, "no program nope");
+	assert_int_equal(e.calls, 0);
+	/* And the model still runs after a stopped run. */
+	TRY(tt_model_run_each(m, NULL, &x, 1, &y, 1, each_visit, &e));
+	assert_int_equal(e.calls, 6);
+	tt_tensor_free(y);
+	tt_tensor_free(x);
 	tt_model_free(m);
 }
 
@@ -1543,6 +1643,7 @@ int main(void)
 		cmocka_unit_test(params_update),
 		cmocka_unit_test(params_update_shape),
 		cmocka_unit_test(chain),
+		cmocka_unit_test(run_each),
 		cmocka_unit_test(run_errors),
 		cmocka_unit_test(two_programs),
 		cmocka_unit_test(load_no_manifest),

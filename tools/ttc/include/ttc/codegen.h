@@ -84,6 +84,15 @@ TTC_API int ttc_codegen(ttc_func *f, const struct ttc_codegen_options *o,
 TTC_API void ttc_compiled_free(ttc_compiled *c);
 TTC_API const struct tt_model_desc *ttc_compiled_desc(const ttc_compiled *c);
 
+/* The IR value whose values tensor (an index of the description's
+ * tensors) holds, or NULL (out of range, or a tensor codegen made with
+ * no value of its own). A tensor codegen added to hold a value in the
+ * other layout (rows or natural, docs/compiler.md "Codegen") gives the
+ * value it holds: its elements in row-major order are the value's.
+ * Verification (ttc/verify.h) compares a record's result with it. */
+TTC_API const ttc_value *ttc_compiled_tensor_value(const ttc_compiled *c,
+						   unsigned tensor);
+
 /* Bytes of activations in L1 and DRAM at the plan's peak, of parameters
  * and constants, and the number of slots. */
 struct ttc_plan_stats {
