@@ -375,4 +375,3 @@ int ytree_build(struct ysrc *L, struct ytree *t)
 		ytree_set_err(L->err, L->errlen, "%s: out of memory", L->origin);
 	return rc;
 }
-

@@ -47,20 +47,10 @@ static char *saved_sdk; /* TT_KERNEL_SDK as the test run started */
 static char *saved_tmpdir; /* TMPDIR likewise */
 static struct tt_kbuild_stats base; /* the statistics as the test began */
 
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
 static void rm_rf(const char *path)
 {
 	if (path[0])
-		nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		test_rmtree(path);
 }
 
 static int setup(void **state)

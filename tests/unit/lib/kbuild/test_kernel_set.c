@@ -39,20 +39,10 @@ static char cache_dir[PATH_MAX]; /* this test's TT_KERNEL_CACHE */
 static char empty_dir[PATH_MAX]; /* a second, empty one */
 static struct tt_kbuild_stats base;
 
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
 static void rm_rf(const char *path)
 {
 	if (path[0])
-		nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		test_rmtree(path);
 }
 
 static int setup(void **state)

@@ -68,16 +68,6 @@ static tt_device *dev;
 static char dir[PATH_MAX];
 static unsigned nimages;
 
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
 static int group_up(void **state)
 {
 	void *d;
@@ -1567,7 +1557,7 @@ static int nocc_down(void **state)
 		setenv("TT_KERNEL_CACHE", saved_cache, 1);
 	free(saved_cache);
 	tt_kbuild_reset();
-	nftw(empty_cache, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	test_rmtree(empty_cache);
 	free(ref_bytes);
 	return 0;
 }
@@ -1667,6 +1657,6 @@ int main(void)
 	fails += cmocka_run_group_tests_name("model_run_no_compiler", nocc,
 					     nocc_up, nocc_down);
 	if (dir[0])
-		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		test_rmtree(dir);
 	return fails;
 }

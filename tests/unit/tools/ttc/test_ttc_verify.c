@@ -47,16 +47,6 @@ static char dir[PATH_MAX];
 static char last_error[4096]; /* verify()'s diagnostics */
 static unsigned nimages;
 
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
 static int group_up(void **state)
 {
 	void *d;
@@ -76,7 +66,7 @@ static int group_down(void **state)
 	tt_device_close(dev);
 	dev = NULL;
 	if (dir[0])
-		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		test_rmtree(dir);
 	return 0;
 }
 
