@@ -75,7 +75,7 @@ static const char mlp_text[] =
 static const char split_text[] =
 	"module @s {\n"
 	"  func.func @pre(%x: tensor<32x64xbf16> loc(\"x\")) -> tensor<32x64xbf16> {\n"
-	"    %0 = \"ttir.tanh\"(%x) : (tensor<32x64xbf16>) -> tensor<32x64xbf16> loc(\"pre\")\n"
+	"    %0 = \"ttir.abs\"(%x) : (tensor<32x64xbf16>) -> tensor<32x64xbf16> loc(\"pre\")\n"
 	"    return %0 : tensor<32x64xbf16>\n"
 	"  }\n"
 	"  func.func @main(%h: tensor<32x64xbf16> loc(\"h\"),\n"
@@ -87,7 +87,7 @@ static const char split_text[] =
 	"  func.func @whole(%x: tensor<32x64xbf16> loc(\"x\"),\n"
 	"      %w: tensor<64x32xbf16> " PARAM " loc(\"fc.weight\"),\n"
 	"      %b: tensor<32xbf16> " PARAM " loc(\"fc.bias\")) -> tensor<32x32xbf16> {\n"
-	"    %0 = \"ttir.tanh\"(%x) : (tensor<32x64xbf16>) -> tensor<32x64xbf16> loc(\"pre\")\n"
+	"    %0 = \"ttir.abs\"(%x) : (tensor<32x64xbf16>) -> tensor<32x64xbf16> loc(\"pre\")\n"
 	"    %1 = \"ttir.linear\"(%0, %w, %b) : (tensor<32x64xbf16>, tensor<64x32xbf16>, tensor<32xbf16>) -> tensor<32x32xbf16> loc(\"fc\")\n"
 	"    return %1 : tensor<32x32xbf16>\n"
 	"  }\n"
