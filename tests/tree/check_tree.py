@@ -35,7 +35,7 @@ UNITS = [
     'tools/examples', 'tools/ttinfo',
     'tools/ttc/include', 'tools/ttc/ir', 'tools/ttc/text', 'tools/ttc/ops',
     'tools/ttc/golden', 'tools/ttc/builder', 'tools/ttc/passes',
-    'tools/ttc/codegen', 'tools/ttc/image',
+    'tools/ttc/codegen', 'tools/ttc/image', 'tools/ttc/pipeline',
     'tools/ttc/cli', 'tools/ttc/fuzz', 'tools/ttc', 'tools', 'tests',
 ]
 
@@ -75,7 +75,9 @@ ALLOWED = {
 # (it computes goldens as it builds); passes/ (IR to IR; consteval runs
 # goldens; --print-after prints with text/) is above builder/ and text/,
 # codegen/ (placement, memory plan, op records) above passes/, image/
-# (the .tti writer, the compile driver) above codegen/; the program (cli/)
+# (the .tti writer, the compile driver) above codegen/; pipeline/ (the
+# PyBuda flow: devices, modules, options, runs) above image/, using every
+# stage; the program (cli/)
 # and the fuzzers use the public headers (fuzz_image.c: libtt's).
 TTC_PUB = 'tools/ttc/include'
 ALLOWED.update({
@@ -98,6 +100,11 @@ ALLOWED.update({
                         'tools/ttc/builder', 'tools/ttc/passes',
                         'tools/ttc/codegen', TTC_PUB, 'lib/include',
                         'common'},
+    'tools/ttc/pipeline': {'tools/ttc/ir', 'tools/ttc/text', 'tools/ttc/ops',
+                           'tools/ttc/golden', 'tools/ttc/builder',
+                           'tools/ttc/passes', 'tools/ttc/codegen',
+                           'tools/ttc/image', TTC_PUB, 'lib/include',
+                           'common'},
     'tools/ttc/cli': {TTC_PUB, 'lib/include'},
     'tools/ttc/fuzz': {TTC_PUB, 'lib/include'},
     'tools/ttc': {TTC_PUB, 'lib/include'},
@@ -112,6 +119,7 @@ TTC_PUBLIC_LAYER = {
     'codegen.h': 'tools/ttc/codegen',
     'tti.h': 'tools/ttc/image', 'compile.h': 'tools/ttc/image',
     'verify.h': 'tools/ttc/image',
+    'pipeline.h': 'tools/ttc/pipeline',
 }
 for i, layer in enumerate(LIB_ORDER):
     ALLOWED[layer] = set(LIB_ORDER[:i]) | {'lib/include', 'common', HW}
