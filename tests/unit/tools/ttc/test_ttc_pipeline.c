@@ -14,11 +14,15 @@
  * - options: the unsupported ones set are listed with a reason, the
  *   applied ones are not; unknown names and bad values refused naming
  *   them; the applied ones reach ttc_compile_options;
- * - detect_available_devices lists the embedded device;
+ * - detect_available_devices lists the embedded device; a TT device
+ *   given no libtt device opens device 0;
+ * - a module from a file (a missing function and a file that does not
+ *   parse refused naming them), its image kept in backend_output_dir;
  * - errors: a run before initialize, a missing parameter, a chain whose
  *   shapes do not meet, inputs of the wrong count.
  */
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -492,6 +497,69 @@ static void detect(void **state)
 	assert_string_equal(d[0].board, info->board);
 	assert_string_equal(d[0].transport, info->transport);
 	assert_string_equal(d[0].name, info->name);
+	/* No device given: device 0, opened here. */
+	{
+		ttc_device *t = ttc_tt_device_new(NULL, NULL);
+
+		assert_non_null(t);
+		assert_string_equal(ttc_device_name(t), "tt0");
+		ttc_device_free(t);
+	}
+}
+
+/* A module from a file; images kept in backend_output_dir. */
+static void from_file_kept(void **state)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 16], image[PATH_MAX + 16];
+	struct fixture fx;
+	ttc_ctx *ctx = ttc_ctx_new_ttir();
+	ttc_pipeline *p = ttc_pipeline_new();
+	ttc_device *d = ttc_tt_device_new("tt0", dev);
+	ttc_pymodule *mod;
+	ttc_tensor *want, *got = NULL;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(test_mkdtemp(dir, sizeof(dir), "ttc-pipeline-test"));
+	snprintf(path, sizeof(path), "%s/mlp.mlir", dir);
+	snprintf(image, sizeof(image), "%s/0-mlp.tti", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(mlp_text, f);
+	fclose(f);
+	fixture_up(&fx, mlp_text, "forward", 51);
+	assert_null(ttc_pymodule_new_from_file(ctx, "mlp", path, "nope"));
+	assert_non_null(strstr(ttc_ctx_error(ctx), "no such function"));
+	assert_null(ttc_pymodule_new_from_file(ctx, "mlp", dir, NULL));
+	mod = ttc_pymodule_new_from_file(ctx, "mlp", path, NULL);
+	assert_non_null(mod);
+	for (size_t i = 1; i < fx.nargs; i++) {
+		char arg[16];
+
+		snprintf(arg, sizeof(arg), "%zu", i);
+		assert_int_equal(ttc_pymodule_set_param(mod, arg, fx.args[i]), 0);
+	}
+	assert_int_equal(ttc_device_place_module(d, mod), 0);
+	assert_int_equal(ttc_pipeline_add_device(p, d), 0);
+	assert_int_equal(ttc_set_configuration_options(ttc_pipeline_config(p),
+						       "backend_output_dir",
+						       dir), 0);
+	TRYP(p, ttc_initialize_pipeline(p, NULL, 0));
+	assert_int_equal(ttc_initialize_pipeline(p, NULL, 0), -EBUSY);
+	TRYP(p, ttc_run_forward(p, fx.args, 1, &got, 1));
+	want = golden(fx.f, fx.args, fx.nargs, NULL);
+	expect_close(want, got, 0.99);
+	ttc_shutdown(p);
+	f = fopen(image, "rb");
+	assert_non_null(f); /* kept */
+	fclose(f);
+	remove(image);
+	remove(path);
+	rmdir(dir);
+	ttc_tensor_free(want);
+	ttc_tensor_free(got);
+	ttc_ctx_free(ctx);
+	fixture_down(&fx);
 }
 
 static void errors(void **state)
@@ -564,6 +632,7 @@ int main(void)
 		cmocka_unit_test(split_cpu_tt),
 		cmocka_unit_test(inference_in_order),
 		cmocka_unit_test(intermediates),
+		cmocka_unit_test(from_file_kept),
 	};
 	int rc = cmocka_run_group_tests_name("pipeline_host", host, NULL, NULL);
 
