@@ -180,7 +180,8 @@ static int set_value(struct ttc_config *c, size_t i, const char *v)
 	case O_INT: return parse_int(v, field);
 	case O_STR: return set_str(c, i, v);
 	case O_DF:
-		if (i == 6 && !strcasecmp(v, "none")) {
+		if (!strcmp(opts[i].name, "default_df_override") &&
+		    !strcasecmp(v, "none")) {
 			*(enum tt_data_format *)field = TT_INVALID;
 			return 0;
 		}
