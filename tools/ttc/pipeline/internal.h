@@ -40,6 +40,7 @@ struct ttc_device {
 struct saved {
 	char *op;
 	ttc_tensor *t; /* the last run's, or NULL */
+	ttc_output_queue *tap; /* NULL, or where a copy of each goes */
 };
 
 /* A module in run order, and its device. */
@@ -76,6 +77,9 @@ const char *pymodule_op_name(const ttc_op *op);
 int to_tt(const ttc_tensor *t, const struct tt_shape *shape, tt_tensor **out);
 int from_tt(ttc_ctx *ctx, const tt_tensor *t, const ttc_type *type,
 	    ttc_tensor **out);
+
+/* Keeps t as s's result (takes it), a copy to its tap queue. */
+int saved_keep(struct saved *s, ttc_tensor *t);
 
 /* Compiles and loads a TT device's module (compile.c). */
 int stage_compile(ttc_pipeline *p, struct stage *s);

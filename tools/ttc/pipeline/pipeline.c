@@ -153,27 +153,56 @@ static int check_params(ttc_pipeline *p, ttc_pymodule *m)
 	return 0;
 }
 
-/* op_intermediates_to_save, split at commas. */
+/* The saved op named s[0..len), added if new. */
+static struct saved *add_saved(ttc_pipeline *p, const char *s, size_t len)
+{
+	struct saved *n;
+
+	for (size_t i = 0; i < p->nsaved; i++)
+		if (strlen(p->saved[i].op) == len &&
+		    !strncmp(p->saved[i].op, s, len))
+			return &p->saved[i];
+	n = realloc(p->saved, (p->nsaved + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	p->saved = n;
+	n += p->nsaved;
+	*n = (struct saved){strndup(s, len), NULL, NULL};
+	if (!n->op)
+		return NULL;
+	p->nsaved++;
+	return n;
+}
+
+/* op_intermediates_to_save, split at commas (taps are added earlier). */
 static int parse_saved(ttc_pipeline *p)
 {
 	const char *s = p->cfg.op_intermediates_to_save;
 
 	while (s && *s) {
 		size_t len = strcspn(s, ",");
-		struct saved *n;
 
-		if (len) {
-			n = realloc(p->saved, (p->nsaved + 1) * sizeof(*n));
-			if (!n)
-				return -ENOMEM;
-			p->saved = n;
-			n[p->nsaved].t = NULL;
-			n[p->nsaved].op = strndup(s, len);
-			if (!n[p->nsaved++].op)
-				return -ENOMEM;
-		}
+		if (len && !add_saved(p, s, len))
+			return -ENOMEM;
 		s += len + (s[len] == ',');
 	}
+	return 0;
+}
+
+int ttc_insert_tapout_queue_for_op(ttc_pipeline *p, const char *op,
+				   ttc_output_queue *q)
+{
+	struct saved *s;
+
+	if (!p || !op || !*op || !q)
+		return -EINVAL;
+	if (p->stages)
+		return pipe_err(p, -EBUSY, "tapout queue for %s: the pipeline "
+				"is already initialized", op);
+	s = add_saved(p, op, strlen(op));
+	if (!s)
+		return -ENOMEM;
+	s->tap = q;
 	return 0;
 }
 

@@ -19,10 +19,24 @@ static struct saved *saved_of(ttc_pipeline *p, const char *op)
 	return NULL;
 }
 
-static void keep(struct saved *s, ttc_tensor *t)
+int saved_keep(struct saved *s, ttc_tensor *t)
 {
+	ttc_tensor **copy;
+
 	ttc_tensor_free(s->t);
 	s->t = t;
+	if (!s->tap)
+		return 0;
+	copy = calloc(1, sizeof(*copy));
+	if (copy)
+		*copy = ttc_tensor_clone(t);
+	if (!copy || !*copy || output_queue_push(s->tap, copy, 1)) {
+		if (copy)
+			ttc_tensor_free(*copy);
+		free(copy);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /* ---- CPU ---- */
@@ -38,8 +52,7 @@ static int cpu_visit(void *arg, const ttc_op *op, size_t result,
 	copy = ttc_tensor_clone(t);
 	if (!copy)
 		return -ENOMEM;
-	keep(s, copy);
-	return 0;
+	return saved_keep(s, copy);
 }
 
 /* t as a tensor of type (same elements, in order), or t itself. */
@@ -125,9 +138,7 @@ static int tt_visit(void *arg, unsigned op_index, const struct tt_model_op *op,
 		      ttc_tensor_type(p->ctx, dims, sh->rank,
 				      ttc_float_type(p->ctx, TTC_F32), NULL),
 		      &t);
-	if (!ret)
-		keep(s, t);
-	return ret;
+	return ret ? ret : saved_keep(s, t);
 }
 
 static int run_tt(ttc_pipeline *p, ttc_pymodule *mod, ttc_tensor *const *in,

@@ -10,7 +10,8 @@
  *   order, each its input's golden; the queue is then empty;
  * - intermediates: the named op's result on the TT device and on the CPU
  *   device equals that op's golden; an op no module has is refused at
- *   initialize, one not saved at get;
+ *   initialize, one not saved at get; a tapout queue gets its op's
+ *   result once per run;
  * - options: the unsupported ones set are listed with a reason, the
  *   applied ones are not; unknown names and bad values refused naming
  *   them; the applied ones reach ttc_compile_options;
@@ -205,9 +206,10 @@ static ttc_pymodule *module_of(struct fixture *fx, const char *name,
 			fail_msg("%s: %d %s", #e, r_, ttc_pipeline_error(p));  \
 	} while (0)
 
-/* A pipeline with mod on one device (TT or CPU), initialized. */
+/* A pipeline with mod on one device (TT or CPU), initialized; saved
+ * intermediates, and act1 tapped to q when q is given. */
 static ttc_pipeline *one_device(ttc_pymodule *mod, bool tt,
-				const char *saved, ttc_tensor *sample)
+				const char *saved, ttc_output_queue *q)
 {
 	ttc_pipeline *p = ttc_pipeline_new();
 	ttc_device *d = tt ? ttc_tt_device_new("tt0", dev)
@@ -227,7 +229,10 @@ static ttc_pipeline *one_device(ttc_pymodule *mod, bool tt,
 					 c, "op_intermediates_to_save", saved),
 				 0);
 	}
-	TRYP(p, ttc_initialize_pipeline(p, &sample, 1));
+	if (q)
+		assert_int_equal(ttc_insert_tapout_queue_for_op(p, "act1", q),
+				 0);
+	TRYP(p, ttc_initialize_pipeline(p, NULL, 0));
 	return p;
 }
 
@@ -243,7 +248,7 @@ static void mlp_on_tt(void **state)
 	(void)state;
 	fixture_up(&fx, mlp_text, "forward", 11);
 	before = ttc_print(fx.m, TTC_PRINT_LOC, NULL);
-	p = one_device(module_of(&fx, "mlp", fx.f), true, NULL, fx.args[0]);
+	p = one_device(module_of(&fx, "mlp", fx.f), true, NULL, NULL);
 	TRYP(p, ttc_run_forward(p, fx.args, 1, &got, 1));
 	want = golden(fx.f, fx.args, fx.nargs, NULL);
 	expect_close(want, got, 0.99);
@@ -317,8 +322,7 @@ static void inference_in_order(void **state)
 			100 + (uint64_t)i);
 		inputs[i] = fx[i].args;
 	}
-	p = one_device(module_of(&fx[0], "mlp", fx[0].f), true, NULL,
-		       fx[0].args[0]);
+	p = one_device(module_of(&fx[0], "mlp", fx[0].f), true, NULL, NULL);
 	TRYP(p, ttc_run_inference(p, inputs, 3, 2, q));
 	assert_int_equal(ttc_output_queue_size(q), 3);
 	for (int i = 0; i < 3; i++) {
@@ -345,7 +349,7 @@ static void inference_in_order(void **state)
 static void intermediates(void **state)
 {
 	struct fixture fx;
-	struct want_op w = {"fc1", NULL};
+	struct want_op w = {"fc1", NULL}, a = {"act1", NULL};
 	ttc_tensor *want, *got = NULL;
 	const ttc_tensor *t;
 	ttc_pipeline *p;
@@ -353,16 +357,28 @@ static void intermediates(void **state)
 	(void)state;
 	fixture_up(&fx, mlp_text, "forward", 31);
 	want = golden(fx.f, fx.args, fx.nargs, &w);
+	ttc_tensor_free(want);
+	want = golden(fx.f, fx.args, fx.nargs, &a);
 	assert_non_null(w.t);
+	assert_non_null(a.t);
 	for (int tt = 1; tt >= 0; tt--) {
-		p = one_device(module_of(&fx, "mlp", fx.f), tt, "fc1",
-			       fx.args[0]);
+		ttc_output_queue *q = ttc_output_queue_new();
+		struct ttc_outputs o;
+
+		p = one_device(module_of(&fx, "mlp", fx.f), tt, "fc1", q);
 		assert_int_equal(ttc_get_intermediates(p, "fc1", &t), -ENOENT);
 		TRYP(p, ttc_run_forward(p, fx.args, 1, &got, 1));
 		TRYP(p, ttc_get_intermediates(p, "fc1", &t));
 		expect_close(w.t, t, tt ? 0.99 : 0.9999);
-		assert_int_equal(ttc_get_intermediates(p, "act1", &t), -ENOENT);
-		assert_non_null(strstr(ttc_pipeline_error(p), "'act1'"));
+		/* The tap: act1's result, once per run. */
+		assert_int_equal(ttc_output_queue_size(q), 1);
+		assert_int_equal(ttc_output_queue_pop(q, 0, &o), 0);
+		assert_int_equal(o.n, 1);
+		expect_close(a.t, o.t[0], tt ? 0.99 : 0.9999);
+		ttc_outputs_release(&o);
+		ttc_output_queue_free(q);
+		assert_int_equal(ttc_get_intermediates(p, "fc2", &t), -ENOENT);
+		assert_non_null(strstr(ttc_pipeline_error(p), "'fc2'"));
 		ttc_tensor_free(got);
 		got = NULL;
 		ttc_shutdown(p);
@@ -382,6 +398,7 @@ static void intermediates(void **state)
 	assert_non_null(strstr(ttc_pipeline_error(p), "'warp'"));
 	ttc_shutdown(p);
 	ttc_tensor_free(w.t);
+	ttc_tensor_free(a.t);
 	ttc_tensor_free(want);
 	fixture_down(&fx);
 }

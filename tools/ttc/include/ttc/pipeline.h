@@ -221,6 +221,13 @@ TTC_API int ttc_run_inference(ttc_pipeline *p,
 TTC_API int ttc_get_intermediates(ttc_pipeline *p, const char *op,
 				  const ttc_tensor **out);
 
+/* PyBuda's insert_tapout_queue_for_op: after every run, op's result (as
+ * ttc_get_intermediates gives it) is pushed to q (the caller's; it
+ * outlives the pipeline), an entry of one tensor. Before initializing;
+ * op need not be in op_intermediates_to_save. */
+TTC_API int ttc_insert_tapout_queue_for_op(ttc_pipeline *p, const char *op,
+					   ttc_output_queue *q);
+
 /* Unloads the models and frees the pipeline, its devices and modules
  * (and the temporary images). NULL is ignored. */
 TTC_API void ttc_shutdown(ttc_pipeline *p);
