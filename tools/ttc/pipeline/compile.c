@@ -41,19 +41,19 @@ static int copy_values(ttc_pipeline *p, ttc_pymodule *mod, ttc_func *cf,
 	if (!vals->v)
 		return -ENOMEM;
 	for (size_t i = 0; i < vals->n; i++) {
-		const ttc_tensor *t = pymodule_is_param(cf, i)
-					      ? pymodule_value(mod, i)
-					      : NULL;
+		const ttc_tensor *t =
+			pl_is_param(cf, i) ? pl_module_value(mod, i) : NULL;
 
 		if (!t)
 			continue;
-		vals->v[i] = ttc_tensor_new(mod->cctx, ttc_value_type(
-						ttc_func_arg(cf, i)));
+		vals->v[i] = ttc_tensor_new(
+			mod->cctx, ttc_value_type(ttc_func_arg(cf, i)));
 		if (!vals->v[i] || vals->v[i]->numel != t->numel)
-			return pipe_err(p, -EINVAL, "module %s: argument %zu: "
-					"a value of %zu elements, %zu wanted",
-					mod->name, i, t->numel,
-					vals->v[i] ? vals->v[i]->numel : 0);
+			return pl_err(p, -EINVAL,
+				      "module %s: argument %zu: "
+				      "a value of %zu elements, %zu wanted",
+				      mod->name, i, t->numel,
+				      vals->v[i] ? vals->v[i]->numel : 0);
 		for (size_t k = 0; k < t->numel; k++)
 			ttc_tensor_set(vals->v[i], k, ttc_tensor_get(t, k));
 	}
@@ -80,8 +80,8 @@ static int image_dir(ttc_pipeline *p, const char **dir)
 			 tmp && *tmp ? tmp : "/tmp");
 		if (!mkdtemp(p->tmpdir)) {
 			p->tmpdir[0] = 0;
-			return pipe_err(p, -errno, "a temporary directory: %s",
-					strerror(errno));
+			return pl_err(p, -errno, "a temporary directory: %s",
+				      strerror(errno));
 		}
 	}
 	*dir = p->tmpdir;
@@ -117,15 +117,15 @@ static int private_copy(ttc_pipeline *p, ttc_pymodule *mod, ttc_module **cm,
 	mod->cctx = ttc_ctx_new_ttir();
 	if (!text || !mod->cctx) {
 		free(text);
-		return pipe_err(p, -ENOMEM, "module %s: out of memory",
-				mod->name);
+		return pl_err(p, -ENOMEM, "module %s: out of memory",
+			      mod->name);
 	}
 	*cm = ttc_parse(mod->cctx, mod->name, text, len, 0);
 	free(text);
 	*cf = *cm ? ttc_module_lookup(*cm, ttc_func_name(mod->f)) : NULL;
 	if (!*cf)
-		return pipe_err(p, -EINVAL, "module %s: its copy: %s",
-				mod->name, ttc_ctx_error(mod->cctx));
+		return pl_err(p, -EINVAL, "module %s: its copy: %s", mod->name,
+			      ttc_ctx_error(mod->cctx));
 	return 0;
 }
 
@@ -145,21 +145,21 @@ static int load(ttc_pipeline *p, struct stage *s)
 	int ret = tt_model_load(s->d->dev, s->m->image, &s->m->model);
 
 	if (ret)
-		return pipe_err(p, ret, "module %s on %s: %s", s->m->name,
-				s->d->name, tt_last_error());
+		return pl_err(p, ret, "module %s on %s: %s", s->m->name,
+			      s->d->name, tt_last_error());
 	d = tt_model_get_desc(s->m->model);
 	if (count_kind(d, TT_MODEL_INPUT) != s->m->nin ||
 	    count_kind(d, TT_MODEL_OUTPUT) != s->m->nout)
-		return pipe_err(p, -EINVAL,
-				"module %s: the image has %zu inputs and %zu "
-				"outputs, the function %zu and %zu",
-				s->m->name, count_kind(d, TT_MODEL_INPUT),
-				count_kind(d, TT_MODEL_OUTPUT), s->m->nin,
-				s->m->nout);
+		return pl_err(p, -EINVAL,
+			      "module %s: the image has %zu inputs and %zu "
+			      "outputs, the function %zu and %zu",
+			      s->m->name, count_kind(d, TT_MODEL_INPUT),
+			      count_kind(d, TT_MODEL_OUTPUT), s->m->nin,
+			      s->m->nout);
 	return 0;
 }
 
-int stage_compile(ttc_pipeline *p, struct stage *s)
+int pl_stage_compile(ttc_pipeline *p, struct stage *s)
 {
 	struct ttc_compile_options o;
 	struct values vals = {0};
@@ -169,7 +169,7 @@ int stage_compile(ttc_pipeline *p, struct stage *s)
 
 	ret = ttc_config_compile_options(&p->cfg, &o);
 	if (ret)
-		return pipe_err(p, ret, "%s", ttc_config_error(&p->cfg));
+		return pl_err(p, ret, "%s", ttc_config_error(&p->cfg));
 	ret = image_path(p, s, (size_t)(s - p->stages));
 	if (!ret)
 		ret = private_copy(p, s->m, &cm, &cf);
@@ -179,8 +179,8 @@ int stage_compile(ttc_pipeline *p, struct stage *s)
 		ret = ttc_compile(cm, cf, s->d->dev, &o, param_of, &vals,
 				  s->m->image, NULL);
 		if (ret)
-			pipe_err(p, ret, "module %s: compile: %s", s->m->name,
-				 ttc_ctx_error(s->m->cctx));
+			pl_err(p, ret, "module %s: compile: %s", s->m->name,
+			       ttc_ctx_error(s->m->cctx));
 	}
 	free_values(&vals);
 	ttc_module_free(cm);

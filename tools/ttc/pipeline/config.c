@@ -176,9 +176,12 @@ static int set_value(struct ttc_config *c, size_t i, const char *v)
 	void *field = (char *)c + opts[i].off;
 
 	switch (opts[i].type) {
-	case O_BOOL: return parse_bool(v, field);
-	case O_INT: return parse_int(v, field);
-	case O_STR: return set_str(c, i, v);
+	case O_BOOL:
+		return parse_bool(v, field);
+	case O_INT:
+		return parse_int(v, field);
+	case O_STR:
+		return set_str(c, i, v);
 	case O_DF:
 		if (!strcmp(opts[i].name, "default_df_override") &&
 		    !strcasecmp(v, "none")) {
@@ -186,17 +189,19 @@ static int set_value(struct ttc_config *c, size_t i, const char *v)
 			return 0;
 		}
 		return tt_data_format_parse(v, field) ? -EINVAL : 0;
-	case O_FID: return ttc_fidelity_parse(v, field);
+	case O_FID:
+		return ttc_fidelity_parse(v, field);
 	}
 	return -EINVAL;
 }
 
 static const char *type_name(enum opt_type t)
 {
-	static const char *const names[] = {
-		"true or false", "an integer", "a string",
-		"a data format (Float16_b, ...)", "a fidelity (LoFi, HiFi2, "
-		"HiFi3, HiFi4)"};
+	static const char *const names[] = {"true or false", "an integer",
+					    "a string",
+					    "a data format (Float16_b, ...)",
+					    "a fidelity (LoFi, HiFi2, "
+					    "HiFi3, HiFi4)"};
 
 	return names[t];
 }
@@ -235,8 +240,10 @@ static bool changed(const struct ttc_config *c, const struct ttc_config *d,
 	const char *sa, *sb;
 
 	switch (opts[i].type) {
-	case O_BOOL: return *(const bool *)a != *(const bool *)b;
-	case O_INT: return *(const int *)a != *(const int *)b;
+	case O_BOOL:
+		return *(const bool *)a != *(const bool *)b;
+	case O_INT:
+		return *(const int *)a != *(const int *)b;
 	case O_STR:
 		sa = *(const char *const *)a;
 		sb = *(const char *const *)b;
@@ -275,8 +282,9 @@ size_t ttc_config_unsupported(const struct ttc_config *c, FILE *f)
 static const char *balancer_of(const char *policy)
 {
 	static const char *const map[][2] = {
-		{"NLP", "greedy"}, {"Ribbon", "min_dram"}, {"CNN", "min_dram"},
-		{"greedy", "greedy"}, {"min_dram", "min_dram"},
+		{"NLP", "greedy"},	  {"Ribbon", "min_dram"},
+		{"CNN", "min_dram"},	  {"greedy", "greedy"},
+		{"min_dram", "min_dram"},
 	};
 
 	if (!policy)

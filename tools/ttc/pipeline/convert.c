@@ -10,7 +10,7 @@
 
 #include "internal.h"
 
-int to_tt(const ttc_tensor *t, const struct tt_shape *shape, tt_tensor **out)
+int pl_to_tt(const ttc_tensor *t, const struct tt_shape *shape, tt_tensor **out)
 {
 	uint64_t vol = 1;
 	float *v;
@@ -31,8 +31,8 @@ int to_tt(const ttc_tensor *t, const struct tt_shape *shape, tt_tensor **out)
 	return ret;
 }
 
-int from_tt(ttc_ctx *ctx, const tt_tensor *t, const ttc_type *type,
-	    ttc_tensor **out)
+int pl_from_tt(ttc_ctx *ctx, const tt_tensor *t, const ttc_type *type,
+	       ttc_tensor **out)
 {
 	tt_tensor *f = NULL;
 	ttc_tensor *h;

@@ -39,7 +39,7 @@ struct ttc_device {
 
 struct saved {
 	char *op;
-	ttc_tensor *t; /* the last run's, or NULL */
+	ttc_tensor *t;	       /* the last run's, or NULL */
 	ttc_output_queue *tap; /* NULL, or where a copy of each goes */
 };
 
@@ -63,31 +63,32 @@ struct ttc_pipeline {
 	char error[1024];
 };
 
-int pipe_err(ttc_pipeline *p, int ret, const char *fmt, ...)
+int pl_err(ttc_pipeline *p, int ret, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* The value of argument i of mod's function (table, then provider). */
-const ttc_tensor *pymodule_value(ttc_pymodule *mod, size_t i);
-bool pymodule_is_param(ttc_func *f, size_t i);
+const ttc_tensor *pl_module_value(ttc_pymodule *mod, size_t i);
+bool pl_is_param(ttc_func *f, size_t i);
 /* The name of argument i (its location) or of an op, or NULL. */
-const char *pymodule_arg_name(ttc_func *f, size_t i);
-const char *pymodule_op_name(const ttc_op *op);
+const char *pl_arg_name(ttc_func *f, size_t i);
+const char *pl_op_name(const ttc_op *op);
 
 /* Host tensors to libtt's and back (convert.c). */
-int to_tt(const ttc_tensor *t, const struct tt_shape *shape, tt_tensor **out);
-int from_tt(ttc_ctx *ctx, const tt_tensor *t, const ttc_type *type,
-	    ttc_tensor **out);
+int pl_to_tt(const ttc_tensor *t, const struct tt_shape *shape,
+	     tt_tensor **out);
+int pl_from_tt(ttc_ctx *ctx, const tt_tensor *t, const ttc_type *type,
+	       ttc_tensor **out);
 
 /* Keeps t as s's result (takes it), a copy to its tap queue. */
-int saved_keep(struct saved *s, ttc_tensor *t);
+int pl_saved_keep(struct saved *s, ttc_tensor *t);
 
 /* Compiles and loads a TT device's module (compile.c). */
-int stage_compile(ttc_pipeline *p, struct stage *s);
+int pl_stage_compile(ttc_pipeline *p, struct stage *s);
 /* Runs one module on its inputs (run.c): out[] new tensors. */
-int stage_run(ttc_pipeline *p, struct stage *s, ttc_tensor *const *in,
-	      ttc_tensor **out);
+int pl_stage_run(ttc_pipeline *p, struct stage *s, ttc_tensor *const *in,
+		 ttc_tensor **out);
 
 /* Pushes an entry (takes the tensors). */
-int output_queue_push(ttc_output_queue *q, ttc_tensor **t, size_t n);
+int pl_queue_push(ttc_output_queue *q, ttc_tensor **t, size_t n);
 
 #endif /* TTC_PIPELINE_INTERNAL_H */

@@ -14,11 +14,11 @@
 #include "ttc/ops.h"
 #include "ttc/text.h"
 
-bool pymodule_is_param(ttc_func *f, size_t i)
+bool pl_is_param(ttc_func *f, size_t i)
 {
 	const ttc_attr *d = ttc_func_arg_attrs(f, i);
-	const ttc_attr *a = d ? ttc_attr_dict_get(d, "ttcore.argument_type")
-			      : NULL;
+	const ttc_attr *a =
+		d ? ttc_attr_dict_get(d, "ttcore.argument_type") : NULL;
 	const char *s = a ? ttc_attr_str(a, NULL) : NULL;
 
 	return s && (strstr(s, "<parameter>") || strstr(s, "<constant>"));
@@ -29,12 +29,12 @@ static const char *loc_name(const ttc_loc *l)
 	return l && ttc_loc_kind(l) == TTC_LOC_NAME ? ttc_loc_str(l) : NULL;
 }
 
-const char *pymodule_arg_name(ttc_func *f, size_t i)
+const char *pl_arg_name(ttc_func *f, size_t i)
 {
 	return loc_name(ttc_func_arg_loc(f, i));
 }
 
-const char *pymodule_op_name(const ttc_op *op)
+const char *pl_op_name(const ttc_op *op)
 {
 	return loc_name(ttc_op_loc(op));
 }
@@ -42,7 +42,7 @@ const char *pymodule_op_name(const ttc_op *op)
 /* Whether name names argument i: its location, "argN" or "N". */
 static bool names_arg(ttc_func *f, size_t i, const char *name)
 {
-	const char *l = pymodule_arg_name(f, i);
+	const char *l = pl_arg_name(f, i);
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "%zu", i);
@@ -61,7 +61,7 @@ static int find_inputs(ttc_pymodule *mod)
 	if (!mod->in_args || !mod->values)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
-		if (!pymodule_is_param(mod->f, i))
+		if (!pl_is_param(mod->f, i))
 			mod->in_args[mod->nin++] = i;
 	mod->nout = ttc_func_num_results(mod->f);
 	return 0;
@@ -117,9 +117,9 @@ ttc_pymodule *ttc_pymodule_new_from_file(ttc_ctx *ctx, const char *name,
 	if (!mod) {
 		if (ctx)
 			ttc_diag_addf(ctx, "%s: %s", path,
-				      !own ? "out of memory"
+				      !own	  ? "out of memory"
 				      : !vr && !f ? "no such function"
-				      : ttc_ctx_error(own));
+						  : ttc_ctx_error(own));
 		ttc_module_free(m);
 		ttc_ctx_free(own);
 		return NULL;
@@ -155,7 +155,7 @@ int ttc_pymodule_set_param(ttc_pymodule *mod, const char *arg,
 	for (size_t i = 0; i < ttc_func_num_args(mod->f); i++) {
 		ttc_tensor *copy;
 
-		if (!pymodule_is_param(mod->f, i) || !names_arg(mod->f, i, arg))
+		if (!pl_is_param(mod->f, i) || !names_arg(mod->f, i, arg))
 			continue;
 		copy = ttc_tensor_clone(value);
 		if (!copy)
@@ -173,7 +173,7 @@ void ttc_pymodule_set_param_fn(ttc_pymodule *mod, ttc_param_fn fn, void *arg)
 	mod->param_arg = arg;
 }
 
-const ttc_tensor *pymodule_value(ttc_pymodule *mod, size_t i)
+const ttc_tensor *pl_module_value(ttc_pymodule *mod, size_t i)
 {
 	if (mod->values[i])
 		return mod->values[i];

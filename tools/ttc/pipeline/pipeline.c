@@ -14,7 +14,7 @@
 #include "internal.h"
 #include "ttc/ops.h"
 
-int pipe_err(ttc_pipeline *p, int ret, const char *fmt, ...)
+int pl_err(ttc_pipeline *p, int ret, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -61,8 +61,10 @@ int ttc_pipeline_add_device(ttc_pipeline *p, ttc_device *d)
 	if (!p || !d || d->next || p->tail == &d->next)
 		return -EINVAL;
 	if (p->stages)
-		return pipe_err(p, -EBUSY, "device %s: the pipeline is "
-				"already initialized", d->name);
+		return pl_err(p, -EBUSY,
+			      "device %s: the pipeline is "
+			      "already initialized",
+			      d->name);
 	*p->tail = d;
 	p->tail = &d->next;
 	return 0;
@@ -78,7 +80,7 @@ static int make_stages(ttc_pipeline *p)
 		for (ttc_pymodule *m = d->mods; m; m = m->next)
 			n++;
 	if (!n)
-		return pipe_err(p, -EINVAL, "no module is placed on a device");
+		return pl_err(p, -EINVAL, "no module is placed on a device");
 	p->stages = calloc(n, sizeof(*p->stages));
 	if (!p->stages)
 		return -ENOMEM;
@@ -108,17 +110,17 @@ static int check_chain(ttc_pipeline *p)
 		ttc_pymodule *a = p->stages[k - 1].m, *b = p->stages[k].m;
 
 		if (a->nout != b->nin)
-			return pipe_err(p, -EINVAL,
-					"module %s has %zu inputs, the module "
-					"before it (%s) %zu outputs",
-					b->name, b->nin, a->name, a->nout);
+			return pl_err(p, -EINVAL,
+				      "module %s has %zu inputs, the module "
+				      "before it (%s) %zu outputs",
+				      b->name, b->nin, a->name, a->nout);
 		for (size_t j = 0; j < b->nin; j++)
 			if (!same_shape(ttc_func_result_type(a->f, j),
 					input_type(b, j)))
-				return pipe_err(p, -EINVAL,
-						"module %s: input %zu is not "
-						"of the shape of %s's output %zu",
-						b->name, j, a->name, j);
+				return pl_err(p, -EINVAL,
+					      "module %s: input %zu is not "
+					      "of the shape of %s's output %zu",
+					      b->name, j, a->name, j);
 	}
 	return 0;
 }
@@ -128,27 +130,27 @@ static int check_inputs(ttc_pipeline *p, ttc_tensor *const *in, size_t n)
 	ttc_pymodule *m = p->stages[0].m;
 
 	if (n != m->nin)
-		return pipe_err(p, -EINVAL, "module %s takes %zu inputs, got %zu",
-				m->name, m->nin, n);
+		return pl_err(p, -EINVAL, "module %s takes %zu inputs, got %zu",
+			      m->name, m->nin, n);
 	for (size_t j = 0; j < n; j++)
 		if (!in[j] || !same_shape(in[j]->type, input_type(m, j)))
-			return pipe_err(p, -EINVAL,
-					"module %s: input %zu is not of the "
-					"shape of argument %zu",
-					m->name, j, m->in_args[j]);
+			return pl_err(p, -EINVAL,
+				      "module %s: input %zu is not of the "
+				      "shape of argument %zu",
+				      m->name, j, m->in_args[j]);
 	return 0;
 }
 
 static int check_params(ttc_pipeline *p, ttc_pymodule *m)
 {
 	for (size_t i = 0; i < ttc_func_num_args(m->f); i++) {
-		const char *name = pymodule_arg_name(m->f, i);
+		const char *name = pl_arg_name(m->f, i);
 
-		if (pymodule_is_param(m->f, i) && !pymodule_value(m, i))
-			return pipe_err(p, -EINVAL,
-					"module %s: parameter %s (argument "
-					"%zu) has no value",
-					m->name, name ? name : "?", i);
+		if (pl_is_param(m->f, i) && !pl_module_value(m, i))
+			return pl_err(p, -EINVAL,
+				      "module %s: parameter %s (argument "
+				      "%zu) has no value",
+				      m->name, name ? name : "?", i);
 	}
 	return 0;
 }
@@ -197,8 +199,10 @@ int ttc_insert_tapout_queue_for_op(ttc_pipeline *p, const char *op,
 	if (!p || !op || !*op || !q)
 		return -EINVAL;
 	if (p->stages)
-		return pipe_err(p, -EBUSY, "tapout queue for %s: the pipeline "
-				"is already initialized", op);
+		return pl_err(p, -EBUSY,
+			      "tapout queue for %s: the pipeline "
+			      "is already initialized",
+			      op);
 	s = add_saved(p, op, strlen(op));
 	if (!s)
 		return -ENOMEM;
@@ -217,7 +221,7 @@ static bool has_op(struct stage *s, const char *name)
 		return false;
 	}
 	for (ttc_op *op = ttc_func_first_op(s->m->f); op; op = ttc_op_next(op))
-		if (pymodule_op_name(op) && !strcmp(pymodule_op_name(op), name))
+		if (pl_op_name(op) && !strcmp(pl_op_name(op), name))
 			return true;
 	return false;
 }
@@ -230,9 +234,10 @@ static int check_saved(ttc_pipeline *p)
 		for (size_t k = 0; k < p->nstages && !found; k++)
 			found = has_op(&p->stages[k], p->saved[i].op);
 		if (!found)
-			return pipe_err(p, -ENOENT,
-					"op_intermediates_to_save: no module "
-					"has an op '%s'", p->saved[i].op);
+			return pl_err(p, -ENOENT,
+				      "op_intermediates_to_save: no module "
+				      "has an op '%s'",
+				      p->saved[i].op);
 	}
 	return 0;
 }
@@ -245,7 +250,7 @@ int ttc_initialize_pipeline(ttc_pipeline *p, ttc_tensor *const *sample_inputs,
 	if (!p)
 		return -EINVAL;
 	if (p->stages)
-		return pipe_err(p, -EBUSY, "the pipeline is already initialized");
+		return pl_err(p, -EBUSY, "the pipeline is already initialized");
 	ret = make_stages(p);
 	if (!ret)
 		ret = check_chain(p);
@@ -257,7 +262,7 @@ int ttc_initialize_pipeline(ttc_pipeline *p, ttc_tensor *const *sample_inputs,
 		ret = parse_saved(p);
 	for (size_t k = 0; !ret && k < p->nstages; k++)
 		if (p->stages[k].d->tt)
-			ret = stage_compile(p, &p->stages[k]);
+			ret = pl_stage_compile(p, &p->stages[k]);
 	if (!ret)
 		ret = check_saved(p);
 	p->ready = !ret;
@@ -274,14 +279,13 @@ static void free_all(ttc_tensor **t, size_t n)
 }
 
 /* Runs stage k on cur[] (owned unless k is 0), giving next[]. */
-static int step(ttc_pipeline *p, size_t k, ttc_tensor **cur,
-		ttc_tensor ***next)
+static int step(ttc_pipeline *p, size_t k, ttc_tensor **cur, ttc_tensor ***next)
 {
 	struct stage *s = &p->stages[k];
 	int ret;
 
 	*next = calloc(s->m->nout + 1, sizeof(**next));
-	ret = *next ? stage_run(p, s, cur, *next) : -ENOMEM;
+	ret = *next ? pl_stage_run(p, s, cur, *next) : -ENOMEM;
 	if (k)
 		free_all(cur, s->m->nin);
 	if (ret) {
@@ -294,9 +298,9 @@ static int step(ttc_pipeline *p, size_t k, ttc_tensor **cur,
 static int start_run(ttc_pipeline *p, ttc_tensor *const *in, size_t n)
 {
 	if (!p->ready)
-		return pipe_err(p, -EINVAL,
-				"the pipeline is not initialized "
-				"(ttc_initialize_pipeline)");
+		return pl_err(p, -EINVAL,
+			      "the pipeline is not initialized "
+			      "(ttc_initialize_pipeline)");
 	for (size_t i = 0; i < p->nsaved; i++) {
 		ttc_tensor_free(p->saved[i].t);
 		p->saved[i].t = NULL;
@@ -304,8 +308,8 @@ static int start_run(ttc_pipeline *p, ttc_tensor *const *in, size_t n)
 	return check_inputs(p, in, n);
 }
 
-int ttc_run_forward(ttc_pipeline *p, ttc_tensor *const *inputs,
-		    size_t ninputs, ttc_tensor **outputs, size_t noutputs)
+int ttc_run_forward(ttc_pipeline *p, ttc_tensor *const *inputs, size_t ninputs,
+		    ttc_tensor **outputs, size_t noutputs)
 {
 	ttc_tensor **cur = (ttc_tensor **)inputs, **next = NULL;
 	int ret;
@@ -314,9 +318,10 @@ int ttc_run_forward(ttc_pipeline *p, ttc_tensor *const *inputs,
 		return -EINVAL;
 	ret = start_run(p, inputs, ninputs);
 	if (!ret && noutputs != p->stages[p->nstages - 1].m->nout)
-		ret = pipe_err(p, -EINVAL, "the pipeline has %zu outputs, "
-			       "room for %zu given",
-			       p->stages[p->nstages - 1].m->nout, noutputs);
+		ret = pl_err(p, -EINVAL,
+			     "the pipeline has %zu outputs, "
+			     "room for %zu given",
+			     p->stages[p->nstages - 1].m->nout, noutputs);
 	for (size_t k = 0; !ret && k < p->nstages; k++, cur = next)
 		ret = step(p, k, cur, &next);
 	if (ret)
@@ -350,7 +355,7 @@ static int run_batch(ttc_pipeline *p, ttc_tensor *const *const *inputs,
 		}
 	for (size_t i = 0; i < e - b; i++) {
 		if (!ret)
-			ret = output_queue_push(q, cur[i], nout);
+			ret = pl_queue_push(q, cur[i], nout);
 		else
 			free_all(cur[i], nout);
 	}
@@ -368,7 +373,8 @@ int ttc_run_inference(ttc_pipeline *p, ttc_tensor *const *const *inputs,
 		return -EINVAL;
 	microbatch = microbatch ? microbatch : 1;
 	for (size_t i = 0; !ret && i < input_count; i++)
-		ret = start_run(p, inputs[i], p->ready ? p->stages[0].m->nin : 0);
+		ret = start_run(p, inputs[i],
+				p->ready ? p->stages[0].m->nin : 0);
 	for (size_t b = 0; !ret && b < input_count; b += microbatch)
 		ret = run_batch(p, inputs, b,
 				b + microbatch < input_count ? b + microbatch
@@ -387,9 +393,10 @@ int ttc_get_intermediates(ttc_pipeline *p, const char *op,
 			*out = p->saved[i].t;
 			return 0;
 		}
-	return p ? pipe_err(p, -ENOENT, "no intermediate of op '%s' was "
-			    "saved (op_intermediates_to_save)",
-			    op ? op : "(null)")
+	return p ? pl_err(p, -ENOENT,
+			  "no intermediate of op '%s' was "
+			  "saved (op_intermediates_to_save)",
+			  op ? op : "(null)")
 		 : -EINVAL;
 }
 

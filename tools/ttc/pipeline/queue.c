@@ -71,7 +71,7 @@ size_t ttc_output_queue_size(ttc_output_queue *q)
 	return n;
 }
 
-int output_queue_push(ttc_output_queue *q, ttc_tensor **t, size_t n)
+int pl_queue_push(ttc_output_queue *q, ttc_tensor **t, size_t n)
 {
 	struct entry *e = calloc(1, sizeof(*e));
 

@@ -19,7 +19,7 @@ static struct saved *saved_of(ttc_pipeline *p, const char *op)
 	return NULL;
 }
 
-int saved_keep(struct saved *s, ttc_tensor *t)
+int pl_saved_keep(struct saved *s, ttc_tensor *t)
 {
 	ttc_tensor **copy;
 
@@ -30,7 +30,7 @@ int saved_keep(struct saved *s, ttc_tensor *t)
 	copy = calloc(1, sizeof(*copy));
 	if (copy)
 		*copy = ttc_tensor_clone(t);
-	if (!copy || !*copy || output_queue_push(s->tap, copy, 1)) {
+	if (!copy || !*copy || pl_queue_push(s->tap, copy, 1)) {
 		if (copy)
 			ttc_tensor_free(*copy);
 		free(copy);
@@ -44,7 +44,7 @@ int saved_keep(struct saved *s, ttc_tensor *t)
 static int cpu_visit(void *arg, const ttc_op *op, size_t result,
 		     const ttc_tensor *t)
 {
-	struct saved *s = saved_of(arg, pymodule_op_name(op));
+	struct saved *s = saved_of(arg, pl_op_name(op));
 	ttc_tensor *copy;
 
 	if (!s || result)
@@ -52,7 +52,7 @@ static int cpu_visit(void *arg, const ttc_op *op, size_t result,
 	copy = ttc_tensor_clone(t);
 	if (!copy)
 		return -ENOMEM;
-	return saved_keep(s, copy);
+	return pl_saved_keep(s, copy);
 }
 
 /* t as a tensor of type (same elements, in order), or t itself. */
@@ -94,11 +94,12 @@ static int run_cpu(ttc_pipeline *p, ttc_pymodule *mod, ttc_tensor *const *in,
 	}
 	/* Parameters too: the caller's may have types of another context. */
 	for (size_t a = 0; !ret && a < n; a++) {
-		ttc_tensor *v = (ttc_tensor *)pymodule_value(mod, a);
+		ttc_tensor *v = (ttc_tensor *)pl_module_value(mod, a);
 
 		if (args[a])
 			continue;
-		args[a] = as_type(ctx, v, ttc_value_type(ttc_func_arg(mod->f, a)));
+		args[a] = as_type(ctx, v,
+				  ttc_value_type(ttc_func_arg(mod->f, a)));
 		own[a] = args[a] != v;
 		if (!args[a])
 			ret = -ENOMEM;
@@ -106,8 +107,8 @@ static int run_cpu(ttc_pipeline *p, ttc_pymodule *mod, ttc_tensor *const *in,
 	if (!ret) {
 		ret = ttc_golden_run(mod->f, args, n, out, &o);
 		if (ret)
-			pipe_err(p, ret, "module %s: %s", mod->name,
-				 ttc_ctx_error(ctx));
+			pl_err(p, ret, "module %s: %s", mod->name,
+			       ttc_ctx_error(ctx));
 	}
 	for (size_t a = 0; args && a < n; a++)
 		if (own && own[a])
@@ -134,11 +135,11 @@ static int tt_visit(void *arg, unsigned op_index, const struct tt_model_op *op,
 		return 0;
 	for (unsigned k = 0; k < sh->rank; k++)
 		dims[k] = (int64_t)sh->dims[k];
-	ret = from_tt(p->ctx, result,
-		      ttc_tensor_type(p->ctx, dims, sh->rank,
-				      ttc_float_type(p->ctx, TTC_F32), NULL),
-		      &t);
-	return ret ? ret : saved_keep(s, t);
+	ret = pl_from_tt(p->ctx, result,
+			 ttc_tensor_type(p->ctx, dims, sh->rank,
+					 ttc_float_type(p->ctx, TTC_F32), NULL),
+			 &t);
+	return ret ? ret : pl_saved_keep(s, t);
 }
 
 static int run_tt(ttc_pipeline *p, ttc_pymodule *mod, ttc_tensor *const *in,
@@ -152,22 +153,23 @@ static int run_tt(ttc_pipeline *p, ttc_pymodule *mod, ttc_tensor *const *in,
 
 	for (unsigned i = 0; !ret && i < d->ntensors; i++)
 		if (d->tensors[i].kind == TT_MODEL_INPUT) {
-			ret = to_tt(in[j], &d->tensors[i].shape, &x[j]);
+			ret = pl_to_tt(in[j], &d->tensors[i].shape, &x[j]);
 			j++;
 		}
 	if (!ret)
-		ret = p->nsaved ? tt_model_run_each(mod->model, NULL, x, mod->nin,
-						    y, mod->nout, tt_visit, p)
-				: tt_model_run(mod->model, NULL, x, mod->nin, y,
-					       mod->nout);
+		ret = p->nsaved
+			      ? tt_model_run_each(mod->model, NULL, x, mod->nin,
+						  y, mod->nout, tt_visit, p)
+			      : tt_model_run(mod->model, NULL, x, mod->nin, y,
+					     mod->nout);
 	if (ret)
-		pipe_err(p, ret, "module %s: %s", mod->name, tt_last_error());
+		pl_err(p, ret, "module %s: %s", mod->name, tt_last_error());
 	for (size_t k = 0; !ret && k < mod->nout; k++) {
-		ret = from_tt(ttc_module_ctx(mod->m), y[k],
-			      ttc_func_result_type(mod->f, k), &out[k]);
+		ret = pl_from_tt(ttc_module_ctx(mod->m), y[k],
+				 ttc_func_result_type(mod->f, k), &out[k]);
 		if (ret)
-			pipe_err(p, ret, "module %s: output %zu: %s",
-				 mod->name, k, tt_last_error());
+			pl_err(p, ret, "module %s: output %zu: %s", mod->name,
+			       k, tt_last_error());
 	}
 	for (size_t k = 0; x && k < mod->nin; k++)
 		tt_tensor_free(x[k]);
@@ -178,10 +180,11 @@ static int run_tt(ttc_pipeline *p, ttc_pymodule *mod, ttc_tensor *const *in,
 	return ret;
 }
 
-int stage_run(ttc_pipeline *p, struct stage *s, ttc_tensor *const *in,
-	      ttc_tensor **out)
+int pl_stage_run(ttc_pipeline *p, struct stage *s, ttc_tensor *const *in,
+		 ttc_tensor **out)
 {
-	int ret = s->d->tt ? run_tt(p, s->m, in, out) : run_cpu(p, s->m, in, out);
+	int ret =
+		s->d->tt ? run_tt(p, s->m, in, out) : run_cpu(p, s->m, in, out);
 
 	if (ret)
 		for (size_t k = 0; k < s->m->nout; k++) {

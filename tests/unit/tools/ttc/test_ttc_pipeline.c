@@ -69,10 +69,16 @@ static const char mlp_text[] =
 	"      %w1: tensor<64x64xbf16> " PARAM " loc(\"fc1.weight\"),\n"
 	"      %b1: tensor<64xbf16> " PARAM " loc(\"fc1.bias\"),\n"
 	"      %w2: tensor<64x32xbf16> " PARAM " loc(\"fc2.weight\"),\n"
-	"      %b2: tensor<32xbf16> " PARAM " loc(\"fc2.bias\")) -> tensor<32x32xbf16> {\n"
-	"    %0 = \"ttir.linear\"(%x, %w1, %b1) : (tensor<32x64xbf16>, tensor<64x64xbf16>, tensor<64xbf16>) -> tensor<32x64xbf16> loc(\"fc1\")\n"
-	"    %1 = \"ttir.gelu\"(%0) : (tensor<32x64xbf16>) -> tensor<32x64xbf16> loc(\"act1\")\n"
-	"    %2 = \"ttir.linear\"(%1, %w2, %b2) : (tensor<32x64xbf16>, tensor<64x32xbf16>, tensor<32xbf16>) -> tensor<32x32xbf16> loc(\"fc2\")\n"
+	"      %b2: tensor<32xbf16> " PARAM
+	" loc(\"fc2.bias\")) -> tensor<32x32xbf16> {\n"
+	"    %0 = \"ttir.linear\"(%x, %w1, %b1) : (tensor<32x64xbf16>, "
+	"tensor<64x64xbf16>, tensor<64xbf16>) -> tensor<32x64xbf16> "
+	"loc(\"fc1\")\n"
+	"    %1 = \"ttir.gelu\"(%0) : (tensor<32x64xbf16>) -> "
+	"tensor<32x64xbf16> loc(\"act1\")\n"
+	"    %2 = \"ttir.linear\"(%1, %w2, %b2) : (tensor<32x64xbf16>, "
+	"tensor<64x32xbf16>, tensor<32xbf16>) -> tensor<32x32xbf16> "
+	"loc(\"fc2\")\n"
 	"    return %2 : tensor<32x32xbf16>\n"
 	"  }\n"
 	"}\n";
@@ -80,21 +86,30 @@ static const char mlp_text[] =
 /* @pre on the host, @main on the device; @whole is both, the golden. */
 static const char split_text[] =
 	"module @s {\n"
-	"  func.func @pre(%x: tensor<32x64xbf16> loc(\"x\")) -> tensor<32x64xbf16> {\n"
-	"    %0 = \"ttir.abs\"(%x) : (tensor<32x64xbf16>) -> tensor<32x64xbf16> loc(\"pre\")\n"
+	"  func.func @pre(%x: tensor<32x64xbf16> loc(\"x\")) -> "
+	"tensor<32x64xbf16> {\n"
+	"    %0 = \"ttir.abs\"(%x) : (tensor<32x64xbf16>) -> "
+	"tensor<32x64xbf16> loc(\"pre\")\n"
 	"    return %0 : tensor<32x64xbf16>\n"
 	"  }\n"
 	"  func.func @main(%h: tensor<32x64xbf16> loc(\"h\"),\n"
 	"      %w: tensor<64x32xbf16> " PARAM " loc(\"fc.weight\"),\n"
-	"      %b: tensor<32xbf16> " PARAM " loc(\"fc.bias\")) -> tensor<32x32xbf16> {\n"
-	"    %0 = \"ttir.linear\"(%h, %w, %b) : (tensor<32x64xbf16>, tensor<64x32xbf16>, tensor<32xbf16>) -> tensor<32x32xbf16> loc(\"fc\")\n"
+	"      %b: tensor<32xbf16> " PARAM
+	" loc(\"fc.bias\")) -> tensor<32x32xbf16> {\n"
+	"    %0 = \"ttir.linear\"(%h, %w, %b) : (tensor<32x64xbf16>, "
+	"tensor<64x32xbf16>, tensor<32xbf16>) -> tensor<32x32xbf16> "
+	"loc(\"fc\")\n"
 	"    return %0 : tensor<32x32xbf16>\n"
 	"  }\n"
 	"  func.func @whole(%x: tensor<32x64xbf16> loc(\"x\"),\n"
 	"      %w: tensor<64x32xbf16> " PARAM " loc(\"fc.weight\"),\n"
-	"      %b: tensor<32xbf16> " PARAM " loc(\"fc.bias\")) -> tensor<32x32xbf16> {\n"
-	"    %0 = \"ttir.abs\"(%x) : (tensor<32x64xbf16>) -> tensor<32x64xbf16> loc(\"pre\")\n"
-	"    %1 = \"ttir.linear\"(%0, %w, %b) : (tensor<32x64xbf16>, tensor<64x32xbf16>, tensor<32xbf16>) -> tensor<32x32xbf16> loc(\"fc\")\n"
+	"      %b: tensor<32xbf16> " PARAM
+	" loc(\"fc.bias\")) -> tensor<32x32xbf16> {\n"
+	"    %0 = \"ttir.abs\"(%x) : (tensor<32x64xbf16>) -> "
+	"tensor<32x64xbf16> loc(\"pre\")\n"
+	"    %1 = \"ttir.linear\"(%0, %w, %b) : (tensor<32x64xbf16>, "
+	"tensor<64x32xbf16>, tensor<32xbf16>) -> tensor<32x32xbf16> "
+	"loc(\"fc\")\n"
 	"    return %1 : tensor<32x32xbf16>\n"
 	"  }\n"
 	"}\n";
@@ -143,8 +158,7 @@ struct want_op {
 	ttc_tensor *t;
 };
 
-static int grab(void *arg, const ttc_op *op, size_t result,
-		const ttc_tensor *t)
+static int grab(void *arg, const ttc_op *op, size_t result, const ttc_tensor *t)
 {
 	struct want_op *w = arg;
 	const ttc_loc *l = ttc_op_loc(op);
@@ -164,8 +178,8 @@ static ttc_tensor *golden(ttc_func *f, ttc_tensor *const *args, size_t n,
 	ttc_tensor *r = NULL;
 
 	if (ttc_golden_run(f, args, n, &r, &o))
-		fail_msg("golden: %s", ttc_ctx_error(ttc_module_ctx(
-					       ttc_func_module(f))));
+		fail_msg("golden: %s",
+			 ttc_ctx_error(ttc_module_ctx(ttc_func_module(f))));
 	return r;
 }
 
@@ -208,12 +222,12 @@ static ttc_pymodule *module_of(struct fixture *fx, const char *name,
 
 /* A pipeline with mod on one device (TT or CPU), initialized; saved
  * intermediates, and act1 tapped to q when q is given. */
-static ttc_pipeline *one_device(ttc_pymodule *mod, bool tt,
-				const char *saved, ttc_output_queue *q)
+static ttc_pipeline *one_device(ttc_pymodule *mod, bool tt, const char *saved,
+				ttc_output_queue *q)
 {
 	ttc_pipeline *p = ttc_pipeline_new();
-	ttc_device *d = tt ? ttc_tt_device_new("tt0", dev)
-			   : ttc_cpu_device_new("cpu0");
+	ttc_device *d =
+		tt ? ttc_tt_device_new("tt0", dev) : ttc_cpu_device_new("cpu0");
 
 	assert_non_null(p);
 	assert_non_null(d);
@@ -224,7 +238,8 @@ static ttc_pipeline *one_device(ttc_pymodule *mod, bool tt,
 
 		/* Unfused, so that fc1 is an op of the image. */
 		assert_int_equal(ttc_set_configuration_options(
-					 c, "enable_auto_fusing", "false"), 0);
+					 c, "enable_auto_fusing", "false"),
+				 0);
 		assert_int_equal(ttc_set_configuration_options(
 					 c, "op_intermediates_to_save", saved),
 				 0);
@@ -326,8 +341,8 @@ static void inference_in_order(void **state)
 	TRYP(p, ttc_run_inference(p, inputs, 3, 2, q));
 	assert_int_equal(ttc_output_queue_size(q), 3);
 	for (int i = 0; i < 3; i++) {
-		ttc_tensor *want = golden(fx[i].f, fx[i].args, fx[i].nargs,
-					  NULL);
+		ttc_tensor *want =
+			golden(fx[i].f, fx[i].args, fx[i].nargs, NULL);
 
 		assert_int_equal(ttc_output_queue_pop(q, 1000, &o), 0);
 		assert_int_equal(o.n, 1);
@@ -393,7 +408,8 @@ static void intermediates(void **state)
 	}
 	assert_int_equal(ttc_set_configuration_options(
 				 ttc_pipeline_config(p),
-				 "op_intermediates_to_save", "fc1,warp"), 0);
+				 "op_intermediates_to_save", "fc1,warp"),
+			 0);
 	assert_int_equal(ttc_initialize_pipeline(p, NULL, 0), -ENOENT);
 	assert_non_null(strstr(ttc_pipeline_error(p), "'warp'"));
 	ttc_shutdown(p);
@@ -434,19 +450,24 @@ static void options(void **state)
 	assert_string_equal(names[0], "enable_recompute");
 	assert_string_equal(names[32], "device_config");
 
-	assert_int_equal(ttc_set_configuration_options(&c, "enable_t_streaming",
-						       "true"), 0);
+	assert_int_equal(
+		ttc_set_configuration_options(&c, "enable_t_streaming", "true"),
+		0);
 	assert_int_equal(ttc_set_configuration_options(&c, "harvested_rows",
-						       "[[1], [2]]"), 0);
+						       "[[1], [2]]"),
+			 0);
 	/* Set, though to its default: still listed. */
-	assert_int_equal(ttc_set_configuration_options(&c, "enable_recompute",
-						       "false"), 0);
-	assert_int_equal(ttc_set_configuration_options(&c, "math_fidelity",
-						       "HiFi4"), 0);
-	assert_int_equal(ttc_set_configuration_options(&c, "accumulate_df",
-						       "Float32"), 0);
-	assert_int_equal(ttc_set_configuration_options(&c, "balancer_policy",
-						       "Ribbon"), 0);
+	assert_int_equal(
+		ttc_set_configuration_options(&c, "enable_recompute", "false"),
+		0);
+	assert_int_equal(
+		ttc_set_configuration_options(&c, "math_fidelity", "HiFi4"), 0);
+	assert_int_equal(
+		ttc_set_configuration_options(&c, "accumulate_df", "Float32"),
+		0);
+	assert_int_equal(
+		ttc_set_configuration_options(&c, "balancer_policy", "Ribbon"),
+		0);
 	assert_int_equal(ttc_set_configuration_options(&c, "amp_level", "1"),
 			 0);
 	/* A field set directly, away from its default. */
@@ -470,18 +491,22 @@ static void options(void **state)
 	assert_true(o.passes.enable_consteval);
 
 	/* Refusals name what is wrong. */
-	assert_int_equal(ttc_set_configuration_options(&c, "enable_warp_drive",
-						       "true"), -ENOENT);
+	assert_int_equal(
+		ttc_set_configuration_options(&c, "enable_warp_drive", "true"),
+		-ENOENT);
 	assert_non_null(strstr(ttc_config_error(&c), "'enable_warp_drive'"));
-	assert_int_equal(ttc_set_configuration_options(&c, "enable_consteval",
-						       "maybe"), -EINVAL);
+	assert_int_equal(
+		ttc_set_configuration_options(&c, "enable_consteval", "maybe"),
+		-EINVAL);
 	assert_non_null(strstr(ttc_config_error(&c), "enable_consteval"));
-	assert_int_equal(ttc_set_configuration_options(&c, "math_fidelity",
-						       "HiFi9"), -EINVAL);
+	assert_int_equal(
+		ttc_set_configuration_options(&c, "math_fidelity", "HiFi9"),
+		-EINVAL);
 	assert_int_equal(ttc_set_configuration_options(&c, "amp_level", "1x"),
 			 -EINVAL);
-	assert_int_equal(ttc_set_configuration_options(&c, "balancer_policy",
-						       "Random"), 0);
+	assert_int_equal(
+		ttc_set_configuration_options(&c, "balancer_policy", "Random"),
+		0);
 	assert_int_equal(ttc_config_compile_options(&c, &o), -EINVAL);
 	assert_non_null(strstr(ttc_config_error(&c), "'Random'"));
 	/* Every option by name. */
@@ -489,9 +514,9 @@ static void options(void **state)
 		const char *v = strstr(names[i], "df") ? "Float16_b"
 				: !strcmp(names[i], "math_fidelity") ? "LoFi"
 				: !strcmp(names[i], "backend_opt_level") ||
-						  !strcmp(names[i], "amp_level")
-					  ? "2"
-					  : "true";
+						!strcmp(names[i], "amp_level")
+					? "2"
+					: "true";
 
 		if (ttc_set_configuration_options(&c, names[i], v))
 			fail_msg("%s = %s: %s", names[i], v,
@@ -554,13 +579,15 @@ static void from_file_kept(void **state)
 		char arg[16];
 
 		snprintf(arg, sizeof(arg), "%zu", i);
-		assert_int_equal(ttc_pymodule_set_param(mod, arg, fx.args[i]), 0);
+		assert_int_equal(ttc_pymodule_set_param(mod, arg, fx.args[i]),
+				 0);
 	}
 	assert_int_equal(ttc_device_place_module(d, mod), 0);
 	assert_int_equal(ttc_pipeline_add_device(p, d), 0);
 	assert_int_equal(ttc_set_configuration_options(ttc_pipeline_config(p),
 						       "backend_output_dir",
-						       dir), 0);
+						       dir),
+			 0);
 	TRYP(p, ttc_initialize_pipeline(p, NULL, 0));
 	assert_int_equal(ttc_initialize_pipeline(p, NULL, 0), -EBUSY);
 	TRYP(p, ttc_run_forward(p, fx.args, 1, &got, 1));

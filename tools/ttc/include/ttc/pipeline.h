@@ -45,12 +45,12 @@ struct ttc_config {
 	const char *balancer_policy; /* "NLP" (greedy), "Ribbon"/"CNN"
 					(min_dram), or codegen's names */
 	bool place_on_one_row;
-	bool enable_consteval;		  /* default true */
+	bool enable_consteval;			 /* default true */
 	enum tt_data_format default_df_override; /* TT_INVALID: by type */
-	enum tt_data_format accumulate_df;	  /* default Float16_b */
-	enum tt_math_fidelity math_fidelity;	  /* default HiFi3 */
-	bool enable_auto_fusing;		  /* default true */
-	int amp_level;				  /* 0 .. 3 */
+	enum tt_data_format accumulate_df;	 /* default Float16_b */
+	enum tt_math_fidelity math_fidelity;	 /* default HiFi3 */
+	bool enable_auto_fusing;		 /* default true */
+	int amp_level;				 /* 0 .. 3 */
 	/* Applied: the flow. */
 	const char *backend_output_dir; /* NULL: a private temporary dir */
 	const char *op_intermediates_to_save; /* op names, comma-separated */
@@ -144,8 +144,7 @@ TTC_API ttc_pymodule *ttc_pymodule_new_from_func(const char *name,
 /* A module from a TTIR file: its function func (NULL: the first defined
  * one); the module owns what it parsed. NULL with the parser's message
  * in ctx. */
-TTC_API ttc_pymodule *ttc_pymodule_new_from_file(ttc_ctx *ctx,
-						 const char *name,
+TTC_API ttc_pymodule *ttc_pymodule_new_from_file(ttc_ctx *ctx, const char *name,
 						 const char *path,
 						 const char *func);
 TTC_API void ttc_pymodule_free(ttc_pymodule *mod); /* one not placed */
@@ -178,8 +177,7 @@ TTC_API const char *ttc_pipeline_error(const ttc_pipeline *p);
  * that every op of op_intermediates_to_save is in some module.
  */
 TTC_API int ttc_initialize_pipeline(ttc_pipeline *p,
-				    ttc_tensor *const *sample_inputs,
-				    size_t n);
+				    ttc_tensor *const *sample_inputs, size_t n);
 
 /* One pass: inputs of the first module, outputs[] (as many as the last
  * module's results) new tensors. */
@@ -210,8 +208,7 @@ TTC_API ttc_output_queue *ttc_pipeline_output_queue(ttc_pipeline *p);
  * module in turn (microbatch 0: 1), and pushes each input's outputs to q
  * (NULL: the pipeline's queue), in input order.
  */
-TTC_API int ttc_run_inference(ttc_pipeline *p,
-			      ttc_tensor *const *const *inputs,
+TTC_API int ttc_run_inference(ttc_pipeline *p, ttc_tensor *const *const *inputs,
 			      size_t input_count, size_t microbatch,
 			      ttc_output_queue *q);
 
