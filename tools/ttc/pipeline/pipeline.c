@@ -250,7 +250,10 @@ int ttc_initialize_pipeline(ttc_pipeline *p, ttc_tensor *const *sample_inputs,
 	if (!p)
 		return -EINVAL;
 	if (p->stages)
-		return pl_err(p, -EBUSY, "the pipeline is already initialized");
+		return pl_err(p, -EBUSY,
+			      p->ready ? "the pipeline is already initialized"
+				       : "the pipeline failed to initialize: "
+					 "shut it down");
 	ret = make_stages(p);
 	if (!ret)
 		ret = check_chain(p);

@@ -631,6 +631,8 @@ static void errors(void **state)
 	assert_non_null(strstr(ttc_pipeline_error(p), "not initialized"));
 	assert_int_equal(ttc_initialize_pipeline(p, NULL, 0), -EINVAL);
 	assert_non_null(strstr(ttc_pipeline_error(p), "fc1.bias"));
+	assert_int_equal(ttc_initialize_pipeline(p, NULL, 0), -EBUSY);
+	assert_non_null(strstr(ttc_pipeline_error(p), "failed to initialize"));
 	ttc_shutdown(p);
 
 	/* mlp (32x32 out) then main (takes 32x64): the chain breaks. */
