@@ -28,6 +28,7 @@
  * Usage: bench-model [SOURCE_ROOT]; models are read from SOURCE_ROOT/models.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,7 @@
 
 #include "openblas_peer.h"
 #include "python_peer.h"
+#include "tmpdir.h"
 #include "tt.h"
 #include "ttc/compile.h"
 #include "ttc/ops.h"
@@ -270,13 +272,13 @@ static const char *coretype = "default";
 static void bench(tt_device *dev, const char *root, const char *name,
 		  const char *peer_body, bool report_load)
 {
-	char dir[] = "/tmp/bench-model-XXXXXX", image[4096];
+	char dir[PATH_MAX], image[4096];
 	const struct tt_model_desc *d;
 	double compile, ts[RUNS], torch_ms;
 	tt_tensor *x, *y = NULL;
 	tt_model *m;
 
-	if (!mkdtemp(dir))
+	if (!test_mkdtemp(dir, sizeof(dir), "bench-model"))
 		die("mkdtemp", strerror(errno));
 	compile = compile_model(dev, root, name, dir, image);
 	if (tt_model_load(dev, image, &m))
@@ -311,13 +313,7 @@ static void bench(tt_device *dev, const char *root, const char *name,
 	tt_tensor_free(x);
 	tt_tensor_free(y);
 	tt_model_free(m);
-	{
-		char cmd[4200];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-		if (system(cmd))
-			fprintf(stderr, "bench-model: could not remove %s\n", dir);
-	}
+	test_rmtree(dir);
 }
 
 
@@ -443,7 +439,7 @@ static char *resnet50_text(int *nops)
 
 static void bench_resnet_compile(tt_device *dev)
 {
-	char dir[] = "/tmp/bench-resnet-XXXXXX", image[4200];
+	char dir[PATH_MAX], image[PATH_MAX + 32];
 	ttc_ctx *ctx = ttc_ctx_new_ttir();
 	struct ttc_compile_options o = ttc_compile_defaults();
 	struct ttc_compile_report rep;
@@ -455,7 +451,7 @@ static void bench_resnet_compile(tt_device *dev)
 
 	if (!m || ttc_module_verify(m))
 		die("resnet50", ttc_ctx_error(ctx));
-	if (!mkdtemp(dir))
+	if (!test_mkdtemp(dir, sizeof(dir), "bench-resnet"))
 		die("mkdtemp", strerror(errno));
 	snprintf(image, sizeof(image), "%s/resnet50.tti", dir);
 	p.f = ttc_module_item_func(m, 0);
@@ -483,8 +479,7 @@ static void bench_resnet_compile(tt_device *dev)
 	free(text);
 	ttc_module_free(m);
 	ttc_ctx_free(ctx);
-	unlink(image);
-	rmdir(dir);
+	test_rmtree(dir);
 }
 
 int main(int argc, char **argv)

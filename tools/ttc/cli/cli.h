@@ -25,6 +25,10 @@ int usage_error(const char *cmd, const char *fmt, ...)
  * or its loc name) names argument i of f. */
 ttc_func *cli_pick_func(ttc_module *m, const char *name);
 bool cli_names_arg(ttc_func *f, size_t i, const char *name);
+/* An option's NAME=VALUE (what: how VALUE is shown in the usage error):
+ * arg cut at the '=' into name and value; 0, or the usage error. */
+int cli_split(const char *cmd, const char *opt, const char *what, char *arg,
+	      const char **name, const char **value);
 /* Argument i is marked ttcore.argument_type<parameter> or <constant>. */
 bool cli_arg_is_param(ttc_func *f, size_t i);
 

@@ -46,3 +46,17 @@ bool cli_arg_is_param(ttc_func *f, size_t i)
 
 	return s && (strstr(s, "<parameter>") || strstr(s, "<constant>"));
 }
+
+int cli_split(const char *cmd, const char *opt, const char *what, char *arg,
+	      const char **name, const char **value)
+{
+	char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg || !eq[1])
+		return usage_error(cmd, "%s wants NAME=%s, got '%s'", opt, what,
+				   arg);
+	*eq = 0;
+	*name = arg;
+	*value = eq + 1;
+	return 0;
+}

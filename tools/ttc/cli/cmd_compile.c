@@ -83,25 +83,11 @@ static void usage(FILE *f)
 		"  3  no device model to compile for\n");
 }
 
-static int split(const char *opt, char *arg, const char **name,
-		 const char **value)
-{
-	char *eq = strchr(arg, '=');
-
-	if (!eq || eq == arg || !eq[1])
-		return usage_error("compile", "%s wants NAME=VALUE, got '%s'",
-				   opt, arg);
-	*eq = 0;
-	*name = arg;
-	*value = eq + 1;
-	return 0;
-}
-
 static int add_param(struct compile_opts *o, char *arg)
 {
 	if (o->nparams == MAX_LIST)
 		return usage_error("compile", "more than %d --param", MAX_LIST);
-	if (split("--param", arg, &o->pnames[o->nparams],
+	if (cli_split("compile", "--param", "VALUE", arg, &o->pnames[o->nparams],
 		  &o->ppaths[o->nparams]))
 		return EXIT_USAGE;
 	o->nparams++;
@@ -117,7 +103,7 @@ static int add_size(struct compile_opts *o, char *arg)
 	if (o->nsizes == MAX_LIST)
 		return usage_error("compile", "more than %d --override-op-size",
 				   MAX_LIST);
-	if (split("--override-op-size", arg, &op, &rc))
+	if (cli_split("compile", "--override-op-size", "VALUE", arg, &op, &rc))
 		return EXIT_USAGE;
 	if (sscanf(rc, "%ux%u%c", &r, &c, &tail) != 2 || !r || !c)
 		return usage_error("compile", "--override-op-size %s=%s: want "

@@ -64,16 +64,12 @@ static void usage(FILE *f)
 
 static int add_input(struct golden_opts *o, char *arg)
 {
-	char *eq = strchr(arg, '=');
-
-	if (!eq || eq == arg || !eq[1])
-		return usage_error("golden", "--input wants NAME=FILE.npy, "
-					     "got '%s'", arg);
 	if (o->ninputs == MAX_INPUTS)
 		return usage_error("golden", "more than %d --input", MAX_INPUTS);
-	*eq = 0;
-	o->names[o->ninputs] = arg;
-	o->paths[o->ninputs++] = eq + 1;
+	if (cli_split("golden", "--input", "FILE.npy", arg,
+		      &o->names[o->ninputs], &o->paths[o->ninputs]))
+		return EXIT_USAGE;
+	o->ninputs++;
 	return 0;
 }
 

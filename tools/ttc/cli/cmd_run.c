@@ -138,7 +138,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	char *end, *eq;
+	char *end;
 	int c;
 
 	opterr = 0;
@@ -146,16 +146,14 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 	while ((c = getopt_long(argc, argv, ":i:o:p:h", longs, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			eq = strchr(optarg, '=');
-			if (!eq || eq == optarg || !eq[1])
-				return usage_error("run", "--input wants NAME=FILE.npy, got '%s'",
-						   optarg);
 			if (o->ninputs == MAX_INPUTS)
 				return usage_error("run", "more than %d --input",
 						   MAX_INPUTS);
-			*eq = 0;
-			o->names[o->ninputs] = optarg;
-			o->paths[o->ninputs++] = eq + 1;
+			if (cli_split("run", "--input", "FILE.npy", optarg,
+				      &o->names[o->ninputs],
+				      &o->paths[o->ninputs]))
+				return EXIT_USAGE;
+			o->ninputs++;
 			break;
 		case 'p':
 		case O_VERIFY:

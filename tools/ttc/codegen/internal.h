@@ -91,6 +91,11 @@ struct cg_op *cg_new_op(ttc_compiled *c, const ttc_op *op, const char *kind,
 int cg_add_tensor(ttc_compiled *c, const ttc_value *v, const char *name,
 		  enum tt_model_tensor_kind kind, const ttc_op *op,
 		  unsigned *out);
+/* The same for a tensor of type t with no IR value (def: the op whose
+ * ttc.df gives its format, or NULL), natural or as rows. */
+int cg_add_typed(ttc_compiled *c, const ttc_type *t, const ttc_op *def,
+		 bool rows, const char *name, enum tt_model_tensor_kind kind,
+		 const ttc_op *op, unsigned *out);
 int cg_layout(ttc_compiled *c, unsigned t, bool rows, size_t index,
 	      unsigned *out);
 int cg_attr(ttc_compiled *c, struct cg_op *o, const char *name,

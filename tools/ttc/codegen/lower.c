@@ -100,10 +100,9 @@ static void rows_shape(struct tt_shape *s)
 
 /* A tensor of type t (def: the op whose ttc.df gives its format, or
  * NULL), in its natural shape, or as rows. */
-static int add_typed(ttc_compiled *c, const ttc_type *t, const ttc_op *def,
-		     bool rows, const char *name,
-		     enum tt_model_tensor_kind kind, const ttc_op *op,
-		     unsigned *out)
+int cg_add_typed(ttc_compiled *c, const ttc_type *t, const ttc_op *def,
+		 bool rows, const char *name, enum tt_model_tensor_kind kind,
+		 const ttc_op *op, unsigned *out)
 {
 	struct cg_tensor *ct;
 	unsigned rank = ttc_type_rank(t);
@@ -142,15 +141,13 @@ int cg_add_tensor(ttc_compiled *c, const ttc_value *v, const char *name,
 		  enum tt_model_tensor_kind kind, const ttc_op *op,
 		  unsigned *out)
 {
-	int ret = add_typed(c, ttc_value_type(v), ttc_value_def(v), false, name,
+	int ret = cg_add_typed(c, ttc_value_type(v), ttc_value_def(v), false, name,
 			    kind, op, out);
 
 	if (!ret)
 		c->tensors[*out].v = v;
 	return ret;
 }
-
-#define add_tensor cg_add_tensor
 
 /* Data of a parameter or constant, row-major: bf16 for Float16_b
  * tensors (their device values are exactly these), Float32 else. */
@@ -242,7 +239,7 @@ static int lower_args(ttc_compiled *c, ttc_func *f, struct vmap *vm,
 			continue; /* folded away: nothing to store */
 		else if (kind != TT_MODEL_INPUT && cg_window_only_arg(v))
 			continue; /* window.c stores it transformed */
-		ret = add_tensor(c, v, name, kind, NULL, &t);
+		ret = cg_add_tensor(c, v, name, kind, NULL, &t);
 		if (ret)
 			return ret;
 		vput(vm, v, t);
@@ -631,7 +628,7 @@ int cg_layout(ttc_compiled *c, unsigned t, bool rows, size_t index,
 	name = tensor_name(c, cg_printf(c, "%s.%s", ct->t.name,
 					rows ? "rows" : "nhwc"),
 			   "t", index);
-	ret = add_typed(c, ct->type, NULL, rows, name, TT_MODEL_ACT, NULL, &n);
+	ret = cg_add_typed(c, ct->type, NULL, rows, name, TT_MODEL_ACT, NULL, &n);
 	if (ret)
 		return ret;
 	ct = &c->tensors[t];
@@ -726,7 +723,7 @@ static int lower_constant(ttc_compiled *c, const ttc_op *op, size_t index,
 	if (!val || ttc_attr_kind(val) != TTC_ATTR_DENSE)
 		return cg_error(c, op, -ENOTSUP,
 				"a constant needs a dense value");
-	ret = add_tensor(c, v, tensor_name(c, loc_name(ttc_op_loc(op)), "const",
+	ret = cg_add_tensor(c, v, tensor_name(c, loc_name(ttc_op_loc(op)), "const",
 					   index),
 			 TT_MODEL_CONST, op, &t);
 	if (ret)
@@ -781,7 +778,7 @@ static int lower_op(ttc_compiled *c, const ttc_op *op, size_t index,
 		return ret;
 	weight_format(c, o);
 	/* Ops may share a location name; tensors may not. */
-	ret = add_typed(c, ttc_value_type(ttc_op_result(op, 0)), op, rows,
+	ret = cg_add_typed(c, ttc_value_type(ttc_op_result(op, 0)), op, rows,
 			tensor_name(c, o->op.name, "t", index), TT_MODEL_ACT,
 			op, &t);
 	if (ret)

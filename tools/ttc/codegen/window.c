@@ -167,25 +167,21 @@ static int weight_tensor(ttc_compiled *c, const ttc_op *op,
 					    ttc_type_elem(ttc_value_type(v)),
 					    NULL);
 	ttc_tensor *h = ttc_tensor_new(c->ctx, t);
-	const ttc_loc *l = ttc_func_arg_loc(c->f, ttc_value_index(v));
-	const char *base = ttc_value_func_arg_owner(v) && l &&
-					   ttc_loc_kind(l) == TTC_LOC_NAME ?
+	const ttc_loc *l = ttc_value_func_arg_owner(v) ?
+				   ttc_func_arg_loc(c->f, ttc_value_index(v)) :
+				   NULL;
+	const char *base = l && ttc_loc_kind(l) == TTC_LOC_NAME ?
 				   ttc_loc_str(l) : "w";
-	ttc_value *tmp;
 	int ret;
 
 	if (!h)
 		return -ENOMEM;
 	for (size_t k = 0; k < h->numel; k++)
 		ttc_tensor_set(h, k, vals[k]);
-	/* A detached value of the new type names its tensor and format. */
-	tmp = ttc_op_result(ttc_op_create(ttc_func_module(c->f), "ttir.empty",
-					  NULL, 0, &t, 1, NULL, NULL, NULL),
-			    0);
-	ret = cg_add_tensor(c, tmp,
-			    cg_tame(c, cg_printf(c, "%s.%s", base, suffix), "w",
-				    c->ntensors, true),
-			    TT_MODEL_PARAM, op, out);
+	ret = cg_add_typed(c, t, NULL, false,
+			   cg_tame(c, cg_printf(c, "%s.%s", base, suffix), "w",
+				   c->ntensors, true),
+			   TT_MODEL_PARAM, op, out);
 	if (!ret)
 		ret = cg_set_data(c, *out, h, op);
 	ttc_tensor_free(h);
