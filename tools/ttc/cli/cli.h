@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "ttc/ir.h"
+#include "ttc/onnx.h"
 #include "tt/image.h"
 
 /* Exit status, the same for every tool of the tree (tools/README.md). */
@@ -32,7 +33,31 @@ int cli_split(const char *cmd, const char *opt, const char *what, char *arg,
 /* Argument i is marked ttcore.argument_type<parameter> or <constant>. */
 bool cli_arg_is_param(ttc_func *f, size_t i);
 
+/* cli_model.c: a model file, TTIR text or ONNX (FILE.onnx, imported
+ * with the --input-shape options given). */
+#define CLI_MAX_SHAPES 32
+struct cli_model_opts {
+	struct ttc_onnx_shape shapes[CLI_MAX_SHAPES];
+	size_t nshapes;
+};
+struct cli_model {
+	ttc_module *module;
+	ttc_onnx_model *onnx; /* its parameters' values, for ONNX */
+};
+bool cli_is_onnx(const char *path);
+/* --input-shape NAME=DxD...: 0 or the usage error. */
+int cli_add_shape(const char *cmd, struct cli_model_opts *o, const char *arg);
+/* 0, or EXIT_FAIL with the diagnostics in ctx. */
+int cli_load_model(ttc_ctx *ctx, const char *path,
+		   const struct cli_model_opts *o, struct cli_model *out);
+/* The value an ONNX model gives argument i of f (its initializer), or
+ * NULL. */
+const ttc_tensor *cli_model_param(const struct cli_model *m, ttc_func *f,
+				  size_t i);
+void cli_model_free(struct cli_model *m);
+
 int cmd_parse(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 int cmd_ops(int argc, char **argv);
 int cmd_golden(int argc, char **argv);
 int cmd_compile(int argc, char **argv);
@@ -40,6 +65,7 @@ int cmd_run(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_onnx_test(int argc, char **argv);
 
 /* ttc info's section listing (cmd_info.c): a table with a heading line,
  * or a JSON array of {"name", "offset", "size", "align", "crc32"}. */

@@ -84,6 +84,10 @@ int main(int argc, char **argv)
 		return cmd_merge(argc - 1, argv + 1);
 	if (!strcmp(c, "report"))
 		return cmd_report(argc - 1, argv + 1);
+	if (!strcmp(c, "import"))
+		return cmd_import(argc - 1, argv + 1);
+	if (!strcmp(c, "onnx-test"))
+		return cmd_onnx_test(argc - 1, argv + 1);
 	if (c[0] == '-')
 		return usage_error(NULL, "unknown option '%s'", c);
 	return usage_error(NULL, "unknown command '%s'", c);

@@ -351,6 +351,29 @@ int ttc_value_replace_all_uses(ttc_value *from, ttc_value *to)
 	return 0;
 }
 
+int ttc_func_erase_arg(ttc_func *f, size_t i)
+{
+	if (!f || i >= f->nargs || f->args[i].uses)
+		return -EINVAL;
+	/* The arguments are values in one array that uses point into: the
+	 * later ones move down a slot with their uses. */
+	for (size_t j = i; j + 1 < f->nargs; j++) {
+		ttc_value *to = &f->args[j], *from = &f->args[j + 1];
+
+		to->type = from->type;
+		while (from->uses) {
+			ttc_use *u = from->uses;
+
+			use_unlink(u);
+			use_link(u, to);
+		}
+		f->arg_attrs[j] = f->arg_attrs[j + 1];
+		f->arg_locs[j] = f->arg_locs[j + 1];
+	}
+	f->nargs--;
+	return 0;
+}
+
 ttc_op *ttc_op_clone(const ttc_op *op, ttc_value *const *operands,
 		     size_t nops)
 {

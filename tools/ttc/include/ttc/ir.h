@@ -342,6 +342,9 @@ TTC_API int ttc_op_set_operand(ttc_op *op, size_t i, ttc_value *v);
 TTC_API int ttc_op_remove_operand(ttc_op *op, size_t i);
 /* Every use of from now uses to (types must be equal: -EINVAL). */
 TTC_API int ttc_value_replace_all_uses(ttc_value *from, ttc_value *to);
+/* Removes argument i of f, which must have no uses; the later ones move
+ * down. 0 or -EINVAL. */
+TTC_API int ttc_func_erase_arg(ttc_func *f, size_t i);
 /* A detached copy of op; operands NULL keeps op's, else nops new ones. */
 TTC_API ttc_op *ttc_op_clone(const ttc_op *op, ttc_value *const *operands,
 			     size_t nops);

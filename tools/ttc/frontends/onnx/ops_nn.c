@@ -1,0 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "internal.h"
+
+const struct onx_op onx_ops_nn[] = {
+	{NULL, NULL, NULL, 0, 0},
+};

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * What converters share: the node's inputs (as IR values, or as values
+ * known at import time), its outputs, ops built at the node's location,
+ * attribute dictionaries, and the table of converters.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ---- inputs and outputs ---- */
+
+bool onx_has_in(struct onx *im, size_t i)
+{
+	return i < im->node->n_input && im->node->input[i][0];
+}
+
+ttc_value *onx_in(struct onx *im, size_t i)
+{
+	ttc_value *v;
+
+	if (!onx_has_in(im, i)) {
+		onx_fail(im, "input %zu is missing", i);
+		return NULL;
+	}
+	v = onx_lookup(im, im->node->input[i]);
+	if (!v)
+		onx_fail(im, "input %zu ('%s') is not defined", i,
+			 im->node->input[i]);
+	return v;
+}
+
+const ttc_type *onx_in_type(struct onx *im, size_t i)
+{
+	ttc_value *v = onx_has_in(im, i) ? onx_lookup(im, im->node->input[i])
+					 : NULL;
+
+	return v ? ttc_value_type(v) : NULL;
+}
+
+unsigned onx_in_rank(struct onx *im, size_t i)
+{
+	const ttc_type *t = onx_in_type(im, i);
+
+	return t ? ttc_type_rank(t) : 0;
+}
+
+const void *onx_data(struct onx *im, const ttc_value *v)
+{
+	return ttc_builder_data(im->b, v, NULL);
+}
+
+/* Input i as a host tensor view (not owned), or NULL with a diagnostic. */
+static int known_input(struct onx *im, size_t i, ttc_tensor *view)
+{
+	ttc_value *v = onx_in(im, i);
+
+	if (!v)
+		return -EINVAL;
+	view->data = (void *)onx_data(im, v);
+	if (!view->data)
+		return onx_unsupported(im, "input %zu ('%s') must be known at "
+					   "import time (a constant, an "
+					   "initializer, or computed from "
+					   "them)", i, im->node->input[i]);
+	view->type = ttc_value_type(v);
+	view->numel = (size_t)ttc_type_numel(view->type);
+	return 0;
+}
+
+int onx_in_ints(struct onx *im, size_t i, int64_t *out, size_t max)
+{
+	ttc_tensor view;
+	int rc = known_input(im, i, &view);
+
+	if (rc)
+		return rc;
+	if (ttc_type_kind(ttc_type_elem(view.type)) != TTC_TYPE_INT)
+		return onx_fail(im, "input %zu ('%s') must hold integers", i,
+				im->node->input[i]);
+	if (view.numel > max)
+		return onx_fail(im, "input %zu ('%s') has %zu values (at most "
+				    "%zu)", i, im->node->input[i], view.numel, max);
+	for (size_t k = 0; k < view.numel; k++) {
+		if (ttc_type_elem_bytes(ttc_type_elem(view.type)) == 8)
+			memcpy(&out[k], (const int64_t *)view.data + k, 8);
+		else
+			out[k] = (int64_t)ttc_tensor_get(&view, k);
+	}
+	return (int)view.numel;
+}
+
+int onx_in_scalar(struct onx *im, size_t i, double *out)
+{
+	ttc_tensor view;
+	int rc = known_input(im, i, &view);
+
+	if (rc)
+		return rc;
+	if (view.numel != 1)
+		return onx_fail(im, "input %zu ('%s') must hold one value, it "
+				    "has %zu", i, im->node->input[i], view.numel);
+	*out = ttc_tensor_get(&view, 0);
+	return 0;
+}
+
+int onx_out(struct onx *im, size_t i, ttc_value *v)
+{
+	if (!v)
+		return -EINVAL;
+	if (i >= im->node->n_output || !im->node->output[i][0])
+		return 0; /* an optional output nobody reads */
+	return onx_bind(im, im->node->output[i], v);
+}
+
+/* ---- building ---- */
+
+ttc_value *onx_build(struct onx *im, const char *op, ttc_value *const *in,
+		     size_t n, const ttc_attr *props)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!in[i])
+			return NULL; /* the diagnostic is there already */
+	return ttc_build(im->b, op, in, n, props);
+}
+
+ttc_value *onx_const(struct onx *im, const ttc_type *t, const void *raw)
+{
+	size_t nbytes = (size_t)ttc_type_numel(t) *
+			ttc_type_elem_bytes(ttc_type_elem(t));
+	struct ttc_named_attr e = {
+		"value", ttc_dense_attr(im->ctx, t, raw, nbytes, false,
+					nbytes > 64)};
+
+	return onx_build(im, "ttir.constant", NULL, 0, onx_props(im, &e, 1));
+}
+
+ttc_value *onx_const_scalar(struct onx *im, const ttc_type *elem, double v)
+{
+	const ttc_type *t = ttc_tensor_type(im->ctx, NULL, 0, elem, NULL);
+	ttc_tensor *h = ttc_tensor_new(im->ctx, t);
+	ttc_value *c;
+
+	if (!h)
+		return NULL;
+	ttc_tensor_set(h, 0, v);
+	c = onx_const(im, t, h->data);
+	ttc_tensor_free(h);
+	return c;
+}
+
+ttc_value *onx_reshape(struct onx *im, ttc_value *x, const int64_t *dims,
+		       unsigned rank)
+{
+	if (x && ttc_type_rank(ttc_value_type(x)) == rank &&
+	    (!rank || !memcmp(ttc_type_dims(ttc_value_type(x)), dims,
+			      rank * sizeof(*dims))))
+		return x;
+	return x ? ttc_reshape(im->b, x, dims, rank) : NULL;
+}
+
+ttc_value *onx_permute(struct onx *im, ttc_value *x, const int64_t *perm,
+		       unsigned rank)
+{
+	bool identity = true;
+
+	for (unsigned k = 0; k < rank; k++)
+		identity &= perm[k] == k;
+	if (identity || !x)
+		return x;
+	return ttc_permute(im->b, x, perm, rank);
+}
+
+ttc_value *onx_typecast(struct onx *im, ttc_value *x, const ttc_type *elem)
+{
+	if (!x || ttc_type_elem(ttc_value_type(x)) == elem)
+		return x;
+	ttc_builder_output_elem(im->b, elem);
+	return onx_build(im, "ttir.typecast", &x, 1, NULL);
+}
+
+/* ---- attribute dictionaries ---- */
+
+const ttc_attr *onx_props(struct onx *im, const struct ttc_named_attr *e,
+			  size_t n)
+{
+	return ttc_dict_attr(im->ctx, e, n);
+}
+
+const ttc_attr *onx_i64(struct onx *im, int64_t v)
+{
+	return ttc_int_attr(im->ctx, v, NULL);
+}
+
+const ttc_attr *onx_i32(struct onx *im, int64_t v)
+{
+	return ttc_int_attr(im->ctx, v, ttc_int_type(im->ctx, 32, TTC_SIGNED));
+}
+
+const ttc_attr *onx_f32(struct onx *im, double v)
+{
+	return ttc_float_attr(im->ctx, v, ttc_float_type(im->ctx, TTC_F32));
+}
+
+const ttc_attr *onx_bool(struct onx *im, bool v)
+{
+	return ttc_bool_attr(im->ctx, v);
+}
+
+const ttc_attr *onx_i64s(struct onx *im, const int64_t *v, size_t n)
+{
+	return ttc_dense_int_array_attr(
+		im->ctx, ttc_int_type(im->ctx, 64, TTC_SIGNLESS), v, n);
+}
+
+const ttc_attr *onx_i32s(struct onx *im, const int64_t *v, size_t n)
+{
+	return ttc_dense_int_array_attr(
+		im->ctx, ttc_int_type(im->ctx, 32, TTC_SIGNLESS), v, n);
+}
+
+int onx_axis(struct onx *im, int64_t axis, unsigned rank, const char *what)
+{
+	if (axis < -(int64_t)rank || axis >= (int64_t)rank) {
+		onx_fail(im, "%s %lld is out of range for rank %u", what,
+			 (long long)axis, rank);
+		return -1;
+	}
+	return (int)(axis < 0 ? axis + rank : axis);
+}
+
+/* ---- the converters ---- */
+
+static const struct onx_op *const tables[] = {
+	onx_ops_eltwise, onx_ops_math, onx_ops_shape, onx_ops_nn,
+	onx_ops_reduce,
+};
+
+const struct onx_op *onx_find_op(const char *type, int64_t opset)
+{
+	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
+		for (const struct onx_op *op = tables[t]; op->type; op++)
+			if (!strcmp(op->type, type) && opset >= op->since &&
+			    (!op->until || opset <= op->until))
+				return op;
+	return NULL;
+}
