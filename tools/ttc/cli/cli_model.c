@@ -33,6 +33,11 @@ int cli_load_model(ttc_ctx *ctx, const char *path,
 		   const struct cli_model_opts *o, struct cli_model *out)
 {
 	memset(out, 0, sizeof(*out));
+	if (!cli_is_onnx(path) && o && o->nshapes) {
+		fprintf(stderr, "ttc: %s: --input-shape applies to ONNX models "
+				"(*.onnx) only\n", path);
+		return EXIT_FAIL;
+	}
 	if (!cli_is_onnx(path)) {
 		out->module = ttc_parse_file(ctx, path, 0);
 		if (!out->module || ttc_module_verify(out->module))
@@ -52,7 +57,7 @@ int cli_load_model(ttc_ctx *ctx, const char *path,
 const ttc_tensor *cli_model_param(const struct cli_model *m, ttc_func *f,
 				  size_t i)
 {
-	return m->onnx ? ttc_onnx_param(m->onnx, f, i) : NULL;
+	return m && m->onnx ? ttc_onnx_param(m->onnx, f, i) : NULL;
 }
 
 void cli_model_free(struct cli_model *m)

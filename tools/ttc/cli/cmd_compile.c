@@ -31,6 +31,8 @@ struct compile_opts {
 	struct ttc_compile_options c;
 	struct tt_model_attr record[16];
 	size_t nrecord;
+	struct cli_model_opts model;
+	const struct cli_model *src;
 };
 
 static void usage(FILE *f)
@@ -38,9 +40,10 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: ttc compile [OPTIONS] FILE -o MODEL.tti\n"
 		"\n"
-		"Compile a function of the TTIR module in FILE for the chip and\n"
-		"write a self-contained image: the manifest, the parameters and\n"
-		"the kernels (a host without the RISC-V compiler runs it).\n"
+		"Compile a function of the TTIR module in FILE, or the ONNX\n"
+		"model FILE.onnx, for the chip and write a self-contained\n"
+		"image: the manifest, the parameters and the kernels (a host\n"
+		"without the RISC-V compiler runs it).\n"
 		"\n"
 		"Options:\n"
 		"  -o, --output FILE         the image to write (required)\n"
@@ -49,7 +52,11 @@ static void usage(FILE *f)
 		"                            n300, p150 (default: the embedded\n"
 		"                            model's, or TT_SIM_BOARD)\n"
 		"  -p, --param NAME=X.npy    a parameter's value (NAME as for\n"
-		"                            'ttc golden --input')\n"
+		"                            'ttc golden --input'; an ONNX\n"
+		"                            model's initializers are the\n"
+		"                            default)\n"
+		"      --input-shape NAME=DxD...  an ONNX input's shape, for\n"
+		"                            symbolic or missing dimensions\n"
 		"      --random-params SEED  parameters not given get seeded\n"
 		"                            values (as 'ttc golden --random')\n"
 		"      --df F                default data format: Float32,\n"
@@ -201,6 +208,7 @@ static int parse_opt(struct compile_opts *o, int c, char **argv)
 	case 'K': o->c.no_kernels = true; break;
 	case 'P': p->print_after = optarg; break;
 	case 'T': p->time_passes = true; break;
+	case 'I': return cli_add_shape("compile", &o->model, optarg);
 	case 'h': usage(stdout); return -1;
 	case ':':
 		return usage_error("compile", "option '%s' needs a value",
@@ -235,6 +243,7 @@ static int parse_args(int argc, char **argv, struct compile_opts *o)
 		{"no-kernels", no_argument, NULL, 'K'},
 		{"print-after", required_argument, NULL, 'P'},
 		{"time-passes", no_argument, NULL, 'T'},
+		{"input-shape", required_argument, NULL, 'I'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -292,6 +301,12 @@ static int load_params(struct params *p, const struct compile_opts *o)
 		}
 		p->v[i] = ttc_tensor_load_npy(p->ctx, o->ppaths[k]);
 		if (!p->v[i])
+			return EXIT_FAIL;
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		const ttc_tensor *t = cli_model_param(o->src, p->f, i);
+
+		if (!p->v[i] && t && !(p->v[i] = ttc_tensor_clone(t)))
 			return EXIT_FAIL;
 	}
 	for (size_t i = 0; o->random && i < p->n; i++)
@@ -397,20 +412,19 @@ static int compile(ttc_ctx *ctx, ttc_module *m, struct compile_opts *o)
 int cmd_compile(int argc, char **argv)
 {
 	struct compile_opts o = {.c = ttc_compile_defaults()};
+	struct cli_model m = {0};
 	ttc_ctx *ctx;
-	ttc_module *m;
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
 	ctx = ttc_ctx_new_ttir();
-	m = ttc_parse_file(ctx, o.in, 0);
-	if (!m || ttc_module_verify(m))
-		rc = EXIT_FAIL;
-	else
-		rc = compile(ctx, m, &o);
+	rc = cli_load_model(ctx, o.in, &o.model, &m);
+	o.src = &m;
+	if (!rc)
+		rc = compile(ctx, m.module, &o);
 	fputs(ttc_ctx_error(ctx), stderr);
-	ttc_module_free(m);
+	cli_model_free(&m);
 	ttc_ctx_free(ctx);
 	return rc;
 }

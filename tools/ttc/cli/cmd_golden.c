@@ -25,6 +25,8 @@ struct golden_opts {
 	bool random, all;
 	unsigned long long seed;
 	enum tt_data_format fmt;
+	struct cli_model_opts model;
+	const struct cli_model *src;
 };
 
 static void usage(FILE *f)
@@ -32,8 +34,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: ttc golden [OPTIONS] FILE\n"
 		"\n"
-		"Run a function of the TTIR module in FILE on the CPU goldens and\n"
-		"write each output as DIR/output_N.npy.\n"
+		"Run a function of the TTIR module in FILE (or the ONNX model\n"
+		"FILE.onnx, whose initializers give its parameters) on the CPU\n"
+		"goldens and write each output as DIR/output_N.npy.\n"
 		"\n"
 		"Options:\n"
 		"  -i, --input NAME=X.npy  the argument NAME (argN, %%argN, N, or\n"
@@ -43,6 +46,8 @@ static void usage(FILE *f)
 		"      --all               also every op's result, as DIR/vN.npy\n"
 		"                          (%%N of 'ttc parse'; vN_I.npy for %%N#I)\n"
 		"      --func NAME         the function to run (default: the first)\n"
+		"      --input-shape NAME=DxD...  an ONNX input's shape, for\n"
+		"                          symbolic or missing dimensions\n"
 		"      --format FMT        as the device rounds: bf16, fp16,\n"
 		"                          bfp8_b or bfp4_b (default: fp32)\n"
 		"      --compare DIR       compare each output (and with --all each\n"
@@ -111,7 +116,7 @@ static int parse_number(const char *opt, const char *s, double *v)
 static int parse_args(int argc, char **argv, struct golden_opts *o)
 {
 	enum { O_RANDOM = 256, O_ALL, O_FUNC, O_FORMAT, O_COMPARE, O_PCC,
-	       O_ATOL, O_RTOL };
+	       O_ATOL, O_RTOL, O_SHAPE };
 	static const struct option longs[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "output", required_argument, NULL, 'o' },
@@ -123,6 +128,7 @@ static int parse_args(int argc, char **argv, struct golden_opts *o)
 		{ "pcc", required_argument, NULL, O_PCC },
 		{ "atol", required_argument, NULL, O_ATOL },
 		{ "rtol", required_argument, NULL, O_RTOL },
+		{ "input-shape", required_argument, NULL, O_SHAPE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -137,6 +143,7 @@ static int parse_args(int argc, char **argv, struct golden_opts *o)
 		case O_RANDOM: rc = parse_seed(o, optarg); break;
 		case O_ALL: o->all = true; break;
 		case O_FUNC: o->func = optarg; break;
+		case O_SHAPE: rc = cli_add_shape("golden", &o->model, optarg); break;
 		case O_FORMAT: rc = parse_format(o, optarg); break;
 		case O_COMPARE: o->compare = optarg; break;
 		case O_PCC: rc = parse_number("--pcc", optarg, &o->want.pcc); break;
@@ -218,6 +225,10 @@ static int load_args(ttc_ctx *ctx, ttc_func *f, const struct golden_opts *o,
 			return EXIT_FAIL;
 	}
 	for (size_t i = 0; i < n; i++) {
+		const ttc_tensor *t = cli_model_param(o->src, f, i);
+
+		if (!args[i] && t && !(args[i] = ttc_tensor_clone(t)))
+			return EXIT_FAIL;
 		if (args[i])
 			continue;
 		if (!o->random) {
@@ -332,14 +343,14 @@ int cmd_golden(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	ttc_ctx *ctx = ttc_ctx_new_ttir();
-	ttc_module *m = ttc_parse_file(ctx, o.in, 0);
+	struct cli_model m;
 
-	if (!m || ttc_module_verify(m))
-		rc = EXIT_FAIL;
-	else
-		rc = run(ctx, m, &o);
+	rc = cli_load_model(ctx, o.in, &o.model, &m);
+	o.src = &m;
+	if (!rc)
+		rc = run(ctx, m.module, &o);
 	fputs(ttc_ctx_error(ctx), stderr);
-	ttc_module_free(m);
+	cli_model_free(&m);
 	ttc_ctx_free(ctx);
 	return rc;
 }

@@ -189,13 +189,25 @@ static enum result compare(const ttc_tensor *want, const ttc_tensor *got,
 	return FAIL;
 }
 
+/* NumPy has no bfloat16: ONNX's test data holds bf16 tensors as uint16
+ * bits. Such a tensor is given the bf16 type want has. */
 static ttc_tensor *load_pb(ttc_ctx *ctx, const char *set, const char *kind,
-			   size_t i)
+			   size_t i, const ttc_type *want)
 {
 	char path[4096];
+	ttc_tensor *t;
+	const ttc_type *e;
 
 	snprintf(path, sizeof(path), "%s/%s_%zu.pb", set, kind, i);
-	return ttc_onnx_load_tensor(ctx, path, NULL);
+	t = ttc_onnx_load_tensor(ctx, path, NULL);
+	e = t ? ttc_type_elem(t->type) : NULL;
+	if (e && ttc_type_kind(e) == TTC_TYPE_INT && ttc_type_width(e) == 16 &&
+	    ttc_type_signedness(e) == TTC_UNSIGNED &&
+	    ttc_type_kind(ttc_type_elem(want)) == TTC_TYPE_FLOAT &&
+	    ttc_type_float_kind(ttc_type_elem(want)) == TTC_BF16 &&
+	    (int64_t)t->numel == ttc_type_numel(want))
+		t->type = want;
+	return t;
 }
 
 static size_t count_pb(const char *set, const char *kind)
@@ -230,7 +242,8 @@ static enum result run_set(ttc_ctx *ctx, ttc_onnx_model *om, const char *set,
 		goto out;
 	}
 	for (size_t i = 0; i < na; i++) {
-		args[i] = i < nin ? load_pb(ctx, set, "input", i) :
+		args[i] = i < nin ? load_pb(ctx, set, "input", i,
+					    ttc_value_type(ttc_func_arg(f, i))) :
 				    ttc_tensor_clone(ttc_onnx_param(om, f, i));
 		if (!args[i]) {
 			first_diag(ctx, why, n);
@@ -243,7 +256,8 @@ static enum result run_set(ttc_ctx *ctx, ttc_onnx_model *om, const char *set,
 	}
 	r = PASS;
 	for (size_t k = 0; r == PASS && k < nr; k++) {
-		ttc_tensor *want = load_pb(ctx, set, "output", k);
+		ttc_tensor *want = load_pb(ctx, set, "output", k,
+					   ttc_func_result_type(f, k));
 
 		if (!want) {
 			first_diag(ctx, why, n);
@@ -263,17 +277,54 @@ out:
 	return r;
 }
 
+/* The first data set's input shapes, by name: they resolve the model's
+ * symbolic dimensions as --input-shape would. */
+static void input_shapes(ttc_ctx *ctx, const char *dir,
+			 struct ttc_onnx_options *o)
+{
+	static __thread struct ttc_onnx_shape shapes[CLI_MAX_SHAPES];
+	char path[4096];
+	size_t n = 0;
+
+	*o = ttc_onnx_defaults();
+	for (size_t i = 0; n < CLI_MAX_SHAPES; i++) {
+		const char *name;
+		ttc_tensor *t;
+
+		snprintf(path, sizeof(path), "test_data_set_0/input_%zu.pb", i);
+		if (!exists(dir, path))
+			break;
+		snprintf(path, sizeof(path), "%s/test_data_set_0/input_%zu.pb",
+			 dir, i);
+		t = ttc_onnx_load_tensor(ctx, path, &name);
+		if (t && *name && strlen(name) < sizeof(shapes[0].name)) {
+			struct ttc_onnx_shape *s = &shapes[n++];
+
+			snprintf(s->name, sizeof(s->name), "%s", name);
+			s->rank = ttc_type_rank(t->type);
+			memcpy(s->dims, ttc_type_dims(t->type),
+			       s->rank * sizeof(int64_t));
+		}
+		ttc_tensor_free(t);
+	}
+	ttc_ctx_clear_diags(ctx);
+	o->shapes = shapes;
+	o->nshapes = n;
+}
+
 static enum result run_case(const char *dir, const struct conf *c, char *why,
 			    size_t n)
 {
+	struct ttc_onnx_options o;
 	ttc_ctx *ctx = ttc_ctx_new_ttir();
 	ttc_onnx_model *om = NULL;
 	char path[4096];
 	enum result r = PASS;
 	int rc;
 
+	input_shapes(ctx, dir, &o);
 	snprintf(path, sizeof(path), "%s/model.onnx", dir);
-	rc = ttc_onnx_import(ctx, path, NULL, &om);
+	rc = ttc_onnx_import(ctx, path, &o, &om);
 	if (rc) {
 		first_diag(ctx, why, n);
 		r = rc == -ENOTSUP ? UNSUPPORTED : FAIL;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "tt/model.h"
@@ -35,19 +36,24 @@ struct run_opts {
 	bool random_params;
 	unsigned long long param_seed;
 	double pcc;
+	/* an ONNX model: compiled first, with these --input-shape */
+	char *shapes[CLI_MAX_SHAPES];
+	size_t nshapes;
 };
 
 enum { O_RANDOM = 256, O_PROGRAM, O_LOOPS, O_PROFILE, O_VERIFY, O_RPARAMS,
-       O_PCC };
+       O_PCC, O_SHAPE };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: ttc run [OPTIONS] MODEL.tti\n"
+		"Usage: ttc run [OPTIONS] MODEL.tti|MODEL.onnx\n"
 		"\n"
 		"Load a compiled model on the device (the card, else the\n"
 		"embedded chip model; TT_TRANSPORT picks one), run it and write\n"
 		"each output as DIR/output_N.npy (N in the image's output order).\n"
+		"An ONNX model is compiled first ('ttc compile' with its\n"
+		"defaults) into a temporary image.\n"
 		"\n"
 		"Options:\n"
 		"  -i, --input NAME=X.npy  the input NAME ('ttc info' lists them)\n"
@@ -72,6 +78,8 @@ static void usage(FILE *f)
 		"                          'ttc compile' did (default: the seed\n"
 		"                          the image records)\n"
 		"      --pcc X             with --verify: the threshold (0.99)\n"
+		"      --input-shape NAME=DxD...  an ONNX input's shape, for\n"
+		"                          symbolic or missing dimensions\n"
 		"  -h, --help              this help\n"
 		"\n"
 		"Exit status:\n"
@@ -135,6 +143,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		{"param", required_argument, NULL, 'p'},
 		{"random-params", required_argument, NULL, O_RPARAMS},
 		{"pcc", required_argument, NULL, O_PCC},
+		{"input-shape", required_argument, NULL, O_SHAPE},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -163,6 +172,12 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 				return EXIT_USAGE;
 			break;
 		case 'o': o->dir = optarg; break;
+		case O_SHAPE:
+			if (o->nshapes == CLI_MAX_SHAPES)
+				return usage_error("run", "more than %d --input-shape",
+						   CLI_MAX_SHAPES);
+			o->shapes[o->nshapes++] = optarg;
+			break;
 		case O_PROGRAM: o->program = optarg; break;
 		case O_PROFILE: o->profile = optarg; break;
 		case O_RANDOM:
@@ -197,6 +212,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 	o->in = argv[optind];
 	if (!o->verify && (o->nparams || o->random_params || o->pcc))
 		return usage_error("run", "--param, --random-params and --pcc go with --verify");
+	if (o->nshapes && !cli_is_onnx(o->in))
+		return usage_error("run", "--input-shape goes with an ONNX model");
 	return 0;
 }
 
@@ -462,9 +479,45 @@ static int run(tt_model *m, const struct run_opts *o)
 	return rc;
 }
 
+/* ttc compile of the ONNX model into DIR/model.tti, DIR a new temporary
+ * directory; the transport compile picks is put back for the run. */
+static int compile_onnx(struct run_opts *o, char *dir, char *image, size_t n)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *argv[8 + 2 * CLI_MAX_SHAPES];
+	char *transport = getenv("TT_TRANSPORT");
+	int argc = 0, rc;
+
+	snprintf(dir, 4096, "%s/ttc-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "ttc: %s: %s\n", dir, strerror(errno));
+		return EXIT_FAIL;
+	}
+	snprintf(image, n, "%s/model.tti", dir);
+	transport = transport ? strdup(transport) : NULL;
+	argv[argc++] = "compile";
+	argv[argc++] = "-q";
+	for (size_t i = 0; i < o->nshapes; i++) {
+		argv[argc++] = "--input-shape";
+		argv[argc++] = o->shapes[i];
+	}
+	argv[argc++] = (char *)o->in;
+	argv[argc++] = "-o";
+	argv[argc++] = image;
+	argv[argc] = NULL;
+	rc = cmd_compile(argc, argv);
+	if (transport)
+		setenv("TT_TRANSPORT", transport, 1);
+	else
+		unsetenv("TT_TRANSPORT");
+	free(transport);
+	return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = {.dir = ".", .loops = 1};
+	char dir[4096] = "", image[4200];
 	tt_device *dev = NULL;
 	tt_model *m = NULL;
 	int rc = parse_args(argc, argv, &o);
@@ -475,19 +528,27 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "ttc: %s: %s\n", o.dir, strerror(errno));
 		return EXIT_FAIL;
 	}
-	if (o.profile)
-		setenv("TT_OPS_PROFILE", o.profile, 1);
-	if (tt_device_open(0, &dev)) {
-		fprintf(stderr, "ttc: no device: %s\n", tt_last_error());
-		return 3;
+	if (cli_is_onnx(o.in)) {
+		rc = compile_onnx(&o, dir, image, sizeof(image));
+		o.in = image;
 	}
-	if (tt_model_load(dev, o.in, &m)) {
+	if (!rc && o.profile)
+		setenv("TT_OPS_PROFILE", o.profile, 1);
+	if (!rc && tt_device_open(0, &dev)) {
+		fprintf(stderr, "ttc: no device: %s\n", tt_last_error());
+		rc = 3;
+	}
+	if (!rc && tt_model_load(dev, o.in, &m)) {
 		fprintf(stderr, "ttc: %s\n", tt_last_error());
 		rc = EXIT_FAIL;
-	} else {
+	} else if (!rc) {
 		rc = run(m, &o);
 	}
 	tt_model_free(m);
 	tt_device_close(dev);
+	if (*dir) {
+		unlink(image);
+		rmdir(dir);
+	}
 	return rc;
 }

@@ -6,6 +6,7 @@
 #include <limits.h>
 
 #include "tt/model.h"
+#include "ttc/onnx.h"
 #include "ttc/pipeline.h"
 
 struct ttc_pymodule {
@@ -14,6 +15,7 @@ struct ttc_pymodule {
 	ttc_func *f;
 	ttc_ctx *own_ctx;
 	ttc_module *own_m;
+	ttc_onnx_model *own_onnx; /* an OnnxModule's import */
 	ttc_tensor **values; /* by argument index, owned; NULL: none */
 	ttc_param_fn param;
 	void *param_arg;

@@ -11,6 +11,7 @@
 
 #include "../ir/internal.h"
 #include "internal.h"
+#include "ttc/onnx.h"
 #include "ttc/ops.h"
 #include "ttc/text.h"
 
@@ -129,6 +130,32 @@ ttc_pymodule *ttc_pymodule_new_from_file(ttc_ctx *ctx, const char *name,
 	return mod;
 }
 
+ttc_pymodule *ttc_pymodule_new_from_onnx(ttc_ctx *ctx, const char *name,
+					 const char *path,
+					 const struct ttc_onnx_options *o)
+{
+	ttc_ctx *own = ttc_ctx_new_ttir();
+	ttc_onnx_model *om = NULL;
+	ttc_pymodule *mod = NULL;
+
+	if (own && !ttc_onnx_import(own, path, o, &om))
+		mod = ttc_pymodule_new_from_func(name, ttc_onnx_module(om),
+						 ttc_onnx_func(om));
+	if (!mod) {
+		if (ctx)
+			ttc_diag_addf(ctx, "%s: %s", path,
+				      own ? ttc_ctx_error(own) : "out of memory");
+		ttc_onnx_model_free(om);
+		ttc_ctx_free(own);
+		return NULL;
+	}
+	/* the initializers give the parameters' values */
+	ttc_pymodule_set_param_fn(mod, ttc_onnx_param, om);
+	mod->own_ctx = own;
+	mod->own_onnx = om;
+	return mod;
+}
+
 void ttc_pymodule_free(ttc_pymodule *mod)
 {
 	if (!mod)
@@ -142,6 +169,7 @@ void ttc_pymodule_free(ttc_pymodule *mod)
 		remove(mod->image);
 	ttc_ctx_free(mod->cctx);
 	ttc_module_free(mod->own_m);
+	ttc_onnx_model_free(mod->own_onnx);
 	ttc_ctx_free(mod->own_ctx);
 	free(mod->name);
 	free(mod);

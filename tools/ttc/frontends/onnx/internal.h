@@ -41,6 +41,13 @@ struct onx {
 	unsigned counter;     /* names of values the importer makes */
 };
 
+/* The largest value computed or made constant at import time. */
+#define ONX_MAX_FOLD_BYTES (256u << 20)
+
+/* The builder's golden hook: ops on known values are computed as they
+ * are built, up to ONX_MAX_FOLD_BYTES a result. */
+void onx_use_folding(struct onx *im);
+
 /* ---- the value map (model.c) ---- */
 
 /* The IR value of an ONNX value name, or NULL. */

@@ -147,6 +147,14 @@ TTC_API ttc_pymodule *ttc_pymodule_new_from_func(const char *name,
 TTC_API ttc_pymodule *ttc_pymodule_new_from_file(ttc_ctx *ctx, const char *name,
 						 const char *path,
 						 const char *func);
+/* PyBuda's OnnxModule: the ONNX model at path imported (o NULL: the
+ * defaults), its initializers the parameters' values. NULL with the
+ * importer's message in ctx. */
+struct ttc_onnx_options;
+TTC_API ttc_pymodule *ttc_pymodule_new_from_onnx(ttc_ctx *ctx,
+						 const char *name,
+						 const char *path,
+						 const struct ttc_onnx_options *o);
 TTC_API void ttc_pymodule_free(ttc_pymodule *mod); /* one not placed */
 /* A parameter's value, by argument name (its location), "argN" or "N"
  * (copied). -ENOENT naming it when no parameter argument has that name. */
