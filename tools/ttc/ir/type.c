@@ -344,10 +344,20 @@ void ttc_elem_store(const ttc_type *e, void *p, double v)
 	size_t n = ttc_type_elem_bytes(e);
 	uint64_t u;
 
+	/* saturate to int64 (uint64 for unsigned), NaN as 0: a C cast of a
+	 * double out of range is undefined */
+	if (v != v)
+		v = 0;
 	if (e->width == 1)
 		u = v != 0;
-	else if (e->sign == TTC_UNSIGNED)
-		u = v < 0 ? (uint64_t)(int64_t)v : (uint64_t)v;
+	else if (v < -9223372036854775808.0)
+		u = (uint64_t)INT64_MIN;
+	else if (e->sign == TTC_UNSIGNED && v >= 18446744073709551616.0)
+		u = UINT64_MAX;
+	else if (e->sign == TTC_UNSIGNED && v >= 9223372036854775808.0)
+		u = (uint64_t)v;
+	else if (v >= 9223372036854775808.0)
+		u = (uint64_t)INT64_MAX;
 	else
 		u = (uint64_t)(int64_t)v;
 	memcpy(p, &u, n);

@@ -41,6 +41,10 @@ struct onx {
 	unsigned counter;     /* names of values the importer makes */
 };
 
+/* The largest dimension and tensor the importer accepts. */
+#define ONX_MAX_DIM (INT64_C(1) << 31)
+#define ONX_MAX_NUMEL (UINT64_C(1) << 40)
+
 /* The largest value computed or made constant at import time. */
 #define ONX_MAX_FOLD_BYTES (256u << 20)
 

@@ -153,10 +153,13 @@ static int dim_of(struct onx *im, const Onnx__ValueInfoProto *vi, size_t k,
 		vi->type->tensor_type->shape->dim[k];
 
 	if (dim->value_case ==
-		    ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
-	    dim->dim_value >= 0) {
+	    ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
 		*d = dim->dim_value;
-		return 0;
+		if (*d >= 0 && *d <= ONX_MAX_DIM)
+			return 0;
+		return onx_fail(im, "input '%s': dimension %zu is %lld (0 to "
+				    "%lld)", vi->name, k, (long long)*d,
+				(long long)ONX_MAX_DIM);
 	}
 	if (im->o->default_dim > 0) {
 		*d = im->o->default_dim;
@@ -215,6 +218,14 @@ static int input_type(struct onx *im, const Onnx__ValueInfoProto *vi,
 		for (unsigned k = 0; k < rank; k++)
 			if ((rc = dim_of(im, vi, k, &dims[k])))
 				return rc;
+	}
+	uint64_t numel = 1;
+
+	for (unsigned k = 0; k < rank; k++) {
+		if (dims[k] && numel > ONX_MAX_NUMEL / (uint64_t)dims[k])
+			return onx_fail(im, "input '%s' has over 2^40 elements",
+					vi->name);
+		numel *= (uint64_t)dims[k];
 	}
 	*out = ttc_tensor_type(im->ctx, dims, rank, elem, NULL);
 	return *out ? 0 : onx_fail(im, "input '%s' has no valid tensor type",
@@ -309,20 +320,31 @@ static int declare_args(struct onx *im, const struct args *a)
 
 /* ---- nodes ---- */
 
+/* Whether name is one of the comma-separated list. */
+static bool in_list(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = list; p && *p;) {
+		size_t n = strcspn(p, ",");
+
+		if (n == len && !strncmp(p, name, n))
+			return true;
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
 static int check_attrs(struct onx *im, const struct onx_op *op)
 {
 	const onx_node *n = im->node;
 
 	for (size_t i = 0; i < n->n_attribute; i++) {
 		const char *a = n->attribute[i]->name;
-		const char *p = op->attrs ? strstr(op->attrs, a) : NULL;
-		size_t len = strlen(a);
 
-		/* a whole name of the comma-separated list */
-		while (p && ((p != op->attrs && p[-1] != ',') ||
-			     (p[len] && p[len] != ',')))
-			p = strstr(p + 1, a);
-		if (!p)
+		if (!a || !*a)
+			return onx_fail(im, "attribute %zu has no name", i);
+		if (!in_list(op->attrs, a))
 			return onx_unsupported(im, "attribute '%s'", a);
 	}
 	return 0;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tools/ttc/ir/internal.h"
 
@@ -122,14 +123,15 @@ static bool safe_location(const char *loc)
 	return true;
 }
 
-static int read_external(ttc_ctx *ctx, const Onnx__TensorProto *t,
-			 const char *base_dir, void *dst, size_t nbytes)
+/* The external data's file: inside base_dir, with nbytes at the
+ * offset. path gets it. */
+static int check_external(ttc_ctx *ctx, const Onnx__TensorProto *t,
+			  const char *base_dir, uint64_t nbytes)
 {
 	const char *loc = external_key(t, "location");
 	uint64_t off, len;
 	char path[4096];
-	FILE *f;
-	int ok;
+	struct stat st;
 
 	if (!safe_location(loc)) {
 		ttc_diag_addf(ctx, "tensor '%s': external data location '%s' "
@@ -146,9 +148,32 @@ static int read_external(ttc_ctx *ctx, const Onnx__TensorProto *t,
 	    parse_size(external_key(t, "length"), &len) ||
 	    (external_key(t, "length") && len != nbytes)) {
 		ttc_diag_addf(ctx, "tensor '%s': external data offset or "
-				   "length is not %zu bytes", t->name, nbytes);
+				   "length is not %llu bytes", t->name,
+			      (unsigned long long)nbytes);
 		return -EINVAL;
 	}
+	snprintf(path, sizeof(path), "%s/%s", base_dir, loc);
+	if (stat(path, &st) || (uint64_t)st.st_size < off ||
+	    (uint64_t)st.st_size - off < nbytes) {
+		ttc_diag_addf(ctx, "tensor '%s': external data file %s does "
+				   "not hold %llu bytes at offset %llu",
+			      t->name, path, (unsigned long long)nbytes,
+			      (unsigned long long)off);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int read_external(ttc_ctx *ctx, const Onnx__TensorProto *t,
+			 const char *base_dir, void *dst, size_t nbytes)
+{
+	const char *loc = external_key(t, "location");
+	uint64_t off = 0;
+	char path[4096];
+	FILE *f;
+	int ok;
+
+	parse_size(external_key(t, "offset"), &off);
 	snprintf(path, sizeof(path), "%s/%s", base_dir, loc);
 	f = fopen(path, "rb");
 	ok = f && off <= LONG_MAX && !fseek(f, (long)off, SEEK_SET) &&
@@ -223,7 +248,7 @@ static int tensor_shape(ttc_ctx *ctx, const Onnx__TensorProto *t,
 	}
 	for (size_t k = 0; k < t->n_dims; k++) {
 		if (t->dims[k] < 0 ||
-		    (t->dims[k] && numel > (UINT64_C(1) << 40) / t->dims[k])) {
+		    (t->dims[k] && numel > ONX_MAX_NUMEL / (uint64_t)t->dims[k])) {
 			ttc_diag_addf(ctx, "tensor '%s': dimension %zu is "
 					   "%lld (negative, or the tensor is "
 					   "over 2^40 elements)",
@@ -237,43 +262,62 @@ static int tensor_shape(ttc_ctx *ctx, const Onnx__TensorProto *t,
 	return *type ? 0 : -EINVAL;
 }
 
+/* Whether the tensor's data holds numel elements of nbytes in all (the
+ * data is checked before anything that size is allocated). External
+ * data is checked when it is read. */
+static int check_size(ttc_ctx *ctx, const Onnx__TensorProto *t,
+		      uint64_t numel, uint64_t nbytes)
+{
+	if (t->has_data_location &&
+	    t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL)
+		return 0;
+	if (t->has_raw_data && t->raw_data.len != nbytes) {
+		ttc_diag_addf(ctx, "tensor '%s': raw_data holds %zu bytes, its "
+				   "%llu elements need %llu",
+			      t->name ? t->name : "", t->raw_data.len,
+			      (unsigned long long)numel,
+			      (unsigned long long)nbytes);
+		return -EINVAL;
+	}
+	if (!t->has_raw_data && typed_count(t) != numel) {
+		ttc_diag_addf(ctx, "tensor '%s': holds %zu values, its shape "
+				   "%llu", t->name ? t->name : "",
+			      typed_count(t), (unsigned long long)numel);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int onx_tensor(ttc_ctx *ctx, const Onnx__TensorProto *t,
 	       const char *base_dir, ttc_tensor **res)
 {
 	const ttc_type *type;
 	ttc_tensor *out;
-	size_t nbytes;
+	uint64_t numel, nbytes;
 	int rc;
 
 	*res = NULL;
 	if ((rc = tensor_shape(ctx, t, &type)))
 		return rc;
+	numel = (uint64_t)ttc_type_numel(type);
+	nbytes = numel * ttc_type_elem_bytes(ttc_type_elem(type));
+	if ((rc = check_size(ctx, t, numel, nbytes)))
+		return rc;
+	if (t->has_data_location &&
+	    t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL &&
+	    (rc = check_external(ctx, t, base_dir, nbytes)))
+		return rc;
 	out = ttc_tensor_new(ctx, type);
 	if (!out)
 		return -ENOMEM;
-	nbytes = out->numel * ttc_type_elem_bytes(ttc_type_elem(type));
 	if (t->has_data_location &&
-	    t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) {
+	    t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL)
 		rc = read_external(ctx, t, base_dir, out->data, nbytes);
-	} else if (t->has_raw_data) {
-		if (t->raw_data.len != nbytes) {
-			ttc_diag_addf(ctx, "tensor '%s': raw_data holds %zu "
-					   "bytes, its %zu elements need %zu",
-				      t->name ? t->name : "", t->raw_data.len,
-				      out->numel, nbytes);
-			rc = -EINVAL;
-		} else if (nbytes) {
-			memcpy(out->data, t->raw_data.data, nbytes);
-		}
-	} else if (typed_count(t) != out->numel) {
-		ttc_diag_addf(ctx, "tensor '%s': holds %zu values, its shape "
-				   "%zu", t->name ? t->name : "",
-			      typed_count(t), out->numel);
-		rc = -EINVAL;
-	} else {
+	else if (t->has_raw_data && nbytes)
+		memcpy(out->data, t->raw_data.data, nbytes);
+	else
 		for (size_t i = 0; i < out->numel; i++)
 			store_typed(out, t, i);
-	}
 	if (rc) {
 		ttc_tensor_free(out);
 		return rc;
