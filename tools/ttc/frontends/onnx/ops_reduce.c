@@ -23,10 +23,11 @@ static bool is_int(ttc_value *v)
 /* [d : i32, ...]: the ArrayAttr form the reductions' dim_arg takes. */
 static const ttc_attr *dim_list(struct onx *im, const int64_t *d, size_t n)
 {
+	const ttc_type *i32 = ttc_int_type(im->ctx, 32, TTC_SIGNLESS);
 	const ttc_attr *e[TTC_MAX_RANK];
 
 	for (size_t i = 0; i < n; i++)
-		e[i] = onx_i32(im, d[i]);
+		e[i] = ttc_int_attr(im->ctx, d[i], i32);
 	return ttc_array_attr(im->ctx, e, n);
 }
 
