@@ -130,6 +130,11 @@ static int gemm(struct onx *im)
 		if (!(c = onx_in(im, 2)))
 			return -EINVAL;
 	}
+	/* integers: a fractional scale has no integer result to round to */
+	if (ttc_type_kind(elem_of(a)) == TTC_TYPE_INT &&
+	    (alpha != (double)(int64_t)alpha || beta != (double)(int64_t)beta))
+		return onx_unsupported(im, "integer inputs with alpha %g, beta "
+					   "%g (not integers)", alpha, beta);
 	if (c && alpha == 1.0 && beta == 1.0) {
 		struct ttc_named_attr e[] = {{"transpose_a", onx_bool(im, ta)},
 					     {"transpose_b", onx_bool(im, tb)}};
@@ -496,6 +501,8 @@ static int softmax(struct onx *im)
 
 	if (!x || a < 0)
 		return -EINVAL;
+	/* flattening from the last dimension changes nothing */
+	coerce &= (unsigned)a + 1 < rank;
 	int64_t d = a, flat[2] = {1, 1};
 
 	if (coerce) {
