@@ -16,7 +16,9 @@ DEB_PKGS := gcc make meson ninja-build pkg-config python3 \
 	    linux-headers-amd64 linux-image-amd64 sparse \
 	    qemu-system-x86 busybox-static g++ \
 	    linux-source-6.1 xz-utils bc flex bison libelf-dev \
-	    clang mlir-15-tools
+	    clang mlir-15-tools \
+	    libonnx-dev libonnx-testdata protobuf-c-compiler libprotobuf-c-dev \
+	    python3-onnx python3-torchvision
 
 # The kernel module is built out of tree in $(BUILD)/driver, from links to
 # driver/, so the source tree gets no build products. KDIR: the running
