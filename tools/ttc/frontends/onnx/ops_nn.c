@@ -130,9 +130,9 @@ static int spatial_attr(struct onx *im, const char *name, unsigned nsp,
 				    "spatial dims", name, n, nsp);
 	for (int i = 0; i < n; i++)
 		if (a[i] < min)
-			return onx_fail(im, "attribute '%s' value %lld is below "
-					    "%lld", name, (long long)a[i],
-					(long long)min);
+			return onx_fail(im, "attribute '%s' value %lld is "
+					    "below %lld", name,
+					(long long)a[i], (long long)min);
 	memcpy(v + 2 - nsp, a, nsp * sizeof(*a));
 	return 0;
 }
@@ -294,13 +294,14 @@ static int conv_operands(struct onx *im, ttc_value *x, ttc_value **wt,
 		return onx_fail(im, "the weight has rank %u, the input %u",
 				rank_of(*wt), rank_of(x));
 	if (*group < 1)
-		return onx_fail(im, "attribute 'group' is %lld", (long long)*group);
+		return onx_fail(im, "attribute 'group' is %lld",
+				(long long)*group);
 	return check_kernel(im, *wt);
 }
 
 static int conv(struct onx *im)
 {
-	ttc_value *x = onx_in(im, 0), *wt, *b;
+	ttc_value *x = onx_in(im, 0), *wt, *b, *y;
 	struct ttc_conv2d_params p;
 	struct win w;
 	int64_t group;
@@ -313,9 +314,8 @@ static int conv(struct onx *im)
 	    (rc = conv_bias(im, dims_of(wt)[0], &b)))
 		return rc;
 	conv_params(&w, group, &p);
-	return onx_out(im, 0, from_nhwc(im, ttc_conv2d(im->b, to_nhwc(im, x),
-						       weight_2d(im, wt), b, &p),
-					rank_of(x)));
+	y = ttc_conv2d(im->b, to_nhwc(im, x), weight_2d(im, wt), b, &p);
+	return onx_out(im, 0, from_nhwc(im, y, rank_of(x)));
 }
 
 /* ConvTranspose's padding from output_shape or SAME_*: total =
@@ -361,7 +361,7 @@ static int conv_t_pads(struct onx *im, struct win *w, int64_t *op)
 
 static int conv_transpose(struct onx *im)
 {
-	ttc_value *x = onx_in(im, 0), *wt, *b;
+	ttc_value *x = onx_in(im, 0), *wt, *b, *y;
 	struct ttc_conv2d_params p;
 	struct win w;
 	int64_t group, op[2];
@@ -385,10 +385,9 @@ static int conv_transpose(struct onx *im)
 	conv_params(&w, group, &p);
 	p.output_padding[0] = (int32_t)op[0];
 	p.output_padding[1] = (int32_t)op[1];
-	return onx_out(im, 0, from_nhwc(im, ttc_conv_transpose2d(
-						    im->b, to_nhwc(im, x),
-						    weight_2d(im, wt), b, &p),
-					rank_of(x)));
+	y = ttc_conv_transpose2d(im->b, to_nhwc(im, x), weight_2d(im, wt), b,
+				 &p);
+	return onx_out(im, 0, from_nhwc(im, y, rank_of(x)));
 }
 
 /* ---- pools ---- */
@@ -563,7 +562,8 @@ static int batch_norm(struct onx *im)
 	for (size_t i = 1; i < im->node->n_output; i++)
 		if (im->node->output[i][0])
 			return onx_unsupported(im, "output %zu (the running "
-						   "statistics of training)", i);
+						   "statistics of training)",
+					       i);
 	if (im->opset < 9 && !onx_attr_int(im, "spatial", 1) &&
 	    rank_of(x) > 2 && onx_in_rank(im, 1) < 2)
 		return onx_unsupported(im, "spatial 0 with parameters of one "
@@ -708,7 +708,8 @@ static int lp_norm(struct onx *im)
 	if (axis < 0)
 		return -EINVAL;
 	if (p != 1 && p != 2)
-		return onx_unsupported(im, "p %lld (1 and 2 are)", (long long)p);
+		return onx_unsupported(im, "p %lld (1 and 2 are)",
+				       (long long)p);
 	ttc_value *n = p == 1 ? unop(im, "ttir.abs", x) :
 				binop(im, "ttir.multiply", x, x);
 
