@@ -392,8 +392,10 @@ static int conv_transpose(struct onx *im)
 
 /* ---- pools ---- */
 
-/* MaxPool, AveragePool. ceil_mode drops a last window that would start
- * in the end padding, as ONNX's reference and PyTorch do (and TTIR). */
+/* MaxPool, AveragePool. With ceil_mode, TTIR (as PyTorch, and ONNX's
+ * later text) drops a last window that would start in the end padding,
+ * where ONNX 1.12's formula keeps it; no test case has such a window.
+ * storage_order only orders Indices, which is not supported. */
 static int pool(struct onx *im, bool max)
 {
 	ttc_value *x = onx_in(im, 0);
