@@ -26,6 +26,9 @@ int usage_error(const char *cmd, const char *fmt, ...)
  * or its loc name) names argument i of f. */
 ttc_func *cli_pick_func(ttc_module *m, const char *name);
 bool cli_names_arg(ttc_func *f, size_t i, const char *name);
+/* name with every character but letters, digits, '.', '-' and '_' made
+ * '_' (a parameter's file name); cli_names_arg takes it too. */
+void cli_file_name(const char *name, char *out, size_t n);
 /* An option's NAME=VALUE (what: how VALUE is shown in the usage error):
  * arg cut at the '=' into name and value; 0, or the usage error. */
 int cli_split(const char *cmd, const char *opt, const char *what, char *arg,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /* What several commands share: the function of a module they work on, and
  * how a command-line name names one of its arguments. */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,8 +18,23 @@ bool cli_names_arg(ttc_func *f, size_t i, const char *name)
 	snprintf(buf, sizeof(buf), "arg%zu", i);
 	if (!strcmp(name, buf) || (name[0] == '%' && !strcmp(name + 1, buf)))
 		return true;
-	return l && ttc_loc_kind(l) == TTC_LOC_NAME &&
-	       !strcmp(ttc_loc_str(l), name);
+	if (!l || ttc_loc_kind(l) != TTC_LOC_NAME)
+		return false;
+	if (!strcmp(ttc_loc_str(l), name))
+		return true;
+	/* the name as a file name ('ttc import --params' writes those) */
+	char file[256];
+
+	cli_file_name(ttc_loc_str(l), file, sizeof(file));
+	return !strcmp(file, name);
+}
+
+void cli_file_name(const char *name, char *out, size_t n)
+{
+	snprintf(out, n, "%s", name);
+	for (char *p = out; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr(".-_", *p))
+			*p = '_';
 }
 
 ttc_func *cli_pick_func(ttc_module *m, const char *name)

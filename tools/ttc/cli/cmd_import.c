@@ -111,10 +111,7 @@ static int write_params(ttc_ctx *ctx, const struct cli_model *m,
 
 		if (!t)
 			continue;
-		snprintf(name, sizeof(name), "%s", ttc_loc_str(l));
-		for (char *p = name; *p; p++)
-			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_", *p))
-				*p = '_';
+		cli_file_name(ttc_loc_str(l), name, sizeof(name));
 		snprintf(path, sizeof(path), "%s/%s.npy", dir, name);
 		if (ttc_tensor_save_npy(ctx, t, path))
 			return EXIT_FAIL;

@@ -17,10 +17,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "tt/device.h"
 #include "ttc/onnx.h"
 #include "ttc/ops.h"
+#include "ttc/pipeline.h"
 
 #include "cli.h"
+#include "onnx_case.h"
 
 #define MAX_ALLOW 2048
 #define MAX_OPS 512
@@ -33,12 +36,18 @@ struct allow {
 struct op_total {
 	char name[64];
 	unsigned pass, fail, unsupported;
+	unsigned dpass, dfail, dunsupported; /* on the device */
 };
 
 struct conf {
-	const char *allow_path;
+	const char *allow_path, *device_allow_path;
 	struct allow allow[MAX_ALLOW];
 	size_t nallow;
+	struct allow dallow[MAX_ALLOW];
+	size_t ndallow;
+	bool device;
+	tt_device *dev;
+	unsigned dn, dpass, dfail, dunsupported, dallowed, dstale;
 	double rtol, atol;
 	bool tap, quiet;
 	struct op_total ops[MAX_OPS];
@@ -46,7 +55,6 @@ struct conf {
 	unsigned n, pass, fail, unsupported, allowed, stale;
 };
 
-enum result { PASS, FAIL, UNSUPPORTED };
 
 static void usage(FILE *f)
 {
@@ -76,6 +84,14 @@ static void usage(FILE *f)
 		"                     pass, is stale and fails the run\n"
 		"      --rtol X       relative tolerance (default 1e-3)\n"
 		"      --atol X       absolute tolerance (default 1e-7)\n"
+		"      --device       also run every case that passes on the goldens\n"
+		"                     on the embedded chip model: compiled with\n"
+		"                     the defaults (bf16) and compared with the\n"
+		"                     expected outputs by PCC >= 0.99 (integers and\n"
+		"                     booleans exactly); lines 'device pass NAME',\n"
+		"                     'device fail NAME: WHY', 'device unsupported\n"
+		"                     NAME: WHY' (what the compile refused)\n"
+		"      --device-allow FILE  the allow-list of the device runs\n"
 		"      --tap          TAP output (one test per case) for make test\n"
 		"  -q, --quiet        only failures and the totals\n"
 		"  -h, --help         this help\n"
@@ -86,14 +102,14 @@ static void usage(FILE *f)
 
 /* ---- the allow-list ---- */
 
-static int load_allow(struct conf *c)
+static int load_allow(const char *path, struct allow *list, size_t *n)
 {
-	FILE *f = fopen(c->allow_path, "r");
+	FILE *f = fopen(path, "r");
 	char line[1024];
 	unsigned lineno = 0;
 
 	if (!f) {
-		fprintf(stderr, "ttc: %s: %s\n", c->allow_path, strerror(errno));
+		fprintf(stderr, "ttc: %s: %s\n", path, strerror(errno));
 		return EXIT_FAIL;
 	}
 	while (fgets(line, sizeof(line), f)) {
@@ -104,243 +120,27 @@ static int load_allow(struct conf *c)
 		if (!*p || *p == '#')
 			continue;
 		end = p + strcspn(p, " \t");
-		if (!*end || !end[strspn(end, " \t")] || c->nallow == MAX_ALLOW) {
+		if (!*end || !end[strspn(end, " \t")] || *n == MAX_ALLOW) {
 			fprintf(stderr, "ttc: %s:%u: want 'PATTERN  REASON'%s\n",
-				c->allow_path, lineno,
-				c->nallow == MAX_ALLOW ? " (too many entries)" : "");
+				path, lineno,
+				*n == MAX_ALLOW ? " (too many entries)" : "");
 			fclose(f);
 			return EXIT_FAIL;
 		}
 		*end++ = 0;
-		c->allow[c->nallow].pattern = strdup(p);
-		c->allow[c->nallow++].reason = strdup(end + strspn(end, " \t"));
+		list[*n].pattern = strdup(p);
+		list[(*n)++].reason = strdup(end + strspn(end, " \t"));
 	}
 	fclose(f);
 	return 0;
 }
 
-static struct allow *allowed(struct conf *c, const char *name)
+static struct allow *allowed(struct allow *list, size_t n, const char *name)
 {
-	for (size_t i = 0; i < c->nallow; i++)
-		if (!fnmatch(c->allow[i].pattern, name, 0))
-			return &c->allow[i];
+	for (size_t i = 0; i < n; i++)
+		if (!fnmatch(list[i].pattern, name, 0))
+			return &list[i];
 	return NULL;
-}
-
-/* ---- one case ---- */
-
-static bool exists(const char *dir, const char *name)
-{
-	char path[4096];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return !stat(path, &st);
-}
-
-/* "WHY" from the context's first diagnostic, on one line. */
-static void first_diag(ttc_ctx *ctx, char *why, size_t n)
-{
-	const struct ttc_diag *d = ttc_ctx_diag(ctx, 0);
-
-	snprintf(why, n, "%s", d ? d->message : "(no diagnostic)");
-	why[strcspn(why, "\n")] = 0;
-}
-
-static bool close_enough(double want, double got, const struct conf *c)
-{
-	if (isnan(want) || isnan(got))
-		return isnan(want) && isnan(got);
-	if (isinf(want) || isinf(got))
-		return want == got;
-	return fabs(got - want) <= c->atol + c->rtol * fabs(want);
-}
-
-static enum result compare(const ttc_tensor *want, const ttc_tensor *got,
-			   size_t k, const struct conf *c, char *why,
-			   size_t n)
-{
-	char tw[128], tg[128];
-	double worst = 0;
-	size_t at = 0, bad = 0;
-
-	if (want->type != got->type) {
-		ttc_type_format(want->type, tw, sizeof(tw));
-		ttc_type_format(got->type, tg, sizeof(tg));
-		snprintf(why, n, "output %zu is %s, expected %s", k, tg, tw);
-		return FAIL;
-	}
-	for (size_t i = 0; i < want->numel; i++) {
-		double w = ttc_tensor_get(want, i), g = ttc_tensor_get(got, i);
-
-		if (close_enough(w, g, c))
-			continue;
-		if (!bad++ || fabs(g - w) > worst || isnan(g - w)) {
-			worst = fabs(g - w);
-			at = i;
-		}
-	}
-	if (!bad)
-		return PASS;
-	snprintf(why, n, "output %zu: %zu of %zu values differ, the largest "
-			 "by %g at %zu (%g, expected %g)",
-		 k, bad, want->numel, worst, at, ttc_tensor_get(got, at),
-		 ttc_tensor_get(want, at));
-	return FAIL;
-}
-
-/* NumPy has no bfloat16: ONNX's test data holds bf16 tensors as uint16
- * bits. Such a tensor is given the bf16 type want has. */
-static ttc_tensor *load_pb(ttc_ctx *ctx, const char *set, const char *kind,
-			   size_t i, const ttc_type *want)
-{
-	char path[4096];
-	ttc_tensor *t;
-	const ttc_type *e;
-
-	snprintf(path, sizeof(path), "%s/%s_%zu.pb", set, kind, i);
-	t = ttc_onnx_load_tensor(ctx, path, NULL);
-	e = t ? ttc_type_elem(t->type) : NULL;
-	if (e && ttc_type_kind(e) == TTC_TYPE_INT && ttc_type_width(e) == 16 &&
-	    ttc_type_signedness(e) == TTC_UNSIGNED &&
-	    ttc_type_kind(ttc_type_elem(want)) == TTC_TYPE_FLOAT &&
-	    ttc_type_float_kind(ttc_type_elem(want)) == TTC_BF16 &&
-	    (int64_t)t->numel == ttc_type_numel(want))
-		t->type = want;
-	return t;
-}
-
-static size_t count_pb(const char *set, const char *kind)
-{
-	char name[64];
-	size_t i = 0;
-
-	while (snprintf(name, sizeof(name), "%s_%zu.pb", kind, i),
-	       exists(set, name))
-		i++;
-	return i;
-}
-
-/* Runs one data set; PASS, or FAIL with why. */
-static enum result run_set(ttc_ctx *ctx, ttc_onnx_model *om, const char *set,
-			   const struct conf *c, char *why, size_t n)
-{
-	ttc_func *f = ttc_onnx_func(om);
-	size_t na = ttc_func_num_args(f), nr = ttc_func_num_results(f);
-	size_t nin = ttc_onnx_num_inputs(om);
-	ttc_tensor **args = calloc(na + 1, sizeof(*args));
-	ttc_tensor **res = calloc(nr + 1, sizeof(*res));
-	enum result r = FAIL;
-
-	if (!args || !res)
-		goto out;
-	if (count_pb(set, "input") != nin || count_pb(set, "output") != nr) {
-		snprintf(why, n, "%s holds %zu inputs and %zu outputs, the "
-				 "model has %zu and %zu",
-			 set, count_pb(set, "input"), count_pb(set, "output"),
-			 nin, nr);
-		goto out;
-	}
-	for (size_t i = 0; i < na; i++) {
-		args[i] = i < nin ? load_pb(ctx, set, "input", i,
-					    ttc_value_type(ttc_func_arg(f, i))) :
-				    ttc_tensor_clone(ttc_onnx_param(om, f, i));
-		if (!args[i]) {
-			first_diag(ctx, why, n);
-			goto out;
-		}
-	}
-	if (ttc_golden_run(f, args, na, res, NULL)) {
-		first_diag(ctx, why, n);
-		goto out;
-	}
-	r = PASS;
-	for (size_t k = 0; r == PASS && k < nr; k++) {
-		ttc_tensor *want = load_pb(ctx, set, "output", k,
-					   ttc_func_result_type(f, k));
-
-		if (!want) {
-			first_diag(ctx, why, n);
-			r = FAIL;
-		} else {
-			r = compare(want, res[k], k, c, why, n);
-		}
-		ttc_tensor_free(want);
-	}
-out:
-	for (size_t i = 0; args && i < na; i++)
-		ttc_tensor_free(args[i]);
-	for (size_t i = 0; res && i < nr; i++)
-		ttc_tensor_free(res[i]);
-	free(args);
-	free(res);
-	return r;
-}
-
-/* The first data set's input shapes, by name: they resolve the model's
- * symbolic dimensions as --input-shape would. */
-static void input_shapes(ttc_ctx *ctx, const char *dir,
-			 struct ttc_onnx_options *o)
-{
-	static __thread struct ttc_onnx_shape shapes[CLI_MAX_SHAPES];
-	char path[4096];
-	size_t n = 0;
-
-	*o = ttc_onnx_defaults();
-	for (size_t i = 0; n < CLI_MAX_SHAPES; i++) {
-		const char *name;
-		ttc_tensor *t;
-
-		snprintf(path, sizeof(path), "test_data_set_0/input_%zu.pb", i);
-		if (!exists(dir, path))
-			break;
-		snprintf(path, sizeof(path), "%s/test_data_set_0/input_%zu.pb",
-			 dir, i);
-		t = ttc_onnx_load_tensor(ctx, path, &name);
-		if (t && *name && strlen(name) < sizeof(shapes[0].name)) {
-			struct ttc_onnx_shape *s = &shapes[n++];
-
-			snprintf(s->name, sizeof(s->name), "%s", name);
-			s->rank = ttc_type_rank(t->type);
-			memcpy(s->dims, ttc_type_dims(t->type),
-			       s->rank * sizeof(int64_t));
-		}
-		ttc_tensor_free(t);
-	}
-	ttc_ctx_clear_diags(ctx);
-	o->shapes = shapes;
-	o->nshapes = n;
-}
-
-static enum result run_case(const char *dir, const struct conf *c, char *why,
-			    size_t n)
-{
-	struct ttc_onnx_options o;
-	ttc_ctx *ctx = ttc_ctx_new_ttir();
-	ttc_onnx_model *om = NULL;
-	char path[4096];
-	enum result r = PASS;
-	int rc;
-
-	input_shapes(ctx, dir, &o);
-	snprintf(path, sizeof(path), "%s/model.onnx", dir);
-	rc = ttc_onnx_import(ctx, path, &o, &om);
-	if (rc) {
-		first_diag(ctx, why, n);
-		r = rc == -ENOTSUP ? UNSUPPORTED : FAIL;
-	} else {
-		for (unsigned s = 0; r == PASS; s++) {
-			snprintf(path, sizeof(path), "%s/test_data_set_%u", dir,
-				 s);
-			if (!exists(path, "."))
-				break;
-			ttc_ctx_clear_diags(ctx);
-			r = run_set(ctx, om, path, c, why, n);
-		}
-	}
-	ttc_onnx_model_free(om);
-	ttc_ctx_free(ctx);
-	return r;
 }
 
 /* The op a case counts for: its model's one node's, else "graph". */
@@ -379,47 +179,88 @@ static const char *case_name(const char *dir, char *buf, size_t n)
 	return buf;
 }
 
+static void count(enum onnx_result r, unsigned *pass, unsigned *fail,
+		  unsigned *unsupported)
+{
+	++*(r == ONNX_PASS ? pass : r == ONNX_FAIL ? fail : unsupported);
+}
+
+static const char *word(enum onnx_result r)
+{
+	return r == ONNX_PASS ? "pass" : r == ONNX_FAIL ? "fail" : "unsupported";
+}
+
+/* One result line (or TAP case) of a run; where is "" or "device ". */
+static void print_result(struct conf *c, unsigned n, const char *where,
+			 const char *name, enum onnx_result r,
+			 const struct allow *a, const char *why)
+{
+	if (c->tap) {
+		if (r == ONNX_PASS)
+			printf("ok %u - %s%s\n", n, where, name);
+		else if (a)
+			printf("ok %u - %s%s (%s, allowed: %s)\n", n, where, name,
+			       word(r), a->reason);
+		else
+			printf("not ok %u - %s%s\n# %s: %s\n", n, where, name,
+			       word(r), why);
+	} else if (r == ONNX_PASS ? !c->quiet : !c->quiet || !a) {
+		printf("%s%s %s%s%s%s%s\n", where, word(r), name,
+		       r == ONNX_PASS ? "" : ": ", r == ONNX_PASS ? "" : why,
+		       a && r != ONNX_PASS ? " (allowed: " : "",
+		       a && r != ONNX_PASS ? a->reason : "");
+	}
+	fflush(stdout);
+}
+
 static void report(struct conf *c, const char *dir)
 {
-	char name[512], op[64], why[600];
-	enum result r = run_case(dir, c, why, sizeof(why));
-	struct allow *a = allowed(c, case_name(dir, name, sizeof(name)));
+	struct onnx_case_opts o = {c->rtol, c->atol, c->device ? c->dev : NULL};
+	struct onnx_case_result *r = malloc(sizeof(*r));
+	char name[512], op[64];
+	struct allow *a;
 	struct op_total *t;
 
+	if (!r)
+		return;
+	onnx_case_run(dir, &o, r);
+	case_name(dir, name, sizeof(name));
 	case_op(dir, op, sizeof(op));
 	t = total_of(c, op);
-	c->n++;
-	if (r == PASS) {
-		c->pass++;
-		t->pass++;
-	} else if (r == FAIL) {
-		c->fail++;
-		t->fail++;
-	} else {
-		c->unsupported++;
-		t->unsupported++;
-	}
-	if (a && r != PASS) {
+	count(r->cpu, &c->pass, &c->fail, &c->unsupported);
+	count(r->cpu, &t->pass, &t->fail, &t->unsupported);
+	a = r->cpu == ONNX_PASS ? NULL : allowed(c->allow, c->nallow, name);
+	if (a) {
 		a->used = true;
 		c->allowed++;
 	}
-	if (c->tap) {
-		if (r == PASS)
-			printf("ok %u - %s\n", c->n, name);
-		else if (a)
-			printf("ok %u - %s (%s, allowed: %s)\n", c->n, name,
-			       r == FAIL ? "fails" : "unsupported", a->reason);
-		else
-			printf("not ok %u - %s\n# %s: %s\n", c->n, name,
-			       r == FAIL ? "fail" : "unsupported", why);
-		return;
+	print_result(c, ++c->n, "", name, r->cpu, a, r->cpu_why);
+	if (r->ran_device) {
+		c->dn++;
+		count(r->device, &c->dpass, &c->dfail, &c->dunsupported);
+		count(r->device, &t->dpass, &t->dfail, &t->dunsupported);
+		a = r->device == ONNX_PASS ? NULL :
+		    allowed(c->dallow, c->ndallow, name);
+		if (a) {
+			a->used = true;
+			c->dallowed++;
+		}
+		print_result(c, ++c->n, "device ", name, r->device, a,
+			     r->device_why);
 	}
-	if (r == PASS && !c->quiet)
-		printf("pass %s\n", name);
-	else if (r != PASS && (!c->quiet || !a))
-		printf("%s %s: %s%s%s\n", r == FAIL ? "fail" : "unsupported",
-		       name, why, a ? " (allowed: " : "", a ? a->reason : "");
-	fflush(stdout);
+	free(r);
+}
+
+static int open_device(struct conf *c)
+{
+	/* the embedded chip model, in this process: never a card or a
+	 * daemon another user may own */
+	setenv("TT_TRANSPORT", "embedded", 1);
+	if (tt_device_open(0, &c->dev)) {
+		fprintf(stderr, "ttc: the chip model: %s\n", tt_last_error());
+		return 3;
+	}
+	return 0;
 }
 
 /* ---- the cases under a directory ---- */
@@ -436,7 +277,7 @@ static int run_dir(struct conf *c, const char *dir)
 	size_t n = 0, cap = 0;
 	DIR *d;
 
-	if (exists(dir, "model.onnx")) {
+	if (onnx_case_exists(dir, "model.onnx")) {
 		report(c, dir);
 		return 0;
 	}
@@ -451,7 +292,7 @@ static int run_dir(struct conf *c, const char *dir)
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (!exists(path, "model.onnx"))
+		if (!onnx_case_exists(path, "model.onnx"))
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 256;
@@ -472,30 +313,55 @@ static int run_dir(struct conf *c, const char *dir)
 	return 0;
 }
 
+/* Allow-list entries no case used: stale. */
+static unsigned stale(struct conf *c, struct allow *list, size_t n,
+		      const char *where)
+{
+	unsigned k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (list[i].used)
+			continue;
+		k++;
+		if (c->tap)
+			printf("not ok %u - %sallow-list entry %s is stale (no "
+			       "case fails or is unsupported)\n",
+			       ++c->n, where, list[i].pattern);
+		else
+			printf("stale %sallow-list entry %s: no case fails or "
+			       "is unsupported\n", where, list[i].pattern);
+	}
+	return k;
+}
+
 static void totals(struct conf *c)
 {
 	const char *hash = c->tap ? "# " : "";
 
-	printf("%s%-28s %6s %6s %11s\n", hash, "op", "pass", "fail",
+	printf("%s%-28s %6s %6s %11s", hash, "op", "pass", "fail",
 	       "unsupported");
-	for (size_t i = 0; i < c->nops; i++)
-		printf("%s%-28s %6u %6u %11u\n", hash, c->ops[i].name,
-		       c->ops[i].pass, c->ops[i].fail, c->ops[i].unsupported);
+	printf(c->device ? "   device: pass  fail unsupported\n" : "\n");
+	for (size_t i = 0; i < c->nops; i++) {
+		const struct op_total *t = &c->ops[i];
+
+		printf("%s%-28s %6u %6u %11u", hash, t->name, t->pass, t->fail,
+		       t->unsupported);
+		if (c->device)
+			printf("   %12u %5u %11u", t->dpass, t->dfail,
+			       t->dunsupported);
+		printf("\n");
+	}
 	printf("%s%u cases: %u pass, %u fail, %u unsupported (%u of them "
 	       "allowed)\n",
-	       hash, c->n, c->pass, c->fail, c->unsupported, c->allowed);
-	for (size_t i = 0; i < c->nallow; i++) {
-		if (c->allow[i].used)
-			continue;
-		c->stale++;
-		if (c->tap)
-			printf("not ok %u - allow-list entry %s is stale (no "
-			       "case fails or is unsupported)\n",
-			       ++c->n, c->allow[i].pattern);
-		else
-			printf("stale allow-list entry %s: no case fails or "
-			       "is unsupported\n", c->allow[i].pattern);
-	}
+	       hash, c->pass + c->fail + c->unsupported, c->pass, c->fail,
+	       c->unsupported, c->allowed);
+	if (c->device)
+		printf("%son the device, of the %u that pass on the goldens: %u "
+		       "pass, %u fail, %u unsupported (%u of them allowed)\n",
+		       hash, c->dn, c->dpass, c->dfail, c->dunsupported,
+		       c->dallowed);
+	c->stale = stale(c, c->allow, c->nallow, "");
+	c->dstale = stale(c, c->dallow, c->ndallow, "device ");
 	if (c->tap)
 		printf("1..%u\n", c->n);
 }
@@ -507,6 +373,8 @@ static int parse_args(int argc, char **argv, struct conf *c)
 		{"rtol", required_argument, NULL, 'r'},
 		{"atol", required_argument, NULL, 't'},
 		{"tap", no_argument, NULL, 'T'},
+		{"device", no_argument, NULL, 'D'},
+		{"device-allow", required_argument, NULL, 'A'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -529,6 +397,8 @@ static int parse_args(int argc, char **argv, struct conf *c)
 						   optarg);
 			break;
 		case 'T': c->tap = true; break;
+		case 'D': c->device = true; break;
+		case 'A': c->device_allow_path = optarg; break;
 		case 'q': c->quiet = true; break;
 		case 'h': usage(stdout); return -1;
 		case ':':
@@ -555,18 +425,29 @@ int cmd_onnx_test(int argc, char **argv)
 	c->atol = 1e-7;
 	rc = parse_args(argc, argv, c);
 	if (!rc && c->allow_path)
-		rc = load_allow(c);
+		rc = load_allow(c->allow_path, c->allow, &c->nallow);
+	if (!rc && c->device_allow_path)
+		rc = load_allow(c->device_allow_path, c->dallow, &c->ndallow);
+	if (!rc && c->device)
+		rc = open_device(c);
 	for (int i = optind; !rc && i < argc; i++)
 		rc = run_dir(c, argv[i]);
 	if (!rc) {
 		totals(c);
-		rc = c->fail + c->unsupported > c->allowed || c->stale ?
+		rc = c->fail + c->unsupported > c->allowed || c->stale ||
+				     c->dfail + c->dunsupported > c->dallowed ||
+				     c->dstale ?
 			     EXIT_FAIL : EXIT_OK;
 	}
 	for (size_t i = 0; i < c->nallow; i++) {
 		free(c->allow[i].pattern);
 		free(c->allow[i].reason);
 	}
+	for (size_t i = 0; i < c->ndallow; i++) {
+		free(c->dallow[i].pattern);
+		free(c->dallow[i].reason);
+	}
+	tt_device_close(c->dev);
 	free(c);
 	return rc < 0 ? EXIT_OK : rc;
 }
