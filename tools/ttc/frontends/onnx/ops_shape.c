@@ -474,13 +474,32 @@ static int slice_op(struct onx *im)
 
 /* ---- Gather, GatherElements ---- */
 
-/* Runtime indices made non-negative: idx < 0 ? idx + n : idx. */
+/* Indices made non-negative: idx < 0 ? idx + n : idx, on the host when
+ * they are known. */
 static ttc_value *wrap_indices(struct onx *im, ttc_value *idx, int64_t n)
 {
 	const ttc_type *el = idx ? elem_of(idx) : NULL;
+	const void *data = idx ? onx_data(im, idx) : NULL;
 
 	if (!idx || (is_int(el) && ttc_type_signedness(el) == TTC_UNSIGNED))
 		return idx;
+	if (data) {
+		ttc_tensor view = {ttc_value_type(idx), 0, (void *)data};
+		ttc_tensor *h = ttc_tensor_new(im->ctx, view.type);
+		ttc_value *c;
+
+		if (!h)
+			return NULL;
+		view.numel = h->numel;
+		for (size_t i = 0; i < h->numel; i++) {
+			double v = ttc_tensor_get(&view, i);
+
+			ttc_tensor_set(h, i, v < 0 ? v + (double)n : v);
+		}
+		c = onx_const(im, view.type, h->data);
+		ttc_tensor_free(h);
+		return c;
+	}
 	return where(
 		im, binop(im, "ttir.lt", idx, onx_const_scalar(im, el, 0)),
 		binop(im, "ttir.add", idx, onx_const_scalar(im, el, (double)n)),
@@ -581,12 +600,21 @@ static int gather(struct onx *im)
 	if (!nidx)
 		return onx_unsupported(im, "an empty index tensor");
 	idx = wrap_indices(im, idx, size);
-	if (axis == 0 && r == 2 && !onx_data(im, idx))
-		/* a table lookup: rows of x */
+	flat = nidx;
+	if (axis == 0 && !is_int(elem_of(x)) && !onx_data(im, idx)) {
+		/* a table lookup: rows of x as [size, the rest] */
+		int64_t table[2] = {size, ttc_type_numel(ttc_value_type(x)) /
+						  (size ? size : 1)};
+
 		return onx_out(
 			im, 0,
-			onx_reshape(im, ttc_embedding(im->b, idx, x), out, n));
-	flat = nidx;
+			onx_reshape(
+				im,
+				ttc_embedding(im->b,
+					      onx_reshape(im, idx, &flat, 1),
+					      onx_reshape(im, x, table, 2)),
+				out, n));
+	}
 	return onx_out(im, 0,
 		       onx_reshape(im,
 				   take_gather(im, x, (unsigned)axis,
@@ -1226,15 +1254,33 @@ static int trilu(struct onx *im)
 		       where(im, mask, x, onx_const_scalar(im, elem_of(x), 0)));
 }
 
+/* The positions 0..n-1 along axis of a tensor of rank r (1 elsewhere). */
+static ttc_value *positions(struct onx *im, int64_t n, unsigned axis,
+			    unsigned r, const ttc_type *elem)
+{
+	double *pos = malloc((size_t)n * sizeof(*pos));
+	int64_t dims[MAXR];
+	ttc_value *p;
+
+	if (!pos)
+		return NULL;
+	for (int64_t i = 0; i < n; i++)
+		pos[i] = (double)i;
+	for (unsigned d = 0; d < r; d++)
+		dims[d] = d == axis ? n : 1;
+	p = const_of(im, dims, r, elem, pos);
+	free(pos);
+	return p;
+}
+
+/* where(indices == positions along axis, on, off) */
 static int one_hot(struct onx *im)
 {
 	ttc_value *idx = onx_in(im, 0), *vals = onx_in(im, 2);
 	double depth;
-	int64_t n;
+	int64_t n, id[MAXR], one = 1;
 	unsigned r = idx ? rank_of(idx) : 0;
-	int axis;
-
-	int rc = idx && vals ? onx_in_scalar(im, 1, &depth) : -EINVAL;
+	int axis, rc = idx && vals ? onx_in_scalar(im, 1, &depth) : -EINVAL;
 
 	if (rc)
 		return rc;
@@ -1246,32 +1292,21 @@ static int one_hot(struct onx *im)
 	n = (int64_t)depth;
 	if (n < 1)
 		return onx_fail(im, "depth %g", depth);
-	if (ttc_type_numel(ttc_value_type(vals)) != 2)
-		return onx_fail(im, "values must hold [off, on]");
-	/* the positions 0..depth-1 along axis, in the indices' type */
-	double *pos = malloc((size_t)n * sizeof(*pos));
-	int64_t pd[MAXR], id[MAXR];
-
-	if (!pos)
-		return -ENOMEM;
-	for (int64_t i = 0; i < n; i++)
-		pos[i] = (double)i;
-	for (unsigned d = 0, k = 0; d <= r; d++) {
-		pd[d] = d == (unsigned)axis ? n : 1;
+	if (rank_of(vals) != 1 || dims_of(vals)[0] != 2)
+		return onx_fail(im, "values must be [off, on]");
+	for (unsigned d = 0, k = 0; d <= r; d++)
 		id[d] = d == (unsigned)axis ? 1 : dims_of(idx)[k++];
-	}
-	ttc_value *p = const_of(im, pd, r + 1, elem_of(idx), pos);
-
-	free(pos);
-	/* negative indices count from depth */
+	/* ONNX casts the indices to integers; negative ones count from
+	 * depth */
+	if (!is_int(elem_of(idx)))
+		idx = onx_typecast(im, idx, i64_elem(im));
 	ttc_value *ix = onx_reshape(im, wrap_indices(im, idx, n), id, r + 1);
-	int64_t one = 1;
-	ttc_value *off = slice_dim(im, vals, 0, 0, 1);
-	ttc_value *on = slice_dim(im, vals, 0, 1, 2);
-	ttc_value *hit = binop(im, "ttir.eq", ix, p);
+	ttc_value *hit =
+		binop(im, "ttir.eq", ix,
+		      positions(im, n, (unsigned)axis, r + 1, elem_of(idx)));
+	ttc_value *off = onx_reshape(im, slice_dim(im, vals, 0, 0, 1), &one, 0);
+	ttc_value *on = onx_reshape(im, slice_dim(im, vals, 0, 1, 2), &one, 0);
 
-	off = onx_reshape(im, off, &one, 0);
-	on = onx_reshape(im, on, &one, 0);
 	return onx_out(im, 0, where(im, hit, on, off));
 }
 
