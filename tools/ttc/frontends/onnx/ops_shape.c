@@ -1077,48 +1077,104 @@ static int space_to_depth(struct onx *im)
 
 /* ---- Resize, Upsample ---- */
 
-/* Whether nearest resizing by integer factors repeats each element
- * under the coordinate transformation and rounding: half-pixel maps
- * output k*s+j into (k-0.5, k+0.5), asymmetric and tf_half_pixel_for_nn
- * into [k, k+1). */
-static bool nearest_repeats(struct onx *im, const char **ct, const char **nm)
-{
-	bool round;
+/* Nearest resizing: the coordinate transformation and the rounding. */
+struct nearest {
+	const char *ct, *nm;
+};
 
-	*ct = onx_attr_str(im, "coordinate_transformation_mode", "half_pixel");
-	*nm = onx_attr_str(im, "nearest_mode", "round_prefer_floor");
-	round = !strcmp(*nm, "round_prefer_floor") ||
-		!strcmp(*nm, "round_prefer_ceil");
-	if (im->opset < 11)
-		return true; /* Resize-10 is asymmetric with floor */
-	if (!strcmp(*ct, "half_pixel") || !strcmp(*ct, "pytorch_half_pixel"))
-		return round;
-	if (!strcmp(*ct, "asymmetric") || !strcmp(*ct, "tf_half_pixel_for_nn"))
-		return !strcmp(*nm, "floor");
+static double source_coord(const struct nearest *m, int64_t x, double scale,
+			   int64_t in, int64_t out)
+{
+	if (!strcmp(m->ct, "half_pixel"))
+		return ((double)x + 0.5) / scale - 0.5;
+	if (!strcmp(m->ct, "pytorch_half_pixel"))
+		return out > 1 ? ((double)x + 0.5) / scale - 0.5 : 0;
+	if (!strcmp(m->ct, "align_corners"))
+		return out > 1 ? (double)x * (double)(in - 1) /
+					 (double)(out - 1)
+			       : 0;
+	if (!strcmp(m->ct, "asymmetric"))
+		return (double)x / scale;
+	return ((double)x + 0.5) / scale; /* tf_half_pixel_for_nn */
+}
+
+/* The input index output position x reads (ONNX Resize, nearest). */
+static int64_t source_index(const struct nearest *m, int64_t x, double scale,
+			    int64_t in, int64_t out)
+{
+	double o = source_coord(m, x, scale, in, out), f = floor(o), i;
+
+	if (!strcmp(m->nm, "floor"))
+		i = f;
+	else if (!strcmp(m->nm, "ceil"))
+		i = ceil(o);
+	else if (!strcmp(m->nm, "round_prefer_ceil"))
+		i = o - f >= 0.5 ? f + 1 : f;
+	else /* round_prefer_floor */
+		i = o - f > 0.5 ? f + 1 : f;
+	return i < 0 ? 0 : i > (double)(in - 1) ? in - 1 : (int64_t)i;
+}
+
+static bool known_mode(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return true;
 	return false;
 }
 
-/* x repeated scale[d] times along each dimension d. */
-static int upsample_by(struct onx *im, ttc_value *x, const double *scale)
+/* x along dim resized to out elements, src[k] the input index of output
+ * k: a repeat of each element, a strided slice, or a gather. */
+static ttc_value *take_along(struct onx *im, ttc_value *x, unsigned dim,
+			     const int64_t *src, int64_t out)
 {
-	for (unsigned d = 0; x && d < rank_of(x); d++) {
-		int64_t f = (int64_t)scale[d];
+	int64_t in = dims_of(x)[dim], step = out > 1 ? src[1] - src[0] : 1;
+	int64_t f = out >= in && out % in == 0 ? out / in : 0;
+	bool rep = f > 0, strided = step >= 1;
 
-		if ((double)f != scale[d] || f < 1)
-			return onx_unsupported(im,
-					       "scale %g along dimension %u "
-					       "(only whole factors >= 1)",
-					       scale[d], d);
-		if (f == 1)
-			continue;
+	for (int64_t k = 0; k < out; k++) {
+		rep &= f && src[k] == k / (f ? f : 1);
+		strided &= src[k] == src[0] + k * step;
+	}
+	if (rep && out == in)
+		return x;
+	if (rep) {
 		struct ttc_named_attr a[] = {
-			{"dim", onx_i32(im, d)},
-			{"repeats", ttc_int_attr(im->ctx, f,
+			{"dim", onx_i32(im, dim)},
+			{"repeats", ttc_int_attr(im->ctx, out / in,
 						 ttc_int_type(im->ctx, 32,
 							      TTC_UNSIGNED))}};
 
-		x = onx_build(im, "ttir.repeat_interleave", &x, 1,
-			      onx_props(im, a, 2));
+		return onx_build(im, "ttir.repeat_interleave", &x, 1,
+				 onx_props(im, a, 2));
+	}
+	if (strided) {
+		int64_t b[MAXR] = {0}, e[MAXR], s[MAXR];
+
+		for (unsigned d = 0; d < rank_of(x); d++)
+			e[d] = dims_of(x)[d], s[d] = 1;
+		b[dim] = src[0], e[dim] = src[out - 1] + 1, s[dim] = step;
+		return slice(im, x, b, e, s);
+	}
+	return take_gather(im, x, dim, const_i64s(im, src, (size_t)out));
+}
+
+/* x resized along each dimension d to out[d] elements by scale[d]. */
+static int resize_by(struct onx *im, ttc_value *x, const struct nearest *m,
+		     const double *scale, const int64_t *out)
+{
+	for (unsigned d = 0; x && d < rank_of(x); d++) {
+		int64_t in = dims_of(x)[d];
+		int64_t *src;
+
+		if (out[d] < 1 || in < 1)
+			return onx_unsupported(im, "an empty dimension %u", d);
+		if (!(src = malloc((size_t)out[d] * sizeof(*src))))
+			return -ENOMEM;
+		for (int64_t k = 0; k < out[d]; k++)
+			src[k] = source_index(m, k, scale[d], in, out[d]);
+		x = take_along(im, x, d, src, out[d]);
+		free(src);
 	}
 	return onx_out(im, 0, x);
 }
@@ -1155,65 +1211,94 @@ static bool given_nonempty(struct onx *im, size_t i)
 	return t && ttc_type_numel(t) > 0;
 }
 
-static int resize(struct onx *im)
+/* The nearest mode's attributes, or unsupported naming them. Upsample
+ * and Resize-10 (whose rounding implementations disagree on) are taken
+ * with whole factors only, where every reading repeats each element. */
+static int nearest_of(struct onx *im, struct nearest *m, bool *legacy)
 {
-	ttc_value *x = onx_in(im, 0);
+	static const char *const cts[] = {
+		"half_pixel", "pytorch_half_pixel",   "align_corners",
+		"asymmetric", "tf_half_pixel_for_nn", NULL};
+	static const char *const nms[] = {"round_prefer_floor",
+					  "round_prefer_ceil", "floor", "ceil",
+					  NULL};
 	const char *mode = onx_attr_str(im, "mode", "nearest");
-	const char *ct, *nm;
-	double scale[MAXR];
-	unsigned r = x ? rank_of(x) : 0;
-	bool upsample = !strcmp(im->node->op_type, "Upsample");
-	size_t si = upsample || im->opset < 11 ? 1 : 2;
 
-	if (!x)
-		return -EINVAL;
+	*legacy = !strcmp(im->node->op_type, "Upsample") || im->opset < 11;
 	if (strcmp(mode, "nearest"))
 		return onx_unsupported(im, "attribute 'mode' %s (only nearest)",
 				       mode);
-	if (!upsample && !nearest_repeats(im, &ct, &nm))
+	m->ct = *legacy ? "asymmetric"
+			: onx_attr_str(im, "coordinate_transformation_mode",
+				       "half_pixel");
+	m->nm = *legacy ? "floor"
+			: onx_attr_str(im, "nearest_mode",
+				       "round_prefer_floor");
+	if (!known_mode(m->ct, cts))
 		return onx_unsupported(im,
 				       "attribute "
-				       "'coordinate_transformation_mode' "
-				       "%s with 'nearest_mode' %s (not a "
-				       "repeat of each element)",
-				       ct, nm);
-	if (upsample && im->opset < 9) {
-		float f[MAXR];
-		const Onnx__AttributeProto *a = onx_attr(im, "scales");
+				       "'coordinate_transformation_mode' %s",
+				       m->ct);
+	if (!known_mode(m->nm, nms))
+		return onx_unsupported(im, "attribute 'nearest_mode' %s",
+				       m->nm);
+	return 0;
+}
 
-		if (!a || a->n_floats != r)
-			return onx_fail(im,
-					"attribute 'scales' needs %u "
-					"values",
-					r);
-		for (unsigned d = 0; d < r; d++)
-			f[d] = a->floats[d], scale[d] = f[d];
-	} else if (onx_has_in(im, si) && given_nonempty(im, si)) {
-		int rc = in_floats(im, si, scale, r);
+/* The scales of Upsample-7's attribute or the input si. */
+static int scales_of(struct onx *im, size_t si, double *scale, unsigned r)
+{
+	const Onnx__AttributeProto *a = onx_attr(im, "scales");
 
-		if (rc)
+	if (!a)
+		return in_floats(im, si, scale, r);
+	if (a->n_floats != r)
+		return onx_fail(im, "attribute 'scales' needs %u values", r);
+	for (unsigned d = 0; d < r; d++)
+		scale[d] = a->floats[d];
+	return 0;
+}
+
+static int resize(struct onx *im)
+{
+	ttc_value *x = onx_in(im, 0);
+	struct nearest m = {"", ""};
+	double scale[MAXR];
+	int64_t out[MAXR];
+	unsigned r = x ? rank_of(x) : 0;
+	bool legacy;
+	int rc = x ? nearest_of(im, &m, &legacy) : -EINVAL;
+	size_t si = legacy ? 1 : 2;
+
+	if (rc)
+		return rc;
+	if (onx_attr(im, "scales") ||
+	    (onx_has_in(im, si) && given_nonempty(im, si))) {
+		if ((rc = scales_of(im, si, scale, r)))
 			return rc;
-	} else if (!upsample && onx_has_in(im, 3)) {
-		int64_t sizes[MAXR];
-		int n = onx_in_ints(im, 3, sizes, MAXR);
+		for (unsigned d = 0; d < r; d++)
+			out[d] = (int64_t)floor((double)dims_of(x)[d] *
+						scale[d]);
+	} else if (!legacy && onx_has_in(im, 3)) {
+		int n = onx_in_ints(im, 3, out, MAXR);
 
 		if (n < 0)
 			return n;
 		if ((unsigned)n != r)
 			return onx_fail(im, "%d sizes for rank %u", n, r);
-		for (unsigned d = 0; d < r; d++) {
-			if (sizes[d] % dims_of(x)[d])
-				return onx_unsupported(im,
-						       "size %lld along "
-						       "dimension %u (only "
-						       "whole multiples)",
-						       (long long)sizes[d], d);
-			scale[d] = (double)(sizes[d] / dims_of(x)[d]);
-		}
+		for (unsigned d = 0; d < r; d++)
+			scale[d] = (double)out[d] / (double)dims_of(x)[d];
 	} else {
 		return onx_fail(im, "neither scales nor sizes are given");
 	}
-	return upsample_by(im, x, scale);
+	for (unsigned d = 0; legacy && d < r; d++)
+		if (scale[d] != floor(scale[d]) || scale[d] < 1)
+			return onx_unsupported(
+				im,
+				"scale %g along dimension %u (%s "
+				"takes whole factors >= 1 only)",
+				scale[d], d, im->node->op_type);
+	return resize_by(im, x, &m, scale, out);
 }
 
 /* ---- Trilu, OneHot ---- */
