@@ -326,21 +326,24 @@ static int unsqueeze(struct onx *im)
 
 static int concat_op(struct onx *im)
 {
-	ttc_value *xs[64];
 	size_t n = im->node->n_input;
-	int d;
+	ttc_value **xs = calloc(n + 1, sizeof(*xs)), *y = NULL;
+	int d = -1;
 
-	if (n > 64)
-		return onx_unsupported(im, "%zu inputs (at most 64)", n);
+	if (!xs)
+		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		if (!(xs[i] = onx_in(im, i)))
-			return -EINVAL;
-	if (!n)
-		return onx_fail(im, "no inputs");
-	d = onx_axis(im, onx_attr_int(im, "axis", 0), rank_of(xs[0]), "axis");
-	if (d < 0)
-		return -EINVAL;
-	return onx_out(im, 0, concat(im, xs, n, (unsigned)d));
+			n = 0;
+	if (n)
+		d = onx_axis(im, onx_attr_int(im, "axis", 0), rank_of(xs[0]),
+			     "axis");
+	else if (!im->node->n_input)
+		onx_fail(im, "no inputs");
+	if (d >= 0)
+		y = concat(im, xs, n, (unsigned)d);
+	free(xs);
+	return onx_out(im, 0, y);
 }
 
 static int split(struct onx *im)
@@ -1190,9 +1193,10 @@ static int in_floats(struct onx *im, size_t i, double *out, unsigned rank)
 		return -EINVAL;
 	if (!data)
 		return onx_unsupported(im,
-				       "input %zu must be known at import "
-				       "time",
-				       i);
+				       "input %zu ('%s') must be known at "
+				       "import time (a constant, an "
+				       "initializer, or computed from them)",
+				       i, im->node->input[i]);
 	view.type = ttc_value_type(v);
 	view.data = (void *)data;
 	view.numel = (size_t)ttc_type_numel(view.type);
