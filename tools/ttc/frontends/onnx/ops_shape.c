@@ -2,10 +2,15 @@
 /*
  * Shape and data-movement ONNX ops: Reshape, Flatten, Transpose, Squeeze,
  * Unsqueeze, Concat, Split, Slice, Gather, GatherElements, Expand, Tile,
- * Pad, DepthToSpace, SpaceToDepth, Resize and Upsample (nearest, integer
- * factors), and the ops whose result is known at import time (Shape, Size,
- * Constant, ConstantOfShape, Range, EyeLike), which become constants so
- * that shape chains fold. Trilu and OneHot multiply by constant masks.
+ * Pad, DepthToSpace, SpaceToDepth, Resize and Upsample (nearest only: the
+ * source index of every output position is computed at import), and the
+ * ops whose result is known at import time (Shape, Size, Constant,
+ * ConstantOfShape, Range, EyeLike), which become constants so that shape
+ * chains fold. Trilu and OneHot select through constant masks.
+ *
+ * Shapes, axes, pads, repeats, scales and the like must be known at
+ * import time (TTIR's shapes are static): given at run time, the node is
+ * unsupported, naming the input.
  */
 #include <math.h>
 #include <stdint.h>
@@ -680,16 +685,18 @@ static int size_op(struct onx *im)
 			  &n));
 }
 
-static ttc_value *const_tensor(struct onx *im, const Onnx__TensorProto *t)
+/* Output 0: the tensor t as a constant. */
+static int const_tensor(struct onx *im, const Onnx__TensorProto *t)
 {
 	ttc_tensor *h = NULL;
 	ttc_value *v;
+	int rc = onx_tensor(im->ctx, t, im->o ? im->o->base_dir : NULL, &h);
 
-	if (onx_tensor(im->ctx, t, im->o ? im->o->base_dir : NULL, &h))
-		return NULL;
+	if (rc)
+		return rc;
 	v = onx_const(im, h->type, h->data);
 	ttc_tensor_free(h);
-	return v;
+	return onx_out(im, 0, v);
 }
 
 static int constant(struct onx *im)
@@ -702,7 +709,7 @@ static int constant(struct onx *im)
 	if (onx_attr(im, "value_string") || onx_attr(im, "value_strings"))
 		return onx_unsupported(im, "string constants");
 	if ((a = onx_attr(im, "value")) && a->t)
-		return onx_out(im, 0, const_tensor(im, a->t));
+		return const_tensor(im, a->t);
 	if ((a = onx_attr(im, "value_float")))
 		return onx_out(
 			im, 0,
@@ -759,9 +766,10 @@ static int constant_of_shape(struct onx *im)
 		return n;
 	if (a && a->t) {
 		ttc_tensor *h = NULL;
+		int rc = onx_tensor(im->ctx, a->t, NULL, &h);
 
-		if (onx_tensor(im->ctx, a->t, NULL, &h))
-			return -EINVAL;
+		if (rc)
+			return rc;
 		if (h->numel != 1) {
 			ttc_tensor_free(h);
 			return onx_fail(im, "attribute 'value' must hold one "
