@@ -110,7 +110,7 @@ def main():
     ap.add_argument('--size', type=int, default=224)
     ap.add_argument('--threads', type=int, default=0)
     ap.add_argument('names', nargs='*')
-    a = ap.parse_args()
+    a = ap.parse_intermixed_args()
     if a.threads:
         torch.set_num_threads(a.threads)
     os.makedirs(a.out, exist_ok=True)

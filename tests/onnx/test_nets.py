@@ -3,8 +3,8 @@
 """Real networks through the ONNX frontend (tests/onnx/README.md).
 
 Each network of export_nets.py is exported from torch with random
-weights, then run by `ttc run NET.onnx` (imported, compiled in bf16 and
-run on the embedded chip model) and its output compared with torch's:
+weights, then run by `ttc compile NET.onnx --df Float16_b` (imported and
+compiled in bf16) and `ttc run` on the embedded chip model and its output compared with torch's:
 PCC >= 0.99. A network that fails to import must name the node; the case
 fails either way. TAP on stdout. TTC names the program; ONNX_NET_SIZE the
 CNNs' image side (default 224); ONNX_NETS a subset (space-separated).
@@ -49,14 +49,17 @@ def net_case(name):
     def case():
         """one network"""
         out = os.path.join(TMP, name + '.out')
-        p = subprocess.run([TTC, 'run', os.path.join(TMP, name + '.onnx'),
-                            '--input', 'input=' +
-                            os.path.join(TMP, name + '.input.npy'),
-                            '-o', out],
-                           capture_output=True, text=True, timeout=1800)
-        if p.returncode:
-            raise AssertionError(f'ttc run: exit {p.returncode}\n'
-                                 f'{p.stderr[-3000:]}')
+        image = os.path.join(TMP, name + '.tti')
+        for args in (['compile', '-q', '--df', 'Float16_b',
+                      os.path.join(TMP, name + '.onnx'), '-o', image],
+                     ['run', image, '--input',
+                      'input=' + os.path.join(TMP, name + '.input.npy'),
+                      '-o', out]):
+            p = subprocess.run([TTC] + args, capture_output=True, text=True,
+                               timeout=1800)
+            if p.returncode:
+                raise AssertionError(f'ttc {args[0]}: exit {p.returncode}'
+                                     f'\n{p.stderr[-3000:]}')
         got = np.load(os.path.join(out, 'output_0.npy'))
         want = np.load(os.path.join(TMP, name + '.output.npy'))
         if got.size != want.size:
