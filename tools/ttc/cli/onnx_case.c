@@ -115,9 +115,104 @@ static size_t count_pb(const char *set, const char *kind)
 	return i;
 }
 
+#define MAX_INPUTS 64
+
+/* The first data set's inputs: their shapes resolve the model's symbolic
+ * dimensions as --input-shape would; the integer ones are bound to
+ * constants when the importer needs their values (shapes, axes, pads
+ * that the test gives as graph inputs). */
+struct case_data {
+	struct ttc_onnx_shape shapes[MAX_INPUTS];
+	struct ttc_onnx_const consts[MAX_INPUTS];
+	ttc_tensor *values[MAX_INPUTS];
+	bool bound[MAX_INPUTS];
+	size_t n, nconsts;
+};
+
+static void read_first_set(ttc_ctx *ctx, const char *dir, struct case_data *d)
+{
+	char path[4096];
+
+	memset(d, 0, sizeof(*d));
+	for (size_t i = 0; i < MAX_INPUTS; i++) {
+		const char *name;
+		ttc_tensor *t;
+
+		snprintf(path, sizeof(path), "test_data_set_0/input_%zu.pb", i);
+		if (!onnx_case_exists(dir, path))
+			break;
+		snprintf(path, sizeof(path), "%s/test_data_set_0/input_%zu.pb",
+			 dir, i);
+		t = ttc_onnx_load_tensor(ctx, path, &name);
+		if (!t || strlen(name) >= sizeof(d->shapes[0].name)) {
+			ttc_tensor_free(t);
+			break;
+		}
+		snprintf(d->shapes[i].name, sizeof(d->shapes[i].name), "%s", name);
+		d->shapes[i].rank = ttc_type_rank(t->type);
+		memcpy(d->shapes[i].dims, ttc_type_dims(t->type),
+		       d->shapes[i].rank * sizeof(int64_t));
+		d->values[i] = t;
+		d->n++;
+	}
+	ttc_ctx_clear_diags(ctx);
+}
+
+/* Binds every named integer input; how many. */
+static size_t bind_integers(struct case_data *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const ttc_type *e = ttc_type_elem(d->values[i]->type);
+
+		if (ttc_type_kind(e) != TTC_TYPE_INT || ttc_type_width(e) == 1 ||
+		    !d->shapes[i].name[0])
+			continue;
+		d->bound[i] = true;
+		d->consts[d->nconsts++] = (struct ttc_onnx_const){
+			d->shapes[i].name, d->values[i]};
+	}
+	return d->nconsts;
+}
+
+static void free_case_data(struct case_data *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		ttc_tensor_free(d->values[i]);
+}
+
+/* A data set's inputs that are not bound, in order, as the function's
+ * first arguments in[]; 0, or -1 with why. */
+static int load_inputs(ttc_ctx *ctx, const char *set, const struct case_data *d,
+		       ttc_func *f, size_t nin, ttc_tensor **in, char *why,
+		       size_t n)
+{
+	size_t files = count_pb(set, "input"), k = 0, bound = 0;
+
+	for (size_t i = 0; i < files && i < MAX_INPUTS; i++)
+		bound += d->bound[i];
+	if (files != nin + bound) {
+		snprintf(why, n, "%s holds %zu inputs, the model has %zu", set,
+			 files, nin + bound);
+		return -1;
+	}
+	for (size_t i = 0; i < files; i++) {
+		if (d->bound[i])
+			continue;
+		in[k] = load_pb(ctx, set, "input", i,
+				ttc_value_type(ttc_func_arg(f, k)));
+		if (!in[k++]) {
+			first_diag(ctx, why, n);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Runs one data set; ONNX_PASS, or FAIL with why. */
-static enum onnx_result run_set(ttc_ctx *ctx, ttc_onnx_model *om, const char *set,
-			   const struct onnx_case_opts *c, char *why, size_t n)
+static enum onnx_result run_set(ttc_ctx *ctx, ttc_onnx_model *om,
+				const struct case_data *d, const char *set,
+				const struct onnx_case_opts *c, char *why,
+				size_t n)
 {
 	ttc_func *f = ttc_onnx_func(om);
 	size_t na = ttc_func_num_args(f), nr = ttc_func_num_results(f);
@@ -128,22 +223,16 @@ static enum onnx_result run_set(ttc_ctx *ctx, ttc_onnx_model *om, const char *se
 
 	if (!args || !res)
 		goto out;
-	if (count_pb(set, "input") != nin || count_pb(set, "output") != nr) {
-		snprintf(why, n, "%s holds %zu inputs and %zu outputs, the "
-				 "model has %zu and %zu",
-			 set, count_pb(set, "input"), count_pb(set, "output"),
-			 nin, nr);
+	if (count_pb(set, "output") != nr) {
+		snprintf(why, n, "%s holds %zu outputs, the model has %zu", set,
+			 count_pb(set, "output"), nr);
 		goto out;
 	}
-	for (size_t i = 0; i < na; i++) {
-		args[i] = i < nin ? load_pb(ctx, set, "input", i,
-					    ttc_value_type(ttc_func_arg(f, i))) :
-				    ttc_tensor_clone(ttc_onnx_param(om, f, i));
-		if (!args[i]) {
-			first_diag(ctx, why, n);
+	if (load_inputs(ctx, set, d, f, nin, args, why, n))
+		goto out;
+	for (size_t i = nin; i < na; i++)
+		if (!(args[i] = ttc_tensor_clone(ttc_onnx_param(om, f, i))))
 			goto out;
-		}
-	}
 	if (ttc_golden_run(f, args, na, res, NULL)) {
 		first_diag(ctx, why, n);
 		goto out;
@@ -169,41 +258,6 @@ out:
 	free(args);
 	free(res);
 	return r;
-}
-
-/* The first data set's input shapes, by name: they resolve the model's
- * symbolic dimensions as --input-shape would. */
-static void input_shapes(ttc_ctx *ctx, const char *dir,
-			 struct ttc_onnx_options *o)
-{
-	static __thread struct ttc_onnx_shape shapes[CLI_MAX_SHAPES];
-	char path[4096];
-	size_t n = 0;
-
-	*o = ttc_onnx_defaults();
-	for (size_t i = 0; n < CLI_MAX_SHAPES; i++) {
-		const char *name;
-		ttc_tensor *t;
-
-		snprintf(path, sizeof(path), "test_data_set_0/input_%zu.pb", i);
-		if (!onnx_case_exists(dir, path))
-			break;
-		snprintf(path, sizeof(path), "%s/test_data_set_0/input_%zu.pb",
-			 dir, i);
-		t = ttc_onnx_load_tensor(ctx, path, &name);
-		if (t && *name && strlen(name) < sizeof(shapes[0].name)) {
-			struct ttc_onnx_shape *s = &shapes[n++];
-
-			snprintf(s->name, sizeof(s->name), "%s", name);
-			s->rank = ttc_type_rank(t->type);
-			memcpy(s->dims, ttc_type_dims(t->type),
-			       s->rank * sizeof(int64_t));
-		}
-		ttc_tensor_free(t);
-	}
-	ttc_ctx_clear_diags(ctx);
-	o->shapes = shapes;
-	o->nshapes = n;
 }
 
 /* ---- on the device ---- */
@@ -267,7 +321,8 @@ static enum onnx_result compare_device(const ttc_tensor *want,
 }
 
 static enum onnx_result device_set(ttc_ctx *ctx, ttc_pipeline *p,
-				   ttc_onnx_model *om, const char *set,
+				   ttc_onnx_model *om,
+				   const struct case_data *d, const char *set,
 				   char *why, size_t n)
 {
 	ttc_func *f = ttc_onnx_func(om);
@@ -276,11 +331,9 @@ static enum onnx_result device_set(ttc_ctx *ctx, ttc_pipeline *p,
 	ttc_tensor **out = calloc(nr + 1, sizeof(*out));
 	enum onnx_result r = ONNX_FAIL;
 
-	for (size_t i = 0; in && i < nin; i++)
-		if (!(in[i] = load_pb(ctx, set, "input", i,
-				      ttc_value_type(ttc_func_arg(f, i)))))
-			goto out;
-	if (!in || !out || ttc_run_forward(p, in, nin, out, nr)) {
+	if (!in || !out || load_inputs(ctx, set, d, f, nin, in, why, n))
+		goto out;
+	if (ttc_run_forward(p, in, nin, out, nr)) {
 		snprintf(why, n, "the run failed: %s", ttc_pipeline_error(p));
 		goto out;
 	}
@@ -305,7 +358,8 @@ out:
 /* Compiles the model for dev through the pipeline (a refusal is
  * "unsupported on the device") and runs every data set. */
 static enum onnx_result run_device(ttc_ctx *ctx, tt_device *dev,
-				   ttc_onnx_model *om, const char *dir,
+				   ttc_onnx_model *om,
+				   const struct case_data *data, const char *dir,
 				   char *why, size_t n)
 {
 	ttc_pipeline *p = ttc_pipeline_new();
@@ -336,26 +390,50 @@ static enum onnx_result run_device(ttc_ctx *ctx, tt_device *dev,
 		snprintf(path, sizeof(path), "%s/test_data_set_%u", dir, s);
 		if (!onnx_case_exists(path, "."))
 			break;
-		r = device_set(ctx, p, om, path, why, n);
+		r = device_set(ctx, p, om, data, path, why, n);
 	}
 	ttc_shutdown(p);
 	return r;
 }
 
+static int import(ttc_ctx *ctx, const char *dir, const struct case_data *d,
+		  ttc_onnx_model **om)
+{
+	struct ttc_onnx_options io = ttc_onnx_defaults();
+	char path[4096];
+
+	io.shapes = d->shapes;
+	io.nshapes = d->n;
+	io.consts = d->consts;
+	io.nconsts = d->nconsts;
+	snprintf(path, sizeof(path), "%s/model.onnx", dir);
+	return ttc_onnx_import(ctx, path, &io, om);
+}
+
 void onnx_case_run(const char *dir, const struct onnx_case_opts *o,
 		   struct onnx_case_result *res)
 {
-	struct ttc_onnx_options io;
 	ttc_ctx *ctx = ttc_ctx_new_ttir();
 	ttc_onnx_model *om = NULL;
+	struct case_data *d = calloc(1, sizeof(*d));
 	char path[4096];
 	enum onnx_result r = ONNX_PASS;
-	int rc;
+	int rc = -ENOMEM;
 
 	memset(res, 0, sizeof(*res));
-	input_shapes(ctx, dir, &io);
-	snprintf(path, sizeof(path), "%s/model.onnx", dir);
-	rc = ttc_onnx_import(ctx, path, &io, &om);
+	if (d) {
+		read_first_set(ctx, dir, d);
+		rc = import(ctx, dir, d, &om);
+	}
+	/* an input the importer must know (a shape, axes, pads): bound
+	 * from the first data set, as a compiler that specializes on it */
+	if (rc == -ENOTSUP && ttc_ctx_diag_count(ctx) &&
+	    strstr(ttc_ctx_diag(ctx, 0)->message, "must be known at import") &&
+	    bind_integers(d)) {
+		ttc_ctx_clear_diags(ctx);
+		rc = import(ctx, dir, d, &om);
+		res->bound = d->nconsts;
+	}
 	if (rc) {
 		first_diag(ctx, res->cpu_why, sizeof(res->cpu_why));
 		r = rc == -ENOTSUP ? ONNX_UNSUPPORTED : ONNX_FAIL;
@@ -365,15 +443,19 @@ void onnx_case_run(const char *dir, const struct onnx_case_opts *o,
 		if (!onnx_case_exists(path, "."))
 			break;
 		ttc_ctx_clear_diags(ctx);
-		r = run_set(ctx, om, path, o, res->cpu_why,
+		r = run_set(ctx, om, d, path, o, res->cpu_why,
 			    sizeof(res->cpu_why));
 	}
 	res->cpu = r;
 	if (r == ONNX_PASS && o->dev) {
 		res->ran_device = true;
-		res->device = run_device(ctx, o->dev, om, dir, res->device_why,
+		res->device = run_device(ctx, o->dev, om, d, dir,
+					 res->device_why,
 					 sizeof(res->device_why));
 	}
+	if (d)
+		free_case_data(d);
+	free(d);
 	ttc_onnx_model_free(om);
 	ttc_ctx_free(ctx);
 }

@@ -19,6 +19,7 @@ struct onnx_case_opts {
 struct onnx_case_result {
 	enum onnx_result cpu, device;
 	bool ran_device; /* only a case that passes on the goldens does */
+	size_t bound;	 /* integer inputs bound to the first set's values */
 	char cpu_why[600], device_why[600];
 };
 

@@ -34,7 +34,8 @@ struct onx {
 	ttc_builder *b;
 	const struct ttc_onnx_options *o;
 	const Onnx__ModelProto *model;
-	int64_t opset;
+	int64_t opset;	      /* the one converters follow */
+	int64_t legacy_opset; /* a model's opset below 7, read as 7 */
 	struct onx_binding *map; /* open addressing on the interned name */
 	size_t mapcap, nmap;
 	const onx_node *node; /* the node being converted, for errors */

@@ -100,7 +100,9 @@ static int vfail(struct onx *im, int err, const char *what, const char *fmt,
 			      n->name && *n->name ? n->name :
 			      n->n_output ? n->output[0] : "",
 			      n->op_type ? n->op_type : "?",
-			      (long long)im->opset, what, msg);
+			      (long long)(im->legacy_opset ? im->legacy_opset :
+							     im->opset),
+			      what, msg);
 	else
 		ttc_diag_addf(im->ctx, "%s%s", what, msg);
 	return err;
@@ -143,6 +145,14 @@ static const struct ttc_onnx_shape *given_shape(const struct onx *im,
 	for (size_t i = 0; i < im->o->nshapes; i++)
 		if (!strcmp(im->o->shapes[i].name, name))
 			return &im->o->shapes[i];
+	return NULL;
+}
+
+static const ttc_tensor *given_value(const struct onx *im, const char *name)
+{
+	for (size_t i = 0; i < im->o->nconsts; i++)
+		if (!strcmp(im->o->consts[i].name, name))
+			return im->o->consts[i].value;
 	return NULL;
 }
 
@@ -236,6 +246,7 @@ static int input_type(struct onx *im, const Onnx__ValueInfoProto *vi,
 struct args {
 	const ttc_type **types;
 	const char **names;
+	bool *constant; /* an input given a value at import time */
 	ttc_tensor **data; /* initializers' values */
 	size_t n, ninputs;
 };
@@ -247,6 +258,7 @@ static void free_args(struct args *a)
 	free(a->types);
 	free(a->names);
 	free(a->data);
+	free(a->constant);
 }
 
 static int collect_args(struct onx *im, const Onnx__GraphProto *g,
@@ -257,14 +269,15 @@ static int collect_args(struct onx *im, const Onnx__GraphProto *g,
 	a->types = calloc(max + 1, sizeof(*a->types));
 	a->names = calloc(max + 1, sizeof(*a->names));
 	a->data = calloc(max + 1, sizeof(*a->data));
-	if (!a->types || !a->names || !a->data)
+	a->constant = calloc(max + 1, sizeof(*a->constant));
+	if (!a->types || !a->names || !a->data || !a->constant)
 		return -ENOMEM;
 	for (size_t i = 0; i < g->n_input; i++) {
 		const Onnx__ValueInfoProto *vi = g->input[i];
 
 		if (!vi->name || !*vi->name)
 			return onx_fail(im, "graph input %zu has no name", i);
-		if (is_initializer(g, vi->name))
+		if (is_initializer(g, vi->name) || given_value(im, vi->name))
 			continue;
 		int rc = input_type(im, vi, &a->types[a->n]);
 
@@ -273,6 +286,18 @@ static int collect_args(struct onx *im, const Onnx__GraphProto *g,
 		a->names[a->n++] = vi->name;
 	}
 	a->ninputs = a->n;
+	for (size_t i = 0; i < g->n_input; i++) {
+		const ttc_tensor *v = given_value(im, g->input[i]->name);
+
+		if (!v || is_initializer(g, g->input[i]->name))
+			continue;
+		a->data[a->n] = ttc_tensor_clone(v);
+		if (!a->data[a->n])
+			return -ENOMEM;
+		a->types[a->n] = v->type;
+		a->constant[a->n] = true;
+		a->names[a->n++] = g->input[i]->name;
+	}
 	for (size_t i = 0; i < g->n_initializer; i++) {
 		const Onnx__TensorProto *t = g->initializer[i];
 
@@ -304,7 +329,9 @@ static int declare_args(struct onx *im, const struct args *a)
 		if (i >= a->ninputs) {
 			struct ttc_named_attr e = {
 				"ttcore.argument_type",
-				ttc_opaque_attr(im->ctx, "#ttcore.argument_type<parameter>")};
+				ttc_opaque_attr(im->ctx, a->constant[i] ?
+						"#ttcore.argument_type<constant>" :
+						"#ttcore.argument_type<parameter>")};
 
 			ttc_func_set_arg_attrs(f, i, ttc_dict_attr(im->ctx, &e, 1));
 			rc = ttc_builder_set_data(im->b, vals[i], a->data[i]->data,
@@ -374,6 +401,32 @@ static void name_new_ops(struct onx *im, ttc_op *before)
 			ttc_op_set_loc(op, loc);
 }
 
+/* Ops whose definition before opset 7 means something else with the
+ * same attributes, and the opset from which it is opset 7's. */
+static const struct {
+	const char *type, *why;
+	int same_from;
+} legacy_ops[] = {
+	{"PRelu", "its slope broadcast otherwise before opset 7", 7},
+	{"Dropout", "it trained (is_test 0) by default before opset 7", 7},
+	{"BatchNormalization", "it trained (is_test 0) by default before "
+			       "opset 7", 7},
+	{"Upsample", "it was experimental before opset 7", 7},
+	{"Concat", "its axis defaulted to 1 before opset 4", 4},
+};
+
+static int check_legacy(struct onx *im, const onx_node *n)
+{
+	for (size_t i = 0; i < sizeof(legacy_ops) / sizeof(legacy_ops[0]); i++)
+		if (!strcmp(legacy_ops[i].type, n->op_type) &&
+		    im->legacy_opset < legacy_ops[i].same_from)
+			return onx_unsupported(im, "%s at opset %lld: %s",
+					       n->op_type,
+					       (long long)im->legacy_opset,
+					       legacy_ops[i].why);
+	return 0;
+}
+
 static int convert_node(struct onx *im, const onx_node *n)
 {
 	const struct onx_op *op;
@@ -382,6 +435,8 @@ static int convert_node(struct onx *im, const onx_node *n)
 	im->node = n;
 	if (n->domain && *n->domain && strcmp(n->domain, "ai.onnx"))
 		return onx_unsupported(im, "domain '%s'", n->domain);
+	if (im->legacy_opset && (rc = check_legacy(im, n)))
+		return rc;
 	op = onx_find_op(n->op_type ? n->op_type : "", im->opset);
 	if (!op)
 		return onx_unsupported(im, "op type %s at opset %lld has no "
@@ -503,9 +558,16 @@ static int find_opset(struct onx *im, const Onnx__ModelProto *m)
 		return onx_unsupported(im, "the model imports no opset of the "
 					   "default domain (only %s)",
 				       m->opset_import[0]->domain);
-	if (im->opset < 7 || im->opset > 17)
+	if (im->opset > 17)
 		return onx_unsupported(im, "opset %lld (7 to 17 are)",
 				       (long long)im->opset);
+	if (im->opset < 7) {
+		/* Read as opset 7: an op whose older definition has another
+		 * meaning shows it by an attribute the converter rejects,
+		 * or is in legacy_ops. */
+		im->legacy_opset = im->opset;
+		im->opset = 7;
+	}
 	return 0;
 }
 
@@ -518,7 +580,7 @@ static int import_model(struct onx *im, const Onnx__ModelProto *m,
 	if (!m->graph)
 		return onx_fail(im, "the model has no graph");
 	rc = find_opset(im, m);
-	om->opset = im->opset;
+	om->opset = im->legacy_opset ? im->legacy_opset : im->opset;
 	if (!rc)
 		rc = collect_args(im, m->graph, base_dir, &a);
 	if (!rc)

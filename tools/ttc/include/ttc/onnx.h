@@ -10,10 +10,11 @@
  *	ttc_func *f = ttc_onnx_func(om);
  *	ttc_compile(ttc_onnx_module(om), f, dev, &co, ttc_onnx_param, om, ...);
  *
- * The function's arguments are the graph's inputs, in order, then its
- * initializers that the graph uses as tensors, marked
- * ttcore.argument_type<parameter> and named (loc) after the initializer;
- * ttc_onnx_param gives their values. Constant nodes and everything
+ * The function's arguments are the graph's inputs, in order (but those
+ * given values in the options), then the inputs given values, marked
+ * ttcore.argument_type<constant>, then its initializers that the graph
+ * uses as tensors, marked ttcore.argument_type<parameter>, each named
+ * (loc) after its ONNX name; ttc_onnx_param gives their values. Constant nodes and everything
  * computed from constants alone at import time (shape chains) become
  * ttir.constant ops. An op, attribute or input the importer cannot map
  * onto TTIR is an error naming the node (name, op type, opset and the
@@ -33,11 +34,22 @@ struct ttc_onnx_shape {
 	int64_t dims[TTC_MAX_RANK];
 };
 
+/* A graph input given its value at import time: it becomes a constant,
+ * as an initializer would (shape, axes or pads inputs a compiler needs
+ * to know). */
+struct ttc_onnx_const {
+	const char *name;
+	const ttc_tensor *value; /* of the input's element type */
+};
+
 struct ttc_onnx_options {
 	/* Shapes for inputs whose dims are symbolic or missing (and
 	 * overrides of given ones). */
 	const struct ttc_onnx_shape *shapes;
 	size_t nshapes;
+	/* Inputs bound to values (constants of the function). */
+	const struct ttc_onnx_const *consts;
+	size_t nconsts;
 	/* A symbolic dimension no shape names: this value, or (0) an error
 	 * naming the input and the dimension. */
 	int64_t default_dim;
