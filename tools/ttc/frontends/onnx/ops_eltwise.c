@@ -257,6 +257,138 @@ static int softplus(struct onx *im)
 		       e ? onx_build(im, "ttir.log1p", &e, 1, NULL) : NULL);
 }
 
+/* ---- compositions of what TTIR has ---- */
+
+static ttc_value *un(struct onx *im, const char *op, ttc_value *x)
+{
+	return x ? onx_build(im, op, &x, 1, NULL) : NULL;
+}
+
+static ttc_value *bin(struct onx *im, const char *op, ttc_value *a,
+		      ttc_value *b)
+{
+	ttc_value *in[2] = {a, b};
+
+	return onx_build(im, op, in, 2, NULL);
+}
+
+/* sinh = (e^x - e^-x) / 2, cosh = (e^x + e^-x) / 2 */
+static int hyperbolic(struct onx *im)
+{
+	ttc_value *x = onx_in(im, 0);
+	ttc_value *e = un(im, "ttir.exp", x);
+	ttc_value *en = un(im, "ttir.exp", un(im, "ttir.neg", x));
+	bool sinh = !strcmp(im->node->op_type, "Sinh");
+
+	return onx_out(im, 0, scalar_op(im, "ttir.multiply",
+					bin(im, sinh ? "ttir.subtract" :
+						       "ttir.add", e, en),
+					0.5));
+}
+
+/* acosh = log(x + sqrt(x^2 - 1)), atanh = log((1 + x) / (1 - x)) / 2 */
+static int inverse_hyperbolic(struct onx *im)
+{
+	ttc_value *x = onx_in(im, 0), *y;
+
+	if (!strcmp(im->node->op_type, "Acosh")) {
+		ttc_value *r = un(im, "ttir.sqrt",
+				  scalar_op(im, "ttir.subtract",
+					    bin(im, "ttir.multiply", x, x), 1));
+
+		y = un(im, "ttir.log", bin(im, "ttir.add", x, r));
+	} else {
+		ttc_value *q = bin(im, "ttir.div", scalar_op(im, "ttir.add", x, 1),
+				   un(im, "ttir.neg",
+				      scalar_op(im, "ttir.subtract", x, 1)));
+
+		y = scalar_op(im, "ttir.multiply", un(im, "ttir.log", q), 0.5);
+	}
+	return onx_out(im, 0, y);
+}
+
+/* x < -lambd ? x + bias : x > lambd ? x - bias : 0 */
+static int shrink(struct onx *im)
+{
+	ttc_value *x = onx_in(im, 0);
+	double lambd = onx_attr_float(im, "lambd", 0.5);
+	double bias = onx_attr_float(im, "bias", 0.0);
+
+	if (!x)
+		return -EINVAL;
+	ttc_value *hi = where(im, scalar_op(im, "ttir.gt", x, lambd),
+			      scalar_op(im, "ttir.subtract", x, bias),
+			      onx_const_scalar(im, elem_of(x), 0));
+
+	return onx_out(im, 0, where(im, scalar_op(im, "ttir.lt", x, -lambd),
+				    scalar_op(im, "ttir.add", x, bias), hi));
+}
+
+/* IsNaN: x != x. IsInf: |x| == inf, restricted by sign. */
+static int is_nan(struct onx *im)
+{
+	ttc_value *x = onx_in(im, 0);
+
+	return onx_out(im, 0, as_bool(im, bin(im, "ttir.ne", x, x)));
+}
+
+static int is_inf(struct onx *im)
+{
+	ttc_value *x = onx_in(im, 0);
+	bool pos = onx_attr_int(im, "detect_positive", 1);
+	bool neg = onx_attr_int(im, "detect_negative", 1);
+	ttc_value *y;
+
+	if (!x)
+		return -EINVAL;
+	if (pos && neg)
+		y = scalar_op(im, "ttir.eq", un(im, "ttir.abs", x), INFINITY);
+	else if (pos || neg)
+		y = scalar_op(im, "ttir.eq", x, pos ? INFINITY : -INFINITY);
+	else /* detects nothing: x != x && x == x is false everywhere */
+		y = bin(im, "ttir.logical_and", bin(im, "ttir.ne", x, x),
+			bin(im, "ttir.eq", x, x));
+	return onx_out(im, 0, as_bool(im, y));
+}
+
+/* Mod: fmod 0 takes the divisor's sign (integers only, as ONNX says),
+ * fmod 1 the dividend's (C's fmod). */
+static int mod(struct onx *im)
+{
+	ttc_value *a = onx_in(im, 0), *b = onx_in(im, 1);
+	bool fmod = onx_attr_int(im, "fmod", 0);
+
+	if (!a || !b)
+		return -EINVAL;
+	ttc_value *r = bin(im, "ttir.remainder", a, b);
+
+	if (!fmod)
+		return onx_out(im, 0, r);
+	/* remainder with the divisor's sign, made the dividend's: subtract b
+	 * where r != 0 and the signs of r and a differ */
+	ttc_value *zero = onx_const_scalar(im, elem_of(a), 0);
+	ttc_value *differ = bin(im, "ttir.ne", bin(im, "ttir.lt", r, zero),
+				bin(im, "ttir.lt", a, zero));
+	ttc_value *fix = bin(im, "ttir.logical_and", differ,
+			     bin(im, "ttir.ne", r, zero));
+
+	return onx_out(im, 0, where(im, fix, bin(im, "ttir.subtract", r, b), r));
+}
+
+static int bit_shift(struct onx *im)
+{
+	ttc_value *a = onx_in(im, 0), *b = onx_in(im, 1);
+	const char *dir = onx_attr_str(im, "direction", "");
+
+	if (strcmp(dir, "LEFT") && strcmp(dir, "RIGHT"))
+		return onx_unsupported(im, "attribute 'direction' '%s' (LEFT "
+					   "or RIGHT)", dir);
+	return onx_out(im, 0, bin(im, !strcmp(dir, "LEFT") ?
+					      "ttir.logical_left_shift" :
+					      "ttir.logical_right_shift",
+				  a, b));
+}
+
 /* ---- Clip, Where, Cast, Identity ---- */
 
 static int clip(struct onx *im)
@@ -414,6 +546,15 @@ const struct onx_op onx_ops_eltwise[] = {
 	{"Cast", cast, "to", 7, 0},
 	{"CastLike", cast_like, "", 15, 0},
 	{"Identity", identity, "", 7, 0},
+	{"Sinh", hyperbolic, "", 9, 0},
+	{"Cosh", hyperbolic, "", 9, 0},
+	{"Acosh", inverse_hyperbolic, "", 9, 0},
+	{"Atanh", inverse_hyperbolic, "", 9, 0},
+	{"Shrink", shrink, "lambd,bias", 9, 0},
+	{"IsNaN", is_nan, "", 9, 0},
+	{"IsInf", is_inf, "detect_positive,detect_negative", 10, 0},
+	{"Mod", mod, "fmod", 10, 0},
+	{"BitShift", bit_shift, "direction", 11, 0},
 	{"Dropout", dropout, "ratio,seed", 7, 0},
 	{NULL, NULL, NULL, 0, 0},
 };
