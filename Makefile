@@ -157,6 +157,7 @@ bench: deps
 	@$(BUILD)/tests/bench/bench-golden
 	@$(BUILD)/tests/bench/bench-ops-matmul
 	@$(BUILD)/tests/bench/bench-model $(CURDIR)
+	@/usr/bin/python3 tests/bench/bench_onnx.py $(BUILD)/tools/ttc/ttc
 	@python3 tests/bench/bench_smi.py $(BUILD)
 	@python3 tests/vm/run-vm --build $(BUILD) --bench
 
