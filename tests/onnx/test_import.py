@@ -228,6 +228,19 @@ def test_shape_chain_folds():
         raise AssertionError('\n'.join(ops))
 
 
+def test_docs_list_every_op():
+    """docs/onnx.md's table names every op --list-ops prints."""
+    p = ttc('import', '--list-ops')
+    ops = {ln.split()[0] for ln in p.stdout.splitlines()}
+    if p.returncode or len(ops) < 100:
+        raise AssertionError(p.stderr + p.stdout)
+    doc = open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                            '..', '..', 'docs', 'onnx.md')).read()
+    missing = sorted(op for op in ops if f'| {op} |' not in doc)
+    if missing:
+        raise AssertionError(f'docs/onnx.md lacks {missing}')
+
+
 def main():
     cases = [v for k, v in sorted(globals().items()) if k.startswith('test_')]
     return tap.run(cases, cleanup=lambda: shutil.rmtree(TMP, ignore_errors=True))

@@ -36,6 +36,8 @@ static void usage(FILE *f)
 		"      --input-shape NAME=DxD...  the shape of input NAME, for\n"
 		"                            symbolic or missing dimensions\n"
 		"                            (repeatable; NAME= for a scalar)\n"
+		"      --list-ops            list the ONNX ops the importer maps:\n"
+		"                            op type, opsets, attributes\n"
 		"      --params DIR          write each parameter's value as\n"
 		"                            DIR/NAME.npy, for 'ttc compile\n"
 		"                            --param NAME=DIR/NAME.npy'\n"
@@ -51,13 +53,30 @@ static void usage(FILE *f)
 		"  2  usage error\n");
 }
 
+/* One line per converter: TYPE, opsets, attributes. */
+static void list_ops(void)
+{
+	struct ttc_onnx_op_info op;
+
+	for (size_t i = 0; !ttc_onnx_op_at(i, &op); i++) {
+		char range[16];
+
+		if (op.until)
+			snprintf(range, sizeof(range), "%d-%d", op.since, op.until);
+		else
+			snprintf(range, sizeof(range), "%d-17", op.since);
+		printf("%-24s %-6s %s\n", op.type, range, op.attrs);
+	}
+}
+
 static int parse_args(int argc, char **argv, struct import_opts *o)
 {
-	enum { O_SHAPE = 256, O_PARAMS };
+	enum { O_SHAPE = 256, O_PARAMS, O_LIST };
 	static const struct option longs[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"input-shape", required_argument, NULL, O_SHAPE},
 		{"params", required_argument, NULL, O_PARAMS},
+		{"list-ops", no_argument, NULL, O_LIST},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -70,6 +89,7 @@ static int parse_args(int argc, char **argv, struct import_opts *o)
 		case 'o': o->out = optarg; break;
 		case O_SHAPE: rc = cli_add_shape("import", &o->m, optarg); break;
 		case O_PARAMS: o->params = optarg; break;
+		case O_LIST: list_ops(); return -1;
 		case 'h': usage(stdout); return -1;
 		case ':':
 			return usage_error("import", "option '%s' needs a value",

@@ -180,6 +180,19 @@ static void free_case_data(struct case_data *d)
 		ttc_tensor_free(d->values[i]);
 }
 
+/* Whether input i of the data set equals v. */
+static bool same_values(ttc_ctx *ctx, const char *set, size_t i,
+			const ttc_tensor *v)
+{
+	ttc_tensor *t = load_pb(ctx, set, "input", i, v->type);
+	bool same = t && t->type == v->type &&
+		    !memcmp(t->data, v->data,
+			    v->numel * ttc_type_elem_bytes(ttc_type_elem(v->type)));
+
+	ttc_tensor_free(t);
+	return same;
+}
+
 /* A data set's inputs that are not bound, in order, as the function's
  * first arguments in[]; 0, or -1 with why. */
 static int load_inputs(ttc_ctx *ctx, const char *set, const struct case_data *d,
@@ -196,6 +209,12 @@ static int load_inputs(ttc_ctx *ctx, const char *set, const struct case_data *d,
 		return -1;
 	}
 	for (size_t i = 0; i < files; i++) {
+		if (d->bound[i] && !same_values(ctx, set, i, d->values[i])) {
+			snprintf(why, n, "input %zu of %s differs from the "
+					 "first data set's, to which the model "
+					 "was specialised", i, set);
+			return -1;
+		}
 		if (d->bound[i])
 			continue;
 		in[k] = load_pb(ctx, set, "input", i,

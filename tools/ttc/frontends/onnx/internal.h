@@ -61,6 +61,10 @@ int onx_bind(struct onx *im, const char *name, ttc_value *v);
 
 /* ---- errors ---- */
 
+/* What names a node in messages and locations: its name, else its first
+ * output's, else its op type. */
+const char *onx_node_name(const onx_node *n);
+
 /* A diagnostic naming the node being converted: "node 'conv1' (Conv,
  * opset 11): <message>". Returns -EINVAL. */
 int onx_fail(struct onx *im, const char *fmt, ...)

@@ -88,6 +88,16 @@ int onx_bind(struct onx *im, const char *name, ttc_value *v)
 
 /* ---- errors ---- */
 
+const char *onx_node_name(const onx_node *n)
+{
+	if (n->name && *n->name)
+		return n->name;
+	for (size_t i = 0; i < n->n_output; i++)
+		if (n->output[i][0])
+			return n->output[i];
+	return n->op_type ? n->op_type : "";
+}
+
 static int vfail(struct onx *im, int err, const char *what, const char *fmt,
 		 va_list ap)
 {
@@ -97,9 +107,7 @@ static int vfail(struct onx *im, int err, const char *what, const char *fmt,
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (n)
 		ttc_diag_addf(im->ctx, "node '%s' (%s, opset %lld): %s%s",
-			      n->name && *n->name ? n->name :
-			      n->n_output ? n->output[0] : "",
-			      n->op_type ? n->op_type : "?",
+			      onx_node_name(n), n->op_type ? n->op_type : "?",
 			      (long long)(im->legacy_opset ? im->legacy_opset :
 							     im->opset),
 			      what, msg);
@@ -391,8 +399,7 @@ static bool is_node_diag(struct onx *im, size_t ndiags)
 static void name_new_ops(struct onx *im, ttc_op *before)
 {
 	const onx_node *n = im->node;
-	const char *name = n->name && *n->name ? n->name :
-			   n->n_output ? n->output[0] : n->op_type;
+	const char *name = onx_node_name(n);
 	const ttc_loc *loc = ttc_loc_name(im->ctx, name, NULL);
 
 	for (ttc_op *op = ttc_builder_last_op(im->b); op && op != before;

@@ -301,3 +301,16 @@ const struct onx_op *onx_find_op(const char *type, int64_t opset)
 				return op;
 	return NULL;
 }
+
+int ttc_onnx_op_at(size_t i, struct ttc_onnx_op_info *out)
+{
+	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
+		for (const struct onx_op *op = tables[t]; op->type; op++)
+			if (!i--) {
+				*out = (struct ttc_onnx_op_info){
+					op->type, op->attrs ? op->attrs : "",
+					op->since, op->until};
+				return 0;
+			}
+	return -ERANGE;
+}

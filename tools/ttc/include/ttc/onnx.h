@@ -100,6 +100,15 @@ TTC_API int64_t ttc_onnx_opset(const ttc_onnx_model *om);
 TTC_API ttc_tensor *ttc_onnx_load_tensor(ttc_ctx *ctx, const char *path,
 					 const char **name);
 
+/* The converters: op type, the opsets it covers (until 0: to 17) and
+ * the attributes it understands (comma-separated). i past the end:
+ * -ERANGE. */
+struct ttc_onnx_op_info {
+	const char *type, *attrs;
+	int since, until;
+};
+TTC_API int ttc_onnx_op_at(size_t i, struct ttc_onnx_op_info *out);
+
 /* Whether the model file at path has a graph of one node: 1 with its op
  * type in op[n], 0 when it has more or none, -errno when the file does
  * not read or parse. */
