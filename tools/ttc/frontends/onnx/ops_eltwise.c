@@ -272,6 +272,22 @@ static ttc_value *bin(struct onx *im, const char *op, ttc_value *a,
 	return onx_build(im, op, in, 2, NULL);
 }
 
+/* Round half to even: f = floor(x), d = x - f; d > 1/2 gives f + 1,
+ * d < 1/2 gives f, and a tie the even one of f and f + 1: f + (f mod 2)
+ * (remainder takes the divisor's sign, so it is 0 or 1). */
+static int round_even(struct onx *im)
+{
+	ttc_value *x = onx_in(im, 0);
+	ttc_value *f = un(im, "ttir.floor", x);
+	ttc_value *d = bin(im, "ttir.subtract", x, f);
+	ttc_value *tie = bin(im, "ttir.add", f,
+			     scalar_op(im, "ttir.remainder", f, 2));
+	ttc_value *lo = where(im, scalar_op(im, "ttir.lt", d, 0.5), f, tie);
+
+	return onx_out(im, 0, where(im, scalar_op(im, "ttir.gt", d, 0.5),
+				    scalar_op(im, "ttir.add", f, 1), lo));
+}
+
 /* sinh = (e^x - e^-x) / 2, cosh = (e^x + e^-x) / 2 */
 static int hyperbolic(struct onx *im)
 {
@@ -527,10 +543,10 @@ const struct onx_op onx_ops_eltwise[] = {
 	BINARY("Pow"), BINARY("And"), BINARY("Or"), BINARY("Xor"),
 	BINARY("Equal"), BINARY("Greater"), BINARY("Less"),
 	BINARY("GreaterOrEqual"), BINARY("LessOrEqual"),
-	{"Sum", variadic, "", 8, 0},
-	{"Max", variadic, "", 8, 0},
-	{"Min", variadic, "", 8, 0},
-	{"Mean", variadic, "", 8, 0},
+	{"Sum", variadic, "", 7, 0},
+	{"Max", variadic, "", 7, 0},
+	{"Min", variadic, "", 7, 0},
+	{"Mean", variadic, "", 7, 0},
 	{"LeakyRelu", leaky_relu, "alpha", 7, 0},
 	{"Elu", elu, "alpha", 7, 0},
 	{"Selu", selu, "alpha,gamma", 7, 0},
@@ -546,6 +562,7 @@ const struct onx_op onx_ops_eltwise[] = {
 	{"Cast", cast, "to", 7, 0},
 	{"CastLike", cast_like, "", 15, 0},
 	{"Identity", identity, "", 7, 0},
+	{"Round", round_even, "", 11, 0},
 	{"Sinh", hyperbolic, "", 9, 0},
 	{"Cosh", hyperbolic, "", 9, 0},
 	{"Acosh", inverse_hyperbolic, "", 9, 0},
