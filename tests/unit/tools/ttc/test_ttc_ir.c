@@ -190,6 +190,45 @@ static void test_rewrite(void **state)
 	ttc_ctx_free(ctx);
 }
 
+/* Erasing an unused argument moves the later ones down with their uses,
+ * attributes and locations; a used one stays. */
+static void test_erase_arg(void **state)
+{
+	(void)state;
+	ttc_ctx *ctx = ttc_ctx_new_ttir();
+	ttc_module *m = ttc_module_new(ctx, NULL);
+	int64_t two = 2;
+	const ttc_type *f32 = ttc_tensor_type(ctx, &two, 1,
+					      ttc_float_type(ctx, TTC_F32), NULL);
+	const ttc_type *i32 = ttc_tensor_type(
+		ctx, &two, 1, ttc_int_type(ctx, 32, TTC_SIGNLESS), NULL);
+	const ttc_type *ts[] = { f32, i32, f32 };
+	ttc_func *f = ttc_func_new(m, "f", ts, 3, &f32, 1);
+	ttc_value *ops[] = { ttc_func_arg(f, 2), ttc_func_arg(f, 0) };
+	ttc_op *add = ttc_op_create(m, "ttir.add", ops, 2, &f32, 1, NULL,
+				    NULL, NULL);
+	ttc_value *r = ttc_op_result(add, 0);
+	ttc_op *ret = ttc_op_create(m, "func.return", &r, 1, NULL, 0, NULL,
+				    NULL, NULL);
+
+	ttc_func_append(f, add);
+	ttc_func_append(f, ret);
+	ttc_func_set_arg_loc(f, 2, ttc_loc_name(ctx, "w", NULL));
+	assert_int_equal(ttc_func_erase_arg(f, 0), -EINVAL); /* used */
+	assert_int_equal(ttc_func_erase_arg(f, 3), -EINVAL);
+	assert_int_equal(ttc_func_erase_arg(NULL, 0), -EINVAL);
+	assert_int_equal(ttc_func_erase_arg(f, 1), 0);
+	assert_int_equal(ttc_func_num_args(f), 2);
+	assert_ptr_equal(ttc_value_type(ttc_func_arg(f, 1)), f32);
+	assert_ptr_equal(ttc_op_operand(add, 0), ttc_func_arg(f, 1));
+	assert_ptr_equal(ttc_op_operand(add, 1), ttc_func_arg(f, 0));
+	assert_int_equal(ttc_value_num_uses(ttc_func_arg(f, 1)), 1);
+	assert_string_equal(ttc_loc_str(ttc_func_arg_loc(f, 1)), "w");
+	assert_int_equal(ttc_module_verify(m), 0);
+	ttc_module_free(m);
+	ttc_ctx_free(ctx);
+}
+
 static void test_verifier_functions(void **state)
 {
 	(void)state;
@@ -298,6 +337,7 @@ int main(void)
 		cmocka_unit_test(test_type_limits),
 		cmocka_unit_test(test_build_and_uses),
 		cmocka_unit_test(test_rewrite),
+		cmocka_unit_test(test_erase_arg),
 		cmocka_unit_test(test_verifier_functions),
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_null_args),

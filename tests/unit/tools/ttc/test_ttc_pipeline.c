@@ -19,6 +19,8 @@
  *   given no libtt device opens device 0;
  * - a module from a file (a missing function and a file that does not
  *   parse refused naming them), its image kept in backend_output_dir;
+ * - an ONNX module (OnnxModule) on the TT device equals it on the CPU
+ *   device; a missing file and a model with a cycle refused naming them;
  * - errors: a run before initialize, a missing parameter, a chain whose
  *   shapes do not meet, inputs of the wrong count.
  */
@@ -606,6 +608,59 @@ static void from_file_kept(void **state)
 	fixture_down(&fx);
 }
 
+/* PyBuda's OnnxModule: a conv, batch norm, relu, pool, global pool and
+ * flatten model of the ONNX fuzzer's corpus on the TT device equals the
+ * same module on the CPU device (its goldens); a missing file and a
+ * model with a cycle are refused naming them. */
+static void onnx_module(void **state)
+{
+	char path[PATH_MAX];
+	const char *src = getenv("TT_TEST_SRC");
+	ttc_ctx *ctx = ttc_ctx_new_ttir();
+	ttc_pipeline *tt, *cpu;
+	ttc_tensor *x, *want = NULL, *got = NULL;
+	const ttc_type *t;
+	int64_t dims[] = { 1, 2, 5, 5 };
+
+	(void)state;
+	assert_non_null(src);
+	assert_null(ttc_pymodule_new_from_onnx(ctx, "net", "/nonexistent.onnx",
+					       NULL));
+	assert_non_null(strstr(ttc_ctx_error(ctx), "/nonexistent.onnx"));
+	ttc_ctx_clear_diags(ctx);
+	snprintf(path, sizeof(path),
+		 "%s/../tools/ttc/fuzz/corpus-onnx/hostile-cycle.onnx", src);
+	assert_null(ttc_pymodule_new_from_onnx(ctx, "net", path, NULL));
+	assert_non_null(strstr(ttc_ctx_error(ctx), "is not defined by an "
+						   "earlier node"));
+	snprintf(path, sizeof(path),
+		 "%s/../tools/ttc/fuzz/corpus-onnx/valid-conv-bn-pool.onnx",
+		 src);
+	tt = one_device(ttc_pymodule_new_from_onnx(ctx, "net", path, NULL),
+			true, NULL, NULL);
+	cpu = one_device(ttc_pymodule_new_from_onnx(ctx, "net", path, NULL),
+			 false, NULL, NULL);
+	t = ttc_tensor_type(ctx, dims, 4, ttc_float_type(ctx, TTC_F32), NULL);
+	x = ttc_tensor_random(ctx, t, 7);
+	TRYP(tt, ttc_run_forward(tt, &x, 1, &got, 1));
+	TRYP(cpu, ttc_run_forward(cpu, &x, 1, &want, 1));
+	/* the corpus model's weights are all ones: its three outputs are
+	 * equal, so PCC says nothing; within bf16's error instead */
+	struct ttc_compare_want w = { .pcc = 0, .atol = 0.02, .rtol = 0.02,
+				      .check_allclose = true };
+	struct ttc_compare c;
+
+	assert_int_equal(ttc_compare_tensors(want, got, &w, &c), 0);
+	if (!c.pass)
+		fail_msg("max abs %.4g", c.max_abs);
+	ttc_shutdown(tt);
+	ttc_shutdown(cpu);
+	ttc_tensor_free(x);
+	ttc_tensor_free(want);
+	ttc_tensor_free(got);
+	ttc_ctx_free(ctx);
+}
+
 static void errors(void **state)
 {
 	struct fixture fx, sx;
@@ -679,6 +734,7 @@ int main(void)
 		cmocka_unit_test(inference_in_order),
 		cmocka_unit_test(intermediates),
 		cmocka_unit_test(from_file_kept),
+		cmocka_unit_test(onnx_module),
 	};
 	int rc = cmocka_run_group_tests_name("pipeline_host", host, NULL, NULL);
 
