@@ -138,6 +138,24 @@ const ttc_attr *onx_i32s(struct onx *im, const int64_t *v, size_t n);
  * naming what when out of range. */
 int onx_axis(struct onx *im, int64_t axis, unsigned rank, const char *what);
 
+/* ---- layout (values.c) ----
+ * ONNX is NCHW; TTIR's convolutions and pools are NHWC. A convolution's
+ * result is permute(y_nhwc, [0,3,1,2]): y_nhwc is its NHWC twin, which
+ * the next convolution, pool or element-wise op takes directly, so the
+ * permutes between layers have no reader and are dropped. */
+
+/* x's NHWC twin (x = permute(t, [0,3,1,2])), or NULL. */
+ttc_value *onx_nhwc_of(ttc_value *x);
+/* x (NCHW, rank 4) in NHWC: its twin, else a permute. */
+ttc_value *onx_to_nhwc(struct onx *im, ttc_value *x);
+/* y (NHWC) as NCHW: a permute whose operand is y's twin. */
+ttc_value *onx_from_nhwc(struct onx *im, ttc_value *y);
+/* An element-wise op: on the NHWC twins when an operand of rank 4 has
+ * one (the others permuted, or made rank 4 and permuted, constants
+ * folding), its result given back as NCHW; else as onx_build. */
+ttc_value *onx_eltwise(struct onx *im, const char *op, ttc_value *const *in,
+		       size_t n, const ttc_attr *props);
+
 /* ---- tensors (tensor.c) ---- */
 
 /* The element type of ONNX data type dt, or NULL (unsupported). */

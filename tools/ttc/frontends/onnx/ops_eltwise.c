@@ -66,8 +66,8 @@ static int unary(struct onx *im)
 {
 	ttc_value *x = onx_in(im, 0);
 
-	return onx_out(im, 0, onx_build(im, ttir_of(im->node->op_type), &x, 1,
-					NULL));
+	return onx_out(im, 0, onx_eltwise(im, ttir_of(im->node->op_type), &x, 1,
+					  NULL));
 }
 
 static int binary(struct onx *im)
@@ -82,7 +82,7 @@ static int binary(struct onx *im)
 	 * base's. */
 	if (!strcmp(t, "Pow"))
 		in[1] = onx_typecast(im, in[1], elem_of(in[0]));
-	v = onx_build(im, ttir_of(t), in, 2, NULL);
+	v = onx_eltwise(im, ttir_of(t), in, 2, NULL);
 	if (v && is_compare(t))
 		v = as_bool(im, v);
 	return onx_out(im, 0, v);
@@ -97,7 +97,7 @@ static int variadic(struct onx *im)
 	for (size_t i = 1; acc && i < im->node->n_input; i++) {
 		ttc_value *in[2] = {acc, onx_in(im, i)};
 
-		acc = onx_build(im, ttir_of(t), in, 2, NULL);
+		acc = onx_eltwise(im, ttir_of(t), in, 2, NULL);
 	}
 	if (acc && !strcmp(t, "Mean") && im->node->n_input > 1) {
 		ttc_value *in[2] = {acc, onx_const_scalar(
@@ -116,7 +116,7 @@ static ttc_value *scalar_op(struct onx *im, const char *op, ttc_value *x,
 {
 	ttc_value *in[2] = {x, x ? onx_const_scalar(im, elem_of(x), c) : NULL};
 
-	return onx_build(im, op, in, 2, NULL);
+	return onx_eltwise(im, op, in, 2, NULL);
 }
 
 static ttc_value *where(struct onx *im, ttc_value *c, ttc_value *a,
@@ -124,7 +124,7 @@ static ttc_value *where(struct onx *im, ttc_value *c, ttc_value *a,
 {
 	ttc_value *in[3] = {c, a, b};
 
-	return onx_build(im, "ttir.where", in, 3, NULL);
+	return onx_eltwise(im, "ttir.where", in, 3, NULL);
 }
 
 static int leaky_relu(struct onx *im)
@@ -133,8 +133,8 @@ static int leaky_relu(struct onx *im)
 	struct ttc_named_attr e = {
 		"parameter", onx_f32(im, onx_attr_float(im, "alpha", 0.01))};
 
-	return onx_out(im, 0, onx_build(im, "ttir.leaky_relu", &x, 1,
-					onx_props(im, &e, 1)));
+	return onx_out(im, 0, onx_eltwise(im, "ttir.leaky_relu", &x, 1,
+					  onx_props(im, &e, 1)));
 }
 
 /* x > 0 ? x : alpha * (exp(x) - 1), times gamma for Selu. */
@@ -185,7 +185,7 @@ static int celu(struct onx *im)
 	ttc_value *in[2] = {scalar_op(im, "ttir.maximum", x, 0),
 			    scalar_op(im, "ttir.minimum", e, 0)};
 
-	return onx_out(im, 0, onx_build(im, "ttir.add", in, 2, NULL));
+	return onx_out(im, 0, onx_eltwise(im, "ttir.add", in, 2, NULL));
 }
 
 static int thresholded_relu(struct onx *im)
@@ -206,7 +206,7 @@ static int prelu(struct onx *im)
 	if (!x || !slope)
 		return -EINVAL;
 	ttc_value *in[2] = {x, slope};
-	ttc_value *neg = onx_build(im, "ttir.multiply", in, 2, NULL);
+	ttc_value *neg = onx_eltwise(im, "ttir.multiply", in, 2, NULL);
 
 	return onx_out(im, 0,
 		       where(im, scalar_op(im, "ttir.lt", x, 0.0), neg, x));
@@ -221,8 +221,8 @@ static ttc_value *hard_sigmoid_of(struct onx *im, ttc_value *x, double alpha,
 	struct ttc_named_attr e[] = {{"max", onx_f32(im, 1.0)},
 				     {"min", onx_f32(im, 0.0)}};
 
-	return y ? onx_build(im, "ttir.clamp_scalar", &y, 1,
-			     onx_props(im, e, 2)) :
+	return y ? onx_eltwise(im, "ttir.clamp_scalar", &y, 1,
+			       onx_props(im, e, 2)) :
 		   NULL;
 }
 
@@ -244,7 +244,7 @@ static int hard_swish(struct onx *im)
 		return -EINVAL;
 	ttc_value *in[2] = {x, hard_sigmoid_of(im, x, 1.0 / 6, 0.5)};
 
-	return onx_out(im, 0, onx_build(im, "ttir.multiply", in, 2, NULL));
+	return onx_out(im, 0, onx_eltwise(im, "ttir.multiply", in, 2, NULL));
 }
 
 /* log(1 + exp(x)) */
@@ -261,7 +261,7 @@ static int softplus(struct onx *im)
 
 static ttc_value *un(struct onx *im, const char *op, ttc_value *x)
 {
-	return x ? onx_build(im, op, &x, 1, NULL) : NULL;
+	return x ? onx_eltwise(im, op, &x, 1, NULL) : NULL;
 }
 
 static ttc_value *bin(struct onx *im, const char *op, ttc_value *a,
@@ -269,7 +269,7 @@ static ttc_value *bin(struct onx *im, const char *op, ttc_value *a,
 {
 	ttc_value *in[2] = {a, b};
 
-	return onx_build(im, op, in, 2, NULL);
+	return onx_eltwise(im, op, in, 2, NULL);
 }
 
 /* Round half to even: f = floor(x), d = x - f; d > 1/2 gives f + 1,
@@ -461,8 +461,8 @@ static int clip(struct onx *im)
 		{"max", onx_f32(im, hi < 3.4e38 ? hi : 3.4e38)},
 		{"min", onx_f32(im, lo > -3.4e38 ? lo : -3.4e38)}};
 
-	return onx_out(im, 0, onx_build(im, "ttir.clamp_scalar", &x, 1,
-					onx_props(im, e, 2)));
+	return onx_out(im, 0, onx_eltwise(im, "ttir.clamp_scalar", &x, 1,
+					  onx_props(im, e, 2)));
 }
 
 static int where_op(struct onx *im)

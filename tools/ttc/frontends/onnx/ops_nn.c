@@ -53,6 +53,8 @@ static ttc_value *to_nhwc(struct onx *im, ttc_value *x)
 {
 	static const int64_t perm[] = {0, 2, 3, 1};
 
+	if (x && rank_of(x) == 4)
+		return onx_to_nhwc(im, x);
 	if (x && rank_of(x) == 3) {
 		const int64_t *d = dims_of(x);
 
@@ -65,9 +67,7 @@ static ttc_value *to_nhwc(struct onx *im, ttc_value *x)
 /* NHWC back to NCHW, of rank 3 when the node was 1-D. */
 static ttc_value *from_nhwc(struct onx *im, ttc_value *y, unsigned rank)
 {
-	static const int64_t perm[] = {0, 3, 1, 2};
-
-	y = onx_permute(im, y, perm, 4);
+	y = onx_from_nhwc(im, y);
 	if (y && rank == 3) {
 		const int64_t *d = dims_of(y);
 

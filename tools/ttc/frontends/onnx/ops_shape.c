@@ -329,6 +329,15 @@ static int unsqueeze(struct onx *im)
 
 /* ---- Concat, Split, Slice ---- */
 
+/* Whether every one of xs[n] has an NHWC twin. */
+static bool nhwc_twins(ttc_value *const *xs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!onx_nhwc_of(xs[i]))
+			return false;
+	return n > 0;
+}
+
 static int concat_op(struct onx *im)
 {
 	size_t n = im->node->n_input;
@@ -345,8 +354,14 @@ static int concat_op(struct onx *im)
 			     "axis");
 	else if (!im->node->n_input)
 		onx_fail(im, "no inputs");
-	if (d >= 0)
+	if (d == 1 && nhwc_twins(xs, n)) {
+		/* channels of convolutions: joined in NHWC, along C */
+		for (size_t i = 0; i < n; i++)
+			xs[i] = onx_nhwc_of(xs[i]);
+		y = onx_from_nhwc(im, concat(im, xs, n, 3));
+	} else if (d >= 0) {
 		y = concat(im, xs, n, (unsigned)d);
+	}
 	free(xs);
 	return onx_out(im, 0, y);
 }

@@ -186,6 +186,78 @@ ttc_value *onx_typecast(struct onx *im, ttc_value *x, const ttc_type *elem)
 	return onx_build(im, "ttir.typecast", &x, 1, NULL);
 }
 
+/* ---- NHWC twins ---- */
+
+static const int64_t to_nhwc_perm[] = {0, 2, 3, 1};
+static const int64_t to_nchw_perm[] = {0, 3, 1, 2};
+
+ttc_value *onx_nhwc_of(ttc_value *x)
+{
+	ttc_op *def = x ? ttc_value_def(x) : NULL;
+	const ttc_attr *p;
+	int64_t perm[4];
+
+	if (!def || strcmp(ttc_op_name(def), "ttir.permute"))
+		return NULL;
+	p = ttc_op_attr(def, "permutation");
+	if (!p || ttc_attr_ints(p, perm, 4) != 4 ||
+	    memcmp(perm, to_nchw_perm, sizeof(perm)))
+		return NULL;
+	return ttc_op_operand(def, 0);
+}
+
+ttc_value *onx_to_nhwc(struct onx *im, ttc_value *x)
+{
+	ttc_value *t = onx_nhwc_of(x);
+
+	return t ? t : onx_permute(im, x, to_nhwc_perm, 4);
+}
+
+ttc_value *onx_from_nhwc(struct onx *im, ttc_value *y)
+{
+	return onx_permute(im, y, to_nchw_perm, 4);
+}
+
+/* An operand of an element-wise op on NCHW tensors, in NHWC: of rank 4
+ * through its twin or a permute; of a lower rank (it broadcasts from the
+ * right) made rank 4 first. Constants fold. */
+static ttc_value *nhwc_operand(struct onx *im, ttc_value *v)
+{
+	const ttc_type *t = ttc_value_type(v);
+	unsigned r = ttc_type_rank(t);
+	int64_t d[4] = {1, 1, 1, 1};
+
+	if (r == 4)
+		return onx_to_nhwc(im, v);
+	for (unsigned k = 0; k < r; k++)
+		d[4 - r + k] = ttc_type_dims(t)[k];
+	return onx_permute(im, onx_reshape(im, v, d, 4), to_nhwc_perm, 4);
+}
+
+ttc_value *onx_eltwise(struct onx *im, const char *op, ttc_value *const *in,
+		       size_t n, const ttc_attr *props)
+{
+	ttc_value *t[4];
+	bool twin = false;
+	unsigned maxr = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned r;
+
+		if (!in[i])
+			return NULL;
+		r = ttc_type_rank(ttc_value_type(in[i]));
+		maxr = r > maxr ? r : maxr;
+		twin |= r == 4 && onx_nhwc_of(in[i]);
+	}
+	if (!twin || maxr != 4 || n > 4)
+		return onx_build(im, op, in, n, props);
+	for (size_t i = 0; i < n; i++)
+		if (!(t[i] = nhwc_operand(im, in[i])))
+			return NULL;
+	return onx_from_nhwc(im, onx_build(im, op, t, n, props));
+}
+
 /* ---- folding at import time ---- */
 
 /* An op whose operands are all known is computed now, on the goldens,
