@@ -228,6 +228,36 @@ def test_shape_chain_folds():
         raise AssertionError('\n'.join(ops))
 
 
+def test_layers_stay_nhwc():
+    """Conv -> Relu -> Add (a per-channel bias) -> MaxPool -> Conv ->
+    Concat of two convs: the activations stay NHWC between the layers,
+    so only the input's and the output's permutes are left (and the
+    bias's, a constant the compile folds)."""
+    def w(name, o, c):
+        return numpy_helper.from_array(
+            np.random.default_rng(len(name)).standard_normal(
+                (o, c, 3, 3)).astype(np.float32), name)
+    path = save('layers', [
+        helper.make_node('Conv', ['x', 'w1'], ['c1'], pads=[1, 1, 1, 1]),
+        helper.make_node('Relu', ['c1'], ['r1']),
+        helper.make_node('Add', ['r1', 'bias'], ['a1']),
+        helper.make_node('MaxPool', ['a1'], ['p1'], kernel_shape=[2, 2],
+                         strides=[2, 2]),
+        helper.make_node('Conv', ['p1', 'w2'], ['c2'], pads=[1, 1, 1, 1]),
+        helper.make_node('Conv', ['p1', 'w3'], ['c3'], pads=[1, 1, 1, 1]),
+        helper.make_node('Concat', ['c2', 'c3'], ['y'], axis=1)],
+        [vi('x', [1, 3, 8, 8])], [vi('y', [1, 8, 4, 4])],
+        [w('w1', 4, 3), w('w2', 4, 4), w('w3', 4, 4),
+         numpy_helper.from_array(np.ones((4, 1, 1), np.float32), 'bias')])
+    p = ttc('import', path)
+    if p.returncode:
+        raise AssertionError(p.stderr)
+    n = sum(1 for ln in p.stdout.splitlines()
+            if '"ttir.permute"' in ln and '-> tensor<1x1x1x4xf32>' not in ln)
+    if n != 2:
+        raise AssertionError(f'{n} permutes, not 2:\n{p.stdout}')
+
+
 def test_docs_list_every_op():
     """docs/onnx.md's table names every op --list-ops prints."""
     p = ttc('import', '--list-ops')
