@@ -125,6 +125,22 @@ ttc_value *onx_reshape(struct onx *im, ttc_value *x, const int64_t *dims,
 ttc_value *onx_permute(struct onx *im, ttc_value *x, const int64_t *perm,
 		       unsigned rank);
 ttc_value *onx_typecast(struct onx *im, ttc_value *x, const ttc_type *elem);
+/* A value's element type, dims and rank. */
+const ttc_type *onx_elem(const ttc_value *v);
+const int64_t *onx_dims(const ttc_value *v);
+unsigned onx_rank(const ttc_value *v);
+/* The op on one or two operands, or on x and a scalar constant of its
+ * element type (NULL operands give NULL). */
+ttc_value *onx_op1(struct onx *im, const char *op, ttc_value *x);
+ttc_value *onx_op2(struct onx *im, const char *op, ttc_value *a,
+		   ttc_value *b);
+ttc_value *onx_op_scalar(struct onx *im, const char *op, ttc_value *x,
+			 double c);
+/* [d : i32, ...], the ArrayAttr form of the reductions' dim_arg; a
+ * reduction op over dims[n] (an empty list reduces nothing). */
+const ttc_attr *onx_dim_list(struct onx *im, const int64_t *d, size_t n);
+ttc_value *onx_reduce(struct onx *im, const char *op, ttc_value *x,
+		      const int64_t *dims, size_t n, bool keep);
 /* Attribute dictionary helpers: {name = value, ...}. */
 const ttc_attr *onx_props(struct onx *im, const struct ttc_named_attr *e,
 			  size_t n);

@@ -44,11 +44,6 @@ static const char *ttir_of(const char *onnx)
 	return NULL;
 }
 
-static const ttc_type *elem_of(ttc_value *v)
-{
-	return ttc_type_elem(ttc_value_type(v));
-}
-
 static bool is_compare(const char *t)
 {
 	return !strcmp(t, "Equal") || !strcmp(t, "Greater") ||
@@ -81,7 +76,7 @@ static int binary(struct onx *im)
 	/* Pow's exponent may have another type (opset 12): compute in the
 	 * base's. */
 	if (!strcmp(t, "Pow"))
-		in[1] = onx_typecast(im, in[1], elem_of(in[0]));
+		in[1] = onx_typecast(im, in[1], onx_elem(in[0]));
 	v = onx_eltwise(im, ttir_of(t), in, 2, NULL);
 	if (v && is_compare(t))
 		v = as_bool(im, v);
@@ -101,7 +96,7 @@ static int variadic(struct onx *im)
 	}
 	if (acc && !strcmp(t, "Mean") && im->node->n_input > 1) {
 		ttc_value *in[2] = {acc, onx_const_scalar(
-					     im, elem_of(acc),
+					     im, onx_elem(acc),
 					     (double)im->node->n_input)};
 
 		acc = onx_build(im, "ttir.div", in, 2, NULL);
@@ -114,7 +109,7 @@ static int variadic(struct onx *im)
 static ttc_value *scalar_op(struct onx *im, const char *op, ttc_value *x,
 			    double c)
 {
-	ttc_value *in[2] = {x, x ? onx_const_scalar(im, elem_of(x), c) : NULL};
+	ttc_value *in[2] = {x, x ? onx_const_scalar(im, onx_elem(x), c) : NULL};
 
 	return onx_eltwise(im, op, in, 2, NULL);
 }
@@ -196,7 +191,7 @@ static int thresholded_relu(struct onx *im)
 	if (!x)
 		return -EINVAL;
 	return onx_out(im, 0, where(im, scalar_op(im, "ttir.gt", x, alpha), x,
-				    onx_const_scalar(im, elem_of(x), 0)));
+				    onx_const_scalar(im, onx_elem(x), 0)));
 }
 
 static int prelu(struct onx *im)
@@ -334,7 +329,7 @@ static int shrink(struct onx *im)
 		return -EINVAL;
 	ttc_value *hi = where(im, scalar_op(im, "ttir.gt", x, lambd),
 			      scalar_op(im, "ttir.subtract", x, bias),
-			      onx_const_scalar(im, elem_of(x), 0));
+			      onx_const_scalar(im, onx_elem(x), 0));
 
 	return onx_out(im, 0, where(im, scalar_op(im, "ttir.lt", x, -lambd),
 				    scalar_op(im, "ttir.add", x, bias), hi));
@@ -382,7 +377,7 @@ static int mod(struct onx *im)
 		return onx_out(im, 0, r);
 	/* remainder with the divisor's sign, made the dividend's: subtract b
 	 * where r != 0 and the signs of r and a differ */
-	ttc_value *zero = onx_const_scalar(im, elem_of(a), 0);
+	ttc_value *zero = onx_const_scalar(im, onx_elem(a), 0);
 	ttc_value *differ = bin(im, "ttir.ne", bin(im, "ttir.lt", r, zero),
 				bin(im, "ttir.lt", a, zero));
 	ttc_value *fix = bin(im, "ttir.logical_and", differ,
@@ -447,7 +442,7 @@ static int clip(struct onx *im)
 		if (b[1] && onx_in_scalar(im, 2, &hi))
 			return -EINVAL;
 	}
-	if (ttc_type_kind(elem_of(x)) == TTC_TYPE_INT) {
+	if (ttc_type_kind(onx_elem(x)) == TTC_TYPE_INT) {
 		/* integer bounds: exact through maximum and minimum */
 		ttc_value *y = x;
 
@@ -488,7 +483,7 @@ static int cast_like(struct onx *im)
 {
 	ttc_value *x = onx_in(im, 0), *like = onx_in(im, 1);
 
-	return onx_out(im, 0, like ? onx_typecast(im, x, elem_of(like)) : NULL);
+	return onx_out(im, 0, like ? onx_typecast(im, x, onx_elem(like)) : NULL);
 }
 
 static int identity(struct onx *im)

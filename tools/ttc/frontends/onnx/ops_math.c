@@ -7,61 +7,6 @@
 
 #include "internal.h"
 
-static const ttc_type *elem_of(ttc_value *v)
-{
-	return ttc_type_elem(ttc_value_type(v));
-}
-
-static const int64_t *dims_of(ttc_value *v)
-{
-	return ttc_type_dims(ttc_value_type(v));
-}
-
-static unsigned rank_of(ttc_value *v)
-{
-	return ttc_type_rank(ttc_value_type(v));
-}
-
-static ttc_value *unary(struct onx *im, const char *op, ttc_value *x)
-{
-	return x ? onx_build(im, op, &x, 1, NULL) : NULL;
-}
-
-static ttc_value *binary(struct onx *im, const char *op, ttc_value *a,
-			 ttc_value *b)
-{
-	ttc_value *in[2] = {a, b};
-
-	return onx_build(im, op, in, 2, NULL);
-}
-
-static ttc_value *scalar_op(struct onx *im, const char *op, ttc_value *x,
-			    double c)
-{
-	return x ? binary(im, op, x, onx_const_scalar(im, elem_of(x), c)) :
-		   NULL;
-}
-
-/* [d : i32, ...]: the ArrayAttr form the reductions' dim_arg takes. */
-static const ttc_attr *dim_list(struct onx *im, const int64_t *d, size_t n)
-{
-	const ttc_type *i32 = ttc_int_type(im->ctx, 32, TTC_SIGNLESS);
-	const ttc_attr *e[TTC_MAX_RANK];
-
-	for (size_t i = 0; i < n; i++)
-		e[i] = ttc_int_attr(im->ctx, d[i], i32);
-	return ttc_array_attr(im->ctx, e, n);
-}
-
-static ttc_value *reduce_over(struct onx *im, const char *op, ttc_value *x,
-			      const int64_t *dims, size_t n, bool keep)
-{
-	struct ttc_named_attr e[] = {{"dim_arg", dim_list(im, dims, n)},
-				     {"keep_dim", onx_bool(im, keep)}};
-
-	return x ? onx_build(im, op, &x, 1, onx_props(im, e, 2)) : NULL;
-}
-
 static ttc_value *matmul(struct onx *im, ttc_value *a, ttc_value *b, bool ta,
 			 bool tb)
 {
@@ -84,12 +29,12 @@ static int matmul_op(struct onx *im)
 
 	if (!a || !b)
 		return -EINVAL;
-	unsigned ra = rank_of(a), rb = rank_of(b);
+	unsigned ra = onx_rank(a), rb = onx_rank(b);
 
 	if (!ra || !rb)
 		return onx_fail(im, "MatMul's operands must have rank 1 or "
 				    "more");
-	int64_t row[2] = {1, dims_of(a)[0]}, col[2] = {dims_of(b)[0], 1};
+	int64_t row[2] = {1, onx_dims(a)[0]}, col[2] = {onx_dims(b)[0], 1};
 
 	if (ra == 1)
 		a = onx_reshape(im, a, row, 2);
@@ -101,11 +46,11 @@ static int matmul_op(struct onx *im)
 		return onx_out(im, 0, y);
 	/* drop the added dimensions: the last for b, the one before for a */
 	int64_t d[TTC_MAX_RANK];
-	unsigned n = 0, r = rank_of(y);
+	unsigned n = 0, r = onx_rank(y);
 
 	for (unsigned k = 0; k < r; k++)
 		if (!(rb == 1 && k == r - 1) && !(ra == 1 && k == r - 2))
-			d[n++] = dims_of(y)[k];
+			d[n++] = onx_dims(y)[k];
 	return onx_out(im, 0, onx_reshape(im, y, d, n));
 }
 
@@ -124,14 +69,14 @@ static int gemm(struct onx *im)
 
 	if (!a || !b)
 		return -EINVAL;
-	if (rank_of(a) != 2 || rank_of(b) != 2)
+	if (onx_rank(a) != 2 || onx_rank(b) != 2)
 		return onx_fail(im, "Gemm's A and B must have rank 2");
 	if (im->opset < 11 || onx_has_in(im, 2)) {
 		if (!(c = onx_in(im, 2)))
 			return -EINVAL;
 	}
 	/* integers: a fractional scale has no integer result to round to */
-	if (ttc_type_kind(elem_of(a)) == TTC_TYPE_INT &&
+	if (ttc_type_kind(onx_elem(a)) == TTC_TYPE_INT &&
 	    (alpha != (double)(int64_t)alpha || beta != (double)(int64_t)beta))
 		return onx_unsupported(im, "integer inputs with alpha %g, beta "
 					   "%g (not integers)", alpha, beta);
@@ -146,12 +91,12 @@ static int gemm(struct onx *im)
 	ttc_value *y = matmul(im, a, b, ta, tb);
 
 	if (alpha != 1.0)
-		y = scalar_op(im, "ttir.multiply", y, alpha);
+		y = onx_op_scalar(im, "ttir.multiply", y, alpha);
 	/* beta 0 drops C, as onnxruntime does */
 	if (c && beta != 0.0)
-		y = binary(im, "ttir.add", y,
+		y = onx_op2(im, "ttir.add", y,
 			   beta == 1.0 ? c :
-					 scalar_op(im, "ttir.multiply", c, beta));
+					 onx_op_scalar(im, "ttir.multiply", c, beta));
 	return onx_out(im, 0, y);
 }
 
@@ -270,7 +215,7 @@ static int parse_einsum(const char *eq, ttc_value *const *x, unsigned nin,
 		beg[i] = at;
 		end[i] = comma ? (size_t)(comma - eq) : lhs;
 		at = (unsigned)end[i] + 1;
-		unsigned letters = 0, r = rank_of(x[i]);
+		unsigned letters = 0, r = onx_rank(x[i]);
 
 		for (size_t k = beg[i]; k < end[i]; k++)
 			letters += label_of(eq[k]) >= 0;
@@ -280,7 +225,7 @@ static int parse_einsum(const char *eq, ttc_value *const *x, unsigned nin,
 	}
 	for (unsigned i = 0; i < nin; i++)
 		if (parse_term(eq + beg[i], end[i] - beg[i],
-			       (int)rank_of(x[i]), nell, &es->in[i]))
+			       (int)onx_rank(x[i]), nell, &es->in[i]))
 			return -1;
 	if (arrow) {
 		if (parse_term(arrow + 2, strlen(arrow + 2), -1, nell, &es->out))
@@ -291,7 +236,7 @@ static int parse_einsum(const char *eq, ttc_value *const *x, unsigned nin,
 	for (unsigned i = 0; i < nin; i++)
 		for (unsigned k = 0; k < es->in[i].n; k++) {
 			int l = es->in[i].lab[k];
-			int64_t d = dims_of(x[i])[k];
+			int64_t d = onx_dims(x[i])[k];
 
 			if (find(&es->in[i], l) != (int)k)
 				return -1; /* a diagonal */
@@ -330,7 +275,7 @@ static ttc_value *sum_private(struct onx *im, struct einsum *es, unsigned i,
 	if (!n)
 		return x;
 	*t = kept;
-	return reduce_over(im, "ttir.sum", x, dims, n, false);
+	return onx_reduce(im, "ttir.sum", x, dims, n, false);
 }
 
 /* The permutation taking term from's labels to the order of to's. */
@@ -451,12 +396,12 @@ static int einsum(struct onx *im)
  * m the maximum: exp does not overflow and no result underflows. */
 static ttc_value *log_softmax(struct onx *im, ttc_value *x, int64_t d)
 {
-	ttc_value *z = binary(im, "ttir.subtract", x,
-			      reduce_over(im, "ttir.max", x, &d, 1, true));
-	ttc_value *s = reduce_over(im, "ttir.sum", unary(im, "ttir.exp", z), &d,
+	ttc_value *z = onx_op2(im, "ttir.subtract", x,
+			      onx_reduce(im, "ttir.max", x, &d, 1, true));
+	ttc_value *s = onx_reduce(im, "ttir.sum", onx_op1(im, "ttir.exp", z), &d,
 				   1, true);
 
-	return binary(im, "ttir.subtract", z, unary(im, "ttir.log", s));
+	return onx_op2(im, "ttir.subtract", z, onx_op1(im, "ttir.log", s));
 }
 
 /* One at the first maximum along d, zero elsewhere: argmax compared with
@@ -469,13 +414,13 @@ static ttc_value *hardmax(struct onx *im, ttc_value *x, int64_t d)
 	if (!x)
 		return NULL;
 	ttc_builder_output_elem(im->b, i32);
-	ttc_value *idx = reduce_over(im, "ttir.argmax", x, &d, 1, true);
+	ttc_value *idx = onx_reduce(im, "ttir.argmax", x, &d, 1, true);
 	const ttc_type *t = ttc_tensor_type_with_elem(im->ctx,
 						      ttc_value_type(x), i32);
 	const ttc_type *s64 = ttc_int_type(im->ctx, 64, TTC_SIGNED);
 	struct ttc_named_attr e[] = {
 		{"arange_dimension", onx_i64(im, d)},
-		{"end", ttc_int_attr(im->ctx, dims_of(x)[d], s64)},
+		{"end", ttc_int_attr(im->ctx, onx_dims(x)[d], s64)},
 		{"start", ttc_int_attr(im->ctx, 0, s64)},
 		{"step", ttc_int_attr(im->ctx, 1, s64)},
 	};
@@ -484,7 +429,7 @@ static ttc_value *hardmax(struct onx *im, ttc_value *x, int64_t d)
 	ttc_value *pos = onx_build(im, "ttir.arange", NULL, 0,
 				   onx_props(im, e, 4));
 
-	return onx_typecast(im, binary(im, "ttir.eq", idx, pos), elem_of(x));
+	return onx_typecast(im, onx_op2(im, "ttir.eq", idx, pos), onx_elem(x));
 }
 
 /* Before opset 13 the input is seen as 2-D, [d0 * ... * d(axis-1),
@@ -507,7 +452,7 @@ static int softmax(struct onx *im)
 
 	if (coerce) {
 		for (unsigned k = 0; k < rank; k++)
-			flat[k >= (unsigned)a] *= dims_of(x)[k];
+			flat[k >= (unsigned)a] *= onx_dims(x)[k];
 		y = onx_reshape(im, x, flat, 2);
 		d = 1;
 	} else {
@@ -522,7 +467,7 @@ static int softmax(struct onx *im)
 	} else {
 		y = hardmax(im, y, d);
 	}
-	return onx_out(im, 0, onx_reshape(im, y, dims_of(x), rank));
+	return onx_out(im, 0, onx_reshape(im, y, onx_dims(x), rank));
 }
 
 /* ---- CumSum ---- */
@@ -544,7 +489,7 @@ static int cumsum(struct onx *im)
 		return n;
 	if (n != 1)
 		return onx_fail(im, "input 1 (axis) must hold one value");
-	int a = onx_axis(im, axis, rank_of(x), "axis");
+	int a = onx_axis(im, axis, onx_rank(x), "axis");
 
 	if (a < 0)
 		return -EINVAL;
@@ -559,7 +504,7 @@ static int cumsum(struct onx *im)
 				 onx_props(im, &ce, 1));
 
 	if (excl)
-		y = binary(im, "ttir.subtract", y, x);
+		y = onx_op2(im, "ttir.subtract", y, x);
 	if (rev && y)
 		y = onx_build(im, "ttir.reverse", &y, 1, rp);
 	return onx_out(im, 0, y);

@@ -12,40 +12,6 @@
 
 #include "internal.h"
 
-static const ttc_type *elem_of(ttc_value *v)
-{
-	return ttc_type_elem(ttc_value_type(v));
-}
-
-static const int64_t *dims_of(ttc_value *v)
-{
-	return ttc_type_dims(ttc_value_type(v));
-}
-
-static unsigned rank_of(ttc_value *v)
-{
-	return ttc_type_rank(ttc_value_type(v));
-}
-
-static ttc_value *binop(struct onx *im, const char *op, ttc_value *a,
-			ttc_value *b)
-{
-	ttc_value *in[2] = {a, b};
-
-	return onx_build(im, op, in, 2, NULL);
-}
-
-static ttc_value *unop(struct onx *im, const char *op, ttc_value *a)
-{
-	return onx_build(im, op, &a, 1, NULL);
-}
-
-static ttc_value *scalar_op(struct onx *im, const char *op, ttc_value *x,
-			    double c)
-{
-	return binop(im, op, x, x ? onx_const_scalar(im, elem_of(x), c) : NULL);
-}
-
 /* ---- layouts ---- */
 
 /* NCHW to NHWC; 1-D [N, C, L] as [N, 1, L, C]. */
@@ -53,10 +19,10 @@ static ttc_value *to_nhwc(struct onx *im, ttc_value *x)
 {
 	static const int64_t perm[] = {0, 2, 3, 1};
 
-	if (x && rank_of(x) == 4)
+	if (x && onx_rank(x) == 4)
 		return onx_to_nhwc(im, x);
-	if (x && rank_of(x) == 3) {
-		const int64_t *d = dims_of(x);
+	if (x && onx_rank(x) == 3) {
+		const int64_t *d = onx_dims(x);
 
 		x = onx_reshape(im, x, (const int64_t[]){d[0], d[1], 1, d[2]},
 				4);
@@ -69,7 +35,7 @@ static ttc_value *from_nhwc(struct onx *im, ttc_value *y, unsigned rank)
 {
 	y = onx_from_nhwc(im, y);
 	if (y && rank == 3) {
-		const int64_t *d = dims_of(y);
+		const int64_t *d = onx_dims(y);
 
 		y = onx_reshape(im, y, (const int64_t[]){d[0], d[1], d[3]}, 3);
 	}
@@ -82,7 +48,7 @@ static ttc_value *per_channel(struct onx *im, ttc_value *v, unsigned rank)
 {
 	int64_t d[TTC_MAX_RANK];
 
-	if (!v || rank_of(v) > 1 || rank < 2)
+	if (!v || onx_rank(v) > 1 || rank < 2)
 		return v;
 	d[0] = ttc_type_numel(ttc_value_type(v));
 	for (unsigned k = 1; k + 1 < rank; k++)
@@ -102,7 +68,7 @@ struct win {
 /* The input's rank: 3 or 4 (1-D or 2-D), 3-D unsupported. */
 static int check_rank(struct onx *im, ttc_value *x, const char *what)
 {
-	unsigned r = rank_of(x);
+	unsigned r = onx_rank(x);
 
 	if (r == 5)
 		return onx_unsupported(im, "3-D %s (a rank-5 input)", what);
@@ -206,9 +172,9 @@ static int window(struct onx *im, ttc_value *x, const int64_t *k, bool dil,
 	int rc;
 
 	memset(w, 0, sizeof(*w));
-	w->nsp = rank_of(x) - 2;
+	w->nsp = onx_rank(x) - 2;
 	w->in[0] = w->k[0] = 1;
-	memcpy(w->in + 2 - w->nsp, dims_of(x) + 2, w->nsp * sizeof(*k));
+	memcpy(w->in + 2 - w->nsp, onx_dims(x) + 2, w->nsp * sizeof(*k));
 	memcpy(w->k + 2 - w->nsp, k, w->nsp * sizeof(*k));
 	if ((rc = spatial_attr(im, "strides", w->nsp, 1, 1, w->s)))
 		return rc;
@@ -226,13 +192,13 @@ static int check_kernel(struct onx *im, ttc_value *wt)
 {
 	int64_t k[TTC_MAX_RANK];
 	int n = onx_attr_ints(im, "kernel_shape", k, TTC_MAX_RANK);
-	unsigned nsp = rank_of(wt) - 2;
+	unsigned nsp = onx_rank(wt) - 2;
 
 	if (n == -ENOENT)
 		return 0;
 	if (n < 0)
 		return n;
-	if ((unsigned)n != nsp || memcmp(k, dims_of(wt) + 2, nsp * sizeof(*k)))
+	if ((unsigned)n != nsp || memcmp(k, onx_dims(wt) + 2, nsp * sizeof(*k)))
 		return onx_fail(im, "attribute 'kernel_shape' does not match "
 				    "the weight's spatial dims");
 	return 0;
@@ -256,9 +222,9 @@ static void conv_params(const struct win *w, int64_t group,
 /* The weight in 2-D form: a 1-D one's [A, B, K] as [A, B, 1, K]. */
 static ttc_value *weight_2d(struct onx *im, ttc_value *wt)
 {
-	const int64_t *d = dims_of(wt);
+	const int64_t *d = onx_dims(wt);
 
-	if (rank_of(wt) != 3)
+	if (onx_rank(wt) != 3)
 		return wt;
 	return onx_reshape(im, wt, (const int64_t[]){d[0], d[1], 1, d[2]}, 4);
 }
@@ -290,9 +256,9 @@ static int conv_operands(struct onx *im, ttc_value *x, ttc_value **wt,
 		return -EINVAL;
 	if ((rc = check_rank(im, x, im->node->op_type)))
 		return rc;
-	if (rank_of(*wt) != rank_of(x))
+	if (onx_rank(*wt) != onx_rank(x))
 		return onx_fail(im, "the weight has rank %u, the input %u",
-				rank_of(*wt), rank_of(x));
+				onx_rank(*wt), onx_rank(x));
 	if (*group < 1)
 		return onx_fail(im, "attribute 'group' is %lld",
 				(long long)*group);
@@ -310,12 +276,12 @@ static int conv(struct onx *im)
 	if (!x)
 		return -EINVAL;
 	if ((rc = conv_operands(im, x, &wt, &group)) ||
-	    (rc = window(im, x, dims_of(wt) + 2, true, &w)) ||
-	    (rc = conv_bias(im, dims_of(wt)[0], &b)))
+	    (rc = window(im, x, onx_dims(wt) + 2, true, &w)) ||
+	    (rc = conv_bias(im, onx_dims(wt)[0], &b)))
 		return rc;
 	conv_params(&w, group, &p);
 	y = ttc_conv2d(im->b, to_nhwc(im, x), weight_2d(im, wt), b, &p);
-	return onx_out(im, 0, from_nhwc(im, y, rank_of(x)));
+	return onx_out(im, 0, from_nhwc(im, y, onx_rank(x)));
 }
 
 /* ConvTranspose's padding from output_shape or SAME_*: total =
@@ -372,22 +338,22 @@ static int conv_transpose(struct onx *im)
 	if ((rc = conv_operands(im, x, &wt, &group)))
 		return rc;
 	memset(&w, 0, sizeof(w));
-	w.nsp = rank_of(x) - 2;
+	w.nsp = onx_rank(x) - 2;
 	w.in[0] = w.k[0] = 1;
-	memcpy(w.in + 2 - w.nsp, dims_of(x) + 2, w.nsp * sizeof(int64_t));
-	memcpy(w.k + 2 - w.nsp, dims_of(wt) + 2, w.nsp * sizeof(int64_t));
+	memcpy(w.in + 2 - w.nsp, onx_dims(x) + 2, w.nsp * sizeof(int64_t));
+	memcpy(w.k + 2 - w.nsp, onx_dims(wt) + 2, w.nsp * sizeof(int64_t));
 	if ((rc = spatial_attr(im, "strides", w.nsp, 1, 1, w.s)) ||
 	    (rc = spatial_attr(im, "dilations", w.nsp, 1, 1, w.d)) ||
 	    (rc = spatial_attr(im, "output_padding", w.nsp, 0, 0, op)) ||
 	    (rc = conv_t_pads(im, &w, op)) ||
-	    (rc = conv_bias(im, dims_of(wt)[1] * group, &b)))
+	    (rc = conv_bias(im, onx_dims(wt)[1] * group, &b)))
 		return rc;
 	conv_params(&w, group, &p);
 	p.output_padding[0] = (int32_t)op[0];
 	p.output_padding[1] = (int32_t)op[1];
 	y = ttc_conv_transpose2d(im->b, to_nhwc(im, x), weight_2d(im, wt), b,
 				 &p);
-	return onx_out(im, 0, from_nhwc(im, y, rank_of(x)));
+	return onx_out(im, 0, from_nhwc(im, y, onx_rank(x)));
 }
 
 /* ---- pools ---- */
@@ -410,9 +376,9 @@ static int pool(struct onx *im, bool max)
 	n = onx_attr_ints(im, "kernel_shape", k, TTC_MAX_RANK);
 	if (n == -ENOENT)
 		return onx_fail(im, "attribute 'kernel_shape' is missing");
-	if (n >= 0 && (unsigned)n != rank_of(x) - 2)
+	if (n >= 0 && (unsigned)n != onx_rank(x) - 2)
 		return onx_fail(im, "attribute 'kernel_shape' has %d values "
-				    "for %u spatial dims", n, rank_of(x) - 2);
+				    "for %u spatial dims", n, onx_rank(x) - 2);
 	if (n < 0 || (rc = window(im, x, k, max, &w)))
 		return n < 0 ? n : rc;
 	if (max && im->node->n_output > 1 && im->node->output[1][0])
@@ -430,7 +396,7 @@ static int pool(struct onx *im, bool max)
 
 	y = onx_build(im, max ? "ttir.max_pool2d" : "ttir.avg_pool2d", &y, 1,
 		      onx_props(im, e, max ? 5 : 6));
-	return onx_out(im, 0, from_nhwc(im, y, rank_of(x)));
+	return onx_out(im, 0, from_nhwc(im, y, onx_rank(x)));
 }
 
 static int max_pool(struct onx *im)
@@ -456,11 +422,11 @@ static int global_pool(struct onx *im)
 
 	if (!x)
 		return -EINVAL;
-	r = rank_of(x);
+	r = onx_rank(x);
 	if (r < 3)
 		return onx_fail(im, "input 0 has rank %u (at least 3)", r);
 	if (r == 4) {
-		const int64_t *d = dims_of(x);
+		const int64_t *d = onx_dims(x);
 		int64_t out[4] = {d[0], d[1], 1, 1};
 		ttc_value *y = to_nhwc(im, x);
 
@@ -512,16 +478,16 @@ static ttc_value *fold_bn(struct onx *im, ttc_op *c, ttc_value *s,
 			  ttc_value *t)
 {
 	ttc_value *wt = ttc_op_operand(c, 1);
-	int64_t o = dims_of(wt)[0];
+	int64_t o = onx_dims(wt)[0];
 	ttc_value *in[3] = {ttc_op_operand(c, 0), NULL, NULL};
 	ttc_value *bs = onx_reshape(im, s, (const int64_t[]){1, 1, 1, o}, 4);
 
-	in[1] = binop(im, "ttir.multiply", wt,
+	in[1] = onx_op2(im, "ttir.multiply", wt,
 		      onx_reshape(im, s, (const int64_t[]){o, 1, 1, 1}, 4));
 	in[2] = onx_reshape(im, t, (const int64_t[]){1, 1, 1, o}, 4);
 	if (ttc_op_num_operands(c) > 2)
-		in[2] = binop(im, "ttir.add",
-			      binop(im, "ttir.multiply", ttc_op_operand(c, 2),
+		in[2] = onx_op2(im, "ttir.add",
+			      onx_op2(im, "ttir.multiply", ttc_op_operand(c, 2),
 				    bs),
 			      in[2]);
 	return from_nhwc(im, onx_build(im, "ttir.conv2d", in, 3,
@@ -541,7 +507,7 @@ static ttc_op *foldable_conv(struct onx *im, ttc_value *x, ttc_value *s,
 	    !onx_data(im, ttc_op_operand(c, 1)) ||
 	    (ttc_op_num_operands(c) > 2 &&
 	     !onx_data(im, ttc_op_operand(c, 2))) ||
-	    rank_of(s) != 1 || consumers(im, im->node->input[0]) != 1)
+	    onx_rank(s) != 1 || consumers(im, im->node->input[0]) != 1)
 		return NULL;
 	return c;
 }
@@ -549,7 +515,7 @@ static ttc_op *foldable_conv(struct onx *im, ttc_value *x, ttc_value *s,
 /* Input i (scale, B, mean or var) in x's element type. */
 static ttc_value *bn_param(struct onx *im, size_t i, ttc_value *x)
 {
-	return onx_typecast(im, onx_in(im, i), elem_of(x));
+	return onx_typecast(im, onx_in(im, i), onx_elem(x));
 }
 
 static int batch_norm(struct onx *im)
@@ -567,22 +533,22 @@ static int batch_norm(struct onx *im)
 						   "statistics of training)",
 					       i);
 	if (im->opset < 9 && !onx_attr_int(im, "spatial", 1) &&
-	    rank_of(x) > 2 && onx_in_rank(im, 1) < 2)
+	    onx_rank(x) > 2 && onx_in_rank(im, 1) < 2)
 		return onx_unsupported(im, "spatial 0 with parameters of one "
 					   "dim");
-	ttc_value *var = scalar_op(im, "ttir.add", bn_param(im, 4, x), eps);
-	ttc_value *s = binop(im, "ttir.div", bn_param(im, 1, x),
-			     unop(im, "ttir.sqrt", var));
-	ttc_value *t = binop(im, "ttir.subtract", bn_param(im, 2, x),
-			     binop(im, "ttir.multiply", bn_param(im, 3, x), s));
+	ttc_value *var = onx_op_scalar(im, "ttir.add", bn_param(im, 4, x), eps);
+	ttc_value *s = onx_op2(im, "ttir.div", bn_param(im, 1, x),
+			     onx_op1(im, "ttir.sqrt", var));
+	ttc_value *t = onx_op2(im, "ttir.subtract", bn_param(im, 2, x),
+			     onx_op2(im, "ttir.multiply", bn_param(im, 3, x), s));
 	ttc_op *c = s && t ? foldable_conv(im, x, s, t) : NULL;
 
 	if (c)
 		return onx_out(im, 0, fold_bn(im, c, s, t));
-	return onx_out(im, 0, binop(im, "ttir.add",
-				    binop(im, "ttir.multiply", x,
-					  per_channel(im, s, rank_of(x))),
-				    per_channel(im, t, rank_of(x))));
+	return onx_out(im, 0, onx_op2(im, "ttir.add",
+				    onx_op2(im, "ttir.multiply", x,
+					  per_channel(im, s, onx_rank(x))),
+				    per_channel(im, t, onx_rank(x))));
 }
 
 /* ---- normalisations over trailing dims ---- */
@@ -593,8 +559,8 @@ static int batch_norm(struct onx *im)
 static ttc_value *norm_rows(struct onx *im, ttc_value *x, unsigned axis,
 			    ttc_value *wt, ttc_value *b, double eps)
 {
-	const int64_t *d = dims_of(x);
-	unsigned r = rank_of(x);
+	const int64_t *d = onx_dims(x);
+	unsigned r = onx_rank(x);
 	int64_t shape[TTC_MAX_RANK], m = 1;
 
 	for (unsigned k = 0; k < axis; k++)
@@ -615,10 +581,10 @@ static ttc_value *norm_rows(struct onx *im, ttc_value *x, unsigned axis,
 /* Whether v has exactly x's dims from axis on. */
 static bool trailing_shape(ttc_value *v, ttc_value *x, unsigned axis)
 {
-	unsigned r = rank_of(x);
+	unsigned r = onx_rank(x);
 
-	return rank_of(v) == r - axis &&
-	       !memcmp(dims_of(v), dims_of(x) + axis,
+	return onx_rank(v) == r - axis &&
+	       !memcmp(onx_dims(v), onx_dims(x) + axis,
 		       (r - axis) * sizeof(int64_t));
 }
 
@@ -628,18 +594,18 @@ static int norm_stats(struct onx *im, ttc_value *x, unsigned axis,
 		      double eps)
 {
 	int dims[TTC_MAX_RANK];
-	unsigned r = rank_of(x), nd = r - axis;
+	unsigned r = onx_rank(x), nd = r - axis;
 
 	if (im->node->n_output < 2)
 		return 0;
 	for (unsigned k = 0; k < nd; k++)
 		dims[k] = (int)(axis + k);
 	ttc_value *mean = ttc_mean(im->b, x, dims, nd, true);
-	ttc_value *dx = binop(im, "ttir.subtract", x, mean);
-	ttc_value *var = ttc_mean(im->b, binop(im, "ttir.multiply", dx, dx),
+	ttc_value *dx = onx_op2(im, "ttir.subtract", x, mean);
+	ttc_value *var = ttc_mean(im->b, onx_op2(im, "ttir.multiply", dx, dx),
 				  dims, nd, true);
-	ttc_value *inv = unop(im, "ttir.rsqrt",
-			      scalar_op(im, "ttir.add", var, eps));
+	ttc_value *inv = onx_op1(im, "ttir.rsqrt",
+			      onx_op_scalar(im, "ttir.add", var, eps));
 
 	if (onx_out(im, 1, mean))
 		return -EINVAL;
@@ -654,7 +620,7 @@ static int layer_norm(struct onx *im)
 
 	if (!x || !wt)
 		return -EINVAL;
-	axis = onx_axis(im, onx_attr_int(im, "axis", -1), rank_of(x), "axis");
+	axis = onx_axis(im, onx_attr_int(im, "axis", -1), onx_rank(x), "axis");
 	if (axis < 0)
 		return -EINVAL;
 	if (onx_attr_int(im, "stash_type", 1) != 1)
@@ -670,9 +636,9 @@ static int layer_norm(struct onx *im)
 				 bfit ? b : NULL, eps);
 
 	if (!wfit)
-		y = binop(im, "ttir.multiply", y, wt);
+		y = onx_op2(im, "ttir.multiply", y, wt);
 	if (!bfit)
-		y = binop(im, "ttir.add", y, b);
+		y = onx_op2(im, "ttir.add", y, b);
 	if (norm_stats(im, x, (unsigned)axis, eps))
 		return -EINVAL;
 	return onx_out(im, 0, y);
@@ -686,15 +652,15 @@ static int instance_norm(struct onx *im)
 
 	if (!x || !scale || !b)
 		return -EINVAL;
-	unsigned r = rank_of(x);
+	unsigned r = onx_rank(x);
 
 	if (r < 3)
 		return onx_fail(im, "input 0 has rank %u (at least 3)", r);
 	ttc_value *y = norm_rows(im, x, 2, NULL, NULL,
 				 onx_attr_float(im, "epsilon", 1e-5));
 
-	y = binop(im, "ttir.multiply", y, per_channel(im, scale, r));
-	return onx_out(im, 0, binop(im, "ttir.add", y, per_channel(im, b, r)));
+	y = onx_op2(im, "ttir.multiply", y, per_channel(im, scale, r));
+	return onx_out(im, 0, onx_op2(im, "ttir.add", y, per_channel(im, b, r)));
 }
 
 /* x / norm(x) along axis, p 1 or 2. */
@@ -706,19 +672,19 @@ static int lp_norm(struct onx *im)
 
 	if (!x)
 		return -EINVAL;
-	axis = onx_axis(im, onx_attr_int(im, "axis", -1), rank_of(x), "axis");
+	axis = onx_axis(im, onx_attr_int(im, "axis", -1), onx_rank(x), "axis");
 	if (axis < 0)
 		return -EINVAL;
 	if (p != 1 && p != 2)
 		return onx_unsupported(im, "p %lld (1 and 2 are)",
 				       (long long)p);
-	ttc_value *n = p == 1 ? unop(im, "ttir.abs", x) :
-				binop(im, "ttir.multiply", x, x);
+	ttc_value *n = p == 1 ? onx_op1(im, "ttir.abs", x) :
+				onx_op2(im, "ttir.multiply", x, x);
 
 	n = ttc_sum(im->b, n, &axis, 1, true);
 	if (p == 2)
-		n = unop(im, "ttir.sqrt", n);
-	return onx_out(im, 0, binop(im, "ttir.div", x, n));
+		n = onx_op1(im, "ttir.sqrt", n);
+	return onx_out(im, 0, onx_op2(im, "ttir.div", x, n));
 }
 
 /* x / (bias + alpha / size * sum of x^2 over size channels)^beta: the
@@ -731,8 +697,8 @@ static int lrn(struct onx *im)
 
 	if (!x)
 		return -EINVAL;
-	unsigned r = rank_of(x);
-	const int64_t *d = dims_of(x);
+	unsigned r = onx_rank(x);
+	const int64_t *d = onx_dims(x);
 	int64_t hw = 1;
 
 	if (size < 1 || r < 3)
@@ -751,17 +717,17 @@ static int lrn(struct onx *im)
 		{"stride", onx_i32s(im, one, 2)},
 		{"count_include_pad", onx_bool(im, true)},
 	};
-	ttc_value *sq = binop(im, "ttir.multiply", x, x);
+	ttc_value *sq = onx_op2(im, "ttir.multiply", x, x);
 
 	sq = onx_reshape(im, sq, (const int64_t[]){d[0], d[1], hw, 1}, 4);
 	sq = onx_build(im, "ttir.avg_pool2d", &sq, 1, onx_props(im, e, 6));
 	sq = onx_reshape(im, sq, d, r);
-	sq = scalar_op(im, "ttir.add",
-		       scalar_op(im, "ttir.multiply", sq,
+	sq = onx_op_scalar(im, "ttir.add",
+		       onx_op_scalar(im, "ttir.multiply", sq,
 				 onx_attr_float(im, "alpha", 1e-4)),
 		       onx_attr_float(im, "bias", 1.0));
-	sq = scalar_op(im, "ttir.pow", sq, onx_attr_float(im, "beta", 0.75));
-	return onx_out(im, 0, binop(im, "ttir.div", x, sq));
+	sq = onx_op_scalar(im, "ttir.pow", sq, onx_attr_float(im, "beta", 0.75));
+	return onx_out(im, 0, onx_op2(im, "ttir.div", x, sq));
 }
 
 #define CONV_ATTRS "auto_pad,dilations,group,kernel_shape,pads,strides"

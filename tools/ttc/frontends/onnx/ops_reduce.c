@@ -10,49 +10,9 @@
 
 #include "internal.h"
 
-static const ttc_type *elem_of(ttc_value *v)
-{
-	return ttc_type_elem(ttc_value_type(v));
-}
-
 static bool is_int(ttc_value *v)
 {
-	return ttc_type_kind(elem_of(v)) == TTC_TYPE_INT;
-}
-
-/* [d : i32, ...]: the ArrayAttr form the reductions' dim_arg takes. */
-static const ttc_attr *dim_list(struct onx *im, const int64_t *d, size_t n)
-{
-	const ttc_type *i32 = ttc_int_type(im->ctx, 32, TTC_SIGNLESS);
-	const ttc_attr *e[TTC_MAX_RANK];
-
-	for (size_t i = 0; i < n; i++)
-		e[i] = ttc_int_attr(im->ctx, d[i], i32);
-	return ttc_array_attr(im->ctx, e, n);
-}
-
-/* ttir.<op> over dims[n] (every dimension listed: an empty list reduces
- * nothing, which a rank 0 input needs). */
-static ttc_value *reduce_over(struct onx *im, const char *op, ttc_value *x,
-			      const int64_t *dims, size_t n, bool keep)
-{
-	struct ttc_named_attr e[] = {{"dim_arg", dim_list(im, dims, n)},
-				     {"keep_dim", onx_bool(im, keep)}};
-
-	return x ? onx_build(im, op, &x, 1, onx_props(im, e, 2)) : NULL;
-}
-
-static ttc_value *unary(struct onx *im, const char *op, ttc_value *x)
-{
-	return x ? onx_build(im, op, &x, 1, NULL) : NULL;
-}
-
-static ttc_value *binary(struct onx *im, const char *op, ttc_value *a,
-			 ttc_value *b)
-{
-	ttc_value *in[2] = {a, b};
-
-	return onx_build(im, op, in, 2, NULL);
+	return ttc_type_kind(onx_elem(v)) == TTC_TYPE_INT;
 }
 
 /* ---- Reduce* ---- */
@@ -105,16 +65,16 @@ static int reduce_axes(struct onx *im, unsigned rank, int64_t *dims,
 static ttc_value *log_sum_exp(struct onx *im, ttc_value *x,
 			      const int64_t *dims, size_t n)
 {
-	const ttc_type *elem = elem_of(x);
+	const ttc_type *elem = onx_elem(x);
 
 	if (is_int(x))
 		x = onx_typecast(im, x, ttc_float_type(im->ctx, TTC_F32));
-	ttc_value *m = reduce_over(im, "ttir.max", x, dims, n, true);
-	ttc_value *e = unary(im, "ttir.exp", binary(im, "ttir.subtract", x, m));
-	ttc_value *s = unary(im, "ttir.log",
-			     reduce_over(im, "ttir.sum", e, dims, n, true));
+	ttc_value *m = onx_reduce(im, "ttir.max", x, dims, n, true);
+	ttc_value *e = onx_op1(im, "ttir.exp", onx_op2(im, "ttir.subtract", x, m));
+	ttc_value *s = onx_op1(im, "ttir.log",
+			     onx_reduce(im, "ttir.sum", e, dims, n, true));
 
-	return onx_typecast(im, binary(im, "ttir.add", s, m), elem);
+	return onx_typecast(im, onx_op2(im, "ttir.add", s, m), elem);
 }
 
 /* Each Reduce* as (elementwise step before, reduction, step after). */
@@ -171,12 +131,12 @@ static int reduce(struct onx *im)
 	}
 	y = x;
 	if (reductions[r].pre && !strcmp(reductions[r].pre, "square"))
-		y = binary(im, "ttir.multiply", x, x);
+		y = onx_op2(im, "ttir.multiply", x, x);
 	else if (reductions[r].pre)
-		y = unary(im, reductions[r].pre, x);
-	y = reduce_over(im, reductions[r].red, y, dims, (size_t)n, keep);
+		y = onx_op1(im, reductions[r].pre, x);
+	y = onx_reduce(im, reductions[r].red, y, dims, (size_t)n, keep);
 	if (reductions[r].post)
-		y = unary(im, reductions[r].post, y);
+		y = onx_op1(im, reductions[r].post, y);
 	return onx_out(im, 0, y);
 }
 
@@ -196,11 +156,11 @@ static int arg_reduce(struct onx *im)
 
 	if (!x || a < 0)
 		return -EINVAL;
-	if (ttc_type_kind(elem_of(x)) == TTC_TYPE_INT &&
-	    ttc_type_width(elem_of(x)) == 1)
+	if (ttc_type_kind(onx_elem(x)) == TTC_TYPE_INT &&
+	    ttc_type_width(onx_elem(x)) == 1)
 		return onx_unsupported(im, "bool input");
 	if (!strcmp(im->node->op_type, "ArgMin"))
-		x = unary(im, is_int(x) ? "ttir.bitwise_not" : "ttir.neg", x);
+		x = onx_op1(im, is_int(x) ? "ttir.bitwise_not" : "ttir.neg", x);
 	if (last) {
 		int64_t d = a;
 		struct ttc_named_attr e = {"dimensions", onx_i64s(im, &d, 1)};
@@ -212,10 +172,10 @@ static int arg_reduce(struct onx *im)
 					    ONNX__TENSOR_PROTO__DATA_TYPE__INT32);
 
 	ttc_builder_output_elem(im->b, i32);
-	ttc_value *y = reduce_over(im, "ttir.argmax", x, &d, 1, keep);
+	ttc_value *y = onx_reduce(im, "ttir.argmax", x, &d, 1, keep);
 
 	if (last && y)
-		y = binary(im, "ttir.subtract",
+		y = onx_op2(im, "ttir.subtract",
 			   onx_const_scalar(im, i32, (double)(len - 1)), y);
 	return onx_out(im, 0,
 		       onx_typecast(im, y,

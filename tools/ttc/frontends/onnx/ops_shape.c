@@ -24,21 +24,6 @@
  * longer ones through ttir.gather. */
 #define MAX_SLICED 16
 
-static const ttc_type *elem_of(ttc_value *v)
-{
-	return ttc_type_elem(ttc_value_type(v));
-}
-
-static const int64_t *dims_of(ttc_value *v)
-{
-	return ttc_type_dims(ttc_value_type(v));
-}
-
-static unsigned rank_of(ttc_value *v)
-{
-	return ttc_type_rank(ttc_value_type(v));
-}
-
 static const ttc_type *i64_elem(struct onx *im)
 {
 	return ttc_int_type(im->ctx, 64, TTC_SIGNLESS);
@@ -86,14 +71,6 @@ static ttc_value *const_i64s(struct onx *im, const int64_t *v, size_t n)
 		im, ttc_tensor_type(im->ctx, &d, 1, i64_elem(im), NULL), v);
 }
 
-static ttc_value *binop(struct onx *im, const char *op, ttc_value *a,
-			ttc_value *b)
-{
-	ttc_value *in[2] = {a, b};
-
-	return onx_build(im, op, in, 2, NULL);
-}
-
 static ttc_value *where(struct onx *im, ttc_value *c, ttc_value *a,
 			ttc_value *b)
 {
@@ -106,11 +83,11 @@ static ttc_value *where(struct onx *im, ttc_value *c, ttc_value *a,
 static ttc_value *slice(struct onx *im, ttc_value *x, const int64_t *b,
 			const int64_t *e, const int64_t *s)
 {
-	unsigned r = x ? rank_of(x) : 0;
+	unsigned r = x ? onx_rank(x) : 0;
 	bool whole = true;
 
 	for (unsigned d = 0; x && d < r; d++)
-		whole &= b[d] == 0 && e[d] == dims_of(x)[d] && s[d] == 1;
+		whole &= b[d] == 0 && e[d] == onx_dims(x)[d] && s[d] == 1;
 	if (!x || whole)
 		return x;
 	struct ttc_named_attr a[] = {{"begins", i32_list(im, b, r)},
@@ -128,8 +105,8 @@ static ttc_value *slice_dim(struct onx *im, ttc_value *x, unsigned dim,
 
 	if (!x)
 		return NULL;
-	for (unsigned d = 0; d < rank_of(x); d++)
-		e[d] = dims_of(x)[d], s[d] = 1;
+	for (unsigned d = 0; d < onx_rank(x); d++)
+		e[d] = onx_dims(x)[d], s[d] = 1;
 	b[dim] = from, e[dim] = to;
 	return slice(im, x, b, e, s);
 }
@@ -162,14 +139,14 @@ static ttc_value *broadcast_to(struct onx *im, ttc_value *x,
 
 	if (!x)
 		return NULL;
-	for (unsigned d = 0; d < rank_of(x); d++) {
-		f[d] = dims_of(x)[d] == dims[d] ? 1 : dims[d];
+	for (unsigned d = 0; d < onx_rank(x); d++) {
+		f[d] = onx_dims(x)[d] == dims[d] ? 1 : dims[d];
 		same &= f[d] == 1;
 	}
 	if (same)
 		return x;
 	struct ttc_named_attr a = {"broadcast_dimensions",
-				   onx_i64s(im, f, rank_of(x))};
+				   onx_i64s(im, f, onx_rank(x))};
 
 	return onx_build(im, "ttir.broadcast", &x, 1, onx_props(im, &a, 1));
 }
@@ -201,12 +178,12 @@ static int reshape(struct onx *im)
 	numel = ttc_type_numel(ttc_value_type(x));
 	for (int k = 0; k < n; k++) {
 		if (shape[k] == 0 && !allowzero) {
-			if ((unsigned)k >= rank_of(x))
+			if ((unsigned)k >= onx_rank(x))
 				return onx_fail(im,
 						"shape entry %d is 0 (copy) "
 						"past the input's rank",
 						k);
-			shape[k] = dims_of(x)[k];
+			shape[k] = onx_dims(x)[k];
 		}
 		if (shape[k] == -1 && infer < 0)
 			infer = k;
@@ -231,7 +208,7 @@ static int flatten(struct onx *im)
 {
 	ttc_value *x = onx_in(im, 0);
 	int64_t axis = onx_attr_int(im, "axis", 1), dims[2] = {1, 1};
-	unsigned r = x ? rank_of(x) : 0;
+	unsigned r = x ? onx_rank(x) : 0;
 
 	if (!x)
 		return -EINVAL;
@@ -241,7 +218,7 @@ static int flatten(struct onx *im)
 	if (axis < 0)
 		axis += r;
 	for (unsigned d = 0; d < r; d++)
-		dims[d >= axis] *= dims_of(x)[d];
+		dims[d >= axis] *= onx_dims(x)[d];
 	return onx_out(im, 0, onx_reshape(im, x, dims, 2));
 }
 
@@ -249,7 +226,7 @@ static int transpose(struct onx *im)
 {
 	ttc_value *x = onx_in(im, 0);
 	int64_t perm[MAXR];
-	unsigned r = x ? rank_of(x) : 0;
+	unsigned r = x ? onx_rank(x) : 0;
 	int n = onx_attr_ints(im, "perm", perm, MAXR);
 
 	if (!x)
@@ -274,12 +251,12 @@ static int squeeze(struct onx *im)
 	ttc_value *x = onx_in(im, 0);
 	int64_t axes[MAXR], dims[MAXR];
 	bool drop[MAXR] = {false};
-	unsigned r = x ? rank_of(x) : 0, n = 0;
+	unsigned r = x ? onx_rank(x) : 0, n = 0;
 	int na = x ? axes_of(im, 13, 1, axes, MAXR) : -EINVAL;
 
 	if (na == -ENOENT) {
 		for (unsigned d = 0; d < r; d++)
-			drop[d] = dims_of(x)[d] == 1;
+			drop[d] = onx_dims(x)[d] == 1;
 	} else if (na < 0) {
 		return na;
 	}
@@ -288,14 +265,14 @@ static int squeeze(struct onx *im)
 
 		if (d < 0)
 			return -EINVAL;
-		if (dims_of(x)[d] != 1)
+		if (onx_dims(x)[d] != 1)
 			return onx_fail(im, "axis %d has size %lld, not 1", d,
-					(long long)dims_of(x)[d]);
+					(long long)onx_dims(x)[d]);
 		drop[d] = true;
 	}
 	for (unsigned d = 0; d < r; d++)
 		if (!drop[d])
-			dims[n++] = dims_of(x)[d];
+			dims[n++] = onx_dims(x)[d];
 	return onx_out(im, 0, onx_reshape(im, x, dims, n));
 }
 
@@ -304,7 +281,7 @@ static int unsqueeze(struct onx *im)
 	ttc_value *x = onx_in(im, 0);
 	int64_t axes[MAXR], dims[MAXR];
 	bool ins[MAXR] = {false};
-	unsigned r = x ? rank_of(x) : 0, k = 0;
+	unsigned r = x ? onx_rank(x) : 0, k = 0;
 	int na = x ? axes_of(im, 13, 1, axes, MAXR) : -EINVAL;
 
 	if (na == -ENOENT)
@@ -323,7 +300,7 @@ static int unsqueeze(struct onx *im)
 		ins[d] = true;
 	}
 	for (unsigned d = 0; d < r + (unsigned)na; d++)
-		dims[d] = ins[d] ? 1 : dims_of(x)[k++];
+		dims[d] = ins[d] ? 1 : onx_dims(x)[k++];
 	return onx_out(im, 0, onx_reshape(im, x, dims, r + na));
 }
 
@@ -350,7 +327,7 @@ static int concat_op(struct onx *im)
 		if (!(xs[i] = onx_in(im, i)))
 			n = 0;
 	if (n)
-		d = onx_axis(im, onx_attr_int(im, "axis", 0), rank_of(xs[0]),
+		d = onx_axis(im, onx_attr_int(im, "axis", 0), onx_rank(xs[0]),
 			     "axis");
 	else if (!im->node->n_input)
 		onx_fail(im, "no inputs");
@@ -377,7 +354,7 @@ static int split(struct onx *im)
 		return -EINVAL;
 	if (nout > 64)
 		return onx_unsupported(im, "%zu outputs (at most 64)", nout);
-	d = onx_axis(im, onx_attr_int(im, "axis", 0), rank_of(x), "axis");
+	d = onx_axis(im, onx_attr_int(im, "axis", 0), onx_rank(x), "axis");
 	if (d < 0)
 		return -EINVAL;
 	if (im->opset < 13)
@@ -386,13 +363,13 @@ static int split(struct onx *im)
 		n = onx_in_ints(im, 1, sizes, 64);
 	if (n == -ENOENT) {
 		/* equal parts */
-		if (!nout || dims_of(x)[d] % (int64_t)nout)
+		if (!nout || onx_dims(x)[d] % (int64_t)nout)
 			return onx_fail(im,
 					"dimension %d of size %lld does not "
 					"split into %zu equal parts",
-					d, (long long)dims_of(x)[d], nout);
+					d, (long long)onx_dims(x)[d], nout);
 		for (size_t i = 0; i < nout; i++)
-			sizes[i] = dims_of(x)[d] / (int64_t)nout;
+			sizes[i] = onx_dims(x)[d] / (int64_t)nout;
 		n = (int)nout;
 	}
 	if (n < 0)
@@ -404,9 +381,9 @@ static int split(struct onx *im)
 			return onx_fail(im, "split size %d is negative", i);
 		at += sizes[i];
 	}
-	if (at != dims_of(x)[d])
+	if (at != onx_dims(x)[d])
 		return onx_fail(im, "split sizes add up to %lld, not %lld",
-				(long long)at, (long long)dims_of(x)[d]);
+				(long long)at, (long long)onx_dims(x)[d]);
 	at = 0;
 	for (int i = 0; i < n; i++) {
 		if (onx_out(im, (size_t)i,
@@ -430,7 +407,7 @@ static int slice_op(struct onx *im)
 	ttc_value *x = onx_in(im, 0);
 	int64_t st[MAXR], en[MAXR], ax[MAXR], sp[MAXR];
 	int64_t b[MAXR] = {0}, e[MAXR], s[MAXR];
-	unsigned r = x ? rank_of(x) : 0;
+	unsigned r = x ? onx_rank(x) : 0;
 	int n, ne, na, ns = -ENOENT;
 
 	if (!x)
@@ -462,14 +439,14 @@ static int slice_op(struct onx *im)
 				"%d and %d entries",
 				n, ne, na, ns);
 	for (unsigned d = 0; d < r; d++)
-		e[d] = dims_of(x)[d], s[d] = 1;
+		e[d] = onx_dims(x)[d], s[d] = 1;
 	for (int k = 0; k < n; k++) {
 		int d = onx_axis(im, ax[k], r, "axis");
 		int64_t dim;
 
 		if (d < 0)
 			return -EINVAL;
-		dim = dims_of(x)[d];
+		dim = onx_dims(x)[d];
 		if (sp[k] == 0)
 			return onx_fail(im, "step %d is 0", k);
 		if (sp[k] > 0) {
@@ -501,7 +478,7 @@ static int slice_op(struct onx *im)
  * they are known. */
 static ttc_value *wrap_indices(struct onx *im, ttc_value *idx, int64_t n)
 {
-	const ttc_type *el = idx ? elem_of(idx) : NULL;
+	const ttc_type *el = idx ? onx_elem(idx) : NULL;
 	const void *data = idx ? onx_data(im, idx) : NULL;
 
 	if (!idx || (is_int(el) && ttc_type_signedness(el) == TTC_UNSIGNED))
@@ -524,8 +501,8 @@ static ttc_value *wrap_indices(struct onx *im, ttc_value *idx, int64_t n)
 		return c;
 	}
 	return where(
-		im, binop(im, "ttir.lt", idx, onx_const_scalar(im, el, 0)),
-		binop(im, "ttir.add", idx, onx_const_scalar(im, el, (double)n)),
+		im, onx_op2(im, "ttir.lt", idx, onx_const_scalar(im, el, 0)),
+		onx_op2(im, "ttir.add", idx, onx_const_scalar(im, el, (double)n)),
 		idx);
 }
 
@@ -570,10 +547,10 @@ static ttc_value *take_gather(struct onx *im, ttc_value *x, unsigned axis,
 			      ttc_value *flat)
 {
 	int64_t d1[MAXR], full[MAXR];
-	unsigned r = rank_of(x);
+	unsigned r = onx_rank(x);
 
 	for (unsigned d = 0; d < r; d++) {
-		full[d] = d == axis ? dims_of(flat)[0] : dims_of(x)[d];
+		full[d] = d == axis ? onx_dims(flat)[0] : onx_dims(x)[d];
 		d1[d] = d == axis ? full[d] : 1;
 	}
 	ttc_value *ix = broadcast_to(im, onx_reshape(im, flat, d1, r), full);
@@ -592,21 +569,21 @@ static int gather(struct onx *im)
 
 	if (!x || !idx)
 		return -EINVAL;
-	r = rank_of(x), q = rank_of(idx);
+	r = onx_rank(x), q = onx_rank(idx);
 	axis = onx_axis(im, onx_attr_int(im, "axis", 0), r, "axis");
 	if (axis < 0)
 		return -EINVAL;
 	if (r + q - 1 > MAXR)
 		return onx_unsupported(im, "a result of rank %u", r + q - 1);
 	for (unsigned d = 0; d < (unsigned)axis; d++)
-		out[n++] = dims_of(x)[d];
+		out[n++] = onx_dims(x)[d];
 	for (unsigned d = 0; d < q; d++)
-		out[n++] = dims_of(idx)[d];
+		out[n++] = onx_dims(idx)[d];
 	for (unsigned d = axis + 1; d < r; d++)
-		out[n++] = dims_of(x)[d];
-	size = dims_of(x)[axis];
+		out[n++] = onx_dims(x)[d];
+	size = onx_dims(x)[axis];
 	nidx = ttc_type_numel(ttc_value_type(idx));
-	if (!is_int(elem_of(idx)))
+	if (!is_int(onx_elem(idx)))
 		return onx_fail(im, "indices must be integers");
 	if (onx_data(im, idx) && nidx <= MAX_SLICED && nidx > 0) {
 		int64_t v[MAX_SLICED];
@@ -624,7 +601,7 @@ static int gather(struct onx *im)
 		return onx_unsupported(im, "an empty index tensor");
 	idx = wrap_indices(im, idx, size);
 	flat = nidx;
-	if (axis == 0 && !is_int(elem_of(x)) && !onx_data(im, idx)) {
+	if (axis == 0 && !is_int(onx_elem(x)) && !onx_data(im, idx)) {
 		/* a table lookup: rows of x as [size, the rest] */
 		int64_t table[2] = {size, ttc_type_numel(ttc_value_type(x)) /
 						  (size ? size : 1)};
@@ -652,12 +629,12 @@ static int gather_elements(struct onx *im)
 
 	if (!x || !idx)
 		return -EINVAL;
-	axis = onx_axis(im, onx_attr_int(im, "axis", 0), rank_of(x), "axis");
+	axis = onx_axis(im, onx_attr_int(im, "axis", 0), onx_rank(x), "axis");
 	if (axis < 0)
 		return -EINVAL;
-	if (rank_of(idx) != rank_of(x))
+	if (onx_rank(idx) != onx_rank(x))
 		return onx_fail(im, "indices must have the data's rank");
-	idx = wrap_indices(im, idx, dims_of(x)[axis]);
+	idx = wrap_indices(im, idx, onx_dims(x)[axis]);
 	struct ttc_named_attr a = {"dim", onx_i32(im, axis)};
 	ttc_value *in[2] = {x, idx};
 
@@ -671,7 +648,7 @@ static int gather_elements(struct onx *im)
 static int shape_op(struct onx *im)
 {
 	ttc_value *x = onx_in(im, 0);
-	int64_t r = x ? rank_of(x) : 0, start, end;
+	int64_t r = x ? onx_rank(x) : 0, start, end;
 
 	if (!x)
 		return -EINVAL;
@@ -683,7 +660,7 @@ static int shape_op(struct onx *im)
 		end = start;
 	return onx_out(
 		im, 0,
-		const_i64s(im, dims_of(x) + start, (size_t)(end - start)));
+		const_i64s(im, onx_dims(x) + start, (size_t)(end - start)));
 }
 
 static int size_op(struct onx *im)
@@ -813,7 +790,7 @@ static int range(struct onx *im)
 	if (n > (1 << 24))
 		return onx_unsupported(im, "a range of %lld elements",
 				       (long long)n);
-	const ttc_type *t = ttc_tensor_type(im->ctx, &n, 1, elem_of(s), NULL);
+	const ttc_type *t = ttc_tensor_type(im->ctx, &n, 1, onx_elem(s), NULL);
 	ttc_tensor *h = ttc_tensor_new(im->ctx, t);
 	ttc_value *v;
 
@@ -834,7 +811,7 @@ static int eye_like(struct onx *im)
 
 	if (!x)
 		return -EINVAL;
-	elem = elem_of(x);
+	elem = onx_elem(x);
 	if (onx_attr(im, "dtype")) {
 		int32_t dt = (int32_t)onx_attr_int(im, "dtype", 0);
 
@@ -842,11 +819,11 @@ static int eye_like(struct onx *im)
 			return onx_unsupported(im, "attribute 'dtype' (%s)",
 					       onx_dtype_name(dt));
 	}
-	if (rank_of(x) != 2)
+	if (onx_rank(x) != 2)
 		return onx_fail(im, "the input must be 2-D");
-	const ttc_type *t = ttc_tensor_type(im->ctx, dims_of(x), 2, elem, NULL);
+	const ttc_type *t = ttc_tensor_type(im->ctx, onx_dims(x), 2, elem, NULL);
 	ttc_tensor *h = ttc_tensor_new(im->ctx, t);
-	int64_t rows = dims_of(x)[0], cols = dims_of(x)[1];
+	int64_t rows = onx_dims(x)[0], cols = onx_dims(x)[1];
 	ttc_value *v;
 
 	if (!h)
@@ -870,11 +847,11 @@ static int expand(struct onx *im)
 
 	if (n < 0)
 		return n;
-	rx = rank_of(x);
+	rx = onx_rank(x);
 	r = rx > (unsigned)n ? rx : (unsigned)n;
 	/* bidirectional broadcasting, aligned on the right */
 	for (unsigned d = 0; d < r; d++) {
-		int64_t a = d + rx >= r ? dims_of(x)[d + rx - r] : 1;
+		int64_t a = d + rx >= r ? onx_dims(x)[d + rx - r] : 1;
 		int64_t b = d + n >= r ? shape[d + n - r] : 1;
 
 		if (a != b && a != 1 && b != 1)
@@ -897,8 +874,8 @@ static int tile(struct onx *im)
 
 	if (n < 0)
 		return n;
-	if ((unsigned)n != rank_of(x))
-		return onx_fail(im, "%d repeats for rank %u", n, rank_of(x));
+	if ((unsigned)n != onx_rank(x))
+		return onx_fail(im, "%d repeats for rank %u", n, onx_rank(x));
 	for (int d = 0; d < n; d++) {
 		if (rep[d] < 1)
 			return onx_unsupported(im,
@@ -926,7 +903,7 @@ static ttc_value *repeat_along(struct onx *im, ttc_value *x, unsigned dim,
 
 	if (!x)
 		return NULL;
-	memcpy(dims, dims_of(x), rank_of(x) * sizeof(*dims));
+	memcpy(dims, onx_dims(x), onx_rank(x) * sizeof(*dims));
 	dims[dim] = n;
 	return broadcast_to(im, x, dims);
 }
@@ -937,7 +914,7 @@ static ttc_value *pad_copy(struct onx *im, ttc_value *x, unsigned dim,
 {
 	ttc_value *parts[3];
 	size_t n = 0;
-	int64_t size = dims_of(x)[dim];
+	int64_t size = onx_dims(x)[dim];
 
 	if (lo) {
 		if (reflect)
@@ -968,7 +945,7 @@ static int pad(struct onx *im)
 	const char *mode = onx_attr_str(im, "mode", "constant");
 	int64_t pads[2 * MAXR], p[2 * MAXR], b[MAXR] = {0}, e[MAXR], s[MAXR];
 	double value = 0;
-	unsigned r = x ? rank_of(x) : 0;
+	unsigned r = x ? onx_rank(x) : 0;
 	int n;
 
 	if (!x)
@@ -1011,7 +988,7 @@ static int pad(struct onx *im)
 		return onx_unsupported(im, "attribute 'mode' %s", mode);
 	/* negative pads crop first */
 	for (unsigned d = 0; d < r; d++) {
-		e[d] = dims_of(x)[d], s[d] = 1;
+		e[d] = onx_dims(x)[d], s[d] = 1;
 		if (p[2 * d] < 0)
 			b[d] = -p[2 * d], p[2 * d] = 0;
 		if (p[2 * d + 1] < 0)
@@ -1026,13 +1003,13 @@ static int pad(struct onx *im)
 	for (unsigned d = 0; x && d < r; d++) {
 		if (!p[2 * d] && !p[2 * d + 1])
 			continue;
-		if (reflect && (p[2 * d] >= dims_of(x)[d] ||
-				p[2 * d + 1] >= dims_of(x)[d]))
+		if (reflect && (p[2 * d] >= onx_dims(x)[d] ||
+				p[2 * d + 1] >= onx_dims(x)[d]))
 			return onx_unsupported(im,
 					       "mode reflect with pads of "
 					       "dimension %u not below its "
 					       "size %lld",
-					       d, (long long)dims_of(x)[d]);
+					       d, (long long)onx_dims(x)[d]);
 		x = pad_copy(im, x, d, p[2 * d], p[2 * d + 1], reflect);
 	}
 	return onx_out(im, 0, x);
@@ -1058,10 +1035,10 @@ static int depth_to_space(struct onx *im)
 
 	if (!x)
 		return -EINVAL;
-	if (rank_of(x) != 4)
+	if (onx_rank(x) != 4)
 		return onx_fail(im, "the input must be 4-D");
-	n = dims_of(x)[0], c = dims_of(x)[1], h = dims_of(x)[2],
-	w = dims_of(x)[3];
+	n = onx_dims(x)[0], c = onx_dims(x)[1], h = onx_dims(x)[2],
+	w = onx_dims(x)[3];
 	if (bs < 1 || c % (bs * bs))
 		return onx_fail(im,
 				"blocksize %lld does not divide the %lld "
@@ -1087,10 +1064,10 @@ static int space_to_depth(struct onx *im)
 
 	if (!x)
 		return -EINVAL;
-	if (rank_of(x) != 4)
+	if (onx_rank(x) != 4)
 		return onx_fail(im, "the input must be 4-D");
-	n = dims_of(x)[0], c = dims_of(x)[1], h = dims_of(x)[2],
-	w = dims_of(x)[3];
+	n = onx_dims(x)[0], c = onx_dims(x)[1], h = onx_dims(x)[2],
+	w = onx_dims(x)[3];
 	if (bs < 1 || h % bs || w % bs)
 		return onx_fail(im, "blocksize %lld does not divide %lldx%lld",
 				(long long)bs, (long long)h, (long long)w);
@@ -1154,7 +1131,7 @@ static bool known_mode(const char *s, const char *const *list)
 static ttc_value *take_along(struct onx *im, ttc_value *x, unsigned dim,
 			     const int64_t *src, int64_t out)
 {
-	int64_t in = dims_of(x)[dim], step = out > 1 ? src[1] - src[0] : 1;
+	int64_t in = onx_dims(x)[dim], step = out > 1 ? src[1] - src[0] : 1;
 	int64_t f = out >= in && out % in == 0 ? out / in : 0;
 	bool rep = f > 0, strided = step >= 1;
 
@@ -1177,8 +1154,8 @@ static ttc_value *take_along(struct onx *im, ttc_value *x, unsigned dim,
 	if (strided) {
 		int64_t b[MAXR] = {0}, e[MAXR], s[MAXR];
 
-		for (unsigned d = 0; d < rank_of(x); d++)
-			e[d] = dims_of(x)[d], s[d] = 1;
+		for (unsigned d = 0; d < onx_rank(x); d++)
+			e[d] = onx_dims(x)[d], s[d] = 1;
 		b[dim] = src[0], e[dim] = src[out - 1] + 1, s[dim] = step;
 		return slice(im, x, b, e, s);
 	}
@@ -1189,8 +1166,8 @@ static ttc_value *take_along(struct onx *im, ttc_value *x, unsigned dim,
 static int resize_by(struct onx *im, ttc_value *x, const struct nearest *m,
 		     const double *scale, const int64_t *out)
 {
-	for (unsigned d = 0; x && d < rank_of(x); d++) {
-		int64_t in = dims_of(x)[d];
+	for (unsigned d = 0; x && d < onx_rank(x); d++) {
+		int64_t in = onx_dims(x)[d];
 		int64_t *src;
 
 		if (out[d] < 1 || in < 1)
@@ -1292,7 +1269,7 @@ static int resize(struct onx *im)
 	struct nearest m = {"", ""};
 	double scale[MAXR];
 	int64_t out[MAXR];
-	unsigned r = x ? rank_of(x) : 0;
+	unsigned r = x ? onx_rank(x) : 0;
 	bool legacy;
 	int rc = x ? nearest_of(im, &m, &legacy) : -EINVAL;
 	size_t si = legacy ? 1 : 2;
@@ -1304,7 +1281,7 @@ static int resize(struct onx *im)
 		if ((rc = scales_of(im, si, scale, r)))
 			return rc;
 		for (unsigned d = 0; d < r; d++)
-			out[d] = (int64_t)floor((double)dims_of(x)[d] *
+			out[d] = (int64_t)floor((double)onx_dims(x)[d] *
 						scale[d]);
 	} else if (!legacy && onx_has_in(im, 3)) {
 		int n = onx_in_ints(im, 3, out, MAXR);
@@ -1314,7 +1291,7 @@ static int resize(struct onx *im)
 		if ((unsigned)n != r)
 			return onx_fail(im, "%d sizes for rank %u", n, r);
 		for (unsigned d = 0; d < r; d++)
-			scale[d] = (double)out[d] / (double)dims_of(x)[d];
+			scale[d] = (double)out[d] / (double)onx_dims(x)[d];
 	} else {
 		return onx_fail(im, "neither scales nor sizes are given");
 	}
@@ -1335,7 +1312,7 @@ static int trilu(struct onx *im)
 	ttc_value *x = onx_in(im, 0);
 	bool upper = onx_attr_int(im, "upper", 1) != 0;
 	int64_t k = 0, dims[2];
-	unsigned r = x ? rank_of(x) : 0;
+	unsigned r = x ? onx_rank(x) : 0;
 
 	if (!x)
 		return -EINVAL;
@@ -1348,8 +1325,8 @@ static int trilu(struct onx *im)
 			return -ENOTSUP;
 		k = (int64_t)kk;
 	}
-	dims[0] = dims_of(x)[r - 2], dims[1] = dims_of(x)[r - 1];
-	const ttc_type *t = ttc_tensor_type(im->ctx, dims, 2, elem_of(x), NULL);
+	dims[0] = onx_dims(x)[r - 2], dims[1] = onx_dims(x)[r - 1];
+	const ttc_type *t = ttc_tensor_type(im->ctx, dims, 2, onx_elem(x), NULL);
 	ttc_tensor *h = ttc_tensor_new(im->ctx, t);
 	ttc_value *mask;
 
@@ -1363,7 +1340,7 @@ static int trilu(struct onx *im)
 	mask = onx_const(im, t, h->data);
 	ttc_tensor_free(h);
 	return onx_out(im, 0,
-		       where(im, mask, x, onx_const_scalar(im, elem_of(x), 0)));
+		       where(im, mask, x, onx_const_scalar(im, onx_elem(x), 0)));
 }
 
 /* The positions 0..n-1 along axis of a tensor of rank r (1 elsewhere). */
@@ -1391,7 +1368,7 @@ static int one_hot(struct onx *im)
 	ttc_value *idx = onx_in(im, 0), *vals = onx_in(im, 2);
 	double depth;
 	int64_t n, id[MAXR], one = 1;
-	unsigned r = idx ? rank_of(idx) : 0;
+	unsigned r = idx ? onx_rank(idx) : 0;
 	int axis, rc = idx && vals ? onx_in_scalar(im, 1, &depth) : -EINVAL;
 
 	if (rc)
@@ -1404,18 +1381,18 @@ static int one_hot(struct onx *im)
 	n = (int64_t)depth;
 	if (n < 1)
 		return onx_fail(im, "depth %g", depth);
-	if (rank_of(vals) != 1 || dims_of(vals)[0] != 2)
+	if (onx_rank(vals) != 1 || onx_dims(vals)[0] != 2)
 		return onx_fail(im, "values must be [off, on]");
 	for (unsigned d = 0, k = 0; d <= r; d++)
-		id[d] = d == (unsigned)axis ? 1 : dims_of(idx)[k++];
+		id[d] = d == (unsigned)axis ? 1 : onx_dims(idx)[k++];
 	/* ONNX casts the indices to integers; negative ones count from
 	 * depth */
-	if (!is_int(elem_of(idx)))
+	if (!is_int(onx_elem(idx)))
 		idx = onx_typecast(im, idx, i64_elem(im));
 	ttc_value *ix = onx_reshape(im, wrap_indices(im, idx, n), id, r + 1);
 	ttc_value *hit =
-		binop(im, "ttir.eq", ix,
-		      positions(im, n, (unsigned)axis, r + 1, elem_of(idx)));
+		onx_op2(im, "ttir.eq", ix,
+		      positions(im, n, (unsigned)axis, r + 1, onx_elem(idx)));
 	ttc_value *off = onx_reshape(im, slice_dim(im, vals, 0, 0, 1), &one, 0);
 	ttc_value *on = onx_reshape(im, slice_dim(im, vals, 0, 1, 2), &one, 0);
 

@@ -307,6 +307,62 @@ void onx_use_folding(struct onx *im)
 	ttc_builder_set_golden(im->b, fold, im);
 }
 
+/* ---- small helpers ---- */
+
+const ttc_type *onx_elem(const ttc_value *v)
+{
+	return ttc_type_elem(ttc_value_type(v));
+}
+
+const int64_t *onx_dims(const ttc_value *v)
+{
+	return ttc_type_dims(ttc_value_type(v));
+}
+
+unsigned onx_rank(const ttc_value *v)
+{
+	return ttc_type_rank(ttc_value_type(v));
+}
+
+ttc_value *onx_op1(struct onx *im, const char *op, ttc_value *x)
+{
+	return x ? onx_build(im, op, &x, 1, NULL) : NULL;
+}
+
+ttc_value *onx_op2(struct onx *im, const char *op, ttc_value *a,
+		   ttc_value *b)
+{
+	ttc_value *in[2] = {a, b};
+
+	return onx_build(im, op, in, 2, NULL);
+}
+
+ttc_value *onx_op_scalar(struct onx *im, const char *op, ttc_value *x,
+			 double c)
+{
+	return x ? onx_op2(im, op, x, onx_const_scalar(im, onx_elem(x), c)) :
+		   NULL;
+}
+
+const ttc_attr *onx_dim_list(struct onx *im, const int64_t *d, size_t n)
+{
+	const ttc_type *i32 = ttc_int_type(im->ctx, 32, TTC_SIGNLESS);
+	const ttc_attr *e[TTC_MAX_RANK];
+
+	for (size_t i = 0; i < n && i < TTC_MAX_RANK; i++)
+		e[i] = ttc_int_attr(im->ctx, d[i], i32);
+	return ttc_array_attr(im->ctx, e, n < TTC_MAX_RANK ? n : TTC_MAX_RANK);
+}
+
+ttc_value *onx_reduce(struct onx *im, const char *op, ttc_value *x,
+		      const int64_t *dims, size_t n, bool keep)
+{
+	struct ttc_named_attr e[] = {{"dim_arg", onx_dim_list(im, dims, n)},
+				     {"keep_dim", onx_bool(im, keep)}};
+
+	return x ? onx_build(im, op, &x, 1, onx_props(im, e, 2)) : NULL;
+}
+
 /* ---- attribute dictionaries ---- */
 
 const ttc_attr *onx_props(struct onx *im, const struct ttc_named_attr *e,
