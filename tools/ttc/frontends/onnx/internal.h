@@ -116,6 +116,9 @@ ttc_value *onx_build(struct onx *im, const char *op, ttc_value *const *in,
 /* A ttir.constant of type t holding raw (ttc_type_elem_bytes per
  * element). */
 ttc_value *onx_const(struct onx *im, const ttc_type *t, const void *raw);
+/* A zeroed host tensor of type t for a value known at import time; NULL
+ * with a diagnostic when it would exceed ONX_MAX_FOLD_BYTES. */
+ttc_tensor *onx_host_tensor(struct onx *im, const ttc_type *t);
 /* A scalar constant of elem type broadcast-compatible with anything:
  * shape [] (rank 0). */
 ttc_value *onx_const_scalar(struct onx *im, const ttc_type *elem,

@@ -440,11 +440,13 @@ static int convert_node(struct onx *im, const onx_node *n)
 	int rc;
 
 	im->node = n;
+	if (!n->op_type || !*n->op_type)
+		return onx_fail(im, "the node has no op type");
 	if (n->domain && *n->domain && strcmp(n->domain, "ai.onnx"))
 		return onx_unsupported(im, "domain '%s'", n->domain);
 	if (im->legacy_opset && (rc = check_legacy(im, n)))
 		return rc;
-	op = onx_find_op(n->op_type ? n->op_type : "", im->opset);
+	op = onx_find_op(n->op_type, im->opset);
 	if (!op)
 		return onx_unsupported(im, "op type %s at opset %lld has no "
 					   "TTIR mapping",
@@ -588,6 +590,9 @@ static int import_model(struct onx *im, const Onnx__ModelProto *m,
 		return onx_fail(im, "the model has no graph");
 	rc = find_opset(im, m);
 	om->opset = im->legacy_opset ? im->legacy_opset : im->opset;
+	for (size_t i = 0; !rc && i < m->graph->n_output; i++)
+		if (!m->graph->output[i]->name || !*m->graph->output[i]->name)
+			rc = onx_fail(im, "graph output %zu has no name", i);
 	if (!rc)
 		rc = collect_args(im, m->graph, base_dir, &a);
 	if (!rc)

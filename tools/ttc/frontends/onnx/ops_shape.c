@@ -50,7 +50,7 @@ static ttc_value *const_of(struct onx *im, const int64_t *dims, unsigned rank,
 			   const ttc_type *elem, const double *vals)
 {
 	const ttc_type *t = ttc_tensor_type(im->ctx, dims, rank, elem, NULL);
-	ttc_tensor *h = ttc_tensor_new(im->ctx, t);
+	ttc_tensor *h = onx_host_tensor(im, t);
 	ttc_value *c;
 
 	if (!h)
@@ -187,11 +187,10 @@ static int reshape(struct onx *im)
 		}
 		if (shape[k] == -1 && infer < 0)
 			infer = k;
-		else if (shape[k] < 0)
+		else if (shape[k] < 0 || shape[k] > ONX_MAX_DIM ||
+			 __builtin_mul_overflow(known, shape[k], &known))
 			return onx_fail(im, "shape entry %d is %lld", k,
 					(long long)shape[k]);
-		else
-			known *= shape[k];
 	}
 	if (infer >= 0) {
 		if (!known || numel % known)
@@ -485,7 +484,7 @@ static ttc_value *wrap_indices(struct onx *im, ttc_value *idx, int64_t n)
 		return idx;
 	if (data) {
 		ttc_tensor view = {ttc_value_type(idx), 0, (void *)data};
-		ttc_tensor *h = ttc_tensor_new(im->ctx, view.type);
+		ttc_tensor *h = onx_host_tensor(im, view.type);
 		ttc_value *c;
 
 		if (!h)
@@ -734,7 +733,7 @@ static ttc_value *filled(struct onx *im, const int64_t *dims, unsigned rank,
 			 const ttc_type *elem, double v)
 {
 	const ttc_type *t = ttc_tensor_type(im->ctx, dims, rank, elem, NULL);
-	ttc_tensor *h = ttc_tensor_new(im->ctx, t);
+	ttc_tensor *h = onx_host_tensor(im, t);
 	ttc_value *c;
 
 	if (!h)
@@ -791,7 +790,7 @@ static int range(struct onx *im)
 		return onx_unsupported(im, "a range of %lld elements",
 				       (long long)n);
 	const ttc_type *t = ttc_tensor_type(im->ctx, &n, 1, onx_elem(s), NULL);
-	ttc_tensor *h = ttc_tensor_new(im->ctx, t);
+	ttc_tensor *h = onx_host_tensor(im, t);
 	ttc_value *v;
 
 	if (!h)
@@ -822,7 +821,7 @@ static int eye_like(struct onx *im)
 	if (onx_rank(x) != 2)
 		return onx_fail(im, "the input must be 2-D");
 	const ttc_type *t = ttc_tensor_type(im->ctx, onx_dims(x), 2, elem, NULL);
-	ttc_tensor *h = ttc_tensor_new(im->ctx, t);
+	ttc_tensor *h = onx_host_tensor(im, t);
 	int64_t rows = onx_dims(x)[0], cols = onx_dims(x)[1];
 	ttc_value *v;
 
@@ -1327,7 +1326,7 @@ static int trilu(struct onx *im)
 	}
 	dims[0] = onx_dims(x)[r - 2], dims[1] = onx_dims(x)[r - 1];
 	const ttc_type *t = ttc_tensor_type(im->ctx, dims, 2, onx_elem(x), NULL);
-	ttc_tensor *h = ttc_tensor_new(im->ctx, t);
+	ttc_tensor *h = onx_host_tensor(im, t);
 	ttc_value *mask;
 
 	if (!h)

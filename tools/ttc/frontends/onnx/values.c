@@ -136,16 +136,42 @@ ttc_value *onx_const(struct onx *im, const ttc_type *t, const void *raw)
 		return NULL;
 	}
 	struct ttc_named_attr e = {
+		/* hex when large, or empty (an empty tensor of huge dims
+		 * would print as that many nested []) */
 		"value", ttc_dense_attr(im->ctx, t, raw, nbytes, false,
-					nbytes > 64)};
+					nbytes > 64 || !nbytes)};
 
 	return onx_build(im, "ttir.constant", NULL, 0, onx_props(im, &e, 1));
+}
+
+ttc_tensor *onx_host_tensor(struct onx *im, const ttc_type *t)
+{
+	uint64_t n = 1, bytes;
+
+	if (!t)
+		return NULL;
+	for (unsigned k = 0; k < ttc_type_rank(t); k++) {
+		uint64_t d = (uint64_t)ttc_type_dims(t)[k];
+
+		if (d && n > ONX_MAX_NUMEL / d) {
+			onx_unsupported(im, "a constant of over 2^40 elements");
+			return NULL;
+		}
+		n *= d;
+	}
+	bytes = n * ttc_type_elem_bytes(ttc_type_elem(t));
+	if (bytes > ONX_MAX_FOLD_BYTES) {
+		onx_unsupported(im, "a constant of %llu bytes (at most %u)",
+				(unsigned long long)bytes, ONX_MAX_FOLD_BYTES);
+		return NULL;
+	}
+	return ttc_tensor_new(im->ctx, t);
 }
 
 ttc_value *onx_const_scalar(struct onx *im, const ttc_type *elem, double v)
 {
 	const ttc_type *t = ttc_tensor_type(im->ctx, NULL, 0, elem, NULL);
-	ttc_tensor *h = ttc_tensor_new(im->ctx, t);
+	ttc_tensor *h = onx_host_tensor(im, t);
 	ttc_value *c;
 
 	if (!h)
