@@ -458,6 +458,24 @@ static int run_reduce(struct tt_model_call *c)
 	return tt_op_reduce(c->ctx, c->in[0], fn, mask, keepdim, &cfg, &c->out);
 }
 
+static int run_argmax(struct tt_model_call *c)
+{
+	struct tt_reduce_cfg cfg = tt_op_reduce_config();
+	bool keepdim = true;
+	struct common k;
+
+	if (parse_common(c->op, &k))
+		return -EINVAL;
+	if (tt_model_attr(c->op, "keepdim") &&
+	    parse_bool(tt_model_attr(c->op, "keepdim"), &keepdim))
+		return attr_fail(c->op, "keepdim", "not true or false");
+	if (!c->ctx)
+		return 0;
+	SET_COMMON(cfg, c, k);
+	cfg.math_fidelity = k.fidelity;
+	return tt_op_argmax(c->ctx, c->in[0], keepdim, &cfg, &c->out);
+}
+
 static struct tt_data_cfg data_cfg(const struct tt_model_call *c,
 				   const struct common *k)
 {
@@ -712,6 +730,7 @@ static const char *const a_matmul[] = {"transpose_a", "transpose_b", NULL};
 static const char *const a_softmax[] = {"scale", "causal", NULL};
 static const char *const a_norm[] = {"eps", NULL};
 static const char *const a_reduce[] = {"fn", "dims", "keepdim", NULL};
+static const char *const a_keepdim[] = {"keepdim", NULL};
 static const char *const a_transpose[] = {"dim0", "dim1", NULL};
 static const char *const a_permute[] = {"perm", NULL};
 static const char *const a_concat[] = {"dim", NULL};
@@ -728,6 +747,7 @@ static const struct tt_model_opdef opdefs[] = {
 	{"layernorm", 1, 3, a_norm, run_layernorm},
 	{"rmsnorm", 1, 2, a_norm, run_rmsnorm},
 	{"reduce", 1, 1, a_reduce, run_reduce},
+	{"argmax", 1, 1, a_keepdim, run_argmax},
 	{"transpose", 1, 1, a_transpose, run_transpose},
 	{"permute", 1, 1, a_permute, run_permute},
 	{"reshape", 1, 1, a_none, run_reshape},

@@ -343,6 +343,11 @@ static int attr_ints(ttc_compiled *c, struct cg_op *o, const char *name,
 	return attr_str(c, o, name, cg_str(c, buf));
 }
 
+static bool int_type(const ttc_type *t)
+{
+	return ttc_type_kind(ttc_type_elem(t)) == TTC_TYPE_INT;
+}
+
 static unsigned in_rank(const struct cg_op *o)
 {
 	return ttc_type_rank(ttc_value_type(ttc_op_operand(o->src, 0)));
@@ -353,6 +358,16 @@ static int a_none(ttc_compiled *c, struct cg_op *o)
 {
 	(void)c;
 	(void)o;
+	return 0;
+}
+
+/* The op library rounds an integer quotient to nearest (docs/ops.md,
+ * "Integer tensors"); TTIR's div of integers truncates. */
+static int a_div(ttc_compiled *c, struct cg_op *o)
+{
+	if (int_type(ttc_value_type(ttc_op_result(o->src, 0))))
+		return cg_error(c, o->src, -ENOTSUP,
+				"an integer div: the device rounds the quotient to nearest, TTIR truncates it");
 	return 0;
 }
 
@@ -426,6 +441,23 @@ static int a_reduce(ttc_compiled *c, struct cg_op *o)
 	return ret ? ret : attr_ints(c, o, "dims", "dim_arg", in_rank(o));
 }
 
+/* tt_op_argmax runs along the last dimension (decompose moves another
+ * one there). */
+static int a_argmax(ttc_compiled *c, struct cg_op *o)
+{
+	const ttc_attr *a = ttc_op_attr(o->src, "dim_arg");
+	int64_t d[TTC_MAX_RANK];
+	int n = a ? ttc_attr_ints(a, d, TTC_MAX_RANK) : -1;
+	unsigned rank = in_rank(o);
+
+	if (rank == 0 || (a && (n != 1 || (d[0] != -1 &&
+					   d[0] != (int64_t)rank - 1))) ||
+	    (!a && rank != 1))
+		return cg_error(c, o->src, -ENOTSUP,
+				"argmax over other than the last dimension: the device op takes the last one");
+	return attr_bool(c, o, "keepdim", "keep_dim");
+}
+
 static int a_transpose(ttc_compiled *c, struct cg_op *o)
 {
 	return attr_int(c, o, "dim0", "dim0") || attr_int(c, o, "dim1", "dim1");
@@ -495,7 +527,7 @@ static const struct rule rules[] = {
 	{"ttir.add", "binary", "add", a_none},
 	{"ttir.subtract", "binary", "sub", a_none},
 	{"ttir.multiply", "binary", "mul", a_none},
-	{"ttir.div", "binary", "div", a_none},
+	{"ttir.div", "binary", "div", a_div},
 	{"ttir.maximum", "binary", "max", a_none},
 	{"ttir.minimum", "binary", "min", a_none},
 	{"ttir.pow", "binary", "pow", a_none},
@@ -519,6 +551,7 @@ static const struct rule rules[] = {
 	{"ttir.mean", "reduce", "mean", a_reduce},
 	{"ttir.max", "reduce", "max", a_reduce},
 	{"ttir.min", "reduce", "min", a_reduce},
+	{"ttir.argmax", "argmax", NULL, a_argmax},
 	{"ttir.transpose", "transpose", NULL, a_transpose},
 	{"ttir.permute", "permute", NULL, a_permute},
 	{"ttir.reshape", "reshape", NULL, a_none},
@@ -534,6 +567,17 @@ static const struct rule *find_rule(const char *name)
 		if (strcmp(rules[i].ttir, name) == 0)
 			return &rules[i];
 	return NULL;
+}
+
+/* Whether an operand or the result is integer: the op library keeps
+ * integers in a 32-bit DST only (a 16-bit one holds 8 bits of them), so
+ * such an op accumulates in fp32 whatever ttc.acc_df says. */
+static bool int_op(const ttc_op *op)
+{
+	for (size_t i = 0; i < ttc_op_num_operands(op); i++)
+		if (int_type(ttc_value_type(ttc_op_operand(op, i))))
+			return true;
+	return int_type(ttc_value_type(ttc_op_result(op, 0)));
 }
 
 /* What the passes put on the op: format, fidelity, fused activation. */
@@ -557,7 +601,9 @@ static int pass_attrs(ttc_compiled *c, struct cg_op *o)
 	if (!ret)
 		ret = attr_float(c, o, "activation_p1", "ttc.activation_p1");
 	a = ttc_op_attr(o->src, "ttc.acc_df");
-	if (!ret && a && ttc_attr_kind(a) == TTC_ATTR_STRING)
+	if (!ret && int_op(o->src))
+		ret = attr_str(c, o, "fp32_acc", "true");
+	else if (!ret && a && ttc_attr_kind(a) == TTC_ATTR_STRING)
 		ret = attr_str(c, o, "fp32_acc",
 			       strcmp(ttc_attr_str(a, NULL), "Float32") == 0 ?
 				       "true" : "false");
@@ -784,16 +830,55 @@ static int lower_op(ttc_compiled *c, const ttc_op *op, size_t index,
 	if (ret)
 		return ret;
 	c->tensors[t].v = ttc_op_result(op, 0);
+	/* tt_op_argmax writes indices in Float32, which holds them exactly
+	 * (the formats pass may ask for a narrower one). */
+	if (r && !strcmp(r->op, "argmax"))
+		c->tensors[t].t.format = TT_FLOAT32;
 	c->ops[c->nops - 1].op.out = t;
 	vput(vm, ttc_op_result(op, 0), t);
 	return 0;
 }
 
-/* f's results: activations become outputs, named output_N (PyBuda's
- * queues are named; a result's location names it when it has one). */
+/* A copy of tensor t (a reshape record to its own shape) into a new
+ * tensor, the last so far. */
+static int copy_tensor(ttc_compiled *c, unsigned t, size_t i, unsigned *out)
+{
+	const char *name = tensor_name(
+		c, cg_printf(c, "%s.copy", c->tensors[t].t.name), "t", i);
+	struct cg_op *o;
+	unsigned n;
+	int ret;
+
+	ret = cg_add_typed(c, c->tensors[t].type, NULL, false, name,
+			   TT_MODEL_ACT, NULL, &n);
+	if (ret)
+		return ret;
+	c->tensors[n].t.format = c->tensors[t].t.format;
+	o = new_op(c);
+	o->op.name = name;
+	o->op.op = "reshape";
+	o->op.in = o->in;
+	o->op.attrs = o->attrs;
+	o->in[o->op.nin++] = t;
+	o->op.out = n;
+	*out = n;
+	return 0;
+}
+
+/*
+ * f's results: activations become outputs, named output_N (PyBuda's
+ * queues are named; a result's location names it when it has one). The
+ * runtime takes the outputs in tensor order, so a result that is not an
+ * activation written by an op (an argument, a constant), is returned
+ * again, or comes before an earlier result, is copied by a reshape
+ * record to a tensor of its own after them.
+ */
 static int lower_return(ttc_compiled *c, const ttc_op *ret_op,
 			struct vmap *vm)
 {
+	unsigned last = 0;
+	int ret;
+
 	for (size_t i = 0; i < ttc_op_num_operands(ret_op); i++) {
 		unsigned t;
 		struct cg_tensor *ct;
@@ -802,18 +887,16 @@ static int lower_return(ttc_compiled *c, const ttc_op *ret_op,
 			return cg_error(c, ret_op, -EINVAL,
 					"result #%zu is unknown", i);
 		/* Outputs have their natural shape. */
-		if (c->tensors[t].rows && cg_layout(c, t, false, i, &t))
-			return -ENOMEM;
+		if (c->tensors[t].rows && (ret = cg_layout(c, t, false, i, &t)))
+			return ret;
 		ct = &c->tensors[t];
-		if (ct->t.kind == TT_MODEL_OUTPUT)
-			return cg_error(c, ret_op, -ENOTSUP,
-					"result #%zu is %s again: each output is a tensor of its own",
-					i, ct->t.name);
-		if (ct->t.kind != TT_MODEL_ACT)
-			return cg_error(c, ret_op, -ENOTSUP,
-					"result #%zu is %s, not computed by an op (nothing to run)",
-					i, ct->t.name);
+		if (ct->t.kind != TT_MODEL_ACT || t < last) {
+			if ((ret = copy_tensor(c, t, i, &t)))
+				return ret;
+			ct = &c->tensors[t];
+		}
 		ct->t.kind = TT_MODEL_OUTPUT;
+		last = t;
 	}
 	return 0;
 }

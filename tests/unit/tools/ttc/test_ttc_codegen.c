@@ -786,6 +786,167 @@ static void test_lower_pass_attrs(void **state)
 	cg_done(&g);
 }
 
+/* Integer operands or results: fp32 accumulation whatever ttc.acc_df
+ * says (the op library refuses them in a 16-bit DST). */
+static void test_lower_int_fp32_acc(void **state)
+{
+	(void)state;
+	struct cg g = {0};
+	const char *acc = "{ttc.acc_df = \"Float16_b\"}";
+
+	text_buf[0] = '\0';
+	put("module {\nfunc.func @f(%%a: tensor<32x32xi32> loc(\"a\"), "
+	    "%%f: " T32 " loc(\"f\")) -> (" T32 ", tensor<32x32xi32>) {\n");
+	put("%%0 = \"ttir.add\"(%%a, %%a) %s : (tensor<32x32xi32>, "
+	    "tensor<32x32xi32>) -> tensor<32x32xi32> loc(\"iadd\")\n", acc);
+	put("%%1 = \"ttir.typecast\"(%%0) %s : (tensor<32x32xi32>) -> " T32
+	    " loc(\"tofloat\")\n", acc);
+	put("%%2 = \"ttir.add\"(%%1, %%f) %s : (" T32 ", " T32 ") -> " T32
+	    " loc(\"fadd\")\n", acc);
+	put("%%3 = \"ttir.lt\"(%%2, %%f) : (" T32 ", " T32
+	    ") -> tensor<32x32xi1> loc(\"cmp\")\n");
+	put("%%4 = \"ttir.typecast\"(%%2) %s : (" T32 ") -> "
+	    "tensor<32x32xi32> loc(\"toint\")\n", acc);
+	put("%%5 = \"ttir.where\"(%%3, %%4, %%a) : (tensor<32x32xi1>, "
+	    "tensor<32x32xi32>, tensor<32x32xi32>) -> tensor<32x32xi32> "
+	    "loc(\"sel\")\n");
+	put("return %%2, %%5 : " T32 ", tensor<32x32xi32>\n}\n}\n");
+	cg_ok(&g, text_buf, NULL);
+	assert_attr(rec(g.d, "iadd"), "fp32_acc", "true");
+	assert_attr(rec(g.d, "tofloat"), "fp32_acc", "true");
+	assert_attr(rec(g.d, "toint"), "fp32_acc", "true");
+	assert_attr(rec(g.d, "cmp"), "fp32_acc", "true");
+	assert_attr(rec(g.d, "sel"), "fp32_acc", "true");
+	assert_attr(rec(g.d, "fadd"), "fp32_acc", "false");
+	assert_int_equal(tensor(g.d, "iadd")->format, TT_INT32);
+	cg_done(&g);
+}
+
+/* argmax along the last dimension: tt_op_argmax, indices in Float32
+ * whatever ttc.df asks; along another dimension refused (decompose
+ * moves it last). */
+static void test_lower_argmax(void **state)
+{
+	(void)state;
+	struct cg g = {0};
+	const struct tt_model_op *op;
+
+	cg_ok(&g,
+	      MOD("%x: tensor<4x32x64xf32> loc(\"x\")", "tensor<4x32x1xf32>",
+		  "%0 = \"ttir.argmax\"(%x) <{dim_arg = [2 : i32], keep_dim = "
+		  "true}> {ttc.df = \"Float16_b\"} : (tensor<4x32x64xf32>) -> "
+		  "tensor<4x32x1xf32> loc(\"am\")\n"
+		  "return %0 : tensor<4x32x1xf32>\n"),
+	      NULL);
+	op = rec(g.d, "am");
+	assert_string_equal(op->op, "argmax");
+	assert_attr(op, "keepdim", "true");
+	assert_attr(op, "fn", NULL);
+	assert_int_equal(op->in[0], tensor_idx(g.d, "x"));
+	assert_int_equal(g.d->tensors[op->out].format, TT_FLOAT32);
+	cg_done(&g);
+	cg_ok(&g,
+	      MOD("%x: tensor<4x32x64xf32> loc(\"x\")", "tensor<4x32xf32>",
+		  "%0 = \"ttir.argmax\"(%x) <{dim_arg = [-1 : i32], keep_dim = "
+		  "false}> : (tensor<4x32x64xf32>) -> tensor<4x32xf32> "
+		  "loc(\"am\")\n"
+		  "return %0 : tensor<4x32xf32>\n"),
+	      NULL);
+	assert_attr(rec(g.d, "am"), "keepdim", "false");
+	cg_done(&g);
+	cg_fails(&g,
+		 MOD("%x: tensor<4x32x64xf32>", "tensor<4x1x64xf32>",
+		     "%0 = \"ttir.argmax\"(%x) <{dim_arg = [1 : i32], keep_dim "
+		     "= true}> : (tensor<4x32x64xf32>) -> tensor<4x1x64xf32> "
+		     "loc(\"am\")\n"
+		     "return %0 : tensor<4x1x64xf32>\n"),
+		 NULL, -ENOTSUP, "am", "the last one", NULL);
+	cg_done(&g);
+}
+
+/* The index of the k-th output in tensor order (the runtime's). */
+static unsigned nth_output(const struct tt_model_desc *d, unsigned k)
+{
+	for (unsigned i = 0; i < d->ntensors; i++)
+		if (d->tensors[i].kind == TT_MODEL_OUTPUT && !k--)
+			return i;
+	fail_msg("no output %u", k);
+	return 0;
+}
+
+/* The op record writing tensor t. */
+static const struct tt_model_op *writer(const struct tt_model_desc *d,
+					unsigned t)
+{
+	for (unsigned k = 0; k < d->programs[0].nops; k++)
+		if (d->programs[0].ops[k].out == t)
+			return &d->programs[0].ops[k];
+	fail_msg("no op writes tensor %u", t);
+	return NULL;
+}
+
+/* Results the runtime could not take as they are (an argument, a value
+ * returned twice, a result whose tensor comes before an earlier
+ * result's) are copied by a reshape to a tensor of their own, so the
+ * outputs in tensor order are the results in order. */
+static void test_lower_results(void **state)
+{
+	(void)state;
+	struct cg g = {0};
+	const struct tt_model_op *op;
+	unsigned t;
+
+	cg_ok(&g,
+	      MOD("%x: " T32 " loc(\"x\"), %y: " T32,
+		  "(" T32 ", " T32 ", " T32 ", " T32 ")",
+		  "%0 = \"ttir.relu\"(%y) : (" T32 ") -> " T32 " loc(\"r\")\n"
+		  "%1 = \"ttir.exp\"(%0) : (" T32 ") -> " T32 " loc(\"e\")\n"
+		  "return %1, %x, %0, %0 : " T32 ", " T32 ", " T32 ", " T32
+		  "\n"),
+	      NULL);
+	assert_int_equal(g.d->programs[0].nops, 5);
+	/* #0: e itself. */
+	t = nth_output(g.d, 0);
+	assert_string_equal(g.d->tensors[t].name, "e");
+	/* #1: a copy of the input x. */
+	t = nth_output(g.d, 1);
+	op = writer(g.d, t);
+	assert_string_equal(op->op, "reshape");
+	assert_int_equal(op->in[0], tensor_idx(g.d, "x"));
+	assert_int_equal(tensor(g.d, "x")->kind, TT_MODEL_INPUT);
+	assert_int_equal(g.d->tensors[t].shape.dims[0], 32);
+	assert_int_equal(g.d->tensors[t].format, TT_FLOAT32);
+	/* #2 and #3: copies of r, which comes before e. */
+	for (unsigned k = 2; k < 4; k++) {
+		t = nth_output(g.d, k);
+		op = writer(g.d, t);
+		assert_string_equal(op->op, "reshape");
+		assert_int_equal(op->in[0], tensor_idx(g.d, "r"));
+	}
+	assert_int_equal(tensor(g.d, "r")->kind, TT_MODEL_ACT);
+	cg_done(&g);
+	/* An argument alone (ONNX's Identity). */
+	cg_ok(&g, MOD("%x: " T32 " loc(\"x\")", T32, "return %x : " T32 "\n"),
+	      NULL);
+	assert_int_equal(g.d->programs[0].nops, 1);
+	op = writer(g.d, nth_output(g.d, 0));
+	assert_string_equal(op->op, "reshape");
+	assert_int_equal(op->in[0], tensor_idx(g.d, "x"));
+	assert_string_equal(g.d->tensors[op->out].name, "x.copy");
+	cg_done(&g);
+	/* The last output returned again at once. */
+	cg_ok(&g,
+	      MOD("%x: " T32, "(" T32 ", " T32 ")",
+		  "%0 = \"ttir.relu\"(%x) : (" T32 ") -> " T32 " loc(\"r\")\n"
+		  "return %0, %0 : " T32 ", " T32 "\n"),
+	      NULL);
+	assert_int_equal(nth_output(g.d, 0), tensor_idx(g.d, "r"));
+	op = writer(g.d, nth_output(g.d, 1));
+	assert_string_equal(op->op, "reshape");
+	assert_int_equal(op->in[0], tensor_idx(g.d, "r"));
+	cg_done(&g);
+}
+
 /* ---- refusals ---- */
 
 static void test_refusals(void **state)
@@ -837,20 +998,14 @@ static void test_refusals(void **state)
 		"without a value",
 		NULL);
 	cg_done(&g);
-	/* A result that is an argument: nothing computes it. */
+	/* An integer quotient: the device rounds it, TTIR truncates. */
 	cg_fails(&g,
-		 MOD("%x: " T32 " loc(\"x\"), %y: " T32, "(" T32 ", " T32 ")",
-		     "%0 = \"ttir.relu\"(%y) : (" T32 ") -> " T32 "\n"
-		     "return %0, %x : " T32 ", " T32 "\n"),
-		 NULL, -ENOTSUP, "result #1 is x, not computed by an op", NULL);
-	cg_done(&g);
-	/* One value returned twice: an output is one tensor. */
-	cg_fails(&g,
-		 MOD("%x: " T32, "(" T32 ", " T32 ")",
-		     "%0 = \"ttir.relu\"(%x) : (" T32 ") -> " T32
-		     " loc(\"r\")\n"
-		     "return %0, %0 : " T32 ", " T32 "\n"),
-		 NULL, -ENOTSUP, "result #1 is r again", NULL);
+		 MOD("%x: tensor<32x32xi32>, %y: tensor<32x32xi32>",
+		     "tensor<32x32xi32>",
+		     "%0 = \"ttir.div\"(%x, %y) : (tensor<32x32xi32>, "
+		     "tensor<32x32xi32>) -> tensor<32x32xi32> loc(\"q\")\n"
+		     "return %0 : tensor<32x32xi32>\n"),
+		 NULL, -ENOTSUP, "q", "an integer div", NULL);
 	cg_done(&g);
 	/* Integer data is not stored yet. */
 	cg_fails(&g,
@@ -1643,6 +1798,9 @@ int main(void)
 		cmocka_unit_test(test_lower_reduce),
 		cmocka_unit_test(test_lower_data_movement),
 		cmocka_unit_test(test_lower_pass_attrs),
+		cmocka_unit_test(test_lower_int_fp32_acc),
+		cmocka_unit_test(test_lower_argmax),
+		cmocka_unit_test(test_lower_results),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_param_value_shape),
 		cmocka_unit_test(test_tensor_names),
