@@ -559,6 +559,198 @@ static ttc_value *binary_stack(const struct rw *r)
 	return reshape(r, cat, r->rt);
 }
 
+/*
+ * linear whose bias is not a row of N ([N] or [1, N], what tt_op_linear
+ * adds): the matmul, then the bias added with broadcasting. Left alone
+ * when the bias makes the result larger than the product.
+ */
+static ttc_value *linear(const struct rw *r)
+{
+	const ttc_type *bt;
+	unsigned br;
+	int64_t n = ttc_type_dims(r->rt)[ttc_type_rank(r->rt) - 1];
+
+	if (ttc_op_num_operands(r->op) < 3 || ttc_type_rank(r->rt) < 1)
+		return NULL;
+	bt = in_type(r, 2);
+	br = ttc_type_rank(bt);
+	if ((br == 1 || (br == 2 && ttc_type_dims(bt)[0] == 1)) &&
+	    ttc_type_dims(bt)[br - 1] == n)
+		return NULL;
+	if (!same_elem(bt, r->rt) || br > ttc_type_rank(r->rt))
+		return NULL;
+	for (unsigned k = 0; k < br; k++)
+		if (ttc_type_dims(bt)[br - 1 - k] != 1 &&
+		    ttc_type_dims(bt)[br - 1 - k] !=
+			    ttc_type_dims(r->rt)[ttc_type_rank(r->rt) - 1 - k])
+			return NULL;
+	ttc_value *ab[2] = { in(r, 0), in(r, 1) };
+	ttc_value *mm = mk(r, "ttir.matmul", ab, 2, r->rt,
+			   ttc_op_props(r->op));
+	ttc_value *sum[2] = { mm, in(r, 2) };
+
+	return mm ? mk(r, "ttir.add", sum, 2, r->rt, NULL) : NULL;
+}
+
+/* x with dimensions a and b swapped (the permutation is its own inverse). */
+static ttc_value *swap_dims(const struct rw *r, ttc_value *x, unsigned a,
+			    unsigned b)
+{
+	const ttc_type *t = ttc_value_type(x);
+	unsigned n = ttc_type_rank(t);
+	int64_t perm[TTC_MAX_RANK], d[TTC_MAX_RANK];
+
+	for (unsigned i = 0; i < n; i++)
+		perm[i] = i;
+	perm[a] = b, perm[b] = a;
+	for (unsigned i = 0; i < n; i++)
+		d[i] = ttc_type_dims(t)[perm[i]];
+	return x ? mk(r, "ttir.permute", &x, 1,
+		      pass_tensor_like(r->ctx, t, d, n),
+		      pass_dict1(r->ctx, "permutation",
+				 pass_i64_array(r->ctx, perm, n))) :
+		   NULL;
+}
+
+/* softmax over a dimension d not the last (the device op's): d swapped
+ * with the last, softmax there, swapped back. */
+static ttc_value *softmax_dim(const struct rw *r)
+{
+	unsigned n = ttc_type_rank(r->rt);
+	int64_t d = ttc_attr_int(ttc_op_attr(r->op, "dimension"));
+	const ttc_attr *st = ttc_op_attr(r->op, "numericStable");
+
+	if (d < 0)
+		d += n;
+	if (n < 2 || d < 0 || d >= (int64_t)n - 1)
+		return NULL;
+	ttc_value *x = swap_dims(r, in(r, 0), (unsigned)d, n - 1);
+	struct ttc_named_attr e[2] = {
+		{ "dimension", pass_si32(r->ctx, -1) },
+		{ "numericStable",
+		  ttc_bool_attr(r->ctx, st ? ttc_attr_bool(st) : false) },
+	};
+	ttc_value *y = x ? mk(r, "ttir.softmax", &x, 1, ttc_value_type(x),
+			      ttc_dict_attr(r->ctx, e, 2)) :
+			   NULL;
+
+	return swap_dims(r, y, (unsigned)d, n - 1);
+}
+
+/* The reduced dimensions of a reduction (no dim_arg: every one), as a
+ * mask; -1 when dim_arg is out of range. */
+static int64_t reduced_mask(const struct rw *r, unsigned n)
+{
+	const ttc_attr *a = ttc_op_attr(r->op, "dim_arg");
+	int64_t v[TTC_MAX_RANK], mask = 0;
+	int k;
+
+	if (!a)
+		return (1 << n) - 1;
+	k = ttc_attr_ints(a, v, TTC_MAX_RANK);
+	for (int i = 0; i < k; i++) {
+		int64_t d = v[i] < 0 ? v[i] + n : v[i];
+
+		if (d < 0 || d >= (int64_t)n)
+			return -1;
+		mask |= (int64_t)1 << d;
+	}
+	return k < 0 ? -1 : mask;
+}
+
+/* The device's view of a shape (tt_shape_wzrc): [W, Z, R, C], ranks
+ * below 4 with leading 1s, above 4 with the leading dimensions in W. */
+static void wzrc(const int64_t *d, unsigned n, int64_t out[4])
+{
+	out[0] = out[1] = out[2] = out[3] = 1;
+	for (unsigned i = 0; i < n; i++) {
+		int k = 4 - (int)n + (int)i;
+
+		out[k < 0 ? 0 : k] *= d[i];
+	}
+}
+
+/*
+ * sum, mean, max, min without keep_dim where dropping the reduced
+ * dimensions would move elements between tiles (tt_op_reduce refuses
+ * it): the reduction keeping them, then a reshape.
+ */
+static ttc_value *reduce_keep(const struct rw *r)
+{
+	const ttc_type *t = in_type(r, 0);
+	unsigned n = ttc_type_rank(t);
+	const ttc_attr *kd = ttc_op_attr(r->op, "keep_dim");
+	int64_t mask = reduced_mask(r, n), d[TTC_MAX_RANK], a[4], b[4];
+
+	if ((kd && ttc_attr_bool(kd)) || mask < 0 || n == 0)
+		return NULL;
+	for (unsigned i = 0; i < n; i++)
+		d[i] = mask >> i & 1 ? 1 : ttc_type_dims(t)[i];
+	wzrc(d, n, a);
+	wzrc(ttc_type_dims(r->rt), ttc_type_rank(r->rt), b);
+	if (!memcmp(a, b, sizeof(a)))
+		return NULL;
+	const ttc_attr *dims = ttc_op_attr(r->op, "dim_arg");
+	struct ttc_named_attr e[2] = {
+		{ "keep_dim", ttc_bool_attr(r->ctx, true) },
+		{ "dim_arg", dims },
+	};
+	ttc_value *x = in(r, 0);
+	ttc_value *y = mk(r, ttc_op_name(r->op), &x, 1,
+			  pass_tensor_like(r->ctx, r->rt, d, n),
+			  ttc_dict_attr(r->ctx, e, dims ? 2 : 1));
+
+	return reshape(r, y, r->rt);
+}
+
+/*
+ * argmax along one dimension d to an integer result: the device's
+ * argmax runs along the last dimension and gives the index as a float
+ * (exact up to 2048). x with d moved last (the others in order), argmax
+ * there kept as 1 in f32, reshaped to the result's shape (the same
+ * elements in the same order), typecast to its integers.
+ */
+static ttc_value *argmax(const struct rw *r)
+{
+	const ttc_type *t = in_type(r, 0);
+	unsigned n = ttc_type_rank(t), dim = 0;
+	int64_t mask = reduced_mask(r, n), perm[TTC_MAX_RANK], d[TTC_MAX_RANK];
+	ttc_value *x = in(r, 0);
+
+	if (n == 0 || mask <= 0 || (mask & (mask - 1)) ||
+	    ttc_type_kind(ttc_type_elem(r->rt)) != TTC_TYPE_INT)
+		return NULL;
+	while (!(mask >> dim & 1))
+		dim++;
+	for (unsigned i = 0, k = 0; i < n; i++)
+		if (i != dim)
+			perm[k++] = i;
+	perm[n - 1] = dim;
+	for (unsigned i = 0; i < n; i++)
+		d[i] = ttc_type_dims(t)[perm[i]];
+	if (dim != n - 1)
+		x = mk(r, "ttir.permute", &x, 1,
+		       pass_tensor_like(r->ctx, t, d, n),
+		       pass_dict1(r->ctx, "permutation",
+				  pass_i64_array(r->ctx, perm, n)));
+	d[n - 1] = 1;
+	int64_t last = (int64_t)n - 1;
+	struct ttc_named_attr e[2] = {
+		{ "keep_dim", ttc_bool_attr(r->ctx, true) },
+		{ "dim_arg", pass_i32_list(r->ctx, &last, 1) },
+	};
+	const ttc_type *ft = ttc_tensor_type(
+		r->ctx, d, n, ttc_float_type(r->ctx, TTC_F32), NULL);
+	ttc_value *y = x ? mk(r, "ttir.argmax", &x, 1, ft,
+			      ttc_dict_attr(r->ctx, e, 2)) :
+			   NULL;
+
+	y = reshape(r, y,
+		    pass_tensor_like(r->ctx, ft, ttc_type_dims(r->rt),
+				     ttc_type_rank(r->rt)));
+	return y ? mk(r, "ttir.typecast", &y, 1, r->rt, NULL) : NULL;
+}
+
 static const struct {
 	const char *op;
 	ttc_value *(*fn)(const struct rw *r);
@@ -583,6 +775,13 @@ static const struct {
 	{ "pybuda.binary_stack", binary_stack },
 	{ "pybuda.max_pool2d", pybuda_max_pool },
 	{ "pybuda.avg_pool2d", pybuda_avg_pool },
+	{ "ttir.linear", linear },
+	{ "ttir.softmax", softmax_dim },
+	{ "ttir.sum", reduce_keep },
+	{ "ttir.mean", reduce_keep },
+	{ "ttir.max", reduce_keep },
+	{ "ttir.min", reduce_keep },
+	{ "ttir.argmax", argmax },
 };
 
 static int rewrite(ttc_op *op, struct ttc_pass_ctx *pc)

@@ -318,6 +318,78 @@ static void test_decompose_reductions(void **state)
 	    "pybuda.softmax");
 }
 
+/* Forms the device op library refuses: linear with a bias that is not a
+ * row, softmax not over the last dimension, reductions dropping
+ * dimensions across tiles, argmax to integers or not along the last
+ * dimension. */
+static void test_decompose_device_forms(void **state)
+{
+	(void)state;
+	dec(ONE("%a: tensor<3x5xf32>, %b: tensor<5x4xf32>, %c: "
+		"tensor<3x4xf32>",
+		"\"ttir.linear\"(%a, %b, %c)",
+		"(tensor<3x5xf32>, tensor<5x4xf32>, tensor<3x4xf32>)",
+		"tensor<3x4xf32>"),
+	    "ttir.linear");
+	dec(ONE("%a: tensor<3x5xf32>, %b: tensor<4x5xf32>, %c: tensor<1xf32>",
+		"\"ttir.linear\"(%a, %b, %c) <{transpose_b = true}>",
+		"(tensor<3x5xf32>, tensor<4x5xf32>, tensor<1xf32>)",
+		"tensor<3x4xf32>"),
+	    "ttir.linear");
+	dec_none(ONE("%a: tensor<3x5xf32>, %b: tensor<5x4xf32>, %c: "
+		     "tensor<1x4xf32>",
+		     "\"ttir.linear\"(%a, %b, %c)",
+		     "(tensor<3x5xf32>, tensor<5x4xf32>, tensor<1x4xf32>)",
+		     "tensor<3x4xf32>"),
+		 "ttir.linear");
+	dec(ONE("%x: tensor<2x4x8xf32>",
+		"\"ttir.softmax\"(%x) <{dimension = 1 : si32}>",
+		"(tensor<2x4x8xf32>)", "tensor<2x4x8xf32>"),
+	    NULL);
+	dec(ONE("%x: tensor<2x4x8xf32>",
+		"\"ttir.softmax\"(%x) <{dimension = -3 : si32}>",
+		"(tensor<2x4x8xf32>)", "tensor<2x4x8xf32>"),
+	    NULL);
+	dec_none(ONE("%x: tensor<2x4x8xf32>",
+		     "\"ttir.softmax\"(%x) <{dimension = -1 : si32}>",
+		     "(tensor<2x4x8xf32>)", "tensor<2x4x8xf32>"),
+		 "ttir.softmax");
+	dec(ONE("%x: tensor<2x4x8xf32>",
+		"\"ttir.sum\"(%x) <{dim_arg = [1 : i32], keep_dim = false}>",
+		"(tensor<2x4x8xf32>)", "tensor<2x8xf32>"),
+	    NULL);
+	dec(ONE("%x: tensor<2x4x8xf32>",
+		"\"ttir.max\"(%x) <{dim_arg = [-1 : i32], keep_dim = false}>",
+		"(tensor<2x4x8xf32>)", "tensor<2x4xf32>"),
+	    NULL);
+	dec(ONE("%x: tensor<3x2xf32>",
+		"\"ttir.mean\"(%x) <{dim_arg = [1 : i32], keep_dim = false}>",
+		"(tensor<3x2xf32>)", "tensor<3xf32>"),
+	    NULL);
+	/* The reduced dimensions outermost: nothing moves. */
+	dec_none(ONE("%x: tensor<2x4x8xf32>",
+		     "\"ttir.min\"(%x) <{dim_arg = [0 : i32], keep_dim = false}>",
+		     "(tensor<2x4x8xf32>)", "tensor<4x8xf32>"),
+		 "ttir.min");
+	dec(ONE("%x: tensor<2x4x8xf32>",
+		"\"ttir.argmax\"(%x) <{dim_arg = [1 : i32], keep_dim = true}>",
+		"(tensor<2x4x8xf32>)", "tensor<2x1x8xi64>"),
+	    NULL);
+	dec(ONE("%x: tensor<2x4x8xf32>",
+		"\"ttir.argmax\"(%x) <{dim_arg = [0 : i32], keep_dim = false}>",
+		"(tensor<2x4x8xf32>)", "tensor<4x8xi32>"),
+	    NULL);
+	dec(ONE("%x: tensor<2x4x8xf32>",
+		"\"ttir.argmax\"(%x) <{dim_arg = [2 : i32], keep_dim = false}>",
+		"(tensor<2x4x8xf32>)", "tensor<2x4xi64>"),
+	    NULL);
+	dec_none(ONE("%x: tensor<2x4x8xf32>",
+		     "\"ttir.argmax\"(%x) <{dim_arg = [2 : i32], keep_dim = "
+		     "true}>",
+		     "(tensor<2x4x8xf32>)", "tensor<2x4x1xf32>"),
+		 "ttir.argmax");
+}
+
 static void test_decompose_dot_general(void **state)
 {
 	(void)state;
@@ -660,6 +732,7 @@ int main(void)
 		cmocka_unit_test(test_decompose_windows),
 		cmocka_unit_test(test_decompose_then_canonicalize),
 		cmocka_unit_test(test_decompose_dot_general),
+		cmocka_unit_test(test_decompose_device_forms),
 		cmocka_unit_test(test_consteval),
 		cmocka_unit_test(test_consteval_constants),
 		cmocka_unit_test(test_tree_models),
