@@ -13,6 +13,7 @@
 
 #include "../ir/internal.h"
 #include "internal.h"
+#include "ttc/golden.h"
 
 /* ---- value -> tensor ---- */
 
@@ -149,6 +150,23 @@ int cg_add_tensor(ttc_compiled *c, const ttc_value *v, const char *name,
 	return ret;
 }
 
+/* Integer data is stored as Float32, as the pipeline writes integer
+ * inputs (the loader converts to the tensor's integer format): exact up
+ * to 2^24 in magnitude. */
+static int check_int_data(ttc_compiled *c, const struct cg_tensor *t,
+			  const ttc_tensor *h, const ttc_op *op)
+{
+	for (size_t k = 0; k < h->numel; k++) {
+		double v = ttc_tensor_get(h, k);
+
+		if (v > 16777216.0 || v < -16777216.0)
+			return cg_error(c, op, -ENOTSUP,
+					"%s: integer value %.0f (element %zu) is beyond 2^24, where its Float32 image is exact",
+					t->t.name, v, k);
+	}
+	return 0;
+}
+
 /* Data of a parameter or constant, row-major: bf16 for Float16_b
  * tensors (their device values are exactly these), Float32 else. */
 int cg_set_data(ttc_compiled *c, unsigned i, const ttc_tensor *h,
@@ -158,11 +176,10 @@ int cg_set_data(ttc_compiled *c, unsigned i, const ttc_tensor *h,
 	bool bf16 = t->t.format == TT_FLOAT16_B;
 	bool is_int = ttc_type_kind(ttc_type_elem(h->type)) == TTC_TYPE_INT;
 	size_t n = h->numel;
+	int ret = is_int ? check_int_data(c, t, h, op) : 0;
 
-	if (is_int)
-		return cg_error(c, op, -ENOTSUP,
-				"%s: integer parameters and constants are not supported yet",
-				t->t.name);
+	if (ret)
+		return ret;
 	t->t.data_format = bf16 ? TT_FLOAT16_B : TT_FLOAT32;
 	t->bytes = n * (bf16 ? 2 : 4);
 	t->data = ttc_xmalloc(t->bytes ? t->bytes : 1);
@@ -785,6 +802,42 @@ static int lower_constant(ttc_compiled *c, const ttc_op *op, size_t index,
 	return ret;
 }
 
+/* An op of no operands that makes a tensor (full, zeros, ones, arange):
+ * its value, computed by its golden now, stored as a constant. */
+static bool is_creation(const ttc_op *op)
+{
+	static const char *const names[] = {"ttir.full", "ttir.zeros",
+					    "ttir.ones", "ttir.arange"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(ttc_op_name(op), names[i]))
+			return ttc_op_num_operands(op) == 0 &&
+			       ttc_op_num_results(op) == 1;
+	return false;
+}
+
+static int lower_creation(ttc_compiled *c, const ttc_op *op, size_t index,
+			  struct vmap *vm)
+{
+	ttc_value *v = ttc_op_result(op, 0);
+	ttc_tensor *h = NULL;
+	unsigned t;
+	int ret;
+
+	ret = cg_add_tensor(c, v,
+			    tensor_name(c, loc_name(ttc_op_loc(op)), "const",
+					index),
+			    TT_MODEL_CONST, op, &t);
+	if (ret)
+		return ret;
+	ret = ttc_golden_op(op, NULL, 0, &h, TT_FLOAT32);
+	if (!ret)
+		ret = cg_set_data(c, t, h, op);
+	ttc_tensor_free(h);
+	vput(vm, v, t);
+	return ret;
+}
+
 static int lower_op(ttc_compiled *c, const ttc_op *op, size_t index,
 		    struct vmap *vm)
 {
@@ -797,6 +850,8 @@ static int lower_op(ttc_compiled *c, const ttc_op *op, size_t index,
 
 	if (strcmp(ttc_op_name(op), "ttir.constant") == 0)
 		return lower_constant(c, op, index, vm);
+	if (is_creation(op))
+		return lower_creation(c, op, index, vm);
 	if (!r && !window)
 		return cg_error(c, op, -ENOTSUP,
 				"'%s' has no device op (ttc ops lists the ops; the decompose pass rewrites some)",

@@ -1007,15 +1007,17 @@ static void test_refusals(void **state)
 		     "return %0 : tensor<32x32xi32>\n"),
 		 NULL, -ENOTSUP, "q", "an integer div", NULL);
 	cg_done(&g);
-	/* Integer data is not stored yet. */
+	/* Integer data beyond 2^24: its Float32 image would not be it. */
 	cg_fails(&g,
-		 MOD("%x: tensor<32x32xi32>, %w: tensor<32x32xi32> " PARAM
-		     " loc(\"iw\")",
-		     "tensor<32x32xi32>",
-		     "%0 = \"ttir.add\"(%x, %w) : (tensor<32x32xi32>, "
-		     "tensor<32x32xi32>) -> tensor<32x32xi32>\n"
-		     "return %0 : tensor<32x32xi32>\n"),
-		 NULL, -ENOTSUP, "iw: integer parameters", NULL);
+		 MOD("%x: tensor<2x3xi32>", "tensor<2x3xi32>",
+		     "%c = \"ttir.constant\"() <{value = dense<[[1, 2, 3], "
+		     "[4, 16777217, 6]]> : tensor<2x3xi32>}> : () -> "
+		     "tensor<2x3xi32> loc(\"big\")\n"
+		     "%0 = \"ttir.add\"(%x, %c) : (tensor<2x3xi32>, "
+		     "tensor<2x3xi32>) -> tensor<2x3xi32>\n"
+		     "return %0 : tensor<2x3xi32>\n"),
+		 NULL, -ENOTSUP, "big: integer value 16777217 (element 4)",
+		 "2^24", NULL);
 	cg_done(&g);
 }
 
@@ -1115,6 +1117,80 @@ static void *image_section(const char *path, const char *name, size_t *len)
 	*len = s.size;
 	tt_image_close(img);
 	return copy;
+}
+
+/* Integer parameters and constants are stored as Float32 (exact below
+ * 2^24; the loader converts to the tensor's integer format); full,
+ * zeros, ones and arange become constants of their values. */
+static void test_int_data_and_creation(void **state)
+{
+	(void)state;
+	struct cg g = {0};
+	char dir[256], path[300];
+	size_t len;
+	float *data;
+
+	cg_ok(&g,
+	      MOD("%x: tensor<2x3xi32> loc(\"x\"), %w: tensor<2x3xi32> " PARAM
+		  " loc(\"iw\")",
+		  "tensor<2x3xf32>",
+		  "%c = \"ttir.constant\"() <{value = dense<[[1, -2, 3], [4, "
+		  "16777216, 6]]> : tensor<2x3xi32>}> : () -> "
+		  "tensor<2x3xi32> loc(\"ic\")\n"
+		  "%f = \"ttir.full\"() <{shape = array<i32: 2, 3>, "
+		  "fill_value = 7.1 : f32}> : () -> tensor<2x3xf32> "
+		  "loc(\"seven\")\n"
+		  "%a = \"ttir.arange\"() <{start = 0 : si64, end = 3 : si64, "
+		  "step = 1 : si64, arange_dimension = 1 : i64}> : () -> "
+		  "tensor<2x3xf32> loc(\"ramp\")\n"
+		  "%0 = \"ttir.add\"(%x, %w) : (tensor<2x3xi32>, "
+		  "tensor<2x3xi32>) -> tensor<2x3xi32> loc(\"s\")\n"
+		  "%1 = \"ttir.add\"(%0, %c) : (tensor<2x3xi32>, "
+		  "tensor<2x3xi32>) -> tensor<2x3xi32> loc(\"s2\")\n"
+		  "%2 = \"ttir.typecast\"(%1) : (tensor<2x3xi32>) -> "
+		  "tensor<2x3xf32> loc(\"c\")\n"
+		  "%3 = \"ttir.add\"(%2, %f) : (tensor<2x3xf32>, "
+		  "tensor<2x3xf32>) -> tensor<2x3xf32> loc(\"t\")\n"
+		  "%4 = \"ttir.add\"(%3, %a) : (tensor<2x3xf32>, "
+		  "tensor<2x3xf32>) -> tensor<2x3xf32> loc(\"out\")\n"
+		  "return %4 : tensor<2x3xf32>\n"),
+	      NULL);
+	assert_int_equal(g.d->programs[0].nops, 5);
+	assert_int_equal(tensor(g.d, "iw")->format, TT_INT32);
+	assert_int_equal(tensor(g.d, "iw")->data_format, TT_FLOAT32);
+	assert_int_equal(tensor(g.d, "ic")->kind, TT_MODEL_CONST);
+	assert_int_equal(tensor(g.d, "ic")->format, TT_INT32);
+	assert_int_equal(tensor(g.d, "seven")->kind, TT_MODEL_CONST);
+	assert_int_equal(tensor(g.d, "ramp")->kind, TT_MODEL_CONST);
+	assert_int_equal(tensor(g.d, "ramp")->format, TT_FLOAT32);
+	assert_non_null(test_mkdtemp(dir, sizeof(dir), "ttc-codegen"));
+	snprintf(path, sizeof(path), "%s/m.tti", dir);
+	if (ttc_compiled_write(g.ctx, g.c, NULL, path))
+		fail_msg("%s", ttc_ctx_error(g.ctx));
+	const float ic[] = {1, -2, 3, 4, 16777216, 6};
+	const float seven[] = {7.1f, 7.1f, 7.1f, 7.1f, 7.1f, 7.1f};
+	const float ramp_v[] = {0, 1, 2, 0, 1, 2};
+
+	data = image_section(path, tensor(g.d, "iw")->section, &len);
+	assert_int_equal(len, 6 * 4);
+	for (size_t k = 0; k < 6; k++)
+		assert_true(data[k] == (float)(int)ramp(1, k));
+	free(data);
+	data = image_section(path, tensor(g.d, "ic")->section, &len);
+	assert_int_equal(len, sizeof(ic));
+	assert_memory_equal(data, ic, sizeof(ic));
+	free(data);
+	data = image_section(path, tensor(g.d, "seven")->section, &len);
+	assert_int_equal(len, sizeof(seven));
+	assert_memory_equal(data, seven, sizeof(seven));
+	free(data);
+	data = image_section(path, tensor(g.d, "ramp")->section, &len);
+	assert_int_equal(len, sizeof(ramp_v));
+	assert_memory_equal(data, ramp_v, sizeof(ramp_v));
+	free(data);
+	unlink(path);
+	rmdir(dir);
+	cg_done(&g);
 }
 
 static void test_tensor_kinds_formats_data(void **state)
@@ -1805,6 +1881,7 @@ int main(void)
 		cmocka_unit_test(test_param_value_shape),
 		cmocka_unit_test(test_tensor_names),
 		cmocka_unit_test(test_tensor_kinds_formats_data),
+		cmocka_unit_test(test_int_data_and_creation),
 		cmocka_unit_test(test_plan_lifetimes),
 		cmocka_unit_test(test_plan_budget),
 		cmocka_unit_test(test_plan_demote),
