@@ -582,6 +582,53 @@ static int run_slice(struct tt_model_call *c)
 	return tt_op_slice(c->ctx, c->in[0], s, e, st, &cfg, &c->out);
 }
 
+/* A pad value: a number, or an infinity (-inf pads a max pool). */
+static int parse_value(const char *s, float *out)
+{
+	char *end;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	*out = strtof(s, &end);
+	return errno || *end || isnan(*out) ? -EINVAL : 0;
+}
+
+static int run_pad(struct tt_model_call *c)
+{
+	int64_t b[TT_TENSOR_MAX_RANK], a[TT_TENSOR_MAX_RANK];
+	uint64_t before[TT_TENSOR_MAX_RANK], after[TT_TENSOR_MAX_RANK];
+	struct tt_data_cfg cfg;
+	struct common k;
+	float value = 0;
+	int n0, n1;
+
+	if (parse_common(c->op, &k))
+		return -EINVAL;
+	n0 = parse_ints(tt_model_attr(c->op, "before"), 0, INT32_MAX, b,
+			TT_TENSOR_MAX_RANK);
+	n1 = parse_ints(tt_model_attr(c->op, "after"), 0, INT32_MAX, a,
+			TT_TENSOR_MAX_RANK);
+	if (n0 < 1 || n1 != n0)
+		return attr_fail(c->op, "before",
+				 "before and after must be lists of one length");
+	if (tt_model_attr(c->op, "value") &&
+	    parse_value(tt_model_attr(c->op, "value"), &value))
+		return attr_fail(c->op, "value", "not a number or an infinity");
+	if (!c->ctx)
+		return 0;
+	if ((unsigned)n0 != tt_device_tensor_shape(c->in[0])->rank)
+		return tt_error(-EINVAL, "op %s (pad): %d entries for a rank-%u input",
+				c->op->name, n0,
+				tt_device_tensor_shape(c->in[0])->rank);
+	for (int i = 0; i < n0; i++) {
+		before[i] = (uint64_t)b[i];
+		after[i] = (uint64_t)a[i];
+	}
+	cfg = data_cfg(c, &k);
+	return tt_op_pad(c->ctx, c->in[0], before, after, value, &cfg, &c->out);
+}
+
 /* ---- convolution and pooling: NHWC activations as rows [1, 1, N*H*W, C]
  * (docs/ops.md) ---- */
 
@@ -735,6 +782,7 @@ static const char *const a_transpose[] = {"dim0", "dim1", NULL};
 static const char *const a_permute[] = {"perm", NULL};
 static const char *const a_concat[] = {"dim", NULL};
 static const char *const a_slice[] = {"start", "end", "step", NULL};
+static const char *const a_pad[] = {"before", "after", "value", NULL};
 
 static const struct tt_model_opdef opdefs[] = {
 	{"unary", 1, 1, a_fn, run_unary},
@@ -753,6 +801,7 @@ static const struct tt_model_opdef opdefs[] = {
 	{"reshape", 1, 1, a_none, run_reshape},
 	{"concat", 1, TT_MODEL_MAX_OP_INPUTS, a_concat, run_concat},
 	{"slice", 1, 1, a_slice, run_slice},
+	{"pad", 1, 1, a_pad, run_pad},
 	{"conv2d", 2, 3, a_conv, run_conv2d},
 	{"max_pool2d", 1, 1, a_pool, run_max_pool2d},
 	{"avg_pool2d", 1, 1, a_pool, run_avg_pool2d},

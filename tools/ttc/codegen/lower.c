@@ -497,6 +497,34 @@ static int a_slice(ttc_compiled *c, struct cg_op *o)
 	       attr_ints(c, o, "step", "step", 0);
 }
 
+/* padding [low, high] per dimension as before and after lists; the
+ * device pads only (a negative entry crops). */
+static int a_pad(ttc_compiled *c, struct cg_op *o)
+{
+	const ttc_attr *a = ttc_op_attr(o->src, "padding");
+	int64_t p[2 * TTC_MAX_RANK];
+	unsigned rank = in_rank(o);
+	char lo[128] = "", hi[128] = "";
+	int n = a ? ttc_attr_ints(a, p, 2 * TTC_MAX_RANK) : -1;
+
+	if (n != 2 * (int)rank || rank == 0)
+		return cg_error(c, o->src, -EINVAL,
+				"padding: two entries per dimension");
+	for (unsigned i = 0; i < rank; i++) {
+		if (p[2 * i] < 0 || p[2 * i + 1] < 0)
+			return cg_error(c, o->src, -ENOTSUP,
+					"padding %lld, %lld of dimension %u: the device op pads, it does not crop",
+					(long long)p[2 * i], (long long)p[2 * i + 1], i);
+		snprintf(lo + strlen(lo), sizeof(lo) - strlen(lo), "%s%lld",
+			 i ? "," : "", (long long)p[2 * i]);
+		snprintf(hi + strlen(hi), sizeof(hi) - strlen(hi), "%s%lld",
+			 i ? "," : "", (long long)p[2 * i + 1]);
+	}
+	return attr_str(c, o, "before", cg_str(c, lo)) ||
+	       attr_str(c, o, "after", cg_str(c, hi)) ||
+	       attr_float(c, o, "value", "value");
+}
+
 struct rule {
 	const char *ttir;
 	const char *op; /* record op */
@@ -576,6 +604,7 @@ static const struct rule rules[] = {
 	{"ttir.unsqueeze", "reshape", NULL, a_none},
 	{"ttir.concat", "concat", NULL, a_concat},
 	{"ttir.slice_static", "slice", NULL, a_slice},
+	{"ttir.pad", "pad", NULL, a_pad},
 };
 
 static const struct rule *find_rule(const char *name)

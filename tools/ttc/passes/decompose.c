@@ -6,6 +6,7 @@
  * An op a rule cannot take (a rank over TTC_MAX_RANK after a split, mixed
  * element types) is left as it is.
  */
+#include <math.h>
 #include <string.h>
 
 #include "../ops/pybuda_nn.h"
@@ -751,6 +752,71 @@ static ttc_value *argmax(const struct rw *r)
 	return y ? mk(r, "ttir.typecast", &y, 1, r->rt, NULL) : NULL;
 }
 
+/* An attribute of one, two or four integers as four (top, left, bottom,
+ * right; or h, w repeated); false when it is none of those. */
+static bool four_ints(const ttc_attr *a, int64_t def, int64_t out[4])
+{
+	int64_t v[TTC_MAX_RANK];
+	int n = 1;
+
+	v[0] = def;
+	if (a && ttc_attr_kind(a) == TTC_ATTR_INT)
+		v[0] = ttc_attr_int(a);
+	else if (a)
+		n = ttc_attr_ints(a, v, TTC_MAX_RANK);
+	if (n != 1 && n != 2 && n != 4)
+		return false;
+	for (int i = 0; i < 4; i++)
+		out[i] = n == 1 ? v[0] : n == 2 ? v[i % 2] : v[i];
+	return true;
+}
+
+/*
+ * max_pool2d and avg_pool2d (NHWC) with a side padded by more than half
+ * the kernel, which the device's pools refuse: the padding made explicit
+ * by ttir.pad (-inf for max, which no window's maximum keeps unless the
+ * window is all padding; 0 for avg with count_include_pad, whose divisor
+ * is the whole window either way), then the pool without padding. Left
+ * alone: avg without count_include_pad (the divisor would change),
+ * ceil_mode (its last window may start in the padding, which it drops).
+ */
+static ttc_value *pool_pad(const struct rw *r)
+{
+	const ttc_type *t = in_type(r, 0);
+	bool avg = !strcmp(ttc_op_name(r->op), "ttir.avg_pool2d");
+	const ttc_attr *cip = ttc_op_attr(r->op, "count_include_pad");
+	const ttc_attr *cm = ttc_op_attr(r->op, "ceil_mode");
+	int64_t k[4], p[4], pp[8] = {0}, d[4], zero[4] = {0};
+	bool big = false;
+
+	if (ttc_type_rank(t) != 4 || ttc_op_attr(r->op, "flattened_compat_info") ||
+	    (cm && ttc_attr_bool(cm)) || (avg && (!cip || !ttc_attr_bool(cip))) ||
+	    !four_ints(ttc_op_attr(r->op, "kernel"), 1, k) ||
+	    !four_ints(ttc_op_attr(r->op, "padding"), 0, p))
+		return NULL;
+	for (int i = 0; i < 4; i++)
+		big |= 2 * p[i] > k[i % 2] || p[i] < 0;
+	if (!big || p[0] < 0 || p[1] < 0 || p[2] < 0 || p[3] < 0)
+		return NULL;
+	pp[2] = p[0], pp[3] = p[2], pp[4] = p[1], pp[5] = p[3];
+	memcpy(d, ttc_type_dims(t), sizeof(d));
+	d[1] += p[0] + p[2];
+	d[2] += p[1] + p[3];
+	struct ttc_named_attr e[2] = {
+		{ "padding", i32s(r->ctx, pp, 8) },
+		{ "value", ttc_float_attr(r->ctx, avg ? 0.0 : -INFINITY,
+					  ttc_float_type(r->ctx, TTC_F32)) },
+	};
+	ttc_value *x = in(r, 0);
+	ttc_value *y = mk(r, "ttir.pad", &x, 1,
+			  pass_tensor_like(r->ctx, t, d, 4),
+			  ttc_dict_attr(r->ctx, e, 2));
+	const ttc_attr *props = ttc_attr_dict_set(
+		r->ctx, ttc_op_props(r->op), "padding", i32s(r->ctx, zero, 4));
+
+	return y ? mk(r, ttc_op_name(r->op), &y, 1, r->rt, props) : NULL;
+}
+
 static const struct {
 	const char *op;
 	ttc_value *(*fn)(const struct rw *r);
@@ -782,6 +848,8 @@ static const struct {
 	{ "ttir.max", reduce_keep },
 	{ "ttir.min", reduce_keep },
 	{ "ttir.argmax", argmax },
+	{ "ttir.max_pool2d", pool_pad },
+	{ "ttir.avg_pool2d", pool_pad },
 };
 
 static int rewrite(ttc_op *op, struct ttc_pass_ctx *pc)

@@ -864,6 +864,49 @@ static void test_lower_argmax(void **state)
 	cg_done(&g);
 }
 
+/* ttir.pad: before and after lists and the value (an infinity too: a
+ * max pool's padding made explicit); cropping refused. */
+static void test_lower_pad(void **state)
+{
+	(void)state;
+	struct cg g = {0};
+	const struct tt_model_op *op;
+
+	cg_ok(&g,
+	      MOD("%x: tensor<1x5x5x32xf32> loc(\"x\")", "tensor<1x8x6x32xf32>",
+		  "%0 = \"ttir.pad\"(%x) <{padding = array<i32: 0, 0, 2, 1, 0, "
+		  "1, 0, 0>, value = 0xFF800000 : f32}> : "
+		  "(tensor<1x5x5x32xf32>) -> tensor<1x8x6x32xf32> "
+		  "loc(\"padded\")\n"
+		  "return %0 : tensor<1x8x6x32xf32>\n"),
+	      NULL);
+	op = rec(g.d, "padded");
+	assert_string_equal(op->op, "pad");
+	assert_attr(op, "before", "0,2,0,0");
+	assert_attr(op, "after", "0,1,1,0");
+	assert_attr(op, "value", "-inf");
+	assert_int_equal(op->in[0], tensor_idx(g.d, "x"));
+	cg_done(&g);
+	cg_ok(&g,
+	      MOD("%x: tensor<3x4xf32>", "tensor<3x7xf32>",
+		  "%0 = \"ttir.pad\"(%x) <{padding = array<i32: 0, 0, 3, 0>, "
+		  "value = 2.5 : f32}> : (tensor<3x4xf32>) -> tensor<3x7xf32> "
+		  "loc(\"padded\")\n"
+		  "return %0 : tensor<3x7xf32>\n"),
+	      NULL);
+	assert_attr(rec(g.d, "padded"), "value", "2.5");
+	assert_attr(rec(g.d, "padded"), "before", "0,3");
+	cg_done(&g);
+	cg_fails(&g,
+		 MOD("%x: tensor<3x4xf32>", "tensor<3x3xf32>",
+		     "%0 = \"ttir.pad\"(%x) <{padding = array<i32: 0, 0, -1, "
+		     "0>, value = 0.0 : f32}> : (tensor<3x4xf32>) -> "
+		     "tensor<3x3xf32> loc(\"crop\")\n"
+		     "return %0 : tensor<3x3xf32>\n"),
+		 NULL, -ENOTSUP, "crop", "does not crop", NULL);
+	cg_done(&g);
+}
+
 /* The index of the k-th output in tensor order (the runtime's). */
 static unsigned nth_output(const struct tt_model_desc *d, unsigned k)
 {
@@ -1877,6 +1920,7 @@ int main(void)
 		cmocka_unit_test(test_lower_int_fp32_acc),
 		cmocka_unit_test(test_lower_argmax),
 		cmocka_unit_test(test_lower_results),
+		cmocka_unit_test(test_lower_pad),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_param_value_shape),
 		cmocka_unit_test(test_tensor_names),

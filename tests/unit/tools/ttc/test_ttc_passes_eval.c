@@ -390,6 +390,40 @@ static void test_decompose_device_forms(void **state)
 		 "ttir.argmax");
 }
 
+#define POOL(op, attrs, in, out)                                               \
+	ONE("%x: " in, "\"ttir." op "\"(%x) <{" attrs "}>", "(" in ")", out)
+
+/* Pools padded by more than half the kernel: ttir.pad, then the pool. */
+static void test_decompose_pool_padding(void **state)
+{
+	(void)state;
+	dec(POOL("max_pool2d",
+		 "kernel = array<i32: 3, 3>, stride = array<i32: 1, 1>, "
+		 "dilation = array<i32: 1, 1>, padding = array<i32: 2, 2, 2, 2>, "
+		 "ceil_mode = false",
+		 "tensor<1x5x5x2xf32>", "tensor<1x7x7x2xf32>"),
+	    NULL);
+	dec(POOL("avg_pool2d",
+		 "kernel = array<i32: 3, 3>, stride = array<i32: 2, 1>, "
+		 "dilation = array<i32: 1, 1>, padding = array<i32: 2, 0, 1, 2>, "
+		 "ceil_mode = false, count_include_pad = true",
+		 "tensor<2x5x6x3xf32>", "tensor<2x3x6x3xf32>"),
+	    NULL);
+	/* The divisor would change; the device's limit is kept. */
+	dec_none(POOL("avg_pool2d",
+		      "kernel = array<i32: 3, 3>, stride = array<i32: 1, 1>, "
+		      "dilation = array<i32: 1, 1>, padding = array<i32: 2, 2, "
+		      "2, 2>, ceil_mode = false, count_include_pad = false",
+		      "tensor<1x5x5x2xf32>", "tensor<1x7x7x2xf32>"),
+		 "ttir.avg_pool2d");
+	dec_none(POOL("max_pool2d",
+		      "kernel = array<i32: 3, 3>, stride = array<i32: 1, 1>, "
+		      "dilation = array<i32: 1, 1>, padding = array<i32: 1, 1, "
+		      "1, 1>, ceil_mode = false",
+		      "tensor<1x5x5x2xf32>", "tensor<1x5x5x2xf32>"),
+		 "ttir.max_pool2d");
+}
+
 static void test_decompose_dot_general(void **state)
 {
 	(void)state;
@@ -733,6 +767,7 @@ int main(void)
 		cmocka_unit_test(test_decompose_then_canonicalize),
 		cmocka_unit_test(test_decompose_dot_general),
 		cmocka_unit_test(test_decompose_device_forms),
+		cmocka_unit_test(test_decompose_pool_padding),
 		cmocka_unit_test(test_consteval),
 		cmocka_unit_test(test_consteval_constants),
 		cmocka_unit_test(test_tree_models),
