@@ -582,6 +582,19 @@ static int run_slice(struct tt_model_call *c)
 	return tt_op_slice(c->ctx, c->in[0], s, e, st, &cfg, &c->out);
 }
 
+static int run_embedding(struct tt_model_call *c)
+{
+	struct tt_data_cfg cfg;
+	struct common k;
+
+	if (parse_common(c->op, &k))
+		return -EINVAL;
+	if (!c->ctx)
+		return 0;
+	cfg = data_cfg(c, &k);
+	return tt_op_embedding(c->ctx, c->in[0], c->in[1], &cfg, &c->out);
+}
+
 /* A pad value: a number, or an infinity (-inf pads a max pool). */
 static int parse_value(const char *s, float *out)
 {
@@ -802,6 +815,7 @@ static const struct tt_model_opdef opdefs[] = {
 	{"concat", 1, TT_MODEL_MAX_OP_INPUTS, a_concat, run_concat},
 	{"slice", 1, 1, a_slice, run_slice},
 	{"pad", 1, 1, a_pad, run_pad},
+	{"embedding", 2, 2, a_none, run_embedding},
 	{"conv2d", 2, 3, a_conv, run_conv2d},
 	{"max_pool2d", 1, 1, a_pool, run_max_pool2d},
 	{"avg_pool2d", 1, 1, a_pool, run_avg_pool2d},

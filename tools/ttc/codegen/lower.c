@@ -525,6 +525,21 @@ static int a_pad(ttc_compiled *c, struct cg_op *o)
 	       attr_float(c, o, "value", "value");
 }
 
+/* tt_op_embedding: indices [S] or [B, S] of integers, a table [V, D].
+ * An index outside the table gives zeros there (TTIR's golden clamps it);
+ * in range they agree. */
+static int a_embedding(ttc_compiled *c, struct cg_op *o)
+{
+	const ttc_type *it = ttc_value_type(ttc_op_operand(o->src, 0));
+	const ttc_type *wt = ttc_value_type(ttc_op_operand(o->src, 1));
+
+	if (ttc_type_rank(it) < 1 || ttc_type_rank(it) > 2 ||
+	    ttc_type_rank(wt) != 2 || !int_type(it))
+		return cg_error(c, o->src, -ENOTSUP,
+				"embedding: the device op takes integer indices [S] or [B, S] and a table [V, D]");
+	return 0;
+}
+
 struct rule {
 	const char *ttir;
 	const char *op; /* record op */
@@ -605,6 +620,7 @@ static const struct rule rules[] = {
 	{"ttir.concat", "concat", NULL, a_concat},
 	{"ttir.slice_static", "slice", NULL, a_slice},
 	{"ttir.pad", "pad", NULL, a_pad},
+	{"ttir.embedding", "embedding", NULL, a_embedding},
 };
 
 static const struct rule *find_rule(const char *name)

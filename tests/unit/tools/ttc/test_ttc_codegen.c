@@ -907,6 +907,40 @@ static void test_lower_pad(void **state)
 	cg_done(&g);
 }
 
+/* ttir.embedding: tt_op_embedding of integer indices [S] or [B, S] and a
+ * table [V, D]; other forms refused. */
+static void test_lower_embedding(void **state)
+{
+	(void)state;
+	struct cg g = {0};
+	const struct tt_model_op *op;
+
+	cg_ok(&g,
+	      MOD("%i: tensor<2x3xi32> loc(\"ids\"), %w: tensor<10x64xf32> "
+		  "loc(\"table\")",
+		  "tensor<2x3x64xf32>",
+		  "%0 = \"ttir.embedding\"(%i, %w) : (tensor<2x3xi32>, "
+		  "tensor<10x64xf32>) -> tensor<2x3x64xf32> loc(\"rows\")\n"
+		  "return %0 : tensor<2x3x64xf32>\n"),
+	      NULL);
+	op = rec(g.d, "rows");
+	assert_string_equal(op->op, "embedding");
+	assert_int_equal(op->nin, 2);
+	assert_int_equal(op->in[0], tensor_idx(g.d, "ids"));
+	assert_int_equal(op->in[1], tensor_idx(g.d, "table"));
+	assert_int_equal(g.d->tensors[op->out].shape.rank, 3);
+	cg_done(&g);
+	cg_fails(&g,
+		 MOD("%i: tensor<2x3x2xi32>, %w: tensor<10x64xf32>",
+		     "tensor<2x3x2x64xf32>",
+		     "%0 = \"ttir.embedding\"(%i, %w) : (tensor<2x3x2xi32>, "
+		     "tensor<10x64xf32>) -> tensor<2x3x2x64xf32> "
+		     "loc(\"rows\")\n"
+		     "return %0 : tensor<2x3x2x64xf32>\n"),
+		 NULL, -ENOTSUP, "rows", "indices [S] or [B, S]", NULL);
+	cg_done(&g);
+}
+
 /* The index of the k-th output in tensor order (the runtime's). */
 static unsigned nth_output(const struct tt_model_desc *d, unsigned k)
 {
@@ -1921,6 +1955,7 @@ int main(void)
 		cmocka_unit_test(test_lower_argmax),
 		cmocka_unit_test(test_lower_results),
 		cmocka_unit_test(test_lower_pad),
+		cmocka_unit_test(test_lower_embedding),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_param_value_shape),
 		cmocka_unit_test(test_tensor_names),
