@@ -771,50 +771,76 @@ static bool four_ints(const ttc_attr *a, int64_t def, int64_t out[4])
 	return true;
 }
 
-/*
- * max_pool2d and avg_pool2d (NHWC) with a side padded by more than half
- * the kernel, which the device's pools refuse: the padding made explicit
- * by ttir.pad (-inf for max, which no window's maximum keeps unless the
- * window is all padding; 0 for avg with count_include_pad, whose divisor
- * is the whole window either way), then the pool without padding. Left
- * alone: avg without count_include_pad (the divisor would change),
- * ceil_mode (its last window may start in the padding, which it drops).
- */
-static ttc_value *pool_pad(const struct rw *r)
+/* A tensor type of t's shape with f32 elements. */
+static const ttc_type *f32_like(ttc_ctx *ctx, const ttc_type *t)
 {
-	const ttc_type *t = in_type(r, 0);
+	return ttc_tensor_type(ctx, ttc_type_dims(t), ttc_type_rank(t),
+			       ttc_float_type(ctx, TTC_F32), NULL);
+}
+
+/*
+ * max_pool2d and avg_pool2d (NHWC) the device's pools refuse:
+ * - a side padded by more than half the kernel: the padding made
+ *   explicit by ttir.pad (-inf for max, which no window's maximum keeps
+ *   unless the window is all padding; 0 for avg with count_include_pad,
+ *   whose divisor is the whole window either way), then the pool without
+ *   padding. Left alone: avg without count_include_pad (the divisor would
+ *   change), ceil_mode (its last window may start in the padding, which
+ *   it drops).
+ * - max_pool2d of integers (the pools take float formats): in f32
+ *   between typecasts, exact (a maximum is one of the values, each exact
+ *   in f32 below 2^24).
+ */
+static ttc_value *pool(const struct rw *r)
+{
+	const ttc_type *t = in_type(r, 0), *rt = r->rt;
 	bool avg = !strcmp(ttc_op_name(r->op), "ttir.avg_pool2d");
 	const ttc_attr *cip = ttc_op_attr(r->op, "count_include_pad");
 	const ttc_attr *cm = ttc_op_attr(r->op, "ceil_mode");
+	const ttc_attr *props = ttc_op_props(r->op);
 	int64_t k[4], p[4], pp[8] = {0}, d[4], zero[4] = {0};
-	bool big = false;
+	bool big = false, neg = false, pad, ints;
 
 	if (ttc_type_rank(t) != 4 || ttc_op_attr(r->op, "flattened_compat_info") ||
-	    (cm && ttc_attr_bool(cm)) || (avg && (!cip || !ttc_attr_bool(cip))) ||
 	    !four_ints(ttc_op_attr(r->op, "kernel"), 1, k) ||
 	    !four_ints(ttc_op_attr(r->op, "padding"), 0, p))
 		return NULL;
-	for (int i = 0; i < 4; i++)
-		big |= 2 * p[i] > k[i % 2] || p[i] < 0;
-	if (!big || p[0] < 0 || p[1] < 0 || p[2] < 0 || p[3] < 0)
+	for (int i = 0; i < 4; i++) {
+		big |= 2 * p[i] > k[i % 2];
+		neg |= p[i] < 0;
+	}
+	pad = big && !neg && !(cm && ttc_attr_bool(cm)) &&
+	      !(avg && (!cip || !ttc_attr_bool(cip)));
+	ints = !avg && ttc_type_kind(ttc_type_elem(t)) == TTC_TYPE_INT &&
+	       same_elem(t, rt);
+	if (!pad && !ints)
 		return NULL;
-	pp[2] = p[0], pp[3] = p[2], pp[4] = p[1], pp[5] = p[3];
-	memcpy(d, ttc_type_dims(t), sizeof(d));
-	d[1] += p[0] + p[2];
-	d[2] += p[1] + p[3];
-	struct ttc_named_attr e[2] = {
-		{ "padding", i32s(r->ctx, pp, 8) },
-		{ "value", ttc_float_attr(r->ctx, avg ? 0.0 : -INFINITY,
-					  ttc_float_type(r->ctx, TTC_F32)) },
-	};
 	ttc_value *x = in(r, 0);
-	ttc_value *y = mk(r, "ttir.pad", &x, 1,
-			  pass_tensor_like(r->ctx, t, d, 4),
-			  ttc_dict_attr(r->ctx, e, 2));
-	const ttc_attr *props = ttc_attr_dict_set(
-		r->ctx, ttc_op_props(r->op), "padding", i32s(r->ctx, zero, 4));
 
-	return y ? mk(r, ttc_op_name(r->op), &y, 1, r->rt, props) : NULL;
+	if (ints) {
+		t = f32_like(r->ctx, t);
+		rt = f32_like(r->ctx, rt);
+		x = mk(r, "ttir.typecast", &x, 1, t, NULL);
+	}
+	if (pad && x) {
+		pp[2] = p[0], pp[3] = p[2], pp[4] = p[1], pp[5] = p[3];
+		memcpy(d, ttc_type_dims(t), sizeof(d));
+		d[1] += p[0] + p[2];
+		d[2] += p[1] + p[3];
+		struct ttc_named_attr e[2] = {
+			{ "padding", i32s(r->ctx, pp, 8) },
+			{ "value",
+			  ttc_float_attr(r->ctx, avg ? 0.0 : -INFINITY,
+					 ttc_float_type(r->ctx, TTC_F32)) },
+		};
+		x = mk(r, "ttir.pad", &x, 1, pass_tensor_like(r->ctx, t, d, 4),
+		       ttc_dict_attr(r->ctx, e, 2));
+		props = ttc_attr_dict_set(r->ctx, props, "padding",
+					  i32s(r->ctx, zero, 4));
+	}
+	ttc_value *y = x ? mk(r, ttc_op_name(r->op), &x, 1, rt, props) : NULL;
+
+	return ints && y ? mk(r, "ttir.typecast", &y, 1, r->rt, NULL) : y;
 }
 
 static const struct {
@@ -848,8 +874,8 @@ static const struct {
 	{ "ttir.max", reduce_keep },
 	{ "ttir.min", reduce_keep },
 	{ "ttir.argmax", argmax },
-	{ "ttir.max_pool2d", pool_pad },
-	{ "ttir.avg_pool2d", pool_pad },
+	{ "ttir.max_pool2d", pool },
+	{ "ttir.avg_pool2d", pool },
 };
 
 static int rewrite(ttc_op *op, struct ttc_pass_ctx *pc)

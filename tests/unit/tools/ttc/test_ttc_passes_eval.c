@@ -409,6 +409,19 @@ static void test_decompose_pool_padding(void **state)
 		 "ceil_mode = false, count_include_pad = true",
 		 "tensor<2x5x6x3xf32>", "tensor<2x3x6x3xf32>"),
 	    NULL);
+	/* Integers: in f32 between typecasts (padded too). */
+	dec(POOL("max_pool2d",
+		 "kernel = array<i32: 3, 3>, stride = array<i32: 1, 1>, "
+		 "dilation = array<i32: 1, 1>, padding = array<i32: 2, 2, 2, 2>, "
+		 "ceil_mode = false",
+		 "tensor<1x5x5x2xui8>", "tensor<1x7x7x2xui8>"),
+	    NULL);
+	dec(POOL("max_pool2d",
+		 "kernel = array<i32: 2, 2>, stride = array<i32: 2, 2>, "
+		 "dilation = array<i32: 1, 1>, padding = array<i32: 0, 0, 1, 1>, "
+		 "ceil_mode = true",
+		 "tensor<1x5x5x2xi32>", "tensor<1x3x3x2xi32>"),
+	    NULL);
 	/* The divisor would change; the device's limit is kept. */
 	dec_none(POOL("avg_pool2d",
 		      "kernel = array<i32: 3, 3>, stride = array<i32: 1, 1>, "
