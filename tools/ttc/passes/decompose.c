@@ -771,6 +771,56 @@ static bool four_ints(const ttc_attr *a, int64_t def, int64_t out[4])
 	return true;
 }
 
+/* A unary or binary op of r's result type. */
+static ttc_value *op1(const struct rw *r, const char *name, ttc_value *x)
+{
+	return x ? mk(r, name, &x, 1, r->rt, NULL) : NULL;
+}
+
+static ttc_value *op2(const struct rw *r, const char *name, ttc_value *a,
+		      ttc_value *b)
+{
+	ttc_value *ab[2] = { a, b };
+
+	return a && b ? mk(r, name, ab, 2, r->rt, NULL) : NULL;
+}
+
+/*
+ * asinh (the device has no such function) with the functions it has:
+ * a = |x|, t = 1 / a, asinh(x) = sign(x) log1p(a + a / (t + sqrt(1 +
+ * t^2))), a form without cancellation (a^2 / (1 + sqrt(1 + a^2)) written
+ * so that it neither overflows for large a nor loses small ones: a = 0
+ * gives 0 / inf, infinities give infinities). Not bit for bit the
+ * golden's asinh: within a few ulps.
+ */
+static ttc_value *asinh_fn(const struct rw *r)
+{
+	const ttc_type *t = r->rt;
+	unsigned n = ttc_type_rank(t);
+	int64_t one = 1;
+
+	if (ttc_type_kind(ttc_type_elem(t)) != TTC_TYPE_FLOAT ||
+	    !same_elem(in_type(r, 0), t))
+		return NULL;
+	struct ttc_named_attr e[2] = {
+		{ "shape", i32s(r->ctx, n ? ttc_type_dims(t) : &one,
+				n ? n : 0) },
+		{ "fill_value",
+		  ttc_float_attr(r->ctx, 1.0, ttc_float_type(r->ctx, TTC_F32)) },
+	};
+	ttc_value *x = in(r, 0);
+	ttc_value *c1 = mk(r, "ttir.full", NULL, 0, t,
+			   ttc_dict_attr(r->ctx, e, 2));
+	ttc_value *a = op1(r, "ttir.abs", x);
+	ttc_value *rt = op1(r, "ttir.reciprocal", a);
+	ttc_value *s = op1(r, "ttir.sqrt",
+			   op2(r, "ttir.add", c1, op2(r, "ttir.multiply", rt, rt)));
+	ttc_value *q = op2(r, "ttir.div", a, op2(r, "ttir.add", rt, s));
+	ttc_value *l = op1(r, "ttir.log1p", op2(r, "ttir.add", a, q));
+
+	return op2(r, "ttir.multiply", op1(r, "ttir.sign", x), l);
+}
+
 /* A tensor type of t's shape with f32 elements. */
 static const ttc_type *f32_like(ttc_ctx *ctx, const ttc_type *t)
 {
@@ -874,6 +924,7 @@ static const struct {
 	{ "ttir.max", reduce_keep },
 	{ "ttir.min", reduce_keep },
 	{ "ttir.argmax", argmax },
+	{ "ttir.asinh", asinh_fn },
 	{ "ttir.max_pool2d", pool },
 	{ "ttir.avg_pool2d", pool },
 };

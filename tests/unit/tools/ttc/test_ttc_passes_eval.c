@@ -6,6 +6,7 @@
  * the switch, values of the wrong type).
  */
 #include <dirent.h>
+#include <math.h>
 
 #include "ttc_passes_util.h"
 
@@ -388,6 +389,46 @@ static void test_decompose_device_forms(void **state)
 		     "true}>",
 		     "(tensor<2x4x8xf32>)", "tensor<2x4x1xf32>"),
 		 "ttir.argmax");
+}
+
+/* asinh with the device's functions: not bit for bit, to PCC. */
+static void test_decompose_asinh(void **state)
+{
+	(void)state;
+	dec_pcc(ONE("%x: tensor<4x8xf32>", "\"ttir.asinh\"(%x)",
+		    "(tensor<4x8xf32>)", "tensor<4x8xf32>"),
+		"ttir.asinh");
+	/* Tiny, large and infinite values: within 4 ulps of asinh. */
+	static const float v[8] = { 0.0f, 1e-30f, -1e-10f, 0.5f,
+				    -3.0f, 1e20f, -3e37f, INFINITY };
+	ttc_ctx *ctx = ttc_ctx_new_ttir();
+	ttc_module *m = parse_ok(ctx, ONE("%x: tensor<8xf32>",
+					  "\"ttir.asinh\"(%x)",
+					  "(tensor<8xf32>)", "tensor<8xf32>"));
+	ttc_func *f = ttc_module_lookup(m, "f");
+	ttc_tensor *x = ttc_tensor_new(ctx, ttc_value_type(ttc_func_arg(f, 0)));
+	ttc_tensor *y = NULL;
+
+	for (size_t k = 0; k < 8; k++)
+		ttc_tensor_set(x, k, v[k]);
+	assert_int_equal(run_pass(m, "decompose", NULL, NULL), 0);
+	assert_int_equal(count_ops(m, "ttir.asinh"), 0);
+	run_golden(ctx, f, &x, &y);
+	for (size_t k = 0; k < 8; k++) {
+		double want = asinh((double)v[k]), got = ttc_tensor_get(y, k);
+
+		if (isinf(want) ? got != want :
+				  fabs(got - want) > 4 * 1.2e-7 * fabs(want))
+			fail_msg("asinh(%g): %.9g, want %.9g", (double)v[k], got,
+				 want);
+	}
+	ttc_tensor_free(x);
+	ttc_tensor_free(y);
+	ttc_module_free(m);
+	ttc_ctx_free(ctx);
+	dec_none(ONE("%x: tensor<4x8xi32>", "\"ttir.asinh\"(%x)",
+		     "(tensor<4x8xi32>)", "tensor<4x8xi32>"),
+		 "ttir.asinh");
 }
 
 #define POOL(op, attrs, in, out)                                               \
@@ -781,6 +822,7 @@ int main(void)
 		cmocka_unit_test(test_decompose_dot_general),
 		cmocka_unit_test(test_decompose_device_forms),
 		cmocka_unit_test(test_decompose_pool_padding),
+		cmocka_unit_test(test_decompose_asinh),
 		cmocka_unit_test(test_consteval),
 		cmocka_unit_test(test_consteval_constants),
 		cmocka_unit_test(test_tree_models),
