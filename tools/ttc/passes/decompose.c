@@ -12,6 +12,10 @@
 #include "../ops/pybuda_nn.h"
 #include "internal.h"
 
+/* The most elements a reversed dimension may have: the inputs of a
+ * concat record (TT_MODEL_MAX_OP_INPUTS). */
+#define REVERSE_MAX 16
+
 struct rw {
 	ttc_op *op;
 	ttc_ctx *ctx;
@@ -821,6 +825,70 @@ static ttc_value *asinh_fn(const struct rw *r)
 	return op2(r, "ttir.multiply", op1(r, "ttir.sign", x), l);
 }
 
+/* The elements of x along dimension d in reverse order: each one's slice,
+ * last first, concatenated. */
+static ttc_value *reverse_dim(const struct rw *r, ttc_value *x, unsigned d)
+{
+	const ttc_type *t = ttc_value_type(x);
+	unsigned n = ttc_type_rank(t);
+	int64_t size = ttc_type_dims(t)[d], b[TTC_MAX_RANK], e[TTC_MAX_RANK],
+		st[TTC_MAX_RANK], sd[TTC_MAX_RANK];
+	ttc_value *parts[REVERSE_MAX];
+
+	memcpy(sd, ttc_type_dims(t), n * sizeof(*sd));
+	sd[d] = 1;
+	for (int64_t i = 0; i < size; i++) {
+		for (unsigned k = 0; k < n; k++) {
+			b[k] = k == d ? size - 1 - i : 0;
+			e[k] = k == d ? size - i : ttc_type_dims(t)[k];
+			st[k] = 1;
+		}
+		struct ttc_named_attr a[3] = {
+			{ "begins", pass_i32_list(r->ctx, b, n) },
+			{ "ends", pass_i32_list(r->ctx, e, n) },
+			{ "step", pass_i32_list(r->ctx, st, n) },
+		};
+		parts[i] = mk(r, "ttir.slice_static", &x, 1,
+			      pass_tensor_like(r->ctx, t, sd, n),
+			      ttc_dict_attr(r->ctx, a, 3));
+		if (!parts[i])
+			return NULL;
+	}
+	return mk(r, "ttir.concat", parts, (size_t)size, t,
+		  pass_dict1(r->ctx, "dim", pass_si32(r->ctx, d)));
+}
+
+/*
+ * reverse (the device has no such op) along dimensions of at most
+ * REVERSE_MAX elements (a concat record's inputs): slices of one
+ * element, last first, concatenated; exact (data movement). Left alone:
+ * a longer dimension (a slice per element would not pay).
+ */
+static ttc_value *reverse(const struct rw *r)
+{
+	const ttc_attr *a = ttc_op_attr(r->op, "dimensions");
+	unsigned n = ttc_type_rank(r->rt);
+	int64_t v[TTC_MAX_RANK];
+	int k = a ? ttc_attr_ints(a, v, TTC_MAX_RANK) : -1;
+	ttc_value *x = in(r, 0);
+
+	if (k < 0)
+		return NULL;
+	for (int i = 0; i < k; i++) {
+		int64_t d = v[i] < 0 ? v[i] + n : v[i];
+
+		if (d < 0 || d >= (int64_t)n ||
+		    ttc_type_dims(r->rt)[d] > REVERSE_MAX)
+			return NULL;
+		v[i] = d;
+	}
+	for (int i = 0; i < k && x; i++)
+		if (ttc_type_dims(r->rt)[v[i]] > 1)
+			x = reverse_dim(r, x, (unsigned)v[i]);
+	/* Nothing to reverse: the value as it is, through a reshape. */
+	return x == in(r, 0) ? reshape(r, x, r->rt) : x;
+}
+
 /* A tensor type of t's shape with f32 elements. */
 static const ttc_type *f32_like(ttc_ctx *ctx, const ttc_type *t)
 {
@@ -925,6 +993,7 @@ static const struct {
 	{ "ttir.min", reduce_keep },
 	{ "ttir.argmax", argmax },
 	{ "ttir.asinh", asinh_fn },
+	{ "ttir.reverse", reverse },
 	{ "ttir.max_pool2d", pool },
 	{ "ttir.avg_pool2d", pool },
 };

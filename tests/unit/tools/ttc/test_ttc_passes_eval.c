@@ -431,6 +431,27 @@ static void test_decompose_asinh(void **state)
 		 "ttir.asinh");
 }
 
+#define REV(dims, in)                                                          \
+	ONE("%x: " in, "\"ttir.reverse\"(%x) <{dimensions = array<i64: " dims \
+	    ">}>",                                                             \
+	    "(" in ")", in)
+
+/* reverse as slices of one element, last first, concatenated. */
+static void test_decompose_reverse(void **state)
+{
+	(void)state;
+	dec(REV("1", "tensor<2x3x4xf32>"), "ttir.reverse");
+	dec(REV("0, 2", "tensor<2x3x4xf32>"), "ttir.reverse");
+	dec(REV("-1", "tensor<2x3x16xi32>"), "ttir.reverse");
+	dec(REV("1", "tensor<2x1x4xf32>"), "ttir.reverse");
+	dec(ONE("%x: tensor<5xf32>",
+		"\"ttir.reverse\"(%x) <{dimensions = array<i64>}>",
+		"(tensor<5xf32>)", "tensor<5xf32>"),
+	    "ttir.reverse");
+	/* A slice per element of 17: left alone. */
+	dec_none(REV("0", "tensor<17x2xf32>"), "ttir.reverse");
+}
+
 #define POOL(op, attrs, in, out)                                               \
 	ONE("%x: " in, "\"ttir." op "\"(%x) <{" attrs "}>", "(" in ")", out)
 
@@ -823,6 +844,7 @@ int main(void)
 		cmocka_unit_test(test_decompose_device_forms),
 		cmocka_unit_test(test_decompose_pool_padding),
 		cmocka_unit_test(test_decompose_asinh),
+		cmocka_unit_test(test_decompose_reverse),
 		cmocka_unit_test(test_consteval),
 		cmocka_unit_test(test_consteval_constants),
 		cmocka_unit_test(test_tree_models),
