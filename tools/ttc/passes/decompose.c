@@ -825,35 +825,42 @@ static ttc_value *asinh_fn(const struct rw *r)
 	return op2(r, "ttir.multiply", op1(r, "ttir.sign", x), l);
 }
 
+/* Element i of x along dimension d (kept as 1). */
+static ttc_value *slice1(const struct rw *r, ttc_value *x, unsigned d,
+			 int64_t i)
+{
+	const ttc_type *t = ttc_value_type(x);
+	unsigned n = ttc_type_rank(t);
+	int64_t b[TTC_MAX_RANK], e[TTC_MAX_RANK], st[TTC_MAX_RANK],
+		sd[TTC_MAX_RANK];
+
+	for (unsigned k = 0; k < n; k++) {
+		b[k] = k == d ? i : 0;
+		e[k] = k == d ? i + 1 : ttc_type_dims(t)[k];
+		st[k] = 1;
+		sd[k] = k == d ? 1 : ttc_type_dims(t)[k];
+	}
+	struct ttc_named_attr a[3] = {
+		{ "begins", pass_i32_list(r->ctx, b, n) },
+		{ "ends", pass_i32_list(r->ctx, e, n) },
+		{ "step", pass_i32_list(r->ctx, st, n) },
+	};
+	return mk(r, "ttir.slice_static", &x, 1,
+		  pass_tensor_like(r->ctx, t, sd, n),
+		  ttc_dict_attr(r->ctx, a, 3));
+}
+
 /* The elements of x along dimension d in reverse order: each one's slice,
  * last first, concatenated. */
 static ttc_value *reverse_dim(const struct rw *r, ttc_value *x, unsigned d)
 {
 	const ttc_type *t = ttc_value_type(x);
-	unsigned n = ttc_type_rank(t);
-	int64_t size = ttc_type_dims(t)[d], b[TTC_MAX_RANK], e[TTC_MAX_RANK],
-		st[TTC_MAX_RANK], sd[TTC_MAX_RANK];
+	int64_t size = ttc_type_dims(t)[d];
 	ttc_value *parts[REVERSE_MAX];
 
-	memcpy(sd, ttc_type_dims(t), n * sizeof(*sd));
-	sd[d] = 1;
-	for (int64_t i = 0; i < size; i++) {
-		for (unsigned k = 0; k < n; k++) {
-			b[k] = k == d ? size - 1 - i : 0;
-			e[k] = k == d ? size - i : ttc_type_dims(t)[k];
-			st[k] = 1;
-		}
-		struct ttc_named_attr a[3] = {
-			{ "begins", pass_i32_list(r->ctx, b, n) },
-			{ "ends", pass_i32_list(r->ctx, e, n) },
-			{ "step", pass_i32_list(r->ctx, st, n) },
-		};
-		parts[i] = mk(r, "ttir.slice_static", &x, 1,
-			      pass_tensor_like(r->ctx, t, sd, n),
-			      ttc_dict_attr(r->ctx, a, 3));
-		if (!parts[i])
+	for (int64_t i = 0; i < size; i++)
+		if (!(parts[i] = slice1(r, x, d, size - 1 - i)))
 			return NULL;
-	}
 	return mk(r, "ttir.concat", parts, (size_t)size, t,
 		  pass_dict1(r->ctx, "dim", pass_si32(r->ctx, d)));
 }
@@ -887,6 +894,45 @@ static ttc_value *reverse(const struct rw *r)
 			x = reverse_dim(r, x, (unsigned)v[i]);
 	/* Nothing to reverse: the value as it is, through a reshape. */
 	return x == in(r, 0) ? reshape(r, x, r->rt) : x;
+}
+
+/*
+ * prod (the device has no product reduction) over dimensions of at most
+ * REVERSE_MAX elements: along each, the product of its one-element
+ * slices in index order, then a reshape to the result. Each product
+ * rounds to the element type where the golden multiplies in double: not
+ * bit for bit. Left alone: floats only, longer dimensions.
+ */
+static ttc_value *prod(const struct rw *r)
+{
+	const ttc_type *t = in_type(r, 0);
+	unsigned n = ttc_type_rank(t);
+	int64_t mask = reduced_mask(r, n);
+	ttc_value *x = in(r, 0);
+
+	if (mask < 0 || n == 0 || !same_elem(t, r->rt) ||
+	    ttc_type_kind(ttc_type_elem(t)) != TTC_TYPE_FLOAT)
+		return NULL;
+	for (unsigned d = 0; d < n; d++)
+		if (mask >> d & 1 && ttc_type_dims(t)[d] > REVERSE_MAX)
+			return NULL;
+	for (unsigned d = 0; d < n && x; d++) {
+		int64_t size = ttc_type_dims(t)[d];
+		ttc_value *acc;
+
+		if (!(mask >> d & 1) || size == 1)
+			continue;
+		acc = slice1(r, x, d, 0);
+		for (int64_t i = 1; i < size && acc; i++) {
+			ttc_value *ab[2] = { acc, slice1(r, x, d, i) };
+
+			acc = ab[1] ? mk(r, "ttir.multiply", ab, 2,
+					 ttc_value_type(acc), NULL) :
+				      NULL;
+		}
+		x = acc;
+	}
+	return reshape(r, x, r->rt);
 }
 
 /* A tensor type of t's shape with f32 elements. */
@@ -994,6 +1040,7 @@ static const struct {
 	{ "ttir.argmax", argmax },
 	{ "ttir.asinh", asinh_fn },
 	{ "ttir.reverse", reverse },
+	{ "ttir.prod", prod },
 	{ "ttir.max_pool2d", pool },
 	{ "ttir.avg_pool2d", pool },
 };

@@ -452,6 +452,36 @@ static void test_decompose_reverse(void **state)
 	dec_none(REV("0", "tensor<17x2xf32>"), "ttir.reverse");
 }
 
+/* prod as products of one-element slices: not bit for bit (each
+ * product rounds), to PCC. */
+static void test_decompose_prod(void **state)
+{
+	(void)state;
+	dec_pcc(ONE("%x: tensor<3x2x5xf32>",
+		    "\"ttir.prod\"(%x) <{dim_arg = [1 : i32], keep_dim = true}>",
+		    "(tensor<3x2x5xf32>)", "tensor<3x1x5xf32>"),
+		"ttir.prod");
+	dec_pcc(ONE("%x: tensor<3x2x5xf32>",
+		    "\"ttir.prod\"(%x) <{dim_arg = [-1 : i32, 0 : i32], "
+		    "keep_dim = false}>",
+		    "(tensor<3x2x5xf32>)", "tensor<2xf32>"),
+		"ttir.prod");
+	dec_pcc(ONE("%x: tensor<3x2x1xf32>",
+		    "\"ttir.prod\"(%x) <{keep_dim = false}>",
+		    "(tensor<3x2x1xf32>)", "tensor<f32>"),
+		"ttir.prod");
+	dec_none(ONE("%x: tensor<3x2xi32>",
+		     "\"ttir.prod\"(%x) <{dim_arg = [1 : i32], keep_dim = "
+		     "true}>",
+		     "(tensor<3x2xi32>)", "tensor<3x1xi32>"),
+		 "ttir.prod");
+	dec_none(ONE("%x: tensor<3x17xf32>",
+		     "\"ttir.prod\"(%x) <{dim_arg = [1 : i32], keep_dim = "
+		     "true}>",
+		     "(tensor<3x17xf32>)", "tensor<3x1xf32>"),
+		 "ttir.prod");
+}
+
 #define POOL(op, attrs, in, out)                                               \
 	ONE("%x: " in, "\"ttir." op "\"(%x) <{" attrs "}>", "(" in ")", out)
 
@@ -845,6 +875,7 @@ int main(void)
 		cmocka_unit_test(test_decompose_pool_padding),
 		cmocka_unit_test(test_decompose_asinh),
 		cmocka_unit_test(test_decompose_reverse),
+		cmocka_unit_test(test_decompose_prod),
 		cmocka_unit_test(test_consteval),
 		cmocka_unit_test(test_consteval_constants),
 		cmocka_unit_test(test_tree_models),
