@@ -631,7 +631,8 @@ static int run_pad(struct tt_model_call *c)
 	if (!c->ctx)
 		return 0;
 	if ((unsigned)n0 != tt_device_tensor_shape(c->in[0])->rank)
-		return tt_error(-EINVAL, "op %s (pad): %d entries for a rank-%u input",
+		return tt_error(-EINVAL,
+				"op %s (pad): %d entries for a rank-%u input",
 				c->op->name, n0,
 				tt_device_tensor_shape(c->in[0])->rank);
 	for (int i = 0; i < n0; i++) {

@@ -514,7 +514,8 @@ static int a_pad(ttc_compiled *c, struct cg_op *o)
 		if (p[2 * i] < 0 || p[2 * i + 1] < 0)
 			return cg_error(c, o->src, -ENOTSUP,
 					"padding %lld, %lld of dimension %u: the device op pads, it does not crop",
-					(long long)p[2 * i], (long long)p[2 * i + 1], i);
+					(long long)p[2 * i],
+					(long long)p[2 * i + 1], i);
 		snprintf(lo + strlen(lo), sizeof(lo) - strlen(lo), "%s%lld",
 			 i ? "," : "", (long long)p[2 * i]);
 		snprintf(hi + strlen(hi), sizeof(hi) - strlen(hi), "%s%lld",

@@ -809,16 +809,16 @@ static ttc_value *asinh_fn(const struct rw *r)
 	struct ttc_named_attr e[2] = {
 		{ "shape", i32s(r->ctx, n ? ttc_type_dims(t) : &one,
 				n ? n : 0) },
-		{ "fill_value",
-		  ttc_float_attr(r->ctx, 1.0, ttc_float_type(r->ctx, TTC_F32)) },
+		{ "fill_value", ttc_float_attr(r->ctx, 1.0,
+					       ttc_float_type(r->ctx, TTC_F32)) },
 	};
 	ttc_value *x = in(r, 0);
 	ttc_value *c1 = mk(r, "ttir.full", NULL, 0, t,
 			   ttc_dict_attr(r->ctx, e, 2));
 	ttc_value *a = op1(r, "ttir.abs", x);
 	ttc_value *rt = op1(r, "ttir.reciprocal", a);
-	ttc_value *s = op1(r, "ttir.sqrt",
-			   op2(r, "ttir.add", c1, op2(r, "ttir.multiply", rt, rt)));
+	ttc_value *t2 = op2(r, "ttir.multiply", rt, rt);
+	ttc_value *s = op1(r, "ttir.sqrt", op2(r, "ttir.add", c1, t2));
 	ttc_value *q = op2(r, "ttir.div", a, op2(r, "ttir.add", rt, s));
 	ttc_value *l = op1(r, "ttir.log1p", op2(r, "ttir.add", a, q));
 
@@ -965,7 +965,8 @@ static ttc_value *pool(const struct rw *r)
 	int64_t k[4], p[4], pp[8] = {0}, d[4], zero[4] = {0};
 	bool big = false, neg = false, pad, ints;
 
-	if (ttc_type_rank(t) != 4 || ttc_op_attr(r->op, "flattened_compat_info") ||
+	if (ttc_type_rank(t) != 4 ||
+	    ttc_op_attr(r->op, "flattened_compat_info") ||
 	    !four_ints(ttc_op_attr(r->op, "kernel"), 1, k) ||
 	    !four_ints(ttc_op_attr(r->op, "padding"), 0, p))
 		return NULL;

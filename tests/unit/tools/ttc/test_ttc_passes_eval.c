@@ -419,8 +419,8 @@ static void test_decompose_asinh(void **state)
 
 		if (isinf(want) ? got != want :
 				  fabs(got - want) > 4 * 1.2e-7 * fabs(want))
-			fail_msg("asinh(%g): %.9g, want %.9g", (double)v[k], got,
-				 want);
+			fail_msg("asinh(%g): %.9g, want %.9g", (double)v[k],
+				 got, want);
 	}
 	ttc_tensor_free(x);
 	ttc_tensor_free(y);
