@@ -476,6 +476,23 @@ static int run_argmax(struct tt_model_call *c)
 	return tt_op_argmax(c->ctx, c->in[0], keepdim, &cfg, &c->out);
 }
 
+static int run_cumsum(struct tt_model_call *c)
+{
+	struct tt_reduce_cfg cfg = tt_op_reduce_config();
+	struct common k;
+	int dim;
+
+	if (parse_common(c->op, &k))
+		return -EINVAL;
+	if (parse_int(tt_model_attr(c->op, "dim"), -4, 3, &dim))
+		return attr_fail(c->op, "dim", "not a dimension -4..3");
+	if (!c->ctx)
+		return 0;
+	SET_COMMON(cfg, c, k);
+	cfg.math_fidelity = k.fidelity;
+	return tt_op_cumsum(c->ctx, c->in[0], dim, &cfg, &c->out);
+}
+
 static struct tt_data_cfg data_cfg(const struct tt_model_call *c,
 				   const struct common *k)
 {
@@ -593,6 +610,33 @@ static int run_embedding(struct tt_model_call *c)
 		return 0;
 	cfg = data_cfg(c, &k);
 	return tt_op_embedding(c->ctx, c->in[0], c->in[1], &cfg, &c->out);
+}
+
+static int run_repeat(struct tt_model_call *c)
+{
+	int64_t r[TT_TENSOR_MAX_RANK];
+	uint64_t reps[TT_TENSOR_MAX_RANK];
+	struct tt_data_cfg cfg;
+	struct common k;
+	int n;
+
+	if (parse_common(c->op, &k))
+		return -EINVAL;
+	n = parse_ints(tt_model_attr(c->op, "reps"), 1, INT32_MAX, r,
+		       TT_TENSOR_MAX_RANK);
+	if (n < 1)
+		return attr_fail(c->op, "reps", "not a list of counts >= 1");
+	if (!c->ctx)
+		return 0;
+	if ((unsigned)n != tt_device_tensor_shape(c->in[0])->rank)
+		return tt_error(-EINVAL,
+				"op %s (repeat): %d counts for a rank-%u input",
+				c->op->name, n,
+				tt_device_tensor_shape(c->in[0])->rank);
+	for (int i = 0; i < n; i++)
+		reps[i] = (uint64_t)r[i];
+	cfg = data_cfg(c, &k);
+	return tt_op_repeat(c->ctx, c->in[0], reps, &cfg, &c->out);
 }
 
 /* A pad value: a number, or an infinity (-inf pads a max pool). */
@@ -797,6 +841,7 @@ static const char *const a_permute[] = {"perm", NULL};
 static const char *const a_concat[] = {"dim", NULL};
 static const char *const a_slice[] = {"start", "end", "step", NULL};
 static const char *const a_pad[] = {"before", "after", "value", NULL};
+static const char *const a_reps[] = {"reps", NULL};
 
 static const struct tt_model_opdef opdefs[] = {
 	{"unary", 1, 1, a_fn, run_unary},
@@ -817,6 +862,8 @@ static const struct tt_model_opdef opdefs[] = {
 	{"slice", 1, 1, a_slice, run_slice},
 	{"pad", 1, 1, a_pad, run_pad},
 	{"embedding", 2, 2, a_none, run_embedding},
+	{"repeat", 1, 1, a_reps, run_repeat},
+	{"cumsum", 1, 1, a_concat, run_cumsum},
 	{"conv2d", 2, 3, a_conv, run_conv2d},
 	{"max_pool2d", 1, 1, a_pool, run_max_pool2d},
 	{"avg_pool2d", 1, 1, a_pool, run_avg_pool2d},

@@ -541,6 +541,42 @@ static int a_embedding(ttc_compiled *c, struct cg_op *o)
 	return 0;
 }
 
+/* broadcast_dimensions and repeat_dimensions: repeat counts per
+ * dimension (a broadcast's count applies to a dimension of 1), what
+ * tt_op_repeat takes. */
+static int a_repeat(ttc_compiled *c, struct cg_op *o)
+{
+	const char *name = ttc_op_attr(o->src, "broadcast_dimensions") ?
+				   "broadcast_dimensions" :
+				   "repeat_dimensions";
+
+	if (in_rank(o) == 0)
+		return cg_error(c, o->src, -ENOTSUP,
+				"a rank-0 %s: nothing to repeat along",
+				name);
+	return attr_ints(c, o, "reps", name, 0);
+}
+
+/* tt_op_cumsum sums along the last two dimensions only, and exactly for
+ * integers below 256 in magnitude only (its products pass the matrix
+ * unit), which a compile cannot promise. */
+static int a_cumsum(ttc_compiled *c, struct cg_op *o)
+{
+	int64_t d = ttc_attr_int(ttc_op_attr(o->src, "dim"));
+	unsigned rank = in_rank(o);
+
+	if (d < 0)
+		d += rank;
+	if (int_type(ttc_value_type(ttc_op_operand(o->src, 0))))
+		return cg_error(c, o->src, -ENOTSUP,
+				"an integer cumsum: the device's is exact below 256 in magnitude only");
+	if (rank == 0 || d < 0 || d >= (int64_t)rank || d + 2 < (int64_t)rank)
+		return cg_error(c, o->src, -ENOTSUP,
+				"cumsum along dimension %lld of %u: the device op sums along the last two",
+				(long long)d, rank);
+	return cg_attr(c, o, "dim", "%lld", (long long)d);
+}
+
 struct rule {
 	const char *ttir;
 	const char *op; /* record op */
@@ -622,6 +658,9 @@ static const struct rule rules[] = {
 	{"ttir.slice_static", "slice", NULL, a_slice},
 	{"ttir.pad", "pad", NULL, a_pad},
 	{"ttir.embedding", "embedding", NULL, a_embedding},
+	{"ttir.broadcast", "repeat", NULL, a_repeat},
+	{"ttir.repeat", "repeat", NULL, a_repeat},
+	{"ttir.cumsum", "cumsum", NULL, a_cumsum},
 };
 
 static const struct rule *find_rule(const char *name)

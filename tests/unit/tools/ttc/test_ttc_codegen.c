@@ -941,6 +941,53 @@ static void test_lower_embedding(void **state)
 	cg_done(&g);
 }
 
+/* ttir.broadcast and ttir.repeat: tt_op_repeat's counts; ttir.cumsum
+ * along the last two dimensions of floats. */
+static void test_lower_repeat_cumsum(void **state)
+{
+	(void)state;
+	struct cg g = {0};
+	const struct tt_model_op *op;
+
+	cg_ok(&g,
+	      MOD("%x: tensor<1x3x1xf32> loc(\"x\")", "tensor<4x6x5xf32>",
+		  "%0 = \"ttir.broadcast\"(%x) <{broadcast_dimensions = "
+		  "array<i64: 4, 1, 5>}> : (tensor<1x3x1xf32>) -> "
+		  "tensor<4x3x5xf32> loc(\"b\")\n"
+		  "%1 = \"ttir.repeat\"(%0) <{repeat_dimensions = array<i64: "
+		  "1, 2, 1>}> : (tensor<4x3x5xf32>) -> tensor<4x6x5xf32> "
+		  "loc(\"r\")\n"
+		  "%2 = \"ttir.cumsum\"(%1) <{dim = -2 : i64}> : "
+		  "(tensor<4x6x5xf32>) -> tensor<4x6x5xf32> loc(\"c\")\n"
+		  "return %2 : tensor<4x6x5xf32>\n"),
+	      NULL);
+	op = rec(g.d, "b");
+	assert_string_equal(op->op, "repeat");
+	assert_attr(op, "reps", "4,1,5");
+	assert_int_equal(op->in[0], tensor_idx(g.d, "x"));
+	op = rec(g.d, "r");
+	assert_string_equal(op->op, "repeat");
+	assert_attr(op, "reps", "1,2,1");
+	op = rec(g.d, "c");
+	assert_string_equal(op->op, "cumsum");
+	assert_attr(op, "dim", "1");
+	cg_done(&g);
+	cg_fails(&g,
+		 MOD("%x: tensor<4x6x5xf32>", "tensor<4x6x5xf32>",
+		     "%0 = \"ttir.cumsum\"(%x) <{dim = 0 : i64}> : "
+		     "(tensor<4x6x5xf32>) -> tensor<4x6x5xf32> loc(\"c\")\n"
+		     "return %0 : tensor<4x6x5xf32>\n"),
+		 NULL, -ENOTSUP, "c", "along dimension 0 of 3", NULL);
+	cg_done(&g);
+	cg_fails(&g,
+		 MOD("%x: tensor<6xi32>", "tensor<6xi32>",
+		     "%0 = \"ttir.cumsum\"(%x) <{dim = 0 : i64}> : "
+		     "(tensor<6xi32>) -> tensor<6xi32> loc(\"c\")\n"
+		     "return %0 : tensor<6xi32>\n"),
+		 NULL, -ENOTSUP, "c", "an integer cumsum", NULL);
+	cg_done(&g);
+}
+
 /* The index of the k-th output in tensor order (the runtime's). */
 static unsigned nth_output(const struct tt_model_desc *d, unsigned k)
 {
@@ -1956,6 +2003,7 @@ int main(void)
 		cmocka_unit_test(test_lower_results),
 		cmocka_unit_test(test_lower_pad),
 		cmocka_unit_test(test_lower_embedding),
+		cmocka_unit_test(test_lower_repeat_cumsum),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_param_value_shape),
 		cmocka_unit_test(test_tensor_names),
