@@ -935,6 +935,89 @@ static ttc_value *prod(const struct rw *r)
 	return reshape(r, x, r->rt);
 }
 
+/* A constant of type t holding h's elements. */
+static ttc_value *constant_of(const struct rw *r, const ttc_type *t,
+			      const ttc_tensor *h)
+{
+	size_t bytes = h->numel * ttc_type_elem_bytes(ttc_type_elem(t));
+	const ttc_attr *v = ttc_dense_attr(r->ctx, t, h->data, bytes, false,
+					   true);
+
+	return v ? mk(r, "ttir.constant", NULL, 0, t,
+		      pass_dict1(r->ctx, "value", v)) :
+		   NULL;
+}
+
+/*
+ * gather (torch.gather: out[o] = x[o with o[d] = index[o]]; the device has
+ * no such op) as an embedding of one-element rows: the flat offset of each
+ * element, index * stride(d) + the offset of o's other coordinates (a
+ * constant), picks a row of x reshaped to [numel, 1]. The offsets are
+ * integer arithmetic, exact on the device below 2^24 elements. An index
+ * outside the dimension gives 0 where the golden fails.
+ */
+static ttc_value *gather(const struct rw *r)
+{
+	const ttc_type *t = in_type(r, 0), *it = in_type(r, 1);
+	unsigned n = ttc_type_rank(t);
+	int64_t d = ttc_attr_int(ttc_op_attr(r->op, "dim"));
+	int64_t st[TTC_MAX_RANK], o[TTC_MAX_RANK] = { 0 };
+	int64_t numel = (int64_t)ttc_type_numel(t);
+	int64_t ni = (int64_t)ttc_type_numel(it);
+	ttc_tensor *h;
+
+	if (d < 0)
+		d += n;
+	if (n == 0 || ttc_type_rank(it) != n || d < 0 || d >= (int64_t)n ||
+	    ttc_type_kind(ttc_type_elem(it)) != TTC_TYPE_INT ||
+	    !same_elem(t, r->rt) || numel > (1 << 24) || ni == 0)
+		return NULL;
+	st[n - 1] = 1;
+	for (unsigned k = n - 1; k > 0; k--)
+		st[k - 1] = st[k] * ttc_type_dims(t)[k];
+	h = ttc_tensor_new(r->ctx, it);
+	if (!h)
+		return NULL;
+	for (int64_t i = 0; i < ni; i++) {
+		int64_t off = 0;
+
+		for (unsigned k = 0; k < n; k++)
+			off += k == (unsigned)d ? 0 : o[k] * st[k];
+		ttc_tensor_set(h, (size_t)i, (double)off);
+		for (int k = (int)n - 1; k >= 0; k--) {
+			if (++o[k] < ttc_type_dims(it)[k])
+				break;
+			o[k] = 0;
+		}
+	}
+	ttc_value *c = constant_of(r, it, h);
+	ttc_value *idx = in(r, 1);
+
+	for (int64_t i = 0; i < ni; i++)
+		ttc_tensor_set(h, (size_t)i, (double)st[d]);
+	if (st[d] != 1) {
+		ttc_value *s = constant_of(r, it, h);
+		ttc_value *m[2] = { idx, s };
+
+		idx = s ? mk(r, "ttir.multiply", m, 2, it, NULL) : NULL;
+	}
+	ttc_tensor_free(h);
+	ttc_value *a[2] = { idx, c };
+	ttc_value *flat = idx && c ? mk(r, "ttir.add", a, 2, it, NULL) : NULL;
+
+	flat = reshape(r, flat, pass_tensor_like(r->ctx, it, &ni, 1));
+	int64_t td[2] = { numel, 1 }, ed[2] = { ni, 1 };
+	ttc_value *table = reshape(r, in(r, 0),
+				   pass_tensor_like(r->ctx, t, td, 2));
+	ttc_value *e[2] = { flat, table };
+	ttc_value *rows = flat && table ?
+				  mk(r, "ttir.embedding", e, 2,
+				     pass_tensor_like(r->ctx, t, ed, 2), NULL) :
+				  NULL;
+
+	return reshape(r, rows, r->rt);
+}
+
 /* A tensor type of t's shape with f32 elements. */
 static const ttc_type *f32_like(ttc_ctx *ctx, const ttc_type *t)
 {
@@ -1042,6 +1125,7 @@ static const struct {
 	{ "ttir.asinh", asinh_fn },
 	{ "ttir.reverse", reverse },
 	{ "ttir.prod", prod },
+	{ "ttir.gather", gather },
 	{ "ttir.max_pool2d", pool },
 	{ "ttir.avg_pool2d", pool },
 };

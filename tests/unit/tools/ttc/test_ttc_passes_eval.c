@@ -482,6 +482,30 @@ static void test_decompose_prod(void **state)
 		 "ttir.prod");
 }
 
+#define GATHER(in, idx, vals, dim, out)                                        \
+	MOD("%x: " in, out,                                                    \
+	    "%i = \"ttir.constant\"() <{value = dense<" vals "> : " idx       \
+	    "}> : () -> " idx "\n"                                             \
+	    "%0 = \"ttir.gather\"(%x, %i) <{dim = " dim " : si32}> : (" in     \
+	    ", " idx ") -> " out "\n"                                          \
+	    "return %0 : " out "\n")
+
+/* gather as an embedding of one-element rows at computed offsets. */
+static void test_decompose_gather(void **state)
+{
+	(void)state;
+	dec(GATHER("tensor<3x4xf32>", "tensor<2x4xi64>",
+		   "[[2, 0, 1, 1], [0, 2, 2, 0]]", "0", "tensor<2x4xf32>"),
+	    "ttir.gather");
+	dec(GATHER("tensor<3x4xf32>", "tensor<2x3xi32>",
+		   "[[3, 0, 1], [1, 1, 2]]", "-1", "tensor<2x3xf32>"),
+	    "ttir.gather");
+	dec(GATHER("tensor<2x3x4xf32>", "tensor<2x2x3xi64>",
+		   "[[[2, 0, 1], [1, 1, 0]], [[0, 2, 2], [2, 1, 0]]]", "1",
+		   "tensor<2x2x3xf32>"),
+	    "ttir.gather");
+}
+
 #define POOL(op, attrs, in, out)                                               \
 	ONE("%x: " in, "\"ttir." op "\"(%x) <{" attrs "}>", "(" in ")", out)
 
@@ -876,6 +900,7 @@ int main(void)
 		cmocka_unit_test(test_decompose_asinh),
 		cmocka_unit_test(test_decompose_reverse),
 		cmocka_unit_test(test_decompose_prod),
+		cmocka_unit_test(test_decompose_gather),
 		cmocka_unit_test(test_consteval),
 		cmocka_unit_test(test_consteval_constants),
 		cmocka_unit_test(test_tree_models),
