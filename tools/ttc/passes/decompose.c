@@ -1018,6 +1018,39 @@ static ttc_value *gather(const struct rw *r)
 	return reshape(r, rows, r->rt);
 }
 
+/*
+ * repeat_interleave (each element r times along dim; no device op): x
+ * seen as [A, n, 1, B] (A, B the products of the dimensions before and
+ * after dim), repeated r times along the 1, reshaped to the result. Rank
+ * 4 whatever x's, so the device holds it.
+ */
+static ttc_value *repeat_interleave(const struct rw *r)
+{
+	const ttc_type *t = in_type(r, 0);
+	unsigned n = ttc_type_rank(t);
+	int64_t d = ttc_attr_int(ttc_op_attr(r->op, "dim"));
+	int64_t reps = ttc_attr_int(ttc_op_attr(r->op, "repeats"));
+	int64_t v[4] = { 1, 1, 1, 1 }, f[4] = { 1, 1, 1, 1 }, w[4];
+
+	if (d < 0)
+		d += n;
+	if (n == 0 || d < 0 || d >= (int64_t)n || reps < 1)
+		return NULL;
+	for (unsigned k = 0; k < n; k++)
+		v[k < d ? 0 : k == d ? 1 : 3] *= ttc_type_dims(t)[k];
+	f[2] = reps;
+	memcpy(w, v, sizeof(w));
+	w[2] = reps;
+	ttc_value *x = reshape(r, in(r, 0), pass_tensor_like(r->ctx, t, v, 4));
+	ttc_value *y = x ? mk(r, "ttir.repeat", &x, 1,
+			      pass_tensor_like(r->ctx, t, w, 4),
+			      pass_dict1(r->ctx, "repeat_dimensions",
+					 pass_i64_array(r->ctx, f, 4))) :
+			   NULL;
+
+	return reshape(r, y, r->rt);
+}
+
 /* A tensor type of t's shape with f32 elements. */
 static const ttc_type *f32_like(ttc_ctx *ctx, const ttc_type *t)
 {
@@ -1126,6 +1159,7 @@ static const struct {
 	{ "ttir.reverse", reverse },
 	{ "ttir.prod", prod },
 	{ "ttir.gather", gather },
+	{ "ttir.repeat_interleave", repeat_interleave },
 	{ "ttir.max_pool2d", pool },
 	{ "ttir.avg_pool2d", pool },
 };

@@ -506,6 +506,27 @@ static void test_decompose_gather(void **state)
 	    "ttir.gather");
 }
 
+/* repeat_interleave as a rank-4 repeat between reshapes. */
+static void test_decompose_repeat_interleave(void **state)
+{
+	(void)state;
+	dec(ONE("%x: tensor<1x2x3x4xf32>",
+		"\"ttir.repeat_interleave\"(%x) <{repeats = 2 : ui32, dim = "
+		"2 : si32}>",
+		"(tensor<1x2x3x4xf32>)", "tensor<1x2x6x4xf32>"),
+	    "ttir.repeat_interleave");
+	dec(ONE("%x: tensor<3x4xf32>",
+		"\"ttir.repeat_interleave\"(%x) <{repeats = 3 : ui32, dim = "
+		"-1 : si32}>",
+		"(tensor<3x4xf32>)", "tensor<3x12xf32>"),
+	    "ttir.repeat_interleave");
+	dec(ONE("%x: tensor<3x4xi32>",
+		"\"ttir.repeat_interleave\"(%x) <{repeats = 2 : ui32, dim = "
+		"0 : si32}>",
+		"(tensor<3x4xi32>)", "tensor<6x4xi32>"),
+	    "ttir.repeat_interleave");
+}
+
 #define POOL(op, attrs, in, out)                                               \
 	ONE("%x: " in, "\"ttir." op "\"(%x) <{" attrs "}>", "(" in ")", out)
 
@@ -901,6 +922,7 @@ int main(void)
 		cmocka_unit_test(test_decompose_reverse),
 		cmocka_unit_test(test_decompose_prod),
 		cmocka_unit_test(test_decompose_gather),
+		cmocka_unit_test(test_decompose_repeat_interleave),
 		cmocka_unit_test(test_consteval),
 		cmocka_unit_test(test_consteval_constants),
 		cmocka_unit_test(test_tree_models),
