@@ -458,6 +458,41 @@ static int run_reduce(struct tt_model_call *c)
 	return tt_op_reduce(c->ctx, c->in[0], fn, mask, keepdim, &cfg, &c->out);
 }
 
+static int run_argmax(struct tt_model_call *c)
+{
+	struct tt_reduce_cfg cfg = tt_op_reduce_config();
+	bool keepdim = true;
+	struct common k;
+
+	if (parse_common(c->op, &k))
+		return -EINVAL;
+	if (tt_model_attr(c->op, "keepdim") &&
+	    parse_bool(tt_model_attr(c->op, "keepdim"), &keepdim))
+		return attr_fail(c->op, "keepdim", "not true or false");
+	if (!c->ctx)
+		return 0;
+	SET_COMMON(cfg, c, k);
+	cfg.math_fidelity = k.fidelity;
+	return tt_op_argmax(c->ctx, c->in[0], keepdim, &cfg, &c->out);
+}
+
+static int run_cumsum(struct tt_model_call *c)
+{
+	struct tt_reduce_cfg cfg = tt_op_reduce_config();
+	struct common k;
+	int dim;
+
+	if (parse_common(c->op, &k))
+		return -EINVAL;
+	if (parse_int(tt_model_attr(c->op, "dim"), -4, 3, &dim))
+		return attr_fail(c->op, "dim", "not a dimension -4..3");
+	if (!c->ctx)
+		return 0;
+	SET_COMMON(cfg, c, k);
+	cfg.math_fidelity = k.fidelity;
+	return tt_op_cumsum(c->ctx, c->in[0], dim, &cfg, &c->out);
+}
+
 static struct tt_data_cfg data_cfg(const struct tt_model_call *c,
 				   const struct common *k)
 {
@@ -562,6 +597,94 @@ static int run_slice(struct tt_model_call *c)
 		return 0;
 	cfg = data_cfg(c, &k);
 	return tt_op_slice(c->ctx, c->in[0], s, e, st, &cfg, &c->out);
+}
+
+static int run_embedding(struct tt_model_call *c)
+{
+	struct tt_data_cfg cfg;
+	struct common k;
+
+	if (parse_common(c->op, &k))
+		return -EINVAL;
+	if (!c->ctx)
+		return 0;
+	cfg = data_cfg(c, &k);
+	return tt_op_embedding(c->ctx, c->in[0], c->in[1], &cfg, &c->out);
+}
+
+static int run_repeat(struct tt_model_call *c)
+{
+	int64_t r[TT_TENSOR_MAX_RANK];
+	uint64_t reps[TT_TENSOR_MAX_RANK];
+	struct tt_data_cfg cfg;
+	struct common k;
+	int n;
+
+	if (parse_common(c->op, &k))
+		return -EINVAL;
+	n = parse_ints(tt_model_attr(c->op, "reps"), 1, INT32_MAX, r,
+		       TT_TENSOR_MAX_RANK);
+	if (n < 1)
+		return attr_fail(c->op, "reps", "not a list of counts >= 1");
+	if (!c->ctx)
+		return 0;
+	if ((unsigned)n != tt_device_tensor_shape(c->in[0])->rank)
+		return tt_error(-EINVAL,
+				"op %s (repeat): %d counts for a rank-%u input",
+				c->op->name, n,
+				tt_device_tensor_shape(c->in[0])->rank);
+	for (int i = 0; i < n; i++)
+		reps[i] = (uint64_t)r[i];
+	cfg = data_cfg(c, &k);
+	return tt_op_repeat(c->ctx, c->in[0], reps, &cfg, &c->out);
+}
+
+/* A pad value: a number, or an infinity (-inf pads a max pool). */
+static int parse_value(const char *s, float *out)
+{
+	char *end;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	*out = strtof(s, &end);
+	return errno || *end || isnan(*out) ? -EINVAL : 0;
+}
+
+static int run_pad(struct tt_model_call *c)
+{
+	int64_t b[TT_TENSOR_MAX_RANK], a[TT_TENSOR_MAX_RANK];
+	uint64_t before[TT_TENSOR_MAX_RANK], after[TT_TENSOR_MAX_RANK];
+	struct tt_data_cfg cfg;
+	struct common k;
+	float value = 0;
+	int n0, n1;
+
+	if (parse_common(c->op, &k))
+		return -EINVAL;
+	n0 = parse_ints(tt_model_attr(c->op, "before"), 0, INT32_MAX, b,
+			TT_TENSOR_MAX_RANK);
+	n1 = parse_ints(tt_model_attr(c->op, "after"), 0, INT32_MAX, a,
+			TT_TENSOR_MAX_RANK);
+	if (n0 < 1 || n1 != n0)
+		return attr_fail(c->op, "before",
+				 "before and after must be lists of one length");
+	if (tt_model_attr(c->op, "value") &&
+	    parse_value(tt_model_attr(c->op, "value"), &value))
+		return attr_fail(c->op, "value", "not a number or an infinity");
+	if (!c->ctx)
+		return 0;
+	if ((unsigned)n0 != tt_device_tensor_shape(c->in[0])->rank)
+		return tt_error(-EINVAL,
+				"op %s (pad): %d entries for a rank-%u input",
+				c->op->name, n0,
+				tt_device_tensor_shape(c->in[0])->rank);
+	for (int i = 0; i < n0; i++) {
+		before[i] = (uint64_t)b[i];
+		after[i] = (uint64_t)a[i];
+	}
+	cfg = data_cfg(c, &k);
+	return tt_op_pad(c->ctx, c->in[0], before, after, value, &cfg, &c->out);
 }
 
 /* ---- convolution and pooling: NHWC activations as rows [1, 1, N*H*W, C]
@@ -712,10 +835,13 @@ static const char *const a_matmul[] = {"transpose_a", "transpose_b", NULL};
 static const char *const a_softmax[] = {"scale", "causal", NULL};
 static const char *const a_norm[] = {"eps", NULL};
 static const char *const a_reduce[] = {"fn", "dims", "keepdim", NULL};
+static const char *const a_keepdim[] = {"keepdim", NULL};
 static const char *const a_transpose[] = {"dim0", "dim1", NULL};
 static const char *const a_permute[] = {"perm", NULL};
 static const char *const a_concat[] = {"dim", NULL};
 static const char *const a_slice[] = {"start", "end", "step", NULL};
+static const char *const a_pad[] = {"before", "after", "value", NULL};
+static const char *const a_reps[] = {"reps", NULL};
 
 static const struct tt_model_opdef opdefs[] = {
 	{"unary", 1, 1, a_fn, run_unary},
@@ -728,11 +854,16 @@ static const struct tt_model_opdef opdefs[] = {
 	{"layernorm", 1, 3, a_norm, run_layernorm},
 	{"rmsnorm", 1, 2, a_norm, run_rmsnorm},
 	{"reduce", 1, 1, a_reduce, run_reduce},
+	{"argmax", 1, 1, a_keepdim, run_argmax},
 	{"transpose", 1, 1, a_transpose, run_transpose},
 	{"permute", 1, 1, a_permute, run_permute},
 	{"reshape", 1, 1, a_none, run_reshape},
 	{"concat", 1, TT_MODEL_MAX_OP_INPUTS, a_concat, run_concat},
 	{"slice", 1, 1, a_slice, run_slice},
+	{"pad", 1, 1, a_pad, run_pad},
+	{"embedding", 2, 2, a_none, run_embedding},
+	{"repeat", 1, 1, a_reps, run_repeat},
+	{"cumsum", 1, 1, a_concat, run_cumsum},
 	{"conv2d", 2, 3, a_conv, run_conv2d},
 	{"max_pool2d", 1, 1, a_pool, run_max_pool2d},
 	{"avg_pool2d", 1, 1, a_pool, run_avg_pool2d},

@@ -13,6 +13,7 @@
 
 #include "../ir/internal.h"
 #include "internal.h"
+#include "ttc/golden.h"
 
 /* ---- value -> tensor ---- */
 
@@ -149,6 +150,23 @@ int cg_add_tensor(ttc_compiled *c, const ttc_value *v, const char *name,
 	return ret;
 }
 
+/* Integer data is stored as Float32, as the pipeline writes integer
+ * inputs (the loader converts to the tensor's integer format): exact up
+ * to 2^24 in magnitude. */
+static int check_int_data(ttc_compiled *c, const struct cg_tensor *t,
+			  const ttc_tensor *h, const ttc_op *op)
+{
+	for (size_t k = 0; k < h->numel; k++) {
+		double v = ttc_tensor_get(h, k);
+
+		if (v > 16777216.0 || v < -16777216.0)
+			return cg_error(c, op, -ENOTSUP,
+					"%s: integer value %.0f (element %zu) is beyond 2^24, where its Float32 image is exact",
+					t->t.name, v, k);
+	}
+	return 0;
+}
+
 /* Data of a parameter or constant, row-major: bf16 for Float16_b
  * tensors (their device values are exactly these), Float32 else. */
 int cg_set_data(ttc_compiled *c, unsigned i, const ttc_tensor *h,
@@ -158,11 +176,10 @@ int cg_set_data(ttc_compiled *c, unsigned i, const ttc_tensor *h,
 	bool bf16 = t->t.format == TT_FLOAT16_B;
 	bool is_int = ttc_type_kind(ttc_type_elem(h->type)) == TTC_TYPE_INT;
 	size_t n = h->numel;
+	int ret = is_int ? check_int_data(c, t, h, op) : 0;
 
-	if (is_int)
-		return cg_error(c, op, -ENOTSUP,
-				"%s: integer parameters and constants are not supported yet",
-				t->t.name);
+	if (ret)
+		return ret;
 	t->t.data_format = bf16 ? TT_FLOAT16_B : TT_FLOAT32;
 	t->bytes = n * (bf16 ? 2 : 4);
 	t->data = ttc_xmalloc(t->bytes ? t->bytes : 1);
@@ -343,6 +360,11 @@ static int attr_ints(ttc_compiled *c, struct cg_op *o, const char *name,
 	return attr_str(c, o, name, cg_str(c, buf));
 }
 
+static bool int_type(const ttc_type *t)
+{
+	return ttc_type_kind(ttc_type_elem(t)) == TTC_TYPE_INT;
+}
+
 static unsigned in_rank(const struct cg_op *o)
 {
 	return ttc_type_rank(ttc_value_type(ttc_op_operand(o->src, 0)));
@@ -353,6 +375,16 @@ static int a_none(ttc_compiled *c, struct cg_op *o)
 {
 	(void)c;
 	(void)o;
+	return 0;
+}
+
+/* The op library rounds an integer quotient to nearest (docs/ops.md,
+ * "Integer tensors"); TTIR's div of integers truncates. */
+static int a_div(ttc_compiled *c, struct cg_op *o)
+{
+	if (int_type(ttc_value_type(ttc_op_result(o->src, 0))))
+		return cg_error(c, o->src, -ENOTSUP,
+				"an integer div: the device rounds the quotient to nearest, TTIR truncates it");
 	return 0;
 }
 
@@ -426,6 +458,23 @@ static int a_reduce(ttc_compiled *c, struct cg_op *o)
 	return ret ? ret : attr_ints(c, o, "dims", "dim_arg", in_rank(o));
 }
 
+/* tt_op_argmax runs along the last dimension (decompose moves another
+ * one there). */
+static int a_argmax(ttc_compiled *c, struct cg_op *o)
+{
+	const ttc_attr *a = ttc_op_attr(o->src, "dim_arg");
+	int64_t d[TTC_MAX_RANK];
+	int n = a ? ttc_attr_ints(a, d, TTC_MAX_RANK) : -1;
+	unsigned rank = in_rank(o);
+
+	if (rank == 0 || (a && (n != 1 || (d[0] != -1 &&
+					   d[0] != (int64_t)rank - 1))) ||
+	    (!a && rank != 1))
+		return cg_error(c, o->src, -ENOTSUP,
+				"argmax over other than the last dimension: the device op takes the last one");
+	return attr_bool(c, o, "keepdim", "keep_dim");
+}
+
 static int a_transpose(ttc_compiled *c, struct cg_op *o)
 {
 	return attr_int(c, o, "dim0", "dim0") || attr_int(c, o, "dim1", "dim1");
@@ -446,6 +495,86 @@ static int a_slice(ttc_compiled *c, struct cg_op *o)
 	return attr_ints(c, o, "start", "begins", 0) ||
 	       attr_ints(c, o, "end", "ends", 0) ||
 	       attr_ints(c, o, "step", "step", 0);
+}
+
+/* padding [low, high] per dimension as before and after lists; the
+ * device pads only (a negative entry crops). */
+static int a_pad(ttc_compiled *c, struct cg_op *o)
+{
+	const ttc_attr *a = ttc_op_attr(o->src, "padding");
+	int64_t p[2 * TTC_MAX_RANK];
+	unsigned rank = in_rank(o);
+	char lo[128] = "", hi[128] = "";
+	int n = a ? ttc_attr_ints(a, p, 2 * TTC_MAX_RANK) : -1;
+
+	if (n != 2 * (int)rank || rank == 0)
+		return cg_error(c, o->src, -EINVAL,
+				"padding: two entries per dimension");
+	for (unsigned i = 0; i < rank; i++) {
+		if (p[2 * i] < 0 || p[2 * i + 1] < 0)
+			return cg_error(c, o->src, -ENOTSUP,
+					"padding %lld, %lld of dimension %u: the device op pads, it does not crop",
+					(long long)p[2 * i],
+					(long long)p[2 * i + 1], i);
+		snprintf(lo + strlen(lo), sizeof(lo) - strlen(lo), "%s%lld",
+			 i ? "," : "", (long long)p[2 * i]);
+		snprintf(hi + strlen(hi), sizeof(hi) - strlen(hi), "%s%lld",
+			 i ? "," : "", (long long)p[2 * i + 1]);
+	}
+	return attr_str(c, o, "before", cg_str(c, lo)) ||
+	       attr_str(c, o, "after", cg_str(c, hi)) ||
+	       attr_float(c, o, "value", "value");
+}
+
+/* tt_op_embedding: indices [S] or [B, S] of integers, a table [V, D].
+ * An index outside the table gives zeros there (TTIR's golden clamps it);
+ * in range they agree. */
+static int a_embedding(ttc_compiled *c, struct cg_op *o)
+{
+	const ttc_type *it = ttc_value_type(ttc_op_operand(o->src, 0));
+	const ttc_type *wt = ttc_value_type(ttc_op_operand(o->src, 1));
+
+	if (ttc_type_rank(it) < 1 || ttc_type_rank(it) > 2 ||
+	    ttc_type_rank(wt) != 2 || !int_type(it))
+		return cg_error(c, o->src, -ENOTSUP,
+				"embedding: the device op takes integer indices [S] or [B, S] and a table [V, D]");
+	return 0;
+}
+
+/* broadcast_dimensions and repeat_dimensions: repeat counts per
+ * dimension (a broadcast's count applies to a dimension of 1), what
+ * tt_op_repeat takes. */
+static int a_repeat(ttc_compiled *c, struct cg_op *o)
+{
+	const char *name = ttc_op_attr(o->src, "broadcast_dimensions") ?
+				   "broadcast_dimensions" :
+				   "repeat_dimensions";
+
+	if (in_rank(o) == 0)
+		return cg_error(c, o->src, -ENOTSUP,
+				"a rank-0 %s: nothing to repeat along",
+				name);
+	return attr_ints(c, o, "reps", name, 0);
+}
+
+/* tt_op_cumsum sums along the last two dimensions only, and exactly for
+ * integers below 256 in magnitude only (its products pass the matrix
+ * unit), which a compile cannot promise. */
+static int a_cumsum(ttc_compiled *c, struct cg_op *o)
+{
+	int64_t d = ttc_attr_int(ttc_op_attr(o->src, "dim"));
+	unsigned rank = in_rank(o);
+
+	if (d < 0)
+		d += rank;
+	if (int_type(ttc_value_type(ttc_op_operand(o->src, 0))))
+		return cg_error(c, o->src, -ENOTSUP,
+				"an integer cumsum: the device's is exact below 256 in magnitude only");
+	if (rank == 0 || d < 0 || d >= (int64_t)rank || d + 2 < (int64_t)rank)
+		return cg_error(c, o->src, -ENOTSUP,
+				"cumsum along dimension %lld of %u: the device op sums along the last two",
+				(long long)d, rank);
+	return cg_attr(c, o, "dim", "%lld", (long long)d);
 }
 
 struct rule {
@@ -495,7 +624,7 @@ static const struct rule rules[] = {
 	{"ttir.add", "binary", "add", a_none},
 	{"ttir.subtract", "binary", "sub", a_none},
 	{"ttir.multiply", "binary", "mul", a_none},
-	{"ttir.div", "binary", "div", a_none},
+	{"ttir.div", "binary", "div", a_div},
 	{"ttir.maximum", "binary", "max", a_none},
 	{"ttir.minimum", "binary", "min", a_none},
 	{"ttir.pow", "binary", "pow", a_none},
@@ -519,6 +648,7 @@ static const struct rule rules[] = {
 	{"ttir.mean", "reduce", "mean", a_reduce},
 	{"ttir.max", "reduce", "max", a_reduce},
 	{"ttir.min", "reduce", "min", a_reduce},
+	{"ttir.argmax", "argmax", NULL, a_argmax},
 	{"ttir.transpose", "transpose", NULL, a_transpose},
 	{"ttir.permute", "permute", NULL, a_permute},
 	{"ttir.reshape", "reshape", NULL, a_none},
@@ -526,6 +656,11 @@ static const struct rule rules[] = {
 	{"ttir.unsqueeze", "reshape", NULL, a_none},
 	{"ttir.concat", "concat", NULL, a_concat},
 	{"ttir.slice_static", "slice", NULL, a_slice},
+	{"ttir.pad", "pad", NULL, a_pad},
+	{"ttir.embedding", "embedding", NULL, a_embedding},
+	{"ttir.broadcast", "repeat", NULL, a_repeat},
+	{"ttir.repeat", "repeat", NULL, a_repeat},
+	{"ttir.cumsum", "cumsum", NULL, a_cumsum},
 };
 
 static const struct rule *find_rule(const char *name)
@@ -534,6 +669,17 @@ static const struct rule *find_rule(const char *name)
 		if (strcmp(rules[i].ttir, name) == 0)
 			return &rules[i];
 	return NULL;
+}
+
+/* Whether an operand or the result is integer: the op library keeps
+ * integers in a 32-bit DST only (a 16-bit one holds 8 bits of them), so
+ * such an op accumulates in fp32 whatever ttc.acc_df says. */
+static bool int_op(const ttc_op *op)
+{
+	for (size_t i = 0; i < ttc_op_num_operands(op); i++)
+		if (int_type(ttc_value_type(ttc_op_operand(op, i))))
+			return true;
+	return int_type(ttc_value_type(ttc_op_result(op, 0)));
 }
 
 /* What the passes put on the op: format, fidelity, fused activation. */
@@ -557,7 +703,9 @@ static int pass_attrs(ttc_compiled *c, struct cg_op *o)
 	if (!ret)
 		ret = attr_float(c, o, "activation_p1", "ttc.activation_p1");
 	a = ttc_op_attr(o->src, "ttc.acc_df");
-	if (!ret && a && ttc_attr_kind(a) == TTC_ATTR_STRING)
+	if (!ret && int_op(o->src))
+		ret = attr_str(c, o, "fp32_acc", "true");
+	else if (!ret && a && ttc_attr_kind(a) == TTC_ATTR_STRING)
 		ret = attr_str(c, o, "fp32_acc",
 			       strcmp(ttc_attr_str(a, NULL), "Float32") == 0 ?
 				       "true" : "false");
@@ -739,6 +887,42 @@ static int lower_constant(ttc_compiled *c, const ttc_op *op, size_t index,
 	return ret;
 }
 
+/* An op of no operands that makes a tensor (full, zeros, ones, arange):
+ * its value, computed by its golden now, stored as a constant. */
+static bool is_creation(const ttc_op *op)
+{
+	static const char *const names[] = {"ttir.full", "ttir.zeros",
+					    "ttir.ones", "ttir.arange"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(ttc_op_name(op), names[i]))
+			return ttc_op_num_operands(op) == 0 &&
+			       ttc_op_num_results(op) == 1;
+	return false;
+}
+
+static int lower_creation(ttc_compiled *c, const ttc_op *op, size_t index,
+			  struct vmap *vm)
+{
+	ttc_value *v = ttc_op_result(op, 0);
+	ttc_tensor *h = NULL;
+	unsigned t;
+	int ret;
+
+	ret = cg_add_tensor(c, v,
+			    tensor_name(c, loc_name(ttc_op_loc(op)), "const",
+					index),
+			    TT_MODEL_CONST, op, &t);
+	if (ret)
+		return ret;
+	ret = ttc_golden_op(op, NULL, 0, &h, TT_FLOAT32);
+	if (!ret)
+		ret = cg_set_data(c, t, h, op);
+	ttc_tensor_free(h);
+	vput(vm, v, t);
+	return ret;
+}
+
 static int lower_op(ttc_compiled *c, const ttc_op *op, size_t index,
 		    struct vmap *vm)
 {
@@ -751,6 +935,8 @@ static int lower_op(ttc_compiled *c, const ttc_op *op, size_t index,
 
 	if (strcmp(ttc_op_name(op), "ttir.constant") == 0)
 		return lower_constant(c, op, index, vm);
+	if (is_creation(op))
+		return lower_creation(c, op, index, vm);
 	if (!r && !window)
 		return cg_error(c, op, -ENOTSUP,
 				"'%s' has no device op (ttc ops lists the ops; the decompose pass rewrites some)",
@@ -784,16 +970,55 @@ static int lower_op(ttc_compiled *c, const ttc_op *op, size_t index,
 	if (ret)
 		return ret;
 	c->tensors[t].v = ttc_op_result(op, 0);
+	/* tt_op_argmax writes indices in Float32, which holds them exactly
+	 * (the formats pass may ask for a narrower one). */
+	if (r && !strcmp(r->op, "argmax"))
+		c->tensors[t].t.format = TT_FLOAT32;
 	c->ops[c->nops - 1].op.out = t;
 	vput(vm, ttc_op_result(op, 0), t);
 	return 0;
 }
 
-/* f's results: activations become outputs, named output_N (PyBuda's
- * queues are named; a result's location names it when it has one). */
+/* A copy of tensor t (a reshape record to its own shape) into a new
+ * tensor, the last so far. */
+static int copy_tensor(ttc_compiled *c, unsigned t, size_t i, unsigned *out)
+{
+	const char *name = tensor_name(
+		c, cg_printf(c, "%s.copy", c->tensors[t].t.name), "t", i);
+	struct cg_op *o;
+	unsigned n;
+	int ret;
+
+	ret = cg_add_typed(c, c->tensors[t].type, NULL, false, name,
+			   TT_MODEL_ACT, NULL, &n);
+	if (ret)
+		return ret;
+	c->tensors[n].t.format = c->tensors[t].t.format;
+	o = new_op(c);
+	o->op.name = name;
+	o->op.op = "reshape";
+	o->op.in = o->in;
+	o->op.attrs = o->attrs;
+	o->in[o->op.nin++] = t;
+	o->op.out = n;
+	*out = n;
+	return 0;
+}
+
+/*
+ * f's results: activations become outputs, named output_N (PyBuda's
+ * queues are named; a result's location names it when it has one). The
+ * runtime takes the outputs in tensor order, so a result that is not an
+ * activation written by an op (an argument, a constant), is returned
+ * again, or comes before an earlier result, is copied by a reshape
+ * record to a tensor of its own after them.
+ */
 static int lower_return(ttc_compiled *c, const ttc_op *ret_op,
 			struct vmap *vm)
 {
+	unsigned last = 0;
+	int ret;
+
 	for (size_t i = 0; i < ttc_op_num_operands(ret_op); i++) {
 		unsigned t;
 		struct cg_tensor *ct;
@@ -802,18 +1027,16 @@ static int lower_return(ttc_compiled *c, const ttc_op *ret_op,
 			return cg_error(c, ret_op, -EINVAL,
 					"result #%zu is unknown", i);
 		/* Outputs have their natural shape. */
-		if (c->tensors[t].rows && cg_layout(c, t, false, i, &t))
-			return -ENOMEM;
+		if (c->tensors[t].rows && (ret = cg_layout(c, t, false, i, &t)))
+			return ret;
 		ct = &c->tensors[t];
-		if (ct->t.kind == TT_MODEL_OUTPUT)
-			return cg_error(c, ret_op, -ENOTSUP,
-					"result #%zu is %s again: each output is a tensor of its own",
-					i, ct->t.name);
-		if (ct->t.kind != TT_MODEL_ACT)
-			return cg_error(c, ret_op, -ENOTSUP,
-					"result #%zu is %s, not computed by an op (nothing to run)",
-					i, ct->t.name);
+		if (ct->t.kind != TT_MODEL_ACT || t < last) {
+			if ((ret = copy_tensor(c, t, i, &t)))
+				return ret;
+			ct = &c->tensors[t];
+		}
 		ct->t.kind = TT_MODEL_OUTPUT;
+		last = t;
 	}
 	return 0;
 }

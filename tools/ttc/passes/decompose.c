@@ -6,10 +6,15 @@
  * An op a rule cannot take (a rank over TTC_MAX_RANK after a split, mixed
  * element types) is left as it is.
  */
+#include <math.h>
 #include <string.h>
 
 #include "../ops/pybuda_nn.h"
 #include "internal.h"
+
+/* The most elements a reversed dimension may have: the inputs of a
+ * concat record (TT_MODEL_MAX_OP_INPUTS). */
+#define REVERSE_MAX 16
 
 struct rw {
 	ttc_op *op;
@@ -559,6 +564,566 @@ static ttc_value *binary_stack(const struct rw *r)
 	return reshape(r, cat, r->rt);
 }
 
+/*
+ * linear whose bias is not a row of N ([N] or [1, N], what tt_op_linear
+ * adds): the matmul, then the bias added with broadcasting. Left alone
+ * when the bias makes the result larger than the product.
+ */
+static ttc_value *linear(const struct rw *r)
+{
+	const ttc_type *bt;
+	unsigned br;
+	int64_t n = ttc_type_dims(r->rt)[ttc_type_rank(r->rt) - 1];
+
+	if (ttc_op_num_operands(r->op) < 3 || ttc_type_rank(r->rt) < 1)
+		return NULL;
+	bt = in_type(r, 2);
+	br = ttc_type_rank(bt);
+	if ((br == 1 || (br == 2 && ttc_type_dims(bt)[0] == 1)) &&
+	    ttc_type_dims(bt)[br - 1] == n)
+		return NULL;
+	if (!same_elem(bt, r->rt) || br > ttc_type_rank(r->rt))
+		return NULL;
+	for (unsigned k = 0; k < br; k++)
+		if (ttc_type_dims(bt)[br - 1 - k] != 1 &&
+		    ttc_type_dims(bt)[br - 1 - k] !=
+			    ttc_type_dims(r->rt)[ttc_type_rank(r->rt) - 1 - k])
+			return NULL;
+	ttc_value *ab[2] = { in(r, 0), in(r, 1) };
+	ttc_value *mm = mk(r, "ttir.matmul", ab, 2, r->rt,
+			   ttc_op_props(r->op));
+	ttc_value *sum[2] = { mm, in(r, 2) };
+
+	return mm ? mk(r, "ttir.add", sum, 2, r->rt, NULL) : NULL;
+}
+
+/* x with dimensions a and b swapped (the permutation is its own inverse). */
+static ttc_value *swap_dims(const struct rw *r, ttc_value *x, unsigned a,
+			    unsigned b)
+{
+	const ttc_type *t = ttc_value_type(x);
+	unsigned n = ttc_type_rank(t);
+	int64_t perm[TTC_MAX_RANK], d[TTC_MAX_RANK];
+
+	for (unsigned i = 0; i < n; i++)
+		perm[i] = i;
+	perm[a] = b, perm[b] = a;
+	for (unsigned i = 0; i < n; i++)
+		d[i] = ttc_type_dims(t)[perm[i]];
+	return x ? mk(r, "ttir.permute", &x, 1,
+		      pass_tensor_like(r->ctx, t, d, n),
+		      pass_dict1(r->ctx, "permutation",
+				 pass_i64_array(r->ctx, perm, n))) :
+		   NULL;
+}
+
+/* softmax over a dimension d not the last (the device op's): d swapped
+ * with the last, softmax there, swapped back. */
+static ttc_value *softmax_dim(const struct rw *r)
+{
+	unsigned n = ttc_type_rank(r->rt);
+	int64_t d = ttc_attr_int(ttc_op_attr(r->op, "dimension"));
+	const ttc_attr *st = ttc_op_attr(r->op, "numericStable");
+
+	if (d < 0)
+		d += n;
+	if (n < 2 || d < 0 || d >= (int64_t)n - 1)
+		return NULL;
+	ttc_value *x = swap_dims(r, in(r, 0), (unsigned)d, n - 1);
+	struct ttc_named_attr e[2] = {
+		{ "dimension", pass_si32(r->ctx, -1) },
+		{ "numericStable",
+		  ttc_bool_attr(r->ctx, st ? ttc_attr_bool(st) : false) },
+	};
+	ttc_value *y = x ? mk(r, "ttir.softmax", &x, 1, ttc_value_type(x),
+			      ttc_dict_attr(r->ctx, e, 2)) :
+			   NULL;
+
+	return swap_dims(r, y, (unsigned)d, n - 1);
+}
+
+/* The reduced dimensions of a reduction (no dim_arg: every one), as a
+ * mask; -1 when dim_arg is out of range. */
+static int64_t reduced_mask(const struct rw *r, unsigned n)
+{
+	const ttc_attr *a = ttc_op_attr(r->op, "dim_arg");
+	int64_t v[TTC_MAX_RANK], mask = 0;
+	int k;
+
+	if (!a)
+		return (1 << n) - 1;
+	k = ttc_attr_ints(a, v, TTC_MAX_RANK);
+	for (int i = 0; i < k; i++) {
+		int64_t d = v[i] < 0 ? v[i] + n : v[i];
+
+		if (d < 0 || d >= (int64_t)n)
+			return -1;
+		mask |= (int64_t)1 << d;
+	}
+	return k < 0 ? -1 : mask;
+}
+
+/* The device's view of a shape (tt_shape_wzrc): [W, Z, R, C], ranks
+ * below 4 with leading 1s, above 4 with the leading dimensions in W. */
+static void wzrc(const int64_t *d, unsigned n, int64_t out[4])
+{
+	out[0] = out[1] = out[2] = out[3] = 1;
+	for (unsigned i = 0; i < n; i++) {
+		int k = 4 - (int)n + (int)i;
+
+		out[k < 0 ? 0 : k] *= d[i];
+	}
+}
+
+/*
+ * sum, mean, max, min without keep_dim where dropping the reduced
+ * dimensions would move elements between tiles (tt_op_reduce refuses
+ * it): the reduction keeping them, then a reshape.
+ */
+static ttc_value *reduce_keep(const struct rw *r)
+{
+	const ttc_type *t = in_type(r, 0);
+	unsigned n = ttc_type_rank(t);
+	const ttc_attr *kd = ttc_op_attr(r->op, "keep_dim");
+	int64_t mask = reduced_mask(r, n), d[TTC_MAX_RANK], a[4], b[4];
+
+	if ((kd && ttc_attr_bool(kd)) || mask < 0 || n == 0)
+		return NULL;
+	for (unsigned i = 0; i < n; i++)
+		d[i] = mask >> i & 1 ? 1 : ttc_type_dims(t)[i];
+	wzrc(d, n, a);
+	wzrc(ttc_type_dims(r->rt), ttc_type_rank(r->rt), b);
+	if (!memcmp(a, b, sizeof(a)))
+		return NULL;
+	const ttc_attr *dims = ttc_op_attr(r->op, "dim_arg");
+	struct ttc_named_attr e[2] = {
+		{ "keep_dim", ttc_bool_attr(r->ctx, true) },
+		{ "dim_arg", dims },
+	};
+	ttc_value *x = in(r, 0);
+	ttc_value *y = mk(r, ttc_op_name(r->op), &x, 1,
+			  pass_tensor_like(r->ctx, r->rt, d, n),
+			  ttc_dict_attr(r->ctx, e, dims ? 2 : 1));
+
+	return reshape(r, y, r->rt);
+}
+
+/*
+ * argmax along one dimension d to an integer result: the device's
+ * argmax runs along the last dimension and gives the index as a float
+ * (exact up to 2048). x with d moved last (the others in order), argmax
+ * there kept as 1 in f32, reshaped to the result's shape (the same
+ * elements in the same order), typecast to its integers.
+ */
+static ttc_value *argmax(const struct rw *r)
+{
+	const ttc_type *t = in_type(r, 0);
+	unsigned n = ttc_type_rank(t), dim = 0;
+	int64_t mask = reduced_mask(r, n), perm[TTC_MAX_RANK], d[TTC_MAX_RANK];
+	ttc_value *x = in(r, 0);
+
+	if (n == 0 || mask <= 0 || (mask & (mask - 1)) ||
+	    ttc_type_kind(ttc_type_elem(r->rt)) != TTC_TYPE_INT)
+		return NULL;
+	while (!(mask >> dim & 1))
+		dim++;
+	for (unsigned i = 0, k = 0; i < n; i++)
+		if (i != dim)
+			perm[k++] = i;
+	perm[n - 1] = dim;
+	for (unsigned i = 0; i < n; i++)
+		d[i] = ttc_type_dims(t)[perm[i]];
+	if (dim != n - 1)
+		x = mk(r, "ttir.permute", &x, 1,
+		       pass_tensor_like(r->ctx, t, d, n),
+		       pass_dict1(r->ctx, "permutation",
+				  pass_i64_array(r->ctx, perm, n)));
+	d[n - 1] = 1;
+	int64_t last = (int64_t)n - 1;
+	struct ttc_named_attr e[2] = {
+		{ "keep_dim", ttc_bool_attr(r->ctx, true) },
+		{ "dim_arg", pass_i32_list(r->ctx, &last, 1) },
+	};
+	const ttc_type *ft = ttc_tensor_type(
+		r->ctx, d, n, ttc_float_type(r->ctx, TTC_F32), NULL);
+	ttc_value *y = x ? mk(r, "ttir.argmax", &x, 1, ft,
+			      ttc_dict_attr(r->ctx, e, 2)) :
+			   NULL;
+
+	y = reshape(r, y,
+		    pass_tensor_like(r->ctx, ft, ttc_type_dims(r->rt),
+				     ttc_type_rank(r->rt)));
+	return y ? mk(r, "ttir.typecast", &y, 1, r->rt, NULL) : NULL;
+}
+
+/* An attribute of one, two or four integers as four (top, left, bottom,
+ * right; or h, w repeated); false when it is none of those. */
+static bool four_ints(const ttc_attr *a, int64_t def, int64_t out[4])
+{
+	int64_t v[TTC_MAX_RANK];
+	int n = 1;
+
+	v[0] = def;
+	if (a && ttc_attr_kind(a) == TTC_ATTR_INT)
+		v[0] = ttc_attr_int(a);
+	else if (a)
+		n = ttc_attr_ints(a, v, TTC_MAX_RANK);
+	if (n != 1 && n != 2 && n != 4)
+		return false;
+	for (int i = 0; i < 4; i++)
+		out[i] = n == 1 ? v[0] : n == 2 ? v[i % 2] : v[i];
+	return true;
+}
+
+/* A unary or binary op of r's result type. */
+static ttc_value *op1(const struct rw *r, const char *name, ttc_value *x)
+{
+	return x ? mk(r, name, &x, 1, r->rt, NULL) : NULL;
+}
+
+static ttc_value *op2(const struct rw *r, const char *name, ttc_value *a,
+		      ttc_value *b)
+{
+	ttc_value *ab[2] = { a, b };
+
+	return a && b ? mk(r, name, ab, 2, r->rt, NULL) : NULL;
+}
+
+/*
+ * asinh (the device has no such function) with the functions it has:
+ * a = |x|, t = 1 / a, asinh(x) = sign(x) log1p(a + a / (t + sqrt(1 +
+ * t^2))), a form without cancellation (a^2 / (1 + sqrt(1 + a^2)) written
+ * so that it neither overflows for large a nor loses small ones: a = 0
+ * gives 0 / inf, infinities give infinities). Not bit for bit the
+ * golden's asinh: within a few ulps.
+ */
+static ttc_value *asinh_fn(const struct rw *r)
+{
+	const ttc_type *t = r->rt;
+	unsigned n = ttc_type_rank(t);
+	int64_t one = 1;
+
+	if (ttc_type_kind(ttc_type_elem(t)) != TTC_TYPE_FLOAT ||
+	    !same_elem(in_type(r, 0), t))
+		return NULL;
+	struct ttc_named_attr e[2] = {
+		{ "shape", i32s(r->ctx, n ? ttc_type_dims(t) : &one,
+				n ? n : 0) },
+		{ "fill_value", ttc_float_attr(r->ctx, 1.0,
+					       ttc_float_type(r->ctx, TTC_F32)) },
+	};
+	ttc_value *x = in(r, 0);
+	ttc_value *c1 = mk(r, "ttir.full", NULL, 0, t,
+			   ttc_dict_attr(r->ctx, e, 2));
+	ttc_value *a = op1(r, "ttir.abs", x);
+	ttc_value *rt = op1(r, "ttir.reciprocal", a);
+	ttc_value *t2 = op2(r, "ttir.multiply", rt, rt);
+	ttc_value *s = op1(r, "ttir.sqrt", op2(r, "ttir.add", c1, t2));
+	ttc_value *q = op2(r, "ttir.div", a, op2(r, "ttir.add", rt, s));
+	ttc_value *l = op1(r, "ttir.log1p", op2(r, "ttir.add", a, q));
+
+	return op2(r, "ttir.multiply", op1(r, "ttir.sign", x), l);
+}
+
+/* Element i of x along dimension d (kept as 1). */
+static ttc_value *slice1(const struct rw *r, ttc_value *x, unsigned d,
+			 int64_t i)
+{
+	const ttc_type *t = ttc_value_type(x);
+	unsigned n = ttc_type_rank(t);
+	int64_t b[TTC_MAX_RANK], e[TTC_MAX_RANK], st[TTC_MAX_RANK],
+		sd[TTC_MAX_RANK];
+
+	for (unsigned k = 0; k < n; k++) {
+		b[k] = k == d ? i : 0;
+		e[k] = k == d ? i + 1 : ttc_type_dims(t)[k];
+		st[k] = 1;
+		sd[k] = k == d ? 1 : ttc_type_dims(t)[k];
+	}
+	struct ttc_named_attr a[3] = {
+		{ "begins", pass_i32_list(r->ctx, b, n) },
+		{ "ends", pass_i32_list(r->ctx, e, n) },
+		{ "step", pass_i32_list(r->ctx, st, n) },
+	};
+	return mk(r, "ttir.slice_static", &x, 1,
+		  pass_tensor_like(r->ctx, t, sd, n),
+		  ttc_dict_attr(r->ctx, a, 3));
+}
+
+/* The elements of x along dimension d in reverse order: each one's slice,
+ * last first, concatenated. */
+static ttc_value *reverse_dim(const struct rw *r, ttc_value *x, unsigned d)
+{
+	const ttc_type *t = ttc_value_type(x);
+	int64_t size = ttc_type_dims(t)[d];
+	ttc_value *parts[REVERSE_MAX];
+
+	for (int64_t i = 0; i < size; i++)
+		if (!(parts[i] = slice1(r, x, d, size - 1 - i)))
+			return NULL;
+	return mk(r, "ttir.concat", parts, (size_t)size, t,
+		  pass_dict1(r->ctx, "dim", pass_si32(r->ctx, d)));
+}
+
+/*
+ * reverse (the device has no such op) along dimensions of at most
+ * REVERSE_MAX elements (a concat record's inputs): slices of one
+ * element, last first, concatenated; exact (data movement). Left alone:
+ * a longer dimension (a slice per element would not pay).
+ */
+static ttc_value *reverse(const struct rw *r)
+{
+	const ttc_attr *a = ttc_op_attr(r->op, "dimensions");
+	unsigned n = ttc_type_rank(r->rt);
+	int64_t v[TTC_MAX_RANK];
+	int k = a ? ttc_attr_ints(a, v, TTC_MAX_RANK) : -1;
+	ttc_value *x = in(r, 0);
+
+	if (k < 0)
+		return NULL;
+	for (int i = 0; i < k; i++) {
+		int64_t d = v[i] < 0 ? v[i] + n : v[i];
+
+		if (d < 0 || d >= (int64_t)n ||
+		    ttc_type_dims(r->rt)[d] > REVERSE_MAX)
+			return NULL;
+		v[i] = d;
+	}
+	for (int i = 0; i < k && x; i++)
+		if (ttc_type_dims(r->rt)[v[i]] > 1)
+			x = reverse_dim(r, x, (unsigned)v[i]);
+	/* Nothing to reverse: the value as it is, through a reshape. */
+	return x == in(r, 0) ? reshape(r, x, r->rt) : x;
+}
+
+/*
+ * prod (the device has no product reduction) over dimensions of at most
+ * REVERSE_MAX elements: along each, the product of its one-element
+ * slices in index order, then a reshape to the result. Each product
+ * rounds to the element type where the golden multiplies in double: not
+ * bit for bit. Left alone: floats only, longer dimensions.
+ */
+static ttc_value *prod(const struct rw *r)
+{
+	const ttc_type *t = in_type(r, 0);
+	unsigned n = ttc_type_rank(t);
+	int64_t mask = reduced_mask(r, n);
+	ttc_value *x = in(r, 0);
+
+	if (mask < 0 || n == 0 || !same_elem(t, r->rt) ||
+	    ttc_type_kind(ttc_type_elem(t)) != TTC_TYPE_FLOAT)
+		return NULL;
+	for (unsigned d = 0; d < n; d++)
+		if (mask >> d & 1 && ttc_type_dims(t)[d] > REVERSE_MAX)
+			return NULL;
+	for (unsigned d = 0; d < n && x; d++) {
+		int64_t size = ttc_type_dims(t)[d];
+		ttc_value *acc;
+
+		if (!(mask >> d & 1) || size == 1)
+			continue;
+		acc = slice1(r, x, d, 0);
+		for (int64_t i = 1; i < size && acc; i++) {
+			ttc_value *ab[2] = { acc, slice1(r, x, d, i) };
+
+			acc = ab[1] ? mk(r, "ttir.multiply", ab, 2,
+					 ttc_value_type(acc), NULL) :
+				      NULL;
+		}
+		x = acc;
+	}
+	return reshape(r, x, r->rt);
+}
+
+/* A constant of type t holding h's elements. */
+static ttc_value *constant_of(const struct rw *r, const ttc_type *t,
+			      const ttc_tensor *h)
+{
+	size_t bytes = h->numel * ttc_type_elem_bytes(ttc_type_elem(t));
+	const ttc_attr *v = ttc_dense_attr(r->ctx, t, h->data, bytes, false,
+					   true);
+
+	return v ? mk(r, "ttir.constant", NULL, 0, t,
+		      pass_dict1(r->ctx, "value", v)) :
+		   NULL;
+}
+
+/*
+ * gather (torch.gather: out[o] = x[o with o[d] = index[o]]; the device has
+ * no such op) as an embedding of one-element rows: the flat offset of each
+ * element, index * stride(d) + the offset of o's other coordinates (a
+ * constant), picks a row of x reshaped to [numel, 1]. The offsets are
+ * integer arithmetic, exact on the device below 2^24 elements. An index
+ * outside the dimension gives 0 where the golden fails.
+ */
+static ttc_value *gather(const struct rw *r)
+{
+	const ttc_type *t = in_type(r, 0), *it = in_type(r, 1);
+	unsigned n = ttc_type_rank(t);
+	int64_t d = ttc_attr_int(ttc_op_attr(r->op, "dim"));
+	int64_t st[TTC_MAX_RANK], o[TTC_MAX_RANK] = { 0 };
+	int64_t numel = (int64_t)ttc_type_numel(t);
+	int64_t ni = (int64_t)ttc_type_numel(it);
+	ttc_tensor *h;
+
+	if (d < 0)
+		d += n;
+	if (n == 0 || ttc_type_rank(it) != n || d < 0 || d >= (int64_t)n ||
+	    ttc_type_kind(ttc_type_elem(it)) != TTC_TYPE_INT ||
+	    !same_elem(t, r->rt) || numel > (1 << 24) || ni == 0)
+		return NULL;
+	st[n - 1] = 1;
+	for (unsigned k = n - 1; k > 0; k--)
+		st[k - 1] = st[k] * ttc_type_dims(t)[k];
+	h = ttc_tensor_new(r->ctx, it);
+	if (!h)
+		return NULL;
+	for (int64_t i = 0; i < ni; i++) {
+		int64_t off = 0;
+
+		for (unsigned k = 0; k < n; k++)
+			off += k == (unsigned)d ? 0 : o[k] * st[k];
+		ttc_tensor_set(h, (size_t)i, (double)off);
+		for (int k = (int)n - 1; k >= 0; k--) {
+			if (++o[k] < ttc_type_dims(it)[k])
+				break;
+			o[k] = 0;
+		}
+	}
+	ttc_value *c = constant_of(r, it, h);
+	ttc_value *idx = in(r, 1);
+
+	for (int64_t i = 0; i < ni; i++)
+		ttc_tensor_set(h, (size_t)i, (double)st[d]);
+	if (st[d] != 1) {
+		ttc_value *s = constant_of(r, it, h);
+		ttc_value *m[2] = { idx, s };
+
+		idx = s ? mk(r, "ttir.multiply", m, 2, it, NULL) : NULL;
+	}
+	ttc_tensor_free(h);
+	ttc_value *a[2] = { idx, c };
+	ttc_value *flat = idx && c ? mk(r, "ttir.add", a, 2, it, NULL) : NULL;
+
+	flat = reshape(r, flat, pass_tensor_like(r->ctx, it, &ni, 1));
+	int64_t td[2] = { numel, 1 }, ed[2] = { ni, 1 };
+	ttc_value *table = reshape(r, in(r, 0),
+				   pass_tensor_like(r->ctx, t, td, 2));
+	ttc_value *e[2] = { flat, table };
+	ttc_value *rows = flat && table ?
+				  mk(r, "ttir.embedding", e, 2,
+				     pass_tensor_like(r->ctx, t, ed, 2), NULL) :
+				  NULL;
+
+	return reshape(r, rows, r->rt);
+}
+
+/*
+ * repeat_interleave (each element r times along dim; no device op): x
+ * seen as [A, n, 1, B] (A, B the products of the dimensions before and
+ * after dim), repeated r times along the 1, reshaped to the result. Rank
+ * 4 whatever x's, so the device holds it.
+ */
+static ttc_value *repeat_interleave(const struct rw *r)
+{
+	const ttc_type *t = in_type(r, 0);
+	unsigned n = ttc_type_rank(t);
+	int64_t d = ttc_attr_int(ttc_op_attr(r->op, "dim"));
+	int64_t reps = ttc_attr_int(ttc_op_attr(r->op, "repeats"));
+	int64_t v[4] = { 1, 1, 1, 1 }, f[4] = { 1, 1, 1, 1 }, w[4];
+
+	if (d < 0)
+		d += n;
+	if (n == 0 || d < 0 || d >= (int64_t)n || reps < 1)
+		return NULL;
+	for (unsigned k = 0; k < n; k++)
+		v[k < d ? 0 : k == d ? 1 : 3] *= ttc_type_dims(t)[k];
+	f[2] = reps;
+	memcpy(w, v, sizeof(w));
+	w[2] = reps;
+	ttc_value *x = reshape(r, in(r, 0), pass_tensor_like(r->ctx, t, v, 4));
+	ttc_value *y = x ? mk(r, "ttir.repeat", &x, 1,
+			      pass_tensor_like(r->ctx, t, w, 4),
+			      pass_dict1(r->ctx, "repeat_dimensions",
+					 pass_i64_array(r->ctx, f, 4))) :
+			   NULL;
+
+	return reshape(r, y, r->rt);
+}
+
+/* A tensor type of t's shape with f32 elements. */
+static const ttc_type *f32_like(ttc_ctx *ctx, const ttc_type *t)
+{
+	return ttc_tensor_type(ctx, ttc_type_dims(t), ttc_type_rank(t),
+			       ttc_float_type(ctx, TTC_F32), NULL);
+}
+
+/*
+ * max_pool2d and avg_pool2d (NHWC) the device's pools refuse:
+ * - a side padded by more than half the kernel: the padding made
+ *   explicit by ttir.pad (-inf for max, which no window's maximum keeps
+ *   unless the window is all padding; 0 for avg with count_include_pad,
+ *   whose divisor is the whole window either way), then the pool without
+ *   padding. Left alone: avg without count_include_pad (the divisor would
+ *   change), ceil_mode (its last window may start in the padding, which
+ *   it drops).
+ * - max_pool2d of integers (the pools take float formats): in f32
+ *   between typecasts, exact (a maximum is one of the values, each exact
+ *   in f32 below 2^24).
+ */
+static ttc_value *pool(const struct rw *r)
+{
+	const ttc_type *t = in_type(r, 0), *rt = r->rt;
+	bool avg = !strcmp(ttc_op_name(r->op), "ttir.avg_pool2d");
+	const ttc_attr *cip = ttc_op_attr(r->op, "count_include_pad");
+	const ttc_attr *cm = ttc_op_attr(r->op, "ceil_mode");
+	const ttc_attr *props = ttc_op_props(r->op);
+	int64_t k[4], p[4], pp[8] = {0}, d[4], zero[4] = {0};
+	bool big = false, neg = false, pad, ints;
+
+	if (ttc_type_rank(t) != 4 ||
+	    ttc_op_attr(r->op, "flattened_compat_info") ||
+	    !four_ints(ttc_op_attr(r->op, "kernel"), 1, k) ||
+	    !four_ints(ttc_op_attr(r->op, "padding"), 0, p))
+		return NULL;
+	for (int i = 0; i < 4; i++) {
+		big |= 2 * p[i] > k[i % 2];
+		neg |= p[i] < 0;
+	}
+	pad = big && !neg && !(cm && ttc_attr_bool(cm)) &&
+	      !(avg && (!cip || !ttc_attr_bool(cip)));
+	ints = !avg && ttc_type_kind(ttc_type_elem(t)) == TTC_TYPE_INT &&
+	       same_elem(t, rt);
+	if (!pad && !ints)
+		return NULL;
+	ttc_value *x = in(r, 0);
+
+	if (ints) {
+		t = f32_like(r->ctx, t);
+		rt = f32_like(r->ctx, rt);
+		x = mk(r, "ttir.typecast", &x, 1, t, NULL);
+	}
+	if (pad && x) {
+		pp[2] = p[0], pp[3] = p[2], pp[4] = p[1], pp[5] = p[3];
+		memcpy(d, ttc_type_dims(t), sizeof(d));
+		d[1] += p[0] + p[2];
+		d[2] += p[1] + p[3];
+		struct ttc_named_attr e[2] = {
+			{ "padding", i32s(r->ctx, pp, 8) },
+			{ "value",
+			  ttc_float_attr(r->ctx, avg ? 0.0 : -INFINITY,
+					 ttc_float_type(r->ctx, TTC_F32)) },
+		};
+		x = mk(r, "ttir.pad", &x, 1, pass_tensor_like(r->ctx, t, d, 4),
+		       ttc_dict_attr(r->ctx, e, 2));
+		props = ttc_attr_dict_set(r->ctx, props, "padding",
+					  i32s(r->ctx, zero, 4));
+	}
+	ttc_value *y = x ? mk(r, ttc_op_name(r->op), &x, 1, rt, props) : NULL;
+
+	return ints && y ? mk(r, "ttir.typecast", &y, 1, r->rt, NULL) : y;
+}
+
 static const struct {
 	const char *op;
 	ttc_value *(*fn)(const struct rw *r);
@@ -583,6 +1148,20 @@ static const struct {
 	{ "pybuda.binary_stack", binary_stack },
 	{ "pybuda.max_pool2d", pybuda_max_pool },
 	{ "pybuda.avg_pool2d", pybuda_avg_pool },
+	{ "ttir.linear", linear },
+	{ "ttir.softmax", softmax_dim },
+	{ "ttir.sum", reduce_keep },
+	{ "ttir.mean", reduce_keep },
+	{ "ttir.max", reduce_keep },
+	{ "ttir.min", reduce_keep },
+	{ "ttir.argmax", argmax },
+	{ "ttir.asinh", asinh_fn },
+	{ "ttir.reverse", reverse },
+	{ "ttir.prod", prod },
+	{ "ttir.gather", gather },
+	{ "ttir.repeat_interleave", repeat_interleave },
+	{ "ttir.max_pool2d", pool },
+	{ "ttir.avg_pool2d", pool },
 };
 
 static int rewrite(ttc_op *op, struct ttc_pass_ctx *pc)

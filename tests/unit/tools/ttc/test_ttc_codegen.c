@@ -786,6 +786,291 @@ static void test_lower_pass_attrs(void **state)
 	cg_done(&g);
 }
 
+/* Integer operands or results: fp32 accumulation whatever ttc.acc_df
+ * says (the op library refuses them in a 16-bit DST). */
+static void test_lower_int_fp32_acc(void **state)
+{
+	(void)state;
+	struct cg g = {0};
+	const char *acc = "{ttc.acc_df = \"Float16_b\"}";
+
+	text_buf[0] = '\0';
+	put("module {\nfunc.func @f(%%a: tensor<32x32xi32> loc(\"a\"), "
+	    "%%f: " T32 " loc(\"f\")) -> (" T32 ", tensor<32x32xi32>) {\n");
+	put("%%0 = \"ttir.add\"(%%a, %%a) %s : (tensor<32x32xi32>, "
+	    "tensor<32x32xi32>) -> tensor<32x32xi32> loc(\"iadd\")\n", acc);
+	put("%%1 = \"ttir.typecast\"(%%0) %s : (tensor<32x32xi32>) -> " T32
+	    " loc(\"tofloat\")\n", acc);
+	put("%%2 = \"ttir.add\"(%%1, %%f) %s : (" T32 ", " T32 ") -> " T32
+	    " loc(\"fadd\")\n", acc);
+	put("%%3 = \"ttir.lt\"(%%2, %%f) : (" T32 ", " T32
+	    ") -> tensor<32x32xi1> loc(\"cmp\")\n");
+	put("%%4 = \"ttir.typecast\"(%%2) %s : (" T32 ") -> "
+	    "tensor<32x32xi32> loc(\"toint\")\n", acc);
+	put("%%5 = \"ttir.where\"(%%3, %%4, %%a) : (tensor<32x32xi1>, "
+	    "tensor<32x32xi32>, tensor<32x32xi32>) -> tensor<32x32xi32> "
+	    "loc(\"sel\")\n");
+	put("return %%2, %%5 : " T32 ", tensor<32x32xi32>\n}\n}\n");
+	cg_ok(&g, text_buf, NULL);
+	assert_attr(rec(g.d, "iadd"), "fp32_acc", "true");
+	assert_attr(rec(g.d, "tofloat"), "fp32_acc", "true");
+	assert_attr(rec(g.d, "toint"), "fp32_acc", "true");
+	assert_attr(rec(g.d, "cmp"), "fp32_acc", "true");
+	assert_attr(rec(g.d, "sel"), "fp32_acc", "true");
+	assert_attr(rec(g.d, "fadd"), "fp32_acc", "false");
+	assert_int_equal(tensor(g.d, "iadd")->format, TT_INT32);
+	cg_done(&g);
+}
+
+/* argmax along the last dimension: tt_op_argmax, indices in Float32
+ * whatever ttc.df asks; along another dimension refused (decompose
+ * moves it last). */
+static void test_lower_argmax(void **state)
+{
+	(void)state;
+	struct cg g = {0};
+	const struct tt_model_op *op;
+
+	cg_ok(&g,
+	      MOD("%x: tensor<4x32x64xf32> loc(\"x\")", "tensor<4x32x1xf32>",
+		  "%0 = \"ttir.argmax\"(%x) <{dim_arg = [2 : i32], keep_dim = "
+		  "true}> {ttc.df = \"Float16_b\"} : (tensor<4x32x64xf32>) -> "
+		  "tensor<4x32x1xf32> loc(\"am\")\n"
+		  "return %0 : tensor<4x32x1xf32>\n"),
+	      NULL);
+	op = rec(g.d, "am");
+	assert_string_equal(op->op, "argmax");
+	assert_attr(op, "keepdim", "true");
+	assert_attr(op, "fn", NULL);
+	assert_int_equal(op->in[0], tensor_idx(g.d, "x"));
+	assert_int_equal(g.d->tensors[op->out].format, TT_FLOAT32);
+	cg_done(&g);
+	cg_ok(&g,
+	      MOD("%x: tensor<4x32x64xf32> loc(\"x\")", "tensor<4x32xf32>",
+		  "%0 = \"ttir.argmax\"(%x) <{dim_arg = [-1 : i32], keep_dim = "
+		  "false}> : (tensor<4x32x64xf32>) -> tensor<4x32xf32> "
+		  "loc(\"am\")\n"
+		  "return %0 : tensor<4x32xf32>\n"),
+	      NULL);
+	assert_attr(rec(g.d, "am"), "keepdim", "false");
+	cg_done(&g);
+	cg_fails(&g,
+		 MOD("%x: tensor<4x32x64xf32>", "tensor<4x1x64xf32>",
+		     "%0 = \"ttir.argmax\"(%x) <{dim_arg = [1 : i32], keep_dim "
+		     "= true}> : (tensor<4x32x64xf32>) -> tensor<4x1x64xf32> "
+		     "loc(\"am\")\n"
+		     "return %0 : tensor<4x1x64xf32>\n"),
+		 NULL, -ENOTSUP, "am", "the last one", NULL);
+	cg_done(&g);
+}
+
+/* ttir.pad: before and after lists and the value (an infinity too: a
+ * max pool's padding made explicit); cropping refused. */
+static void test_lower_pad(void **state)
+{
+	(void)state;
+	struct cg g = {0};
+	const struct tt_model_op *op;
+
+	cg_ok(&g,
+	      MOD("%x: tensor<1x5x5x32xf32> loc(\"x\")", "tensor<1x8x6x32xf32>",
+		  "%0 = \"ttir.pad\"(%x) <{padding = array<i32: 0, 0, 2, 1, 0, "
+		  "1, 0, 0>, value = 0xFF800000 : f32}> : "
+		  "(tensor<1x5x5x32xf32>) -> tensor<1x8x6x32xf32> "
+		  "loc(\"padded\")\n"
+		  "return %0 : tensor<1x8x6x32xf32>\n"),
+	      NULL);
+	op = rec(g.d, "padded");
+	assert_string_equal(op->op, "pad");
+	assert_attr(op, "before", "0,2,0,0");
+	assert_attr(op, "after", "0,1,1,0");
+	assert_attr(op, "value", "-inf");
+	assert_int_equal(op->in[0], tensor_idx(g.d, "x"));
+	cg_done(&g);
+	cg_ok(&g,
+	      MOD("%x: tensor<3x4xf32>", "tensor<3x7xf32>",
+		  "%0 = \"ttir.pad\"(%x) <{padding = array<i32: 0, 0, 3, 0>, "
+		  "value = 2.5 : f32}> : (tensor<3x4xf32>) -> tensor<3x7xf32> "
+		  "loc(\"padded\")\n"
+		  "return %0 : tensor<3x7xf32>\n"),
+	      NULL);
+	assert_attr(rec(g.d, "padded"), "value", "2.5");
+	assert_attr(rec(g.d, "padded"), "before", "0,3");
+	cg_done(&g);
+	cg_fails(&g,
+		 MOD("%x: tensor<3x4xf32>", "tensor<3x3xf32>",
+		     "%0 = \"ttir.pad\"(%x) <{padding = array<i32: 0, 0, -1, "
+		     "0>, value = 0.0 : f32}> : (tensor<3x4xf32>) -> "
+		     "tensor<3x3xf32> loc(\"crop\")\n"
+		     "return %0 : tensor<3x3xf32>\n"),
+		 NULL, -ENOTSUP, "crop", "does not crop", NULL);
+	cg_done(&g);
+}
+
+/* ttir.embedding: tt_op_embedding of integer indices [S] or [B, S] and a
+ * table [V, D]; other forms refused. */
+static void test_lower_embedding(void **state)
+{
+	(void)state;
+	struct cg g = {0};
+	const struct tt_model_op *op;
+
+	cg_ok(&g,
+	      MOD("%i: tensor<2x3xi32> loc(\"ids\"), %w: tensor<10x64xf32> "
+		  "loc(\"table\")",
+		  "tensor<2x3x64xf32>",
+		  "%0 = \"ttir.embedding\"(%i, %w) : (tensor<2x3xi32>, "
+		  "tensor<10x64xf32>) -> tensor<2x3x64xf32> loc(\"rows\")\n"
+		  "return %0 : tensor<2x3x64xf32>\n"),
+	      NULL);
+	op = rec(g.d, "rows");
+	assert_string_equal(op->op, "embedding");
+	assert_int_equal(op->nin, 2);
+	assert_int_equal(op->in[0], tensor_idx(g.d, "ids"));
+	assert_int_equal(op->in[1], tensor_idx(g.d, "table"));
+	assert_int_equal(g.d->tensors[op->out].shape.rank, 3);
+	cg_done(&g);
+	cg_fails(&g,
+		 MOD("%i: tensor<2x3x2xi32>, %w: tensor<10x64xf32>",
+		     "tensor<2x3x2x64xf32>",
+		     "%0 = \"ttir.embedding\"(%i, %w) : (tensor<2x3x2xi32>, "
+		     "tensor<10x64xf32>) -> tensor<2x3x2x64xf32> "
+		     "loc(\"rows\")\n"
+		     "return %0 : tensor<2x3x2x64xf32>\n"),
+		 NULL, -ENOTSUP, "rows", "indices [S] or [B, S]", NULL);
+	cg_done(&g);
+}
+
+/* ttir.broadcast and ttir.repeat: tt_op_repeat's counts; ttir.cumsum
+ * along the last two dimensions of floats. */
+static void test_lower_repeat_cumsum(void **state)
+{
+	(void)state;
+	struct cg g = {0};
+	const struct tt_model_op *op;
+
+	cg_ok(&g,
+	      MOD("%x: tensor<1x3x1xf32> loc(\"x\")", "tensor<4x6x5xf32>",
+		  "%0 = \"ttir.broadcast\"(%x) <{broadcast_dimensions = "
+		  "array<i64: 4, 1, 5>}> : (tensor<1x3x1xf32>) -> "
+		  "tensor<4x3x5xf32> loc(\"b\")\n"
+		  "%1 = \"ttir.repeat\"(%0) <{repeat_dimensions = array<i64: "
+		  "1, 2, 1>}> : (tensor<4x3x5xf32>) -> tensor<4x6x5xf32> "
+		  "loc(\"r\")\n"
+		  "%2 = \"ttir.cumsum\"(%1) <{dim = -2 : i64}> : "
+		  "(tensor<4x6x5xf32>) -> tensor<4x6x5xf32> loc(\"c\")\n"
+		  "return %2 : tensor<4x6x5xf32>\n"),
+	      NULL);
+	op = rec(g.d, "b");
+	assert_string_equal(op->op, "repeat");
+	assert_attr(op, "reps", "4,1,5");
+	assert_int_equal(op->in[0], tensor_idx(g.d, "x"));
+	op = rec(g.d, "r");
+	assert_string_equal(op->op, "repeat");
+	assert_attr(op, "reps", "1,2,1");
+	op = rec(g.d, "c");
+	assert_string_equal(op->op, "cumsum");
+	assert_attr(op, "dim", "1");
+	cg_done(&g);
+	cg_fails(&g,
+		 MOD("%x: tensor<4x6x5xf32>", "tensor<4x6x5xf32>",
+		     "%0 = \"ttir.cumsum\"(%x) <{dim = 0 : i64}> : "
+		     "(tensor<4x6x5xf32>) -> tensor<4x6x5xf32> loc(\"c\")\n"
+		     "return %0 : tensor<4x6x5xf32>\n"),
+		 NULL, -ENOTSUP, "c", "along dimension 0 of 3", NULL);
+	cg_done(&g);
+	cg_fails(&g,
+		 MOD("%x: tensor<6xi32>", "tensor<6xi32>",
+		     "%0 = \"ttir.cumsum\"(%x) <{dim = 0 : i64}> : "
+		     "(tensor<6xi32>) -> tensor<6xi32> loc(\"c\")\n"
+		     "return %0 : tensor<6xi32>\n"),
+		 NULL, -ENOTSUP, "c", "an integer cumsum", NULL);
+	cg_done(&g);
+}
+
+/* The index of the k-th output in tensor order (the runtime's). */
+static unsigned nth_output(const struct tt_model_desc *d, unsigned k)
+{
+	for (unsigned i = 0; i < d->ntensors; i++)
+		if (d->tensors[i].kind == TT_MODEL_OUTPUT && !k--)
+			return i;
+	fail_msg("no output %u", k);
+	return 0;
+}
+
+/* The op record writing tensor t. */
+static const struct tt_model_op *writer(const struct tt_model_desc *d,
+					unsigned t)
+{
+	for (unsigned k = 0; k < d->programs[0].nops; k++)
+		if (d->programs[0].ops[k].out == t)
+			return &d->programs[0].ops[k];
+	fail_msg("no op writes tensor %u", t);
+	return NULL;
+}
+
+/* Results the runtime could not take as they are (an argument, a value
+ * returned twice, a result whose tensor comes before an earlier
+ * result's) are copied by a reshape to a tensor of their own, so the
+ * outputs in tensor order are the results in order. */
+static void test_lower_results(void **state)
+{
+	(void)state;
+	struct cg g = {0};
+	const struct tt_model_op *op;
+	unsigned t;
+
+	cg_ok(&g,
+	      MOD("%x: " T32 " loc(\"x\"), %y: " T32,
+		  "(" T32 ", " T32 ", " T32 ", " T32 ")",
+		  "%0 = \"ttir.relu\"(%y) : (" T32 ") -> " T32 " loc(\"r\")\n"
+		  "%1 = \"ttir.exp\"(%0) : (" T32 ") -> " T32 " loc(\"e\")\n"
+		  "return %1, %x, %0, %0 : " T32 ", " T32 ", " T32 ", " T32
+		  "\n"),
+	      NULL);
+	assert_int_equal(g.d->programs[0].nops, 5);
+	/* #0: e itself. */
+	t = nth_output(g.d, 0);
+	assert_string_equal(g.d->tensors[t].name, "e");
+	/* #1: a copy of the input x. */
+	t = nth_output(g.d, 1);
+	op = writer(g.d, t);
+	assert_string_equal(op->op, "reshape");
+	assert_int_equal(op->in[0], tensor_idx(g.d, "x"));
+	assert_int_equal(tensor(g.d, "x")->kind, TT_MODEL_INPUT);
+	assert_int_equal(g.d->tensors[t].shape.dims[0], 32);
+	assert_int_equal(g.d->tensors[t].format, TT_FLOAT32);
+	/* #2 and #3: copies of r, which comes before e. */
+	for (unsigned k = 2; k < 4; k++) {
+		t = nth_output(g.d, k);
+		op = writer(g.d, t);
+		assert_string_equal(op->op, "reshape");
+		assert_int_equal(op->in[0], tensor_idx(g.d, "r"));
+	}
+	assert_int_equal(tensor(g.d, "r")->kind, TT_MODEL_ACT);
+	cg_done(&g);
+	/* An argument alone (ONNX's Identity). */
+	cg_ok(&g, MOD("%x: " T32 " loc(\"x\")", T32, "return %x : " T32 "\n"),
+	      NULL);
+	assert_int_equal(g.d->programs[0].nops, 1);
+	op = writer(g.d, nth_output(g.d, 0));
+	assert_string_equal(op->op, "reshape");
+	assert_int_equal(op->in[0], tensor_idx(g.d, "x"));
+	assert_string_equal(g.d->tensors[op->out].name, "x.copy");
+	cg_done(&g);
+	/* The last output returned again at once. */
+	cg_ok(&g,
+	      MOD("%x: " T32, "(" T32 ", " T32 ")",
+		  "%0 = \"ttir.relu\"(%x) : (" T32 ") -> " T32 " loc(\"r\")\n"
+		  "return %0, %0 : " T32 ", " T32 "\n"),
+	      NULL);
+	assert_int_equal(nth_output(g.d, 0), tensor_idx(g.d, "r"));
+	op = writer(g.d, nth_output(g.d, 1));
+	assert_string_equal(op->op, "reshape");
+	assert_int_equal(op->in[0], tensor_idx(g.d, "r"));
+	cg_done(&g);
+}
+
 /* ---- refusals ---- */
 
 static void test_refusals(void **state)
@@ -837,30 +1122,26 @@ static void test_refusals(void **state)
 		"without a value",
 		NULL);
 	cg_done(&g);
-	/* A result that is an argument: nothing computes it. */
+	/* An integer quotient: the device rounds it, TTIR truncates. */
 	cg_fails(&g,
-		 MOD("%x: " T32 " loc(\"x\"), %y: " T32, "(" T32 ", " T32 ")",
-		     "%0 = \"ttir.relu\"(%y) : (" T32 ") -> " T32 "\n"
-		     "return %0, %x : " T32 ", " T32 "\n"),
-		 NULL, -ENOTSUP, "result #1 is x, not computed by an op", NULL);
-	cg_done(&g);
-	/* One value returned twice: an output is one tensor. */
-	cg_fails(&g,
-		 MOD("%x: " T32, "(" T32 ", " T32 ")",
-		     "%0 = \"ttir.relu\"(%x) : (" T32 ") -> " T32
-		     " loc(\"r\")\n"
-		     "return %0, %0 : " T32 ", " T32 "\n"),
-		 NULL, -ENOTSUP, "result #1 is r again", NULL);
-	cg_done(&g);
-	/* Integer data is not stored yet. */
-	cg_fails(&g,
-		 MOD("%x: tensor<32x32xi32>, %w: tensor<32x32xi32> " PARAM
-		     " loc(\"iw\")",
+		 MOD("%x: tensor<32x32xi32>, %y: tensor<32x32xi32>",
 		     "tensor<32x32xi32>",
-		     "%0 = \"ttir.add\"(%x, %w) : (tensor<32x32xi32>, "
-		     "tensor<32x32xi32>) -> tensor<32x32xi32>\n"
+		     "%0 = \"ttir.div\"(%x, %y) : (tensor<32x32xi32>, "
+		     "tensor<32x32xi32>) -> tensor<32x32xi32> loc(\"q\")\n"
 		     "return %0 : tensor<32x32xi32>\n"),
-		 NULL, -ENOTSUP, "iw: integer parameters", NULL);
+		 NULL, -ENOTSUP, "q", "an integer div", NULL);
+	cg_done(&g);
+	/* Integer data beyond 2^24: its Float32 image would not be it. */
+	cg_fails(&g,
+		 MOD("%x: tensor<2x3xi32>", "tensor<2x3xi32>",
+		     "%c = \"ttir.constant\"() <{value = dense<[[1, 2, 3], "
+		     "[4, 16777217, 6]]> : tensor<2x3xi32>}> : () -> "
+		     "tensor<2x3xi32> loc(\"big\")\n"
+		     "%0 = \"ttir.add\"(%x, %c) : (tensor<2x3xi32>, "
+		     "tensor<2x3xi32>) -> tensor<2x3xi32>\n"
+		     "return %0 : tensor<2x3xi32>\n"),
+		 NULL, -ENOTSUP, "big: integer value 16777217 (element 4)",
+		 "2^24", NULL);
 	cg_done(&g);
 }
 
@@ -960,6 +1241,80 @@ static void *image_section(const char *path, const char *name, size_t *len)
 	*len = s.size;
 	tt_image_close(img);
 	return copy;
+}
+
+/* Integer parameters and constants are stored as Float32 (exact below
+ * 2^24; the loader converts to the tensor's integer format); full,
+ * zeros, ones and arange become constants of their values. */
+static void test_int_data_and_creation(void **state)
+{
+	(void)state;
+	struct cg g = {0};
+	char dir[256], path[300];
+	size_t len;
+	float *data;
+
+	cg_ok(&g,
+	      MOD("%x: tensor<2x3xi32> loc(\"x\"), %w: tensor<2x3xi32> " PARAM
+		  " loc(\"iw\")",
+		  "tensor<2x3xf32>",
+		  "%c = \"ttir.constant\"() <{value = dense<[[1, -2, 3], [4, "
+		  "16777216, 6]]> : tensor<2x3xi32>}> : () -> "
+		  "tensor<2x3xi32> loc(\"ic\")\n"
+		  "%f = \"ttir.full\"() <{shape = array<i32: 2, 3>, "
+		  "fill_value = 7.1 : f32}> : () -> tensor<2x3xf32> "
+		  "loc(\"seven\")\n"
+		  "%a = \"ttir.arange\"() <{start = 0 : si64, end = 3 : si64, "
+		  "step = 1 : si64, arange_dimension = 1 : i64}> : () -> "
+		  "tensor<2x3xf32> loc(\"ramp\")\n"
+		  "%0 = \"ttir.add\"(%x, %w) : (tensor<2x3xi32>, "
+		  "tensor<2x3xi32>) -> tensor<2x3xi32> loc(\"s\")\n"
+		  "%1 = \"ttir.add\"(%0, %c) : (tensor<2x3xi32>, "
+		  "tensor<2x3xi32>) -> tensor<2x3xi32> loc(\"s2\")\n"
+		  "%2 = \"ttir.typecast\"(%1) : (tensor<2x3xi32>) -> "
+		  "tensor<2x3xf32> loc(\"c\")\n"
+		  "%3 = \"ttir.add\"(%2, %f) : (tensor<2x3xf32>, "
+		  "tensor<2x3xf32>) -> tensor<2x3xf32> loc(\"t\")\n"
+		  "%4 = \"ttir.add\"(%3, %a) : (tensor<2x3xf32>, "
+		  "tensor<2x3xf32>) -> tensor<2x3xf32> loc(\"out\")\n"
+		  "return %4 : tensor<2x3xf32>\n"),
+	      NULL);
+	assert_int_equal(g.d->programs[0].nops, 5);
+	assert_int_equal(tensor(g.d, "iw")->format, TT_INT32);
+	assert_int_equal(tensor(g.d, "iw")->data_format, TT_FLOAT32);
+	assert_int_equal(tensor(g.d, "ic")->kind, TT_MODEL_CONST);
+	assert_int_equal(tensor(g.d, "ic")->format, TT_INT32);
+	assert_int_equal(tensor(g.d, "seven")->kind, TT_MODEL_CONST);
+	assert_int_equal(tensor(g.d, "ramp")->kind, TT_MODEL_CONST);
+	assert_int_equal(tensor(g.d, "ramp")->format, TT_FLOAT32);
+	assert_non_null(test_mkdtemp(dir, sizeof(dir), "ttc-codegen"));
+	snprintf(path, sizeof(path), "%s/m.tti", dir);
+	if (ttc_compiled_write(g.ctx, g.c, NULL, path))
+		fail_msg("%s", ttc_ctx_error(g.ctx));
+	const float ic[] = {1, -2, 3, 4, 16777216, 6};
+	const float seven[] = {7.1f, 7.1f, 7.1f, 7.1f, 7.1f, 7.1f};
+	const float ramp_v[] = {0, 1, 2, 0, 1, 2};
+
+	data = image_section(path, tensor(g.d, "iw")->section, &len);
+	assert_int_equal(len, 6 * 4);
+	for (size_t k = 0; k < 6; k++)
+		assert_true(data[k] == (float)(int)ramp(1, k));
+	free(data);
+	data = image_section(path, tensor(g.d, "ic")->section, &len);
+	assert_int_equal(len, sizeof(ic));
+	assert_memory_equal(data, ic, sizeof(ic));
+	free(data);
+	data = image_section(path, tensor(g.d, "seven")->section, &len);
+	assert_int_equal(len, sizeof(seven));
+	assert_memory_equal(data, seven, sizeof(seven));
+	free(data);
+	data = image_section(path, tensor(g.d, "ramp")->section, &len);
+	assert_int_equal(len, sizeof(ramp_v));
+	assert_memory_equal(data, ramp_v, sizeof(ramp_v));
+	free(data);
+	unlink(path);
+	rmdir(dir);
+	cg_done(&g);
 }
 
 static void test_tensor_kinds_formats_data(void **state)
@@ -1643,10 +1998,17 @@ int main(void)
 		cmocka_unit_test(test_lower_reduce),
 		cmocka_unit_test(test_lower_data_movement),
 		cmocka_unit_test(test_lower_pass_attrs),
+		cmocka_unit_test(test_lower_int_fp32_acc),
+		cmocka_unit_test(test_lower_argmax),
+		cmocka_unit_test(test_lower_results),
+		cmocka_unit_test(test_lower_pad),
+		cmocka_unit_test(test_lower_embedding),
+		cmocka_unit_test(test_lower_repeat_cumsum),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_param_value_shape),
 		cmocka_unit_test(test_tensor_names),
 		cmocka_unit_test(test_tensor_kinds_formats_data),
+		cmocka_unit_test(test_int_data_and_creation),
 		cmocka_unit_test(test_plan_lifetimes),
 		cmocka_unit_test(test_plan_budget),
 		cmocka_unit_test(test_plan_demote),

@@ -6,6 +6,7 @@
  * the switch, values of the wrong type).
  */
 #include <dirent.h>
+#include <math.h>
 
 #include "ttc_passes_util.h"
 
@@ -316,6 +317,261 @@ static void test_decompose_reductions(void **state)
 		"\"pybuda.softmax\"(%x) <{dim = 1 : i32, stable = false}>",
 		"(tensor<2x4x8xf32>)", "tensor<2x4x8xf32>"),
 	    "pybuda.softmax");
+}
+
+/* Forms the device op library refuses: linear with a bias that is not a
+ * row, softmax not over the last dimension, reductions dropping
+ * dimensions across tiles, argmax to integers or not along the last
+ * dimension. */
+static void test_decompose_device_forms(void **state)
+{
+	(void)state;
+	dec(ONE("%a: tensor<3x5xf32>, %b: tensor<5x4xf32>, %c: "
+		"tensor<3x4xf32>",
+		"\"ttir.linear\"(%a, %b, %c)",
+		"(tensor<3x5xf32>, tensor<5x4xf32>, tensor<3x4xf32>)",
+		"tensor<3x4xf32>"),
+	    "ttir.linear");
+	dec(ONE("%a: tensor<3x5xf32>, %b: tensor<4x5xf32>, %c: tensor<1xf32>",
+		"\"ttir.linear\"(%a, %b, %c) <{transpose_b = true}>",
+		"(tensor<3x5xf32>, tensor<4x5xf32>, tensor<1xf32>)",
+		"tensor<3x4xf32>"),
+	    "ttir.linear");
+	dec_none(ONE("%a: tensor<3x5xf32>, %b: tensor<5x4xf32>, %c: "
+		     "tensor<1x4xf32>",
+		     "\"ttir.linear\"(%a, %b, %c)",
+		     "(tensor<3x5xf32>, tensor<5x4xf32>, tensor<1x4xf32>)",
+		     "tensor<3x4xf32>"),
+		 "ttir.linear");
+	dec(ONE("%x: tensor<2x4x8xf32>",
+		"\"ttir.softmax\"(%x) <{dimension = 1 : si32}>",
+		"(tensor<2x4x8xf32>)", "tensor<2x4x8xf32>"),
+	    NULL);
+	dec(ONE("%x: tensor<2x4x8xf32>",
+		"\"ttir.softmax\"(%x) <{dimension = -3 : si32}>",
+		"(tensor<2x4x8xf32>)", "tensor<2x4x8xf32>"),
+	    NULL);
+	dec_none(ONE("%x: tensor<2x4x8xf32>",
+		     "\"ttir.softmax\"(%x) <{dimension = -1 : si32}>",
+		     "(tensor<2x4x8xf32>)", "tensor<2x4x8xf32>"),
+		 "ttir.softmax");
+	dec(ONE("%x: tensor<2x4x8xf32>",
+		"\"ttir.sum\"(%x) <{dim_arg = [1 : i32], keep_dim = false}>",
+		"(tensor<2x4x8xf32>)", "tensor<2x8xf32>"),
+	    NULL);
+	dec(ONE("%x: tensor<2x4x8xf32>",
+		"\"ttir.max\"(%x) <{dim_arg = [-1 : i32], keep_dim = false}>",
+		"(tensor<2x4x8xf32>)", "tensor<2x4xf32>"),
+	    NULL);
+	dec(ONE("%x: tensor<3x2xf32>",
+		"\"ttir.mean\"(%x) <{dim_arg = [1 : i32], keep_dim = false}>",
+		"(tensor<3x2xf32>)", "tensor<3xf32>"),
+	    NULL);
+	/* The reduced dimensions outermost: nothing moves. */
+	dec_none(ONE("%x: tensor<2x4x8xf32>",
+		     "\"ttir.min\"(%x) <{dim_arg = [0 : i32], keep_dim = false}>",
+		     "(tensor<2x4x8xf32>)", "tensor<4x8xf32>"),
+		 "ttir.min");
+	dec(ONE("%x: tensor<2x4x8xf32>",
+		"\"ttir.argmax\"(%x) <{dim_arg = [1 : i32], keep_dim = true}>",
+		"(tensor<2x4x8xf32>)", "tensor<2x1x8xi64>"),
+	    NULL);
+	dec(ONE("%x: tensor<2x4x8xf32>",
+		"\"ttir.argmax\"(%x) <{dim_arg = [0 : i32], keep_dim = false}>",
+		"(tensor<2x4x8xf32>)", "tensor<4x8xi32>"),
+	    NULL);
+	dec(ONE("%x: tensor<2x4x8xf32>",
+		"\"ttir.argmax\"(%x) <{dim_arg = [2 : i32], keep_dim = false}>",
+		"(tensor<2x4x8xf32>)", "tensor<2x4xi64>"),
+	    NULL);
+	dec_none(ONE("%x: tensor<2x4x8xf32>",
+		     "\"ttir.argmax\"(%x) <{dim_arg = [2 : i32], keep_dim = "
+		     "true}>",
+		     "(tensor<2x4x8xf32>)", "tensor<2x4x1xf32>"),
+		 "ttir.argmax");
+}
+
+/* asinh with the device's functions: not bit for bit, to PCC. */
+static void test_decompose_asinh(void **state)
+{
+	(void)state;
+	dec_pcc(ONE("%x: tensor<4x8xf32>", "\"ttir.asinh\"(%x)",
+		    "(tensor<4x8xf32>)", "tensor<4x8xf32>"),
+		"ttir.asinh");
+	/* Tiny, large and infinite values: within 4 ulps of asinh. */
+	static const float v[8] = { 0.0f, 1e-30f, -1e-10f, 0.5f,
+				    -3.0f, 1e20f, -3e37f, INFINITY };
+	ttc_ctx *ctx = ttc_ctx_new_ttir();
+	ttc_module *m = parse_ok(ctx, ONE("%x: tensor<8xf32>",
+					  "\"ttir.asinh\"(%x)",
+					  "(tensor<8xf32>)", "tensor<8xf32>"));
+	ttc_func *f = ttc_module_lookup(m, "f");
+	ttc_tensor *x = ttc_tensor_new(ctx, ttc_value_type(ttc_func_arg(f, 0)));
+	ttc_tensor *y = NULL;
+
+	for (size_t k = 0; k < 8; k++)
+		ttc_tensor_set(x, k, v[k]);
+	assert_int_equal(run_pass(m, "decompose", NULL, NULL), 0);
+	assert_int_equal(count_ops(m, "ttir.asinh"), 0);
+	run_golden(ctx, f, &x, &y);
+	for (size_t k = 0; k < 8; k++) {
+		double want = asinh((double)v[k]), got = ttc_tensor_get(y, k);
+
+		if (isinf(want) ? got != want :
+				  fabs(got - want) > 4 * 1.2e-7 * fabs(want))
+			fail_msg("asinh(%g): %.9g, want %.9g", (double)v[k],
+				 got, want);
+	}
+	ttc_tensor_free(x);
+	ttc_tensor_free(y);
+	ttc_module_free(m);
+	ttc_ctx_free(ctx);
+	dec_none(ONE("%x: tensor<4x8xi32>", "\"ttir.asinh\"(%x)",
+		     "(tensor<4x8xi32>)", "tensor<4x8xi32>"),
+		 "ttir.asinh");
+}
+
+#define REV(dims, in)                                                          \
+	ONE("%x: " in, "\"ttir.reverse\"(%x) <{dimensions = array<i64: " dims \
+	    ">}>",                                                             \
+	    "(" in ")", in)
+
+/* reverse as slices of one element, last first, concatenated. */
+static void test_decompose_reverse(void **state)
+{
+	(void)state;
+	dec(REV("1", "tensor<2x3x4xf32>"), "ttir.reverse");
+	dec(REV("0, 2", "tensor<2x3x4xf32>"), "ttir.reverse");
+	dec(REV("-1", "tensor<2x3x16xi32>"), "ttir.reverse");
+	dec(REV("1", "tensor<2x1x4xf32>"), "ttir.reverse");
+	dec(ONE("%x: tensor<5xf32>",
+		"\"ttir.reverse\"(%x) <{dimensions = array<i64>}>",
+		"(tensor<5xf32>)", "tensor<5xf32>"),
+	    "ttir.reverse");
+	/* A slice per element of 17: left alone. */
+	dec_none(REV("0", "tensor<17x2xf32>"), "ttir.reverse");
+}
+
+/* prod as products of one-element slices: not bit for bit (each
+ * product rounds), to PCC. */
+static void test_decompose_prod(void **state)
+{
+	(void)state;
+	dec_pcc(ONE("%x: tensor<3x2x5xf32>",
+		    "\"ttir.prod\"(%x) <{dim_arg = [1 : i32], keep_dim = true}>",
+		    "(tensor<3x2x5xf32>)", "tensor<3x1x5xf32>"),
+		"ttir.prod");
+	dec_pcc(ONE("%x: tensor<3x2x5xf32>",
+		    "\"ttir.prod\"(%x) <{dim_arg = [-1 : i32, 0 : i32], "
+		    "keep_dim = false}>",
+		    "(tensor<3x2x5xf32>)", "tensor<2xf32>"),
+		"ttir.prod");
+	dec_pcc(ONE("%x: tensor<3x2x1xf32>",
+		    "\"ttir.prod\"(%x) <{keep_dim = false}>",
+		    "(tensor<3x2x1xf32>)", "tensor<f32>"),
+		"ttir.prod");
+	dec_none(ONE("%x: tensor<3x2xi32>",
+		     "\"ttir.prod\"(%x) <{dim_arg = [1 : i32], keep_dim = "
+		     "true}>",
+		     "(tensor<3x2xi32>)", "tensor<3x1xi32>"),
+		 "ttir.prod");
+	dec_none(ONE("%x: tensor<3x17xf32>",
+		     "\"ttir.prod\"(%x) <{dim_arg = [1 : i32], keep_dim = "
+		     "true}>",
+		     "(tensor<3x17xf32>)", "tensor<3x1xf32>"),
+		 "ttir.prod");
+}
+
+#define GATHER(in, idx, vals, dim, out)                                        \
+	MOD("%x: " in, out,                                                    \
+	    "%i = \"ttir.constant\"() <{value = dense<" vals "> : " idx       \
+	    "}> : () -> " idx "\n"                                             \
+	    "%0 = \"ttir.gather\"(%x, %i) <{dim = " dim " : si32}> : (" in     \
+	    ", " idx ") -> " out "\n"                                          \
+	    "return %0 : " out "\n")
+
+/* gather as an embedding of one-element rows at computed offsets. */
+static void test_decompose_gather(void **state)
+{
+	(void)state;
+	dec(GATHER("tensor<3x4xf32>", "tensor<2x4xi64>",
+		   "[[2, 0, 1, 1], [0, 2, 2, 0]]", "0", "tensor<2x4xf32>"),
+	    "ttir.gather");
+	dec(GATHER("tensor<3x4xf32>", "tensor<2x3xi32>",
+		   "[[3, 0, 1], [1, 1, 2]]", "-1", "tensor<2x3xf32>"),
+	    "ttir.gather");
+	dec(GATHER("tensor<2x3x4xf32>", "tensor<2x2x3xi64>",
+		   "[[[2, 0, 1], [1, 1, 0]], [[0, 2, 2], [2, 1, 0]]]", "1",
+		   "tensor<2x2x3xf32>"),
+	    "ttir.gather");
+}
+
+/* repeat_interleave as a rank-4 repeat between reshapes. */
+static void test_decompose_repeat_interleave(void **state)
+{
+	(void)state;
+	dec(ONE("%x: tensor<1x2x3x4xf32>",
+		"\"ttir.repeat_interleave\"(%x) <{repeats = 2 : ui32, dim = "
+		"2 : si32}>",
+		"(tensor<1x2x3x4xf32>)", "tensor<1x2x6x4xf32>"),
+	    "ttir.repeat_interleave");
+	dec(ONE("%x: tensor<3x4xf32>",
+		"\"ttir.repeat_interleave\"(%x) <{repeats = 3 : ui32, dim = "
+		"-1 : si32}>",
+		"(tensor<3x4xf32>)", "tensor<3x12xf32>"),
+	    "ttir.repeat_interleave");
+	dec(ONE("%x: tensor<3x4xi32>",
+		"\"ttir.repeat_interleave\"(%x) <{repeats = 2 : ui32, dim = "
+		"0 : si32}>",
+		"(tensor<3x4xi32>)", "tensor<6x4xi32>"),
+	    "ttir.repeat_interleave");
+}
+
+#define POOL(op, attrs, in, out)                                               \
+	ONE("%x: " in, "\"ttir." op "\"(%x) <{" attrs "}>", "(" in ")", out)
+
+/* Pools padded by more than half the kernel: ttir.pad, then the pool. */
+static void test_decompose_pool_padding(void **state)
+{
+	(void)state;
+	dec(POOL("max_pool2d",
+		 "kernel = array<i32: 3, 3>, stride = array<i32: 1, 1>, "
+		 "dilation = array<i32: 1, 1>, padding = array<i32: 2, 2, 2, 2>, "
+		 "ceil_mode = false",
+		 "tensor<1x5x5x2xf32>", "tensor<1x7x7x2xf32>"),
+	    NULL);
+	dec(POOL("avg_pool2d",
+		 "kernel = array<i32: 3, 3>, stride = array<i32: 2, 1>, "
+		 "dilation = array<i32: 1, 1>, padding = array<i32: 2, 0, 1, 2>, "
+		 "ceil_mode = false, count_include_pad = true",
+		 "tensor<2x5x6x3xf32>", "tensor<2x3x6x3xf32>"),
+	    NULL);
+	/* Integers: in f32 between typecasts (padded too). */
+	dec(POOL("max_pool2d",
+		 "kernel = array<i32: 3, 3>, stride = array<i32: 1, 1>, "
+		 "dilation = array<i32: 1, 1>, padding = array<i32: 2, 2, 2, 2>, "
+		 "ceil_mode = false",
+		 "tensor<1x5x5x2xui8>", "tensor<1x7x7x2xui8>"),
+	    NULL);
+	dec(POOL("max_pool2d",
+		 "kernel = array<i32: 2, 2>, stride = array<i32: 2, 2>, "
+		 "dilation = array<i32: 1, 1>, padding = array<i32: 0, 0, 1, 1>, "
+		 "ceil_mode = true",
+		 "tensor<1x5x5x2xi32>", "tensor<1x3x3x2xi32>"),
+	    NULL);
+	/* The divisor would change; the device's limit is kept. */
+	dec_none(POOL("avg_pool2d",
+		      "kernel = array<i32: 3, 3>, stride = array<i32: 1, 1>, "
+		      "dilation = array<i32: 1, 1>, padding = array<i32: 2, 2, "
+		      "2, 2>, ceil_mode = false, count_include_pad = false",
+		      "tensor<1x5x5x2xf32>", "tensor<1x7x7x2xf32>"),
+		 "ttir.avg_pool2d");
+	dec_none(POOL("max_pool2d",
+		      "kernel = array<i32: 3, 3>, stride = array<i32: 1, 1>, "
+		      "dilation = array<i32: 1, 1>, padding = array<i32: 1, 1, "
+		      "1, 1>, ceil_mode = false",
+		      "tensor<1x5x5x2xf32>", "tensor<1x5x5x2xf32>"),
+		 "ttir.max_pool2d");
 }
 
 static void test_decompose_dot_general(void **state)
@@ -660,6 +916,13 @@ int main(void)
 		cmocka_unit_test(test_decompose_windows),
 		cmocka_unit_test(test_decompose_then_canonicalize),
 		cmocka_unit_test(test_decompose_dot_general),
+		cmocka_unit_test(test_decompose_device_forms),
+		cmocka_unit_test(test_decompose_pool_padding),
+		cmocka_unit_test(test_decompose_asinh),
+		cmocka_unit_test(test_decompose_reverse),
+		cmocka_unit_test(test_decompose_prod),
+		cmocka_unit_test(test_decompose_gather),
+		cmocka_unit_test(test_decompose_repeat_interleave),
 		cmocka_unit_test(test_consteval),
 		cmocka_unit_test(test_consteval_constants),
 		cmocka_unit_test(test_tree_models),
