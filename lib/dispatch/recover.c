@@ -87,6 +87,12 @@ void tt_recover_mark(struct tt_device *dev, const struct tt_launch *l,
 			 l->program_id,
 			 c->hart[h].name ? c->hart[h].name : "?", what, h,
 			 tt_hart_name(h), (long)getpid());
+		/* Stopped now: a program that only ran slow would go on
+		 * reading and writing buffers its caller frees and others
+		 * then get. Its next launch still recovers the core whole
+		 * (CB counters, semaphores, what the runtime knew). */
+		for (unsigned k = 0; k < TT_TENSIX_HARTS; k++)
+			tt_hart_restart_firmware(dev, c->noc, k);
 		/* Its next launch must look at the core again. */
 		tt_runtime_core(rt, c->noc)->seq_known = false;
 		/* Other processes (tt-smi) see the mark in the mailbox. */

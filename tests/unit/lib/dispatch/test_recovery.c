@@ -3,7 +3,8 @@
  * Recovery of cores a program left busy (docs/dispatch.md, "Recovery"):
  * after a kernel hangs or faults, the next program on its core runs
  * correctly without a chip reset, and no fault is reported under its
- * name; a recovery that cannot succeed fails with -EBUSY naming the
+ * name; a program that times out is stopped at once (released later,
+ * it writes nothing); a recovery that cannot succeed fails with -EBUSY naming the
  * earlier failure; a process killed in the middle of a kernel leaves
  * cores the next owner recovers. On the embedded model, and on a ttsim
  * daemon for the killed process.
@@ -38,6 +39,11 @@ static const char *const good =
 static const char *const hang =
 	"#include \"dataflow_api.h\"\n"
 	"void kernel_main(void) { WAYPOINT(\"HANG\"); for (;;) noc_semaphore_wait((volatile uint32_t *)0x40000, 12345); }\n";
+/* Waits for semaphore 0x40000 to reach 7, then writes RESULT_ADDR: a
+ * program that is only slow. */
+static const char *const slow =
+	"#include \"dataflow_api.h\"\n"
+	"void kernel_main(void) { noc_semaphore_wait((volatile uint32_t *)0x40000, 7); *(volatile uint32_t *)0x50000 = 0xbad; }\n";
 static const char *const bad =
 	"#include \"dataflow_api.h\"\n"
 	"void kernel_main(void) { ASSERT(get_arg_val(0) == 7); }\n";
@@ -114,6 +120,26 @@ static void test_after_hang(void **state)
 	assert_string_not_equal(first, second);
 	good_runs(dev, 0x1234);
 	good_runs(dev, 0x5678);
+}
+
+/* A program that times out is stopped then, not at its core's next
+ * launch: released afterwards, it must not go on to write (a caller
+ * frees its buffers on the timeout, and others get them). */
+static void test_timed_out_program_stops(void **state)
+{
+	tt_device *dev = *state;
+	struct tt_xy n = noc_of_core(dev);
+	uint32_t got = 0;
+
+	assert_int_equal(tt_noc_write32(dev, 0, n.x, n.y, RESULT_ADDR, 0), 0);
+	assert_int_equal(tt_noc_write32(dev, 0, n.x, n.y, 0x40000, 0), 0);
+	assert_int_equal(run(dev, slow, 0), -ETIMEDOUT);
+	assert_int_equal(tt_noc_write32(dev, 0, n.x, n.y, 0x40000, 7), 0);
+	usleep(300 * 1000);
+	assert_int_equal(tt_noc_read32(dev, 0, n.x, n.y, RESULT_ADDR, &got),
+			 0);
+	assert_int_equal(got, 0);
+	good_runs(dev, 0x4321);
 }
 
 /* A kernel halts; the next program on its core runs, and no fault is
@@ -233,6 +259,7 @@ int main(void)
 	const struct CMUnitTest embedded[] = {
 		cmocka_unit_test(test_after_hang),
 		cmocka_unit_test(test_after_fault),
+		cmocka_unit_test(test_timed_out_program_stops),
 		cmocka_unit_test(test_recovery_fails),
 	};
 	const struct CMUnitTest ttsim[] = {
