@@ -43,7 +43,7 @@ all: build
 help:
 	@echo "make          build everything (userspace, into $(BUILD)/)"
 	@echo "make deps     install the Debian packages the build needs"
-	@echo "make run      boot the embedded chip model, show it, run the multi-core matmul example"
+	@echo "make run      boot the embedded chip model, show it, compile and run the models (models/, ResNet-18 from ONNX)"
 	@echo "make test     all tests, plain and under ASan+UBSan, and the VM tests"
 	@echo "make driver   build the kernel module tenstorrent.ko (into $(BUILD)/driver/)"
 	@echo "make driver-install  install tenstorrent.ko for KDIR and the udev rule (root; DESTDIR= stages)"
