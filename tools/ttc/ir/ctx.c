@@ -60,7 +60,8 @@ uint64_t ttc_hash(const void *p, size_t n)
 		h ^= h >> 29;
 	}
 	w = 0;
-	memcpy(&w, s, n);
+	if (n) /* an empty key may come with a NULL pointer */
+		memcpy(&w, s, n);
 	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
 	h ^= h >> 32;
 	h *= 0xd6e8feb86659fd93ull;
