@@ -44,10 +44,28 @@ static int call_golden(const ttc_op *op, ttc_tensor *const *in, size_t nin,
 	return ttc_golden_run(f, in, nin, out, &o);
 }
 
+/* Whether a result of op is larger than the limit set. */
+static bool over_limit(const ttc_builder *b, const ttc_op *op)
+{
+	for (size_t i = 0; b->golden_limit && i < ttc_op_num_results(op); i++) {
+		const ttc_type *t = ttc_value_type(ttc_op_result(op, i));
+
+		if (!ttc_type_is_tensor(t) ||
+		    (uint64_t)ttc_type_numel(t) *
+				    ttc_type_elem_bytes(ttc_type_elem(t)) >
+			    b->golden_limit)
+			return true;
+	}
+	return false;
+}
+
 static int library_golden(void *user, ttc_builder *b, const ttc_op *op)
 {
 	enum tt_data_format fmt = *(const enum tt_data_format *)user;
 	size_t nin = ttc_op_num_operands(op), nres = ttc_op_num_results(op);
+
+	if (over_limit(b, op))
+		return 0; /* left without data */
 	ttc_tensor *views = calloc(nin + 1, sizeof(*views));
 	ttc_tensor **in = calloc(nin + 1, sizeof(*in));
 	ttc_tensor **out = calloc(nres + 1, sizeof(*out));
@@ -94,6 +112,12 @@ int ttc_builder_use_goldens(ttc_builder *b, enum tt_data_format fmt)
 			      "Bfp4_b)",
 		      (int)fmt);
 	return -EINVAL;
+}
+
+void ttc_builder_golden_limit(ttc_builder *b, uint64_t max_bytes)
+{
+	if (b)
+		b->golden_limit = max_bytes;
 }
 
 /* ---- the golden map ------------------------------------------------------ */

@@ -34,6 +34,8 @@ struct ttc_builder {
 	size_t nnamed; /* entries with a name: the golden map's size */
 	ttc_builder_golden_fn golden;
 	void *golden_user;
+	uint64_t golden_limit; /* the library's goldens: 0, or the largest
+				  result they compute, in bytes */
 };
 
 /* Forgets the options of the next op. */

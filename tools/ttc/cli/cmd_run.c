@@ -481,14 +481,15 @@ static int run(tt_model *m, const struct run_opts *o)
 
 /* ttc compile of the ONNX model into DIR/model.tti, DIR a new temporary
  * directory; the transport compile picks is put back for the run. */
-static int compile_onnx(struct run_opts *o, char *dir, char *image, size_t n)
+static int compile_onnx(struct run_opts *o, char *dir, size_t dirlen,
+			char *image, size_t n)
 {
 	const char *tmp = getenv("TMPDIR");
 	char *argv[8 + 2 * CLI_MAX_SHAPES];
 	char *transport = getenv("TT_TRANSPORT");
 	int argc = 0, rc;
 
-	snprintf(dir, 4096, "%s/ttc-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	snprintf(dir, dirlen, "%s/ttc-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
 		fprintf(stderr, "ttc: %s: %s\n", dir, strerror(errno));
 		return EXIT_FAIL;
@@ -529,7 +530,7 @@ int cmd_run(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	if (cli_is_onnx(o.in)) {
-		rc = compile_onnx(&o, dir, image, sizeof(image));
+		rc = compile_onnx(&o, dir, sizeof(dir), image, sizeof(image));
 		o.in = image;
 	}
 	if (!rc && o.profile)

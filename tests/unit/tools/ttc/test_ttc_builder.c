@@ -409,6 +409,31 @@ static void test_example(void **state)
 	ttc_ctx_free(c);
 }
 
+/* A limit on the goldens: a result over it is left without data (and
+ * so is what depends on it); one at the limit is computed. */
+static void test_golden_limit(void **state)
+{
+	(void)state;
+	const ttc_type *t[] = { t2(2, 2) };
+	const float x[4] = { 1, -2, 3, -4 };
+	ttc_value *in[1];
+
+	assert_int_equal(ttc_builder_use_goldens(b, TT_FLOAT32), 0);
+	ttc_builder_golden_limit(b, 16); /* one 2x2 f32 tensor */
+	ttc_builder_func(b, "main", t, 1, in);
+	ttc_builder_set_data(b, in[0], x, sizeof(x));
+	ttc_value *r = ttc_relu(b, in[0]);
+	ttc_value *c = ttc_concat(b, (ttc_value *[]){ r, r }, 2, 0);
+	ttc_value *n = ttc_neg(b, c);
+
+	assert_non_null(ttc_builder_data(b, r, NULL));
+	assert_non_null(c);
+	assert_null(ttc_builder_data(b, c, NULL));
+	assert_null(ttc_builder_data(b, n, NULL));
+	ttc_builder_golden_limit(b, 0);
+	assert_non_null(ttc_builder_data(b, ttc_neg(b, r), NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -421,6 +446,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_data_and_golden, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_library_goldens, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_golden_limit, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_library_goldens_rounded,
 						setup, teardown),

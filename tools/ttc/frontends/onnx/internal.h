@@ -49,9 +49,10 @@ struct onx {
 /* The largest value computed or made constant at import time. */
 #define ONX_MAX_FOLD_BYTES (256u << 20)
 
-/* The builder's golden hook: ops on known values are computed as they
- * are built, up to ONX_MAX_FOLD_BYTES a result. */
-void onx_use_folding(struct onx *im);
+/* The builder's goldens: ops on known values are computed as they are
+ * built, up to ONX_MAX_FOLD_BYTES a result (a larger one is simply not
+ * known at import time). 0 or -EINVAL. */
+int onx_use_folding(struct onx *im);
 
 /* ---- the value map (model.c) ---- */
 

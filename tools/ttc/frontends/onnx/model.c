@@ -628,10 +628,8 @@ static int import(ttc_ctx *ctx, const void *data, size_t len,
 	}
 	im.model = m;
 	im.b = ttc_builder_new(ctx, NULL);
-	if (im.b) {
-		onx_use_folding(&im);
+	if (im.b && !onx_use_folding(&im))
 		rc = import_model(&im, m, base_dir, om);
-	}
 	ttc_builder_free(im.b);
 	free(im.map);
 	onnx__model_proto__free_unpacked(m, NULL);

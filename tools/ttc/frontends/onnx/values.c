@@ -286,51 +286,12 @@ ttc_value *onx_eltwise(struct onx *im, const char *op, ttc_value *const *in,
 
 /* ---- folding at import time ---- */
 
-/* An op whose operands are all known is computed now, on the goldens,
- * unless a result would be larger than ONX_MAX_FOLD_BYTES: a hostile
- * ConstantOfShape must not allocate terabytes. Such a result is simply
- * not known at import time. */
-static int fold(void *user, ttc_builder *b, const ttc_op *op)
+int onx_use_folding(struct onx *im)
 {
-	size_t nin = ttc_op_num_operands(op), nres = ttc_op_num_results(op);
-	ttc_tensor views[8], *in[8], *out[8] = {NULL};
-	int rc = 0;
+	int rc = ttc_builder_use_goldens(im->b, TT_FLOAT32);
 
-	(void)user;
-	if (nin > 8 || nres > 8)
-		return 0;
-	for (size_t i = 0; i < nres; i++) {
-		const ttc_type *t = ttc_value_type(ttc_op_result(op, i));
-
-		if (!ttc_type_is_tensor(t) ||
-		    (uint64_t)ttc_type_numel(t) *
-				    ttc_type_elem_bytes(ttc_type_elem(t)) >
-			    ONX_MAX_FOLD_BYTES)
-			return 0;
-	}
-	for (size_t i = 0; i < nin; i++) {
-		const ttc_value *v = ttc_op_operand(op, i);
-
-		views[i] = (ttc_tensor){
-			.type = ttc_value_type(v),
-			.numel = (size_t)ttc_type_numel(ttc_value_type(v)),
-			.data = (void *)ttc_builder_data(b, v, NULL)};
-		in[i] = &views[i];
-	}
-	rc = ttc_golden_op(op, in, nin, out, TT_FLOAT32);
-	for (size_t i = 0; !rc && i < nres; i++)
-		rc = ttc_builder_set_data(
-			b, ttc_op_result(op, i), out[i]->data,
-			out[i]->numel * ttc_type_elem_bytes(
-						ttc_type_elem(out[i]->type)));
-	for (size_t i = 0; i < nres; i++)
-		ttc_tensor_free(out[i]);
+	ttc_builder_golden_limit(im->b, ONX_MAX_FOLD_BYTES);
 	return rc;
-}
-
-void onx_use_folding(struct onx *im)
-{
-	ttc_builder_set_golden(im->b, fold, im);
 }
 
 /* ---- small helpers ---- */

@@ -140,6 +140,10 @@ TTC_API void ttc_builder_set_golden(ttc_builder *b, ttc_builder_golden_fn fn,
  * rounds". 0, or -EINVAL for another format.
  */
 TTC_API int ttc_builder_use_goldens(ttc_builder *b, enum tt_data_format fmt);
+/* Those goldens leave an op whose result would exceed max_bytes without
+ * data (0: no limit, the default): a frontend folding a hostile model's
+ * constants must not allocate terabytes. */
+TTC_API void ttc_builder_golden_limit(ttc_builder *b, uint64_t max_bytes);
 
 /*
  * The golden map: every op result with data, in the order computed.
