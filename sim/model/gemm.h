@@ -32,4 +32,20 @@ int sim_gemm_portable(size_t m, size_t n, size_t k, const float *a, size_t lda,
  * "portable". */
 const char *sim_gemm_impl(void);
 
+/*
+ * C[m x n] += A[m x k] x B[k x n], dense (lda = k, ldb = ldc = n), where
+ * every value of A and B is a bfloat16 held in a float (low 16 bits zero,
+ * not subnormal): the products are exact and summed in fp32, in an order
+ * fixed per shape that differs from sim_gemm's, so the last bits may too.
+ * Runs on the host's AMX tile unit (gemm_bf16.c). Returns 0; -ENOTSUP
+ * where the host has no AMX or m, n or k is not a multiple of 32; -ERANGE
+ * if a value of A or B is not such a bfloat16; -ENOMEM. On an error C is
+ * unchanged and sim_gemm gives the product.
+ */
+int sim_gemm_bf16(size_t m, size_t n, size_t k, const float *a,
+		  const float *b, float *c);
+
+/* "amx" where sim_gemm_bf16 runs here, else "none". */
+const char *sim_gemm_bf16_impl(void);
+
 #endif /* TT_SIM_GEMM_H */

@@ -14,6 +14,8 @@ enum sim_scratch_slot {
 	SIM_SCRATCH_TX_A, /* tensix: unpacked operand blocks */
 	SIM_SCRATCH_TX_B,
 	SIM_SCRATCH_TX_C,
+	SIM_SCRATCH_BF16_A, /* gemm_bf16.c: operands as bfloat16 */
+	SIM_SCRATCH_BF16_B,
 	SIM_SCRATCH_SLOTS
 };
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * The coprocessor's vector unit (SFPU): element-wise functions of DST
- * tiles, in fp32 with libm. CFG.APPROX selects cheaper forms of exp, log,
+ * tiles, in fp32 with libm (its vector forms where the host has them:
+ * sfpu_vec.c). CFG.APPROX selects cheaper forms of exp, log,
  * sqrt, reciprocal, sigmoid and tanh, each within 1e-3 relative of the
  * exact function on normal inputs (they are far closer: 5e-6 at worst), and
  * the tanh form of gelu, which is within 5e-4 of the erf form everywhere
@@ -14,7 +15,7 @@
 
 #include "tensix_impl.h"
 
-typedef void (*tile_fn)(float *d, float p);
+typedef tx_tile_fn tile_fn;
 
 /* ---- approximations ---- */
 
@@ -348,7 +349,10 @@ enum tt_tx_err tx_sfpu(struct tx_cmd *c)
 	d = tx_dst(c, c->dst, 1);
 	if (!d)
 		return TT_TX_ERR_DST;
-	fn = c->approx && approx[c->sub] ? approx[c->sub] : exact[c->sub];
+	if (c->approx && approx[c->sub])
+		fn = approx[c->sub];
+	else if (!(fn = tx_sfpu_vec(c->sub)))
+		fn = exact[c->sub];
 	fn(d, bits_float(c->arg[0]));
 	tx_dst_written(c, c->dst, NULL, 0);
 	c->macs = TX_ELEMS;
@@ -381,13 +385,15 @@ static void binary(unsigned op, float *d, const float *src)
 		for (i = 0; i < TX_ELEMS; i++)
 			d[i] = d[i] / s[i];
 		break;
+	/* fmaxf and fminf (a NaN loses to a number), written as compares
+	 * so that the loops vectorise rather than call libm per element. */
 	case TT_TX_MAX:
 		for (i = 0; i < TX_ELEMS; i++)
-			d[i] = fmaxf(d[i], s[i]);
+			d[i] = d[i] > s[i] || s[i] != s[i] ? d[i] : s[i];
 		break;
 	case TT_TX_MIN:
 		for (i = 0; i < TX_ELEMS; i++)
-			d[i] = fminf(d[i], s[i]);
+			d[i] = d[i] < s[i] || s[i] != s[i] ? d[i] : s[i];
 		break;
 	case TT_TX_RSUB:
 		for (i = 0; i < TX_ELEMS; i++)

@@ -160,6 +160,13 @@ enum tt_tx_err tx_matmul(struct tx_cmd *c);
 enum tt_tx_err tx_sfpu(struct tx_cmd *c);
 enum tt_tx_err tx_sfpu_binary(struct tx_cmd *c);
 
+/* One of the vector unit's functions over a tile: d[i] = f(d[i], p). */
+typedef void (*tx_tile_fn)(float *d, float p);
+
+/* sfpu_vec.c: function `sub` (enum tt_tx_sfpu) on host vector math, or
+ * NULL where the host or the build has none for it. */
+tx_tile_fn tx_sfpu_vec(unsigned sub);
+
 /* ---- sfpi.c: the vector unit's instructions ---- */
 
 /* The state after a chip reset: registers 0, all lanes enabled. */

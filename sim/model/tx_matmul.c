@@ -8,7 +8,8 @@
  * the bits the multiplier sees at the configured fidelity (which implies
  * TF32), and C = A x B is added to the DST tiles, then rounded once to
  * DST's precision. HiFi3's second pass, A4 x (B10 - B6), is a second GEMM
- * into the same C.
+ * into the same C. Operands that are all bfloat16 values multiply on the
+ * host's AMX unit (sim_gemm_bf16), the others in fp32 (sim_gemm).
  */
 #include <string.h>
 
@@ -218,6 +219,27 @@ static bool matmul_operands(const struct tx_cmd *c, const struct block *b,
 	return true;
 }
 
+/* Whether the multiplier's operands have at most bfloat16's 7 fraction
+ * bits: bfloat16 and block-float inputs, or a fidelity that keeps no
+ * more. (HiFi3's second pass always does: A4 and B10 - B6.) */
+static bool bf16_operands(const struct tx_cmd *c, const struct tx_passes *p)
+{
+	unsigned a = frac_bits(c->a_fmt), b = frac_bits(c->b_fmt);
+
+	return (a < p->a_bits ? a : p->a_bits) <= 7 &&
+	       (b < p->b_bits ? b : p->b_bits) <= 7;
+}
+
+/* prod += a x bm: in bfloat16 on the host's tile unit where the operands
+ * allow it (sim_gemm_bf16 checks every value), else in fp32. */
+static int gemm(const struct block *b, bool bf16, const float *a,
+		const float *bm, float *prod)
+{
+	if (bf16 && !sim_gemm_bf16(b->m, b->n, b->k, a, bm, prod))
+		return 0;
+	return sim_gemm(b->m, b->n, b->k, a, b->k, bm, b->n, prod, b->n);
+}
+
 enum tt_tx_err tx_matmul(struct tx_cmd *c)
 {
 	struct tx_passes p;
@@ -246,10 +268,9 @@ enum tt_tx_err tx_matmul(struct tx_cmd *c)
 	if (!prod || !matmul_operands(c, &b, &p, &a, &bm))
 		return TT_TX_ERR_ARG;
 	memset(prod, 0, sizeof(float) * b.m * b.n);
-	ret = sim_gemm(b.m, b.n, b.k, a, b.k, bm, b.n, prod, b.n);
+	ret = gemm(&b, bf16_operands(c, &p), a, bm, prod);
 	if (!ret && p.second)
-		ret = sim_gemm(b.m, b.n, b.k, a + b.m * b.k, b.k,
-			       bm + b.k * b.n, b.n, prod, b.n);
+		ret = gemm(&b, true, a + b.m * b.k, bm + b.k * b.n, prod);
 	if (ret)
 		return TT_TX_ERR_ARG;
 	matmul_out(c, &b, d, prod);

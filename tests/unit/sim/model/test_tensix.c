@@ -9,6 +9,7 @@
  * the model's arithmetic is exact (format conversions, truncated-operand
  * products), in double precision with a tolerance elsewhere.
  */
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -1835,6 +1836,82 @@ static void test_sfpu(void **state)
 	}
 }
 
+/* The scalar C function a vector-unit function computes, in float. */
+static float unary_f(unsigned fn, float x)
+{
+	switch (fn) {
+	case TT_TX_EXP:
+		return expf(x);
+	case TT_TX_LOG:
+		return logf(x);
+	case TT_TX_TANH:
+		return tanhf(x);
+	case TT_TX_EXP2:
+		return exp2f(x);
+	case TT_TX_EXPM1:
+		return expm1f(x);
+	case TT_TX_SIN:
+		return sinf(x);
+	case TT_TX_COS:
+		return cosf(x);
+	case TT_TX_SIGMOID:
+		return 1.0f / (1.0f + expf(-x));
+	case TT_TX_SILU:
+		return x / (1.0f + expf(-x));
+	case TT_TX_GELU:
+		return 0.5f * x * (1.0f + erff(x * 0.707106781f));
+	default: /* TT_TX_ERF */
+		return erff(x);
+	}
+}
+
+/* Special and extreme inputs (NaN, infinities, signed zeros, subnormals,
+ * overflow and underflow, huge arguments of sin and cos) give what the C
+ * library's scalar function gives: the same class and sign, and a close
+ * value, whichever form (scalar or the host's vector math) the model
+ * uses. */
+static void test_sfpu_specials(void **state)
+{
+	static const unsigned fns[] = {
+		TT_TX_EXP, TT_TX_LOG, TT_TX_TANH, TT_TX_EXP2, TT_TX_EXPM1,
+		TT_TX_SIN, TT_TX_COS, TT_TX_SIGMOID, TT_TX_SILU, TT_TX_GELU,
+		TT_TX_ERF,
+	};
+	const float special[] = {
+		NAN, -NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 0x1p-140f,
+		-0x1p-140f, FLT_MIN, 88.8f, -104.0f, 128.5f, -150.5f, 1e30f,
+		-1e30f, 3.0e5f, 1e-20f, FLT_MAX, -FLT_MAX, 9.0f, -9.0f,
+	};
+	struct fx *f = *state;
+	float v[E], got[E];
+
+	/* Every element special: ordinary values are test_sfpu's. */
+	for (unsigned i = 0; i < E; i++)
+		v[i] = special[i % (sizeof(special) / sizeof(special[0]))];
+	cfg(f, true, TT_TX_HIFI4, false);
+	for (size_t k = 0; k < sizeof(fns) / sizeof(fns[0]); k++) {
+		set_dst(f, 4, v);
+		wr(f, TT_TX_DST, 4);
+		run_ok(f, TT_TX_SFPU, fns[k], 0);
+		get_dst(f, 4, got);
+		for (unsigned i = 0; i < E; i++) {
+			float want = unary_f(fns[k], v[i]);
+			bool same = isnan(want) ? isnan(got[i]) :
+				    isinf(want) || want == 0 ?
+					    got[i] == want &&
+						    !signbit(got[i]) ==
+							    !signbit(want) :
+					    fabsf(got[i] - want) <=
+						    1e-6f * fabsf(want) +
+							    1e-30f;
+
+			if (!same)
+				fail_msg("SFPU %u at %a: %a, the C library %a",
+					 fns[k], v[i], got[i], want);
+		}
+	}
+}
+
 /* The approximations are in use: exp differs from the exact one
  * somewhere, within its bound. */
 static void test_sfpu_approx_differs(void **state)
@@ -1897,6 +1974,24 @@ static void test_sfpu_binary(void **state)
 			want[i] = b_ref(op, x[i], y[i]);
 		expect_close(got, want, 1e-6, 1e-6, "SFPU_BINARY");
 	}
+	/* MAX and MIN as fmaxf and fminf: a NaN on either side loses. */
+	for (unsigned op = TT_TX_MAX; op <= TT_TX_MIN; op++) {
+		x[0] = NAN;
+		y[1] = NAN;
+		x[2] = y[2] = NAN;
+		set_dst(f, 5, x);
+		set_dst(f, 6, y);
+		wr(f, TT_TX_DST, 5);
+		wr(f, TT_TX_ARG0, 6);
+		run_ok(f, TT_TX_SFPU_BINARY, op, 0);
+		get_dst(f, 5, got);
+		assert_true(got[0] == y[0] && got[1] == x[1] && isnan(got[2]));
+		for (unsigned i = 3; i < E; i++)
+			assert_true(got[i] == (op == TT_TX_MAX ?
+						       fmaxf(x[i], y[i]) :
+						       fminf(x[i], y[i])));
+	}
+	fill_f32(x, 0.1f, 4);
 	/* A tile with itself. */
 	set_dst(f, 5, x);
 	wr(f, TT_TX_ARG0, 5);
@@ -2004,6 +2099,105 @@ static void test_gemm_shapes(void **state)
 	}
 	assert_int_equal(sim_gemm(0, 5, 5, NULL, 5, NULL, 5, NULL, 5), 0);
 	print_message("# gemm implementation: %s\n", sim_gemm_impl());
+}
+
+/* A value kept to bfloat16's bits (truncated). */
+static float bf16_of(float v)
+{
+	uint32_t u;
+
+	memcpy(&u, &v, sizeof(u));
+	u &= 0xFFFF0000u;
+	memcpy(&v, &u, sizeof(v));
+	return v;
+}
+
+/* sim_gemm_bf16 on bfloat16 operands: C += A x B within the fp32 bound
+ * of k + 1 roundings, C added to rather than overwritten. */
+static void gemm_bf16_case(size_t m, size_t n, size_t k)
+{
+	float *a = malloc(sizeof(float) * m * k);
+	float *b = malloc(sizeof(float) * k * n);
+	float *c = malloc(sizeof(float) * m * n);
+	float *c0 = malloc(sizeof(float) * m * n);
+
+	assert_true(a && b && c && c0);
+	for (size_t i = 0; i < m * k; i++)
+		a[i] = bf16_of(urand(-4, 4));
+	for (size_t i = 0; i < k * n; i++)
+		b[i] = bf16_of(urand(-1, 1));
+	for (size_t i = 0; i < m * n; i++)
+		c[i] = c0[i] = urand(-1, 1);
+	assert_int_equal(sim_gemm_bf16(m, n, k, a, b, c), 0);
+	for (size_t i = 0; i < m; i++) {
+		for (size_t j = 0; j < n; j++) {
+			double want = c0[i * n + j], mag = fabs(want);
+
+			for (size_t p = 0; p < k; p++) {
+				want += (double)a[i * k + p] * b[p * n + j];
+				mag += fabs((double)a[i * k + p] * b[p * n + j]);
+			}
+			if (!(fabs(c[i * n + j] - want) <= (k + 1) * 0x1p-24 * mag))
+				fail_msg("gemm_bf16 %zux%zux%zu: C(%zu,%zu) = %.9g, expected %.9g",
+					 m, n, k, i, j, c[i * n + j], want);
+		}
+	}
+	free(a);
+	free(b);
+	free(c);
+	free(c0);
+}
+
+/* One planted value in A or B that is not a bfloat16 (low bits, or a
+ * subnormal) refuses the product and leaves C as it was. */
+static void gemm_bf16_refused(bool in_a, uint32_t bits)
+{
+	enum { M = 32, N = 64, K = 64 };
+	static float a[M * K], b[K * N], c[M * N];
+	float v;
+
+	for (size_t i = 0; i < M * K; i++)
+		a[i] = bf16_of(urand(-1, 1));
+	for (size_t i = 0; i < K * N; i++)
+		b[i] = bf16_of(urand(-1, 1));
+	for (size_t i = 0; i < M * N; i++)
+		c[i] = (float)i;
+	memcpy(&v, &bits, sizeof(v));
+	if (in_a)
+		a[M * K - 1] = v;
+	else
+		b[K * N - 1] = v;
+	assert_int_equal(sim_gemm_bf16(M, N, K, a, b, c), -ERANGE);
+	for (size_t i = 0; i < M * N; i++)
+		assert_true(c[i] == (float)i);
+}
+
+static void test_gemm_bf16(void **state)
+{
+	static const size_t shapes[][3] = {
+		{ 32, 32, 32 }, { 64, 96, 160 }, { 128, 128, 256 },
+		{ 512, 32, 32 }, { 32, 512, 64 },
+	};
+	float one = 1;
+
+	(void)state;
+	print_message("# bfloat16 gemm: %s\n", sim_gemm_bf16_impl());
+	if (strcmp(sim_gemm_bf16_impl(), "amx")) {
+		/* No tile unit here: every product goes to sim_gemm. */
+		assert_int_equal(sim_gemm_bf16(32, 32, 32, &one, &one, &one),
+				 -ENOTSUP);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
+		gemm_bf16_case(shapes[i][0], shapes[i][1], shapes[i][2]);
+	gemm_bf16_refused(true, 0x3F800001u);  /* 1 + 2^-23 */
+	gemm_bf16_refused(false, 0xBF808000u); /* -(1 + 2^-8) */
+	gemm_bf16_refused(true, 0x00400000u);  /* subnormal, bf16 bits */
+	gemm_bf16_refused(false, 0x80010000u); /* negative subnormal */
+	assert_int_equal(sim_gemm_bf16(16, 32, 32, &one, &one, &one), -ENOTSUP);
+	assert_int_equal(sim_gemm_bf16(32, 48, 32, &one, &one, &one), -ENOTSUP);
+	assert_int_equal(sim_gemm_bf16(32, 32, 33, &one, &one, &one), -ENOTSUP);
+	assert_int_equal(sim_gemm_bf16(0, 32, 32, NULL, NULL, NULL), 0);
 }
 
 /* ---- chip reset, and processes that do not host the chip ---- */
@@ -2164,10 +2358,12 @@ int main(void)
 		cmocka_unit_test(test_reduce),
 		cmocka_unit_test(test_reduce_fidelity),
 		cmocka_unit_test(test_sfpu),
+		cmocka_unit_test(test_sfpu_specials),
 		cmocka_unit_test(test_sfpu_approx_differs),
 		cmocka_unit_test(test_sfpu_binary),
 		cmocka_unit_test(test_round_to),
 		cmocka_unit_test(test_gemm_shapes),
+		cmocka_unit_test(test_gemm_bf16),
 		cmocka_unit_test(test_chip_reset_and_clients),
 		cmocka_unit_test(test_counters),
 	};
