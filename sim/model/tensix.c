@@ -29,6 +29,9 @@ struct tx_chip {
 
 static pthread_mutex_t chips_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct tx_chip *chips;
+/* Bumped (under chips_lock) whenever the list changes: a thread's
+ * remembered lookup (find_chip) is good while it has not moved. */
+static unsigned long chips_gen;
 
 /* ---- registry ---- */
 
@@ -40,6 +43,33 @@ static struct tx_chip *find_locked(const struct sim_image *img)
 		if (c->img == img)
 			return c;
 	return NULL;
+}
+
+/* The entry of img, or NULL if this process does not host it. Every
+ * command asks, so each thread remembers its last answer rather than
+ * taking the registry's lock, which all harts' threads share. */
+static struct tx_chip *find_chip(const struct sim_image *img)
+{
+	static _Thread_local struct {
+		const struct sim_image *img;
+		struct tx_chip *chip;
+		unsigned long gen;
+	} last;
+	unsigned long gen = __atomic_load_n(&chips_gen, __ATOMIC_ACQUIRE);
+
+	if (last.img == img && last.gen == gen && gen)
+		return last.chip;
+	pthread_mutex_lock(&chips_lock);
+	last.img = img;
+	last.chip = find_locked(img);
+	last.gen = chips_gen;
+	pthread_mutex_unlock(&chips_lock);
+	return last.chip;
+}
+
+static void list_changed_locked(void)
+{
+	__atomic_store_n(&chips_gen, chips_gen + 1, __ATOMIC_RELEASE);
 }
 
 static void free_chip(struct tx_chip *c)
@@ -89,12 +119,14 @@ static struct tx_chip *get_chip(struct sim_image *img)
 		*pp = c->next;
 		free_chip(c);
 		c = NULL;
+		list_changed_locked();
 	}
 	if (!c) {
 		c = new_chip(img);
 		if (c) {
 			c->next = chips;
 			chips = c;
+			list_changed_locked();
 		}
 	}
 	pthread_mutex_unlock(&chips_lock);
@@ -109,8 +141,10 @@ void sim_tensix_release(struct sim_image *img)
 	for (pp = &chips; *pp && (*pp)->img != img; pp = &(*pp)->next)
 		;
 	c = *pp;
-	if (c)
+	if (c) {
 		*pp = c->next;
+		list_changed_locked();
+	}
 	pthread_mutex_unlock(&chips_lock);
 	if (c)
 		free_chip(c);
@@ -303,9 +337,7 @@ static enum tt_dev_err run(struct sim_image *img, const struct tt_node_desc *n,
 	struct tx_cmd c = { 0 };
 	enum tt_tx_err e;
 
-	pthread_mutex_lock(&chips_lock);
-	chip = find_locked(img);
-	pthread_mutex_unlock(&chips_lock);
+	chip = find_chip(img);
 	if (!chip)
 		return TT_DEV_ERR_BAD_CMD; /* not hosted in this process */
 	c.node = &chip->nodes[sim_image_node_index(img, n)];
