@@ -117,39 +117,100 @@ static void wait_data(const struct share *s)
 		noc_semaphore_wait(s->valid, 1);
 }
 
-/* Zero the elements of the tile at addr in rows >= r0 or columns >= c0
- * (tile layout: four 16 x 16 faces, each row-major). */
+/* Zero L1 bytes [from, to): words where aligned, eight a turn (the hart
+ * is interpreted on the model: instructions are its cost). */
+static void zero_bytes(uint32_t from, uint32_t to)
+{
+	volatile uint32_t *w;
+
+	for (; from < to && (from & 3); from++)
+		*(volatile uint8_t *)(uintptr_t)from = 0;
+	for (w = (volatile uint32_t *)(uintptr_t)from; from + 32 <= to;
+	     from += 32, w += 8) {
+		w[0] = 0;
+		w[1] = 0;
+		w[2] = 0;
+		w[3] = 0;
+		w[4] = 0;
+		w[5] = 0;
+		w[6] = 0;
+		w[7] = 0;
+	}
+	for (; from + 4 <= to; from += 4)
+		*(volatile uint32_t *)(uintptr_t)from = 0;
+	for (; from < to; from++)
+		*(volatile uint8_t *)(uintptr_t)from = 0;
+}
+
+/* Zero elements [e, e + n) of a tile's data at `data`: esz bytes each, or
+ * Bfp4_b's nibbles (even elements in the low one). */
+static void zero_elems(uint32_t data, uint32_t fmt, uint32_t esz, uint32_t e,
+		       uint32_t n)
+{
+	volatile uint8_t *p = (volatile uint8_t *)(uintptr_t)data;
+
+	if (fmt != F_BFP4_B) {
+		zero_bytes(data + e * esz, data + (e + n) * esz);
+		return;
+	}
+	for (uint32_t end = e + n; e < end; e++)
+		p[e / 2] &= (uint8_t)(e % 2 ? 0x0F : 0xF0);
+}
+
+/* Zero `n` elements from e in each of `rows` face rows (16 elements
+ * apart): word stores row by row where the runs are whole words. */
+static void zero_cols(uint32_t data, uint32_t fmt, uint32_t esz, uint32_t e,
+		      uint32_t rows, uint32_t n)
+{
+	uint32_t words = n * esz / 4;
+
+	if (fmt == F_BFP4_B || (e * esz) % 4 || (n * esz) % 4) {
+		for (uint32_t r = 0; r < rows; r++)
+			zero_elems(data, fmt, esz, e + r * 16, n);
+		return;
+	}
+	for (uint32_t r = 0; r < rows; r++) {
+		volatile uint32_t *w =
+			(volatile uint32_t *)(uintptr_t)(data + (e + r * 16) * esz);
+
+		for (uint32_t i = 0; i < words; i++)
+			w[i] = 0;
+	}
+}
+
+/*
+ * Zero the elements of the tile at addr in rows >= r0 or columns >= c0.
+ * Tile layout: four 16 x 16 faces, each row-major. A face wholly in the
+ * padding is one run; in another, its rows from r0 on are one run and
+ * each row above has a run from c0. Block floats keep their 64 exponent
+ * bytes first, left alone: a zero mantissa is 0 whatever its exponent.
+ */
 static void mask_tile(uint32_t addr, uint32_t fmt, uint32_t r0, uint32_t c0)
 {
-	volatile uint8_t *p8 = (volatile uint8_t *)(uintptr_t)addr;
-	volatile uint16_t *p16 = (volatile uint16_t *)(uintptr_t)addr;
-	volatile uint32_t *p32 = (volatile uint32_t *)(uintptr_t)addr;
+	uint32_t data = addr, esz = 1;
 
 	if (r0 >= 32 && c0 >= 32)
 		return;
-	for (uint32_t r = 0; r < 32; r++) {
-		uint32_t cs = r >= r0 ? 0 : c0;
+	if (fmt == F_FLOAT32)
+		esz = 4;
+	else if (fmt == F_FLOAT16 || fmt == F_FLOAT16_B)
+		esz = 2;
+	else
+		data = addr + 64; /* Bfp8_b: a byte an element; Bfp4_b */
+	for (uint32_t f = 0; f < 4; f++) {
+		const uint32_t fr = f / 2 * 16, fc = f % 2 * 16, e0 = f * 256;
+		/* This face's first padding row and column, 0..16. */
+		const uint32_t pr = r0 <= fr ? 0 : min_u32(r0 - fr, 16);
+		const uint32_t pc = c0 <= fc ? 0 : min_u32(c0 - fc, 16);
 
-		for (uint32_t c = cs; c < 32; c++) {
-			uint32_t e = ((r / 16) * 2 + c / 16) * 256 +
-				     (r % 16) * 16 + c % 16;
-
-			switch (fmt) {
-			case F_FLOAT32:
-				p32[e] = 0;
-				break;
-			case F_FLOAT16:
-			case F_FLOAT16_B:
-				p16[e] = 0;
-				break;
-			case F_BFP8_B:
-				p8[64 + e] = 0;
-				break;
-			default: /* Bfp4_b: even elements in the low nibble */
-				p8[64 + e / 2] &= (uint8_t)(e % 2 ? 0x0F : 0xF0);
-				break;
-			}
+		if (pr == 0 || pc == 0) {
+			zero_elems(data, fmt, esz, e0, 256);
+			continue;
 		}
+		if (pr < 16)
+			zero_elems(data, fmt, esz, e0 + pr * 16, (16 - pr) * 16);
+		if (pc < 16)
+			zero_cols(data, fmt, esz, e0 + pc, pr, 16 - pc);
 	}
 }
 
