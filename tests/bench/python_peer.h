@@ -17,20 +17,22 @@
 #include <unistd.h>
 
 /*
- * Run script on `threads` threads; its standard output (at most len - 1
- * bytes) into out. Its standard error is dropped if quiet. 0 when it ran
- * and exited 0, else -1.
+ * Run script on `threads` threads, OpenBLAS on `blas_threads` of its own;
+ * its standard output (at most len - 1 bytes) into out. Its standard
+ * error is dropped if quiet. 0 when it ran and exited 0, else -1.
  */
-static int bench_python_peer(const char *script, int threads, bool quiet,
-			     char *out, size_t len)
+static int bench_python_peer_blas(const char *script, int threads,
+				  int blas_threads, bool quiet, char *out,
+				  size_t len)
 {
-	char n[16];
+	char n[16], nb[16];
 	size_t got = 0;
 	ssize_t r;
 	int fd[2], status;
 	pid_t pid;
 
 	snprintf(n, sizeof(n), "%d", threads);
+	snprintf(nb, sizeof(nb), "%d", blas_threads);
 	if (pipe(fd))
 		return -1;
 	pid = fork();
@@ -47,7 +49,7 @@ static int bench_python_peer(const char *script, int threads, bool quiet,
 			dup2(null, STDERR_FILENO);
 		close(fd[0]);
 		setenv("OMP_NUM_THREADS", n, 1);
-		setenv("OPENBLAS_NUM_THREADS", n, 1);
+		setenv("OPENBLAS_NUM_THREADS", nb, 1);
 		execl("/usr/bin/python3", "python3", "-c", script, n, (char *)NULL);
 		_exit(127);
 	}
@@ -59,6 +61,14 @@ static int bench_python_peer(const char *script, int threads, bool quiet,
 	if (waitpid(pid, &status, 0) != pid)
 		return -1;
 	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+}
+
+/* The same with OpenBLAS on as many threads as the script. */
+static inline int bench_python_peer(const char *script, int threads,
+				    bool quiet, char *out, size_t len)
+{
+	return bench_python_peer_blas(script, threads, threads, quiet, out,
+				      len);
 }
 
 #endif /* TT_BENCH_PYTHON_PEER_H */
