@@ -29,6 +29,8 @@
  */
 #include "dataflow_api.h"
 
+#include "../common/fill.h"
+
 #define CB_A 0
 #define CB_B 1
 #define CB_ONES 2
@@ -164,14 +166,6 @@ static void make_runs(uint32_t p0, int32_t kh, int32_t kw)
 	}
 }
 
-static void zero_bytes(uint32_t addr, uint32_t n)
-{
-	volatile uint32_t *p = (volatile uint32_t *)addr;
-
-	for (uint32_t i = 0; i < n / 4; i++)
-		p[i] = 0;
-}
-
 void kernel_main(void)
 {
 	const uint32_t x_addr = get_arg_val(0), x_first = get_arg_val(1);
@@ -233,17 +227,13 @@ void kernel_main(void)
 			.data_format = get_dataformat(CB_BIAS),
 			.is_dram = get_named_compile_time_arg_val("B_DRAM"),
 		};
-		volatile uint16_t *o;
-		uint32_t pb;
+		uint32_t o, pb;
 
 		cb_reserve_back(CB_ONES, rt);
-		o = (volatile uint16_t *)get_write_ptr(CB_ONES);
-		for (uint32_t e = 0; e < 1024 * rt; e++) {
-			/* column 0 lives in faces 0 and 2, element 0 of each row */
-			uint32_t face = (e % 1024) / 256, c = (face % 2) * 16 + e % 16;
-
-			o[e] = c == 0 ? 0x3F80u : 0;
-		}
+		o = get_write_ptr(CB_ONES);
+		/* Ones in column 0, zeros elsewhere (bfloat16 tiles). */
+		for (uint32_t t = 0; t < rt; t++)
+			fill_mask_tile(o + t * 2048, 2, 0x3F80u, 0, 0, 1, 0, 32);
 		cb_push_back(CB_ONES, rt);
 		cb_reserve_back(CB_BIAS, nt);
 		pb = get_write_ptr(CB_BIAS);
@@ -300,8 +290,9 @@ void kernel_main(void)
 						const uint32_t doff = ((i / 16) * 512 + (i % 16) * 16) * esz;
 
 						if (run_src[j] < 0) {
-							zero_bytes(dst + doff, len * frow);
-							zero_bytes(dst + doff + 256 * esz, len * frow);
+							zero_bytes(dst + doff, dst + doff + len * frow);
+							zero_bytes(dst + doff + 256 * esz,
+								   dst + doff + 256 * esz + len * frow);
 						} else {
 							const uint32_t src = (uint32_t)run_src[j], sr = src % 32;
 							const uint32_t st = x_first + (src / 32) * ct + tc;

@@ -31,6 +31,7 @@
  */
 #include "dataflow_api.h"
 
+#include "../common/fill.h"
 #include "eltwise_order.h"
 
 #define CB_A 0
@@ -42,19 +43,12 @@
  * 16 x 16 faces, each row-major). */
 static void make_masks(uint32_t vc, uint32_t vr)
 {
-	volatile uint16_t *p;
+	uint32_t p;
 
 	cb_reserve_back(CB_MASK, 2);
-	p = (volatile uint16_t *)get_write_ptr(CB_MASK);
-	for (uint32_t k = 0; k < 2; k++, p += 1024) {
-		for (uint32_t e = 0; e < 1024; e++) {
-			uint32_t face = e / 256, r = (face / 2) * 16 + (e % 256) / 16;
-			uint32_t c = (face % 2) * 16 + e % 16;
-			bool in = k == 0 ? c < vc : r < vr;
-
-			p[e] = in ? 0x3F80u : 0;
-		}
-	}
+	p = get_write_ptr(CB_MASK);
+	fill_mask_tile(p, 2, 0x3F80u, 0, 0, (int32_t)vc, 0, 32);
+	fill_mask_tile(p + 2048, 2, 0x3F80u, 0, 0, 32, 0, vr);
 	cb_push_back(CB_MASK, 2);
 }
 

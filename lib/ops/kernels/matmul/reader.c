@@ -43,6 +43,8 @@
  */
 #include "dataflow_api.h"
 
+#include "../common/fill.h"
+
 #define CB_A 0
 #define CB_B 1
 #define CB_ZERO 2
@@ -115,31 +117,6 @@ static void wait_data(const struct share *s)
 {
 	if (s->role == RECEIVE)
 		noc_semaphore_wait(s->valid, 1);
-}
-
-/* Zero L1 bytes [from, to): words where aligned, eight a turn (the hart
- * is interpreted on the model: instructions are its cost). */
-static void zero_bytes(uint32_t from, uint32_t to)
-{
-	volatile uint32_t *w;
-
-	for (; from < to && (from & 3); from++)
-		*(volatile uint8_t *)(uintptr_t)from = 0;
-	for (w = (volatile uint32_t *)(uintptr_t)from; from + 32 <= to;
-	     from += 32, w += 8) {
-		w[0] = 0;
-		w[1] = 0;
-		w[2] = 0;
-		w[3] = 0;
-		w[4] = 0;
-		w[5] = 0;
-		w[6] = 0;
-		w[7] = 0;
-	}
-	for (; from + 4 <= to; from += 4)
-		*(volatile uint32_t *)(uintptr_t)from = 0;
-	for (; from < to; from++)
-		*(volatile uint8_t *)(uintptr_t)from = 0;
 }
 
 /* Zero elements [e, e + n) of a tile's data at `data`: esz bytes each, or

@@ -24,6 +24,8 @@
  */
 #include "dataflow_api.h"
 
+#include "../common/fill.h"
+
 #define CB_IN 0
 #define CB_MASK 1
 #define CB_GAMMA 2
@@ -38,28 +40,19 @@ static void make_consts(uint32_t vc, uint32_t inv_w, uint32_t scale)
 	cb_reserve_back(CB_CONST, NCONST);
 	p = (volatile uint32_t *)get_write_ptr(CB_CONST);
 	/* Pages the compute kernel uses always: ones, zeros; the others
-	 * only when it uses them (each is a loop of the reader's). */
-	for (uint32_t e = 0; e < 1024; e++) {
-		p[e] = 0x3F800000u;
-		p[2048 + e] = 0;
-	}
+	 * only when it uses them. */
+	fill_words(p, 1024, 0x3F800000u);
+	fill_words(p + 2048, 1024, 0);
 	if (get_named_compile_time_arg_val("MEAN"))
-		for (uint32_t e = 0; e < 1024; e++)
-			p[1024 + e] = inv_w;
-	if (get_named_compile_time_arg_val("PAD") ||
-	    get_named_compile_time_arg_val("CAUSAL")) {
-		for (uint32_t e = 0; e < 1024; e++) {
-			uint32_t face = e / 256;
-			uint32_t r = (face / 2) * 16 + (e % 256) / 16;
-			uint32_t c = (face % 2) * 16 + e % 16;
-
-			p[3072 + e] = c < vc ? 0x3F800000u : 0;
-			p[4096 + e] = c <= r ? 0x3F800000u : 0;
-		}
-	}
+		fill_words(p + 1024, 1024, inv_w);
+	if (get_named_compile_time_arg_val("PAD"))
+		fill_mask_tile((uint32_t)(uintptr_t)(p + 3072), 4, 0x3F800000u,
+			       0, 0, (int32_t)vc, 0, 32);
+	if (get_named_compile_time_arg_val("CAUSAL"))
+		fill_mask_tile((uint32_t)(uintptr_t)(p + 4096), 4, 0x3F800000u,
+			       0, 0, 1, 1, 32);
 	if (get_named_compile_time_arg_val("SCALE"))
-		for (uint32_t e = 0; e < 1024; e++)
-			p[5120 + e] = scale;
+		fill_words(p + 5120, 1024, scale);
 	cb_push_back(CB_CONST, NCONST);
 }
 

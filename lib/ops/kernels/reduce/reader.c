@@ -21,31 +21,40 @@
  */
 #include "dataflow_api.h"
 
+#include "../common/fill.h"
+
 #define CB_IN 0
 #define CB_CONST 4
 #define NCONST 7
 
 static void make_consts(uint32_t vc, uint32_t vr)
 {
-	volatile uint32_t *p;
+	const uint32_t one = 0x3F800000u;
+	uint32_t p, col[32];
 
 	cb_reserve_back(CB_CONST, NCONST);
-	p = (volatile uint32_t *)get_write_ptr(CB_CONST);
-	for (uint32_t e = 0; e < 1024; e++) {
-		uint32_t face = e / 256, r = (face / 2) * 16 + (e % 256) / 16;
-		uint32_t c = (face % 2) * 16 + e % 16;
+	p = get_write_ptr(CB_CONST);
+	fill_words((volatile uint32_t *)(uintptr_t)p, 1024, one);
+	fill_words((volatile uint32_t *)(uintptr_t)(p + 4096), 1024, 0);
+	fill_mask_tile(p + 2 * 4096, 4, one, 0, 0, (int32_t)vc, 0, 32);
+	fill_mask_tile(p + 3 * 4096, 4, one, 0, 0, 32, 0, vr);
+	fill_mask_tile(p + 5 * 4096, 4, one, 0, 1, 32, 0, 32);
+	fill_mask_tile(p + 6 * 4096, 4, one, 0, 0, 1, 1, 32);
+	/* Page 4, each element's column as a float: the same face rows. */
+	for (uint32_t c = 0; c < 32; c++) {
 		union {
 			float f;
 			uint32_t u;
 		} ci = { .f = (float)c };
 
-		p[e] = 0x3F800000u;
-		p[1024 + e] = 0;
-		p[2048 + e] = c < vc ? 0x3F800000u : 0;
-		p[3072 + e] = r < vr ? 0x3F800000u : 0;
-		p[4096 + e] = ci.u;
-		p[5120 + e] = r <= c ? 0x3F800000u : 0;
-		p[6144 + e] = c <= r ? 0x3F800000u : 0;
+		col[c] = ci.u;
+	}
+	for (uint32_t e = 0; e < 1024; e += 16) {
+		volatile uint32_t *d = (volatile uint32_t *)(uintptr_t)(p + 4 * 4096) + e;
+		const uint32_t *s = col + (e / 256 % 2) * 16;
+
+		for (uint32_t j = 0; j < 16; j++)
+			d[j] = s[j];
 	}
 	cb_push_back(CB_CONST, NCONST);
 }
