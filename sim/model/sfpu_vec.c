@@ -11,7 +11,6 @@
  * of range) as those do. Compound functions (gelu, sigmoid, silu) do the
  * same arithmetic as their scalar forms, operation by operation.
  */
-#include <stdbool.h>
 #include <stddef.h>
 
 #include "tensix_impl.h"
@@ -86,22 +85,11 @@ static const tx_tile_fn vec[TT_TX_SFPU_COUNT] = {
 	[TT_TX_GELU] = v_gelu,
 };
 
-static bool host_has_avx512(void)
-{
-	static int v = -1;
-	int r = __atomic_load_n(&v, __ATOMIC_RELAXED);
-
-	if (r < 0) {
-		__builtin_cpu_init();
-		r = __builtin_cpu_supports("avx512f");
-		__atomic_store_n(&v, r, __ATOMIC_RELAXED);
-	}
-	return r;
-}
-
 tx_tile_fn tx_sfpu_vec(unsigned sub)
 {
-	if (sub >= TT_TX_SFPU_COUNT || !host_has_avx512())
+	/* A look at the CPU model libgcc filled in at start-up. */
+	__builtin_cpu_init();
+	if (sub >= TT_TX_SFPU_COUNT || !__builtin_cpu_supports("avx512f"))
 		return NULL;
 	return vec[sub];
 }

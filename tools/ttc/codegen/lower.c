@@ -756,12 +756,36 @@ struct cg_op *cg_new_op(ttc_compiled *c, const ttc_op *op, const char *kind,
 
 /* ---- layouts: natural shapes, or rows for convolutions (window.c) ---- */
 
+/* A new activation `name` of t's type and format, in rows or not, made
+ * from t by a reshape record (the last tensor and op so far): *out. */
+static int reshaped(ttc_compiled *c, unsigned t, bool rows, const char *name,
+		    unsigned *out)
+{
+	struct cg_op *o;
+	unsigned n;
+	int ret;
+
+	ret = cg_add_typed(c, c->tensors[t].type, NULL, rows, name,
+			   TT_MODEL_ACT, NULL, &n);
+	if (ret)
+		return ret;
+	c->tensors[n].t.format = c->tensors[t].t.format;
+	o = new_op(c);
+	o->op.name = name;
+	o->op.op = "reshape";
+	o->op.in = o->in;
+	o->op.attrs = o->attrs;
+	o->in[o->op.nin++] = t;
+	o->op.out = n;
+	*out = n;
+	return 0;
+}
+
 int cg_layout(ttc_compiled *c, unsigned t, bool rows, size_t index,
 	      unsigned *out)
 {
 	struct cg_tensor *ct = &c->tensors[t];
 	const char *name;
-	struct cg_op *o;
 	unsigned n;
 	int ret;
 
@@ -776,19 +800,10 @@ int cg_layout(ttc_compiled *c, unsigned t, bool rows, size_t index,
 	name = tensor_name(c, cg_printf(c, "%s.%s", ct->t.name,
 					rows ? "rows" : "nhwc"),
 			   "t", index);
-	ret = cg_add_typed(c, ct->type, NULL, rows, name, TT_MODEL_ACT, NULL, &n);
+	ret = reshaped(c, t, rows, name, &n);
 	if (ret)
 		return ret;
-	ct = &c->tensors[t];
-	c->tensors[n].t.format = ct->t.format;
-	o = new_op(c);
-	o->op.name = name;
-	o->op.op = "reshape";
-	o->op.in = o->in;
-	o->op.attrs = o->attrs;
-	o->in[o->op.nin++] = t;
-	o->op.out = n;
-	ct->twin = n;
+	c->tensors[t].twin = n;
 	c->tensors[n].twin = t;
 	*out = n;
 	return 0;
@@ -985,24 +1000,8 @@ static int copy_tensor(ttc_compiled *c, unsigned t, size_t i, unsigned *out)
 {
 	const char *name = tensor_name(
 		c, cg_printf(c, "%s.copy", c->tensors[t].t.name), "t", i);
-	struct cg_op *o;
-	unsigned n;
-	int ret;
 
-	ret = cg_add_typed(c, c->tensors[t].type, NULL, false, name,
-			   TT_MODEL_ACT, NULL, &n);
-	if (ret)
-		return ret;
-	c->tensors[n].t.format = c->tensors[t].t.format;
-	o = new_op(c);
-	o->op.name = name;
-	o->op.op = "reshape";
-	o->op.in = o->in;
-	o->op.attrs = o->attrs;
-	o->in[o->op.nin++] = t;
-	o->op.out = n;
-	*out = n;
-	return 0;
+	return reshaped(c, t, false, name, out);
 }
 
 /*

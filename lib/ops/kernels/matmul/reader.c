@@ -146,13 +146,10 @@ static void zero_cols(uint32_t data, uint32_t fmt, uint32_t esz, uint32_t e,
 			zero_elems(data, fmt, esz, e + r * 16, n);
 		return;
 	}
-	for (uint32_t r = 0; r < rows; r++) {
-		volatile uint32_t *w =
-			(volatile uint32_t *)(uintptr_t)(data + (e + r * 16) * esz);
-
-		for (uint32_t i = 0; i < words; i++)
-			w[i] = 0;
-	}
+	for (uint32_t r = 0; r < rows; r++)
+		fill_words((volatile uint32_t *)(uintptr_t)(data +
+							   (e + r * 16) * esz),
+			   words, 0);
 }
 
 /*
